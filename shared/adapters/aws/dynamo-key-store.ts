@@ -1,0 +1,78 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keyRecordSchema, type KeyRecord } from '../../core/key-record.ts';
+import type { KeyStore } from '../../core/ports.ts';
+import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
+
+/** Project keys in DynamoDB, one item per key hash. */
+export class DynamoKeyStore implements KeyStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));
+    return Item ? keyRecordSchema.parse(Item) : undefined;
+  }
+
+  async put(record: KeyRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: record,
+        ConditionExpression: 'attribute_not_exists(keyHash)',
+      }),
+    );
+  }
+
+  async listForProject(projectId: string): Promise<KeyRecord[]> {
+    const records: KeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: KEYS_BY_PROJECT_INDEX,
+          KeyConditionExpression: 'projectId = :projectId',
+          ExpressionAttributeValues: { ':projectId': projectId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) records.push(keyRecordSchema.parse(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async revoke(projectId: string, keyId: string, revokedAt: string): Promise<KeyRecord | undefined> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: KEYS_BY_PROJECT_INDEX,
+        KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
+        ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
+      }),
+    );
+    const found = Items?.[0] ? keyRecordSchema.parse(Items[0]) : undefined;
+    if (!found) return undefined;
+    if (found.revokedAt) return found;
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash: found.keyHash },
+          UpdateExpression: 'SET revokedAt = :revokedAt',
+          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+          ExpressionAttributeValues: { ':revokedAt': revokedAt },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return keyRecordSchema.parse(Attributes);
+    } catch (error) {
+      // Revoked concurrently: the key is revoked either way.
+      if (error instanceof ConditionalCheckFailedException) return this.findByHash(found.keyHash);
+      throw error;
+    }
+  }
+}

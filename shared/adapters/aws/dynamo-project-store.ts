@@ -1,0 +1,130 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { OrgRateCardStore, ProjectAdminStore, ProjectConfigSource } from '../../core/ports.ts';
+import {
+  allowedModelSchema,
+  projectSchema,
+  providerConfigSchema,
+  rateCardEntrySchema,
+  type AllowedModel,
+  type OrgRateCard,
+  type Project,
+  type ProjectConfig,
+  type ProviderConfig,
+  type RateCardEntry,
+} from '../../core/project-config.ts';
+import { ORG_PARTITION } from './table-definitions.ts';
+
+type Item = Record<string, unknown>;
+
+/**
+ * Projects, their providers, allowlist and rate overrides in one DynamoDB partition per project, so
+ * the request path loads a whole project with one query.
+ */
+export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStore, OrgRateCardStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async loadProjectConfig(projectId: string): Promise<ProjectConfig | undefined> {
+    const items = await this.queryPartition(projectId);
+    const projectItem = items.find((item) => item.itemKey === 'project');
+    if (!projectItem) return undefined;
+    const config: ProjectConfig = {
+      project: projectSchema.parse(projectItem),
+      providers: new Map(),
+      models: [],
+      rates: new Map(),
+    };
+    for (const item of items) {
+      const itemKey = String(item.itemKey);
+      if (itemKey.startsWith('provider#')) {
+        const provider = providerConfigSchema.parse(item);
+        config.providers.set(provider.provider, provider);
+      } else if (itemKey.startsWith('model#')) {
+        config.models.push(allowedModelSchema.parse(item));
+      } else if (itemKey.startsWith('rate#')) {
+        const rate = rateCardEntrySchema.parse(item);
+        config.rates.set(rate.slug, rate);
+      }
+    }
+    return config;
+  }
+
+  async loadOrgRateCard(): Promise<OrgRateCard> {
+    const items = await this.queryPartition(ORG_PARTITION);
+    const card: OrgRateCard = new Map();
+    for (const item of items) {
+      if (String(item.itemKey).startsWith('rate#')) {
+        const rate = rateCardEntrySchema.parse(item);
+        card.set(rate.slug, rate);
+      }
+    }
+    return card;
+  }
+
+  async putProject(project: Project, options: { mustNotExist: boolean }): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...project, itemKey: 'project' },
+          ...(options.mustNotExist ? { ConditionExpression: 'attribute_not_exists(projectId)' } : {}),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async putProvider(projectId: string, provider: ProviderConfig): Promise<void> {
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...provider, projectId, itemKey: `provider#${provider.provider}` } }),
+    );
+  }
+
+  async putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void> {
+    const puts: Item[] = [{ ...model, projectId, itemKey: `model#${model.slug}` }];
+    if (rate) puts.push({ ...rate, projectId, itemKey: `rate#${rate.slug}` });
+    await this.client.send(
+      new BatchWriteCommand({
+        RequestItems: { [this.tableName]: puts.map((Item) => ({ PutRequest: { Item } })) },
+      }),
+    );
+  }
+
+  async removeModel(projectId: string, slug: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `model#${slug}` }, ReturnValues: 'ALL_OLD' }),
+    );
+    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `rate#${slug}` } }));
+    return Attributes !== undefined;
+  }
+
+  async putOrgRate(entry: RateCardEntry): Promise<void> {
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...entry, projectId: ORG_PARTITION, itemKey: `rate#${entry.slug}` } }),
+    );
+  }
+
+  private async queryPartition(projectId: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'projectId = :projectId',
+          ExpressionAttributeValues: { ':projectId': projectId },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+}

@@ -1,0 +1,50 @@
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  ResourceNotFoundException,
+  type SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+import type { ProviderSecrets } from '../../core/ports.ts';
+
+const secretValueSchema = z.object({ apiKey: z.string().min(1) });
+
+/** Provider keys in Secrets Manager, one secret per project and provider: `<prefix><projectId>/<provider>`. */
+export class SecretsManagerProviderSecrets implements ProviderSecrets {
+  constructor(
+    private readonly client: SecretsManagerClient,
+    private readonly prefix: string,
+  ) {}
+
+  async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
+    try {
+      const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretName(projectId, provider) }));
+      return SecretString ? secretValueSchema.parse(JSON.parse(SecretString)).apiKey : undefined;
+    } catch (error) {
+      if (error instanceof ResourceNotFoundException) return undefined;
+      throw error;
+    }
+  }
+
+  async putApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
+    const SecretString = JSON.stringify({ apiKey });
+    const name = this.secretName(projectId, provider);
+    try {
+      await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+      await this.client.send(
+        new CreateSecretCommand({
+          Name: name,
+          SecretString,
+          Description: `Model gateway: ${provider} API key of project ${projectId}`,
+        }),
+      );
+    }
+  }
+
+  private secretName(projectId: string, provider: string): string {
+    return `${this.prefix}${projectId}/${provider}`;
+  }
+}

@@ -1,0 +1,50 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+
+/**
+ * The key schemas of the gateway's tables, shared by the local store's start-up and the CDK stack so
+ * the two cannot drift.
+ *
+ * keys:     keyHash (PK); index `by-project` (projectId, keyId) for listing and revocation.
+ * projects: projectId (PK), itemKey (SK): `project`, `provider#<name>`, `model#<slug>`, `rate#<slug>`;
+ *           the organisation's rate card lives under projectId `@org` (not a valid project id).
+ */
+export const KEYS_BY_PROJECT_INDEX = 'by-project';
+export const ORG_PARTITION = '@org';
+
+export function keysTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: 'keyHash', AttributeType: 'S' },
+      { AttributeName: 'projectId', AttributeType: 'S' },
+      { AttributeName: 'keyId', AttributeType: 'S' },
+    ],
+    KeySchema: [{ AttributeName: 'keyHash', KeyType: 'HASH' }],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: KEYS_BY_PROJECT_INDEX,
+        KeySchema: [
+          { AttributeName: 'projectId', KeyType: 'HASH' },
+          { AttributeName: 'keyId', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+  };
+}
+
+export function projectsTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: 'projectId', AttributeType: 'S' },
+      { AttributeName: 'itemKey', AttributeType: 'S' },
+    ],
+    KeySchema: [
+      { AttributeName: 'projectId', KeyType: 'HASH' },
+      { AttributeName: 'itemKey', KeyType: 'RANGE' },
+    ],
+  };
+}

@@ -1,0 +1,36 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { ProviderSecrets } from '../../core/ports.ts';
+
+const secretFileSchema = z.record(z.string(), z.string());
+
+/**
+ * The local secret store: one JSON file readable and writable by its owner only (mode 0600), written
+ * atomically so a crash never leaves half a file.
+ */
+export class FileProviderSecrets implements ProviderSecrets {
+  constructor(private readonly filePath: string) {}
+
+  async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
+    return (await this.readAll())[`${projectId}/${provider}`];
+  }
+
+  async putApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
+    const secrets = await this.readAll();
+    secrets[`${projectId}/${provider}`] = apiKey;
+    await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });
+    const temporary = `${this.filePath}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    await rename(temporary, this.filePath);
+  }
+
+  private async readAll(): Promise<Record<string, string>> {
+    try {
+      return secretFileSchema.parse(JSON.parse(await readFile(this.filePath, 'utf8')));
+    } catch (error) {
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return {};
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../core/project-config.ts';
+
+const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
+const micros = z.number().int().nonnegative();
+const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
+
+/** The admin function's event: one command, validated at the boundary. The CLI builds these. */
+export const adminCommandSchema = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('project.create'), projectId: projectIdSchema, name: z.string().optional() }),
+  z.object({ command: z.literal('project.get'), projectId: projectIdSchema }),
+  z.object({
+    command: z.literal('project.update'),
+    projectId: projectIdSchema,
+    name: z.string().optional(),
+    plan: z.enum(['active', 'inactive']).optional(),
+    usageInjection: z.boolean().optional(),
+    failover: z.boolean().optional(),
+    mcp: z.boolean().optional(),
+  }),
+  z.object({
+    command: z.literal('provider.set'),
+    projectId: projectIdSchema,
+    provider: providerNameSchema,
+    apiKey: z.string().min(1).optional(),
+    baseUrl: z.string().optional(),
+    protocol: providerProtocolSchema.optional(),
+  }),
+  z.object({
+    command: z.literal('model.allow'),
+    projectId: projectIdSchema,
+    slug: slugSchema,
+    alias: aliasSchema.optional(),
+    inputMicrosPer1k: micros.optional(),
+    outputMicrosPer1k: micros.optional(),
+  }),
+  z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
+  z.object({
+    command: z.literal('ratecard.set'),
+    slug: slugSchema,
+    inputMicrosPer1k: micros,
+    outputMicrosPer1k: micros,
+  }),
+  z.object({ command: z.literal('ratecard.list') }),
+  z.object({ command: z.literal('key.create'), projectId: projectIdSchema, name: z.string().optional() }),
+  z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
+]);
+export type AdminCommand = z.infer<typeof adminCommandSchema>;
+export type AdminCommandName = AdminCommand['command'];
+
+/** The admin function's answer. Errors carry an HTTP-like status so the CLI can tell kinds apart. */
+export type AdminResult =
+  | { ok: true; result: unknown }
+  | { ok: false; error: { status: number; code: string; message: string } };

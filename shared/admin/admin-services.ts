@@ -1,0 +1,21 @@
+import type { ConfigCaches } from '../gateway/config-caches.ts';
+import type {
+  Clock,
+  KeyStore,
+  OrgRateCardStore,
+  ProjectAdminStore,
+  ProjectConfigSource,
+  ProviderSecrets,
+  RandomBytes,
+} from '../core/ports.ts';
+
+export interface AdminServices {
+  keys: KeyStore;
+  projects: ProjectConfigSource & ProjectAdminStore & OrgRateCardStore;
+  secrets: ProviderSecrets;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  /** The caches of this process, invalidated after every write so the change applies here at once. */
+  caches: ConfigCaches;
+  allowPrivateUpstreams: boolean;
+}

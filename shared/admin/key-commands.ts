@@ -1,0 +1,42 @@
+import { GatewayError } from '../core/errors.ts';
+import { describeKey } from '../core/key-record.ts';
+import { generateKeyId, generateProjectKey, hashProjectKey, projectKeyHint } from '../core/project-keys.ts';
+import type { AdminCommand } from './admin-command.ts';
+import type { AdminServices } from './admin-services.ts';
+import { requireProject } from './project-commands.ts';
+
+type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
+
+/** Creates a project key. The key is in this answer and nowhere else: only its hash is stored. */
+export async function createKey(services: AdminServices, command: Command<'key.create'>) {
+  await requireProject(services, command.projectId);
+  const key = generateProjectKey(services.randomBytes);
+  const record = {
+    keyHash: hashProjectKey(key),
+    keyId: generateKeyId(services.randomBytes),
+    projectId: command.projectId,
+    name: command.name ?? 'default',
+    hint: projectKeyHint(key),
+    createdAt: new Date(services.clock.now()).toISOString(),
+  };
+  await services.keys.put(record);
+  return { ...describeKey(record), key };
+}
+
+export async function listKeys(services: AdminServices, command: Command<'key.list'>) {
+  await requireProject(services, command.projectId);
+  const records = await services.keys.listForProject(command.projectId);
+  return { keys: records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(describeKey) };
+}
+
+/** Revokes a key: at once in this process, within the key cache's lifetime everywhere else. */
+export async function revokeKey(services: AdminServices, command: Command<'key.revoke'>) {
+  const revoked = await services.keys.revoke(command.projectId, command.keyId, new Date(services.clock.now()).toISOString());
+  if (!revoked) {
+    throw new GatewayError('not_found', `The project "${command.projectId}" has no key "${command.keyId}".`, {
+      code: 'key_not_found',
+    });
+  }
+  services.caches.keys.invalidate(revoked.keyHash);
+  return describeKey(revoked);
+}

@@ -1,0 +1,56 @@
+import { GatewayError, toGatewayError } from '../core/errors.ts';
+import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin-command.ts';
+import type { AdminServices } from './admin-services.ts';
+import { createKey, listKeys, revokeKey } from './key-commands.ts';
+import { createProject, getProject, updateProject } from './project-commands.ts';
+import { allowModel, listOrgRates, removeModel, setOrgRate, setProvider } from './provider-commands.ts';
+
+async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
+  switch (command.command) {
+    case 'project.create':
+      return createProject(services, command);
+    case 'project.get':
+      return getProject(services, command.projectId);
+    case 'project.update':
+      return updateProject(services, command);
+    case 'provider.set':
+      return setProvider(services, command);
+    case 'model.allow':
+      return allowModel(services, command);
+    case 'model.remove':
+      return removeModel(services, command);
+    case 'ratecard.set':
+      return setOrgRate(services, command);
+    case 'ratecard.list':
+      return listOrgRates(services);
+    case 'key.create':
+      return createKey(services, command);
+    case 'key.list':
+      return listKeys(services, command);
+    case 'key.revoke':
+      return revokeKey(services, command);
+  }
+}
+
+/** Validates an admin event and runs it; every failure is answered, never thrown to the invoker. */
+export async function runAdminCommand(services: AdminServices, event: unknown): Promise<AdminResult> {
+  const parsed = adminCommandSchema.safeParse(event);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'command';
+    return { ok: false, error: { status: 400, code: 'invalid_command', message: `${field}: ${issue?.message ?? 'invalid'}` } };
+  }
+  try {
+    return { ok: true, result: await execute(services, parsed.data) };
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    return { ok: false, error: { status: error.status, code: error.code, message: describeAdminError(error) } };
+  }
+}
+
+/** Admins may see more than API clients, but still no stack traces: the cause's message at most. */
+function describeAdminError(error: GatewayError): string {
+  if (error.kind !== 'internal') return error.message;
+  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : 'unknown cause';
+  return `The admin command failed (${cause}).`;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/**
+ * The environment every function reads once at cold start. Invalid configuration fails fast, at
+ * start-up, with zod's description of the field.
+ */
+export const runtimeConfigSchema = z.object({
+  GATEWAY_KEYS_TABLE: z.string().min(1).default('gateway-keys'),
+  GATEWAY_PROJECTS_TABLE: z.string().min(1).default('gateway-projects'),
+  /** Set locally to the embedded DynamoDB-compatible store; unset in AWS. */
+  GATEWAY_DYNAMODB_ENDPOINT: z.url().optional(),
+  GATEWAY_SECRETS_BACKEND: z.enum(['secrets-manager', 'file']).default('secrets-manager'),
+  GATEWAY_SECRETS_FILE: z.string().optional(),
+  /** Provider keys are stored as `<prefix><projectId>/<provider>` in Secrets Manager. */
+  GATEWAY_SECRET_PREFIX: z.string().default('model-gateway/provider/'),
+  /** Development only: allow provider base URLs on loopback and private networks, and plain http. */
+  GATEWAY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag.default(false),
+  GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
+  AWS_REGION: z.string().default('us-east-1'),
+});
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+export function loadRuntimeConfig(env: Record<string, string | undefined>): RuntimeConfig {
+  const parsed = runtimeConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid gateway configuration: ${details}`);
+  }
+  if (parsed.data.GATEWAY_SECRETS_BACKEND === 'file' && !parsed.data.GATEWAY_SECRETS_FILE) {
+    throw new Error('Invalid gateway configuration: GATEWAY_SECRETS_FILE is required with GATEWAY_SECRETS_BACKEND=file');
+  }
+  return parsed.data;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const keyRecordSchema = z.object({
+  keyHash: z.string().regex(/^[0-9a-f]{64}$/),
+  keyId: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  /** Safe to show: the prefix and the last four characters. */
+  hint: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+});
+export type KeyRecord = z.infer<typeof keyRecordSchema>;
+
+/** What listings show of a key: never the hash, never the key. */
+export function describeKey(record: KeyRecord) {
+  return {
+    id: record.keyId,
+    project_id: record.projectId,
+    name: record.name,
+    hint: record.hint,
+    created_at: record.createdAt,
+    revoked_at: record.revokedAt ?? null,
+    status: record.revokedAt ? 'revoked' : 'active',
+  };
+}

@@ -1,0 +1,66 @@
+import type { Clock } from './ports.ts';
+
+interface Entry<V> {
+  value: V;
+  loadedAt: number;
+}
+
+/**
+ * A small read-through cache so the hot path does no store read per request. Loads of the same key
+ * in flight are shared. When a reload fails, a stale value younger than `maxStaleMs` is served instead
+ * (the store being briefly unreachable should not refuse traffic that was just being served).
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly inFlight = new Map<string, Promise<V>>();
+
+  constructor(
+    private readonly options: { ttlMs: number; maxStaleMs: number; clock: Clock; maxEntries?: number },
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const now = this.options.clock.now();
+    const entry = this.entries.get(key);
+    if (entry && now - entry.loadedAt < this.options.ttlMs) return entry.value;
+
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+
+    const loading = this.load(key, load, entry, now);
+    this.inFlight.set(key, loading);
+    try {
+      return await loading;
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  invalidate(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private async load(key: string, load: () => Promise<V>, stale: Entry<V> | undefined, now: number): Promise<V> {
+    try {
+      const value = await load();
+      // Misses are not remembered: a key or project created a moment later must work at once.
+      if (value !== undefined) this.remember(key, value);
+      return value;
+    } catch (error) {
+      if (stale && now - stale.loadedAt < this.options.maxStaleMs) return stale.value;
+      throw error;
+    }
+  }
+
+  private remember(key: string, value: V): void {
+    const maxEntries = this.options.maxEntries ?? 10_000;
+    if (this.entries.size >= maxEntries && !this.entries.has(key)) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, loadedAt: this.options.clock.now() });
+  }
+}

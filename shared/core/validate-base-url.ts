@@ -1,0 +1,48 @@
+import { isIP } from 'node:net';
+import { GatewayError } from './errors.ts';
+import { MOCK_BASE_URL, MOCK_PROVIDER } from './provider-catalog.ts';
+
+function invalidBaseUrl(message: string): GatewayError {
+  return new GatewayError('invalid_request', message, { code: 'invalid_base_url', param: 'base_url' });
+}
+
+/** Loopback, private, link-local and unspecified addresses: where a provider key must never be sent. */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) return true;
+  const version = isIP(host);
+  if (version === 4) {
+    const [a = 0, b = 0] = host.split('.').map(Number);
+    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (version === 6) {
+    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
+  }
+  return false;
+}
+
+/**
+ * Provider base URLs receive provider keys, so they must be https and public, unless the deployment
+ * explicitly allows private ones (the local host does, for development against local fakes).
+ */
+export function validateProviderBaseUrl(provider: string, baseUrl: string, allowPrivate: boolean): string {
+  if (provider === MOCK_PROVIDER) {
+    if (baseUrl !== MOCK_BASE_URL) throw invalidBaseUrl(`The offline mock provider lives at ${MOCK_BASE_URL}.`);
+    return baseUrl;
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw invalidBaseUrl(`"${baseUrl}" is not a URL.`);
+  }
+  if (url.username || url.password) throw invalidBaseUrl('A base URL must not carry credentials; use --api-key.');
+  if (url.search || url.hash) throw invalidBaseUrl('A base URL must not carry a query or fragment.');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    throw invalidBaseUrl('Provider base URLs must use https.');
+  }
+  if (!allowPrivate && isPrivateHost(url.hostname)) {
+    throw invalidBaseUrl(`"${url.hostname}" is a loopback, private or link-local address; this deployment does not allow those.`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}

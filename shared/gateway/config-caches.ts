@@ -1,0 +1,33 @@
+import type { KeyRecord } from '../core/key-record.ts';
+import type { Clock } from '../core/ports.ts';
+import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { TtlCache } from '../core/ttl-cache.ts';
+
+/**
+ * Short-lived caches of configuration, so the hot path does no store read per request. A revoked key
+ * stops working within KEY_TTL_MS everywhere, and at once in the process that revoked it (the admin
+ * function invalidates these caches; on the local host it shares the process with the route groups).
+ */
+export const KEY_TTL_MS = 30_000;
+const CONFIG_TTL_MS = 30_000;
+/** How long a stale configuration may still be served while the store is unreachable. */
+const MAX_STALE_MS = 5 * 60_000;
+
+export interface ConfigCaches {
+  keys: TtlCache<KeyRecord | undefined>;
+  projects: TtlCache<ProjectConfig | undefined>;
+  orgRates: TtlCache<OrgRateCard>;
+  providerKeys: TtlCache<string | undefined>;
+}
+
+export function createConfigCaches(clock: Clock): ConfigCaches {
+  return {
+    keys: new TtlCache({ ttlMs: KEY_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
+    projects: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
+    orgRates: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
+    providerKeys: new TtlCache({ ttlMs: 5 * 60_000, maxStaleMs: MAX_STALE_MS, clock }),
+  };
+}
+
+/** One set per process: the route groups read through it and the admin function invalidates it. */
+export const processConfigCaches: ConfigCaches = createConfigCaches({ now: () => Date.now() });

@@ -1,0 +1,22 @@
+import type { Clock, KeyStore, ProjectConfigSource, ProviderSecrets, RandomBytes, UpstreamFetch } from '../core/ports.ts';
+import type { ConfigCaches } from './config-caches.ts';
+
+/** Everything a route group needs, injected: stores, secrets, the upstream transport, time and randomness. */
+export interface GatewayServices {
+  keys: Pick<KeyStore, 'findByHash'>;
+  projects: ProjectConfigSource;
+  secrets: Pick<ProviderSecrets, 'getApiKey'>;
+  fetch: UpstreamFetch;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  caches: ConfigCaches;
+  settings: GatewaySettings;
+}
+
+export interface GatewaySettings {
+  /** Wait for an upstream's response head; generous, as reasoning models think before answering. */
+  upstreamFirstByteTimeoutMs: number;
+}
+
+/** Function URLs refuse bodies over 6 MB; the gateway says so in the client's protocol. */
+export const MAX_REQUEST_BODY_BYTES = 6 * 1024 * 1024;

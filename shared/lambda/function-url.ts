@@ -1,0 +1,30 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+
+/** A function-URL event (payload format 2.0) as the gateway's framework-free request. */
+export function toGatewayRequest(event: APIGatewayProxyEventV2): GatewayRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  const rawBody = event.body ?? '';
+  return {
+    method: event.requestContext.http.method.toUpperCase(),
+    path: event.rawPath,
+    query: new URLSearchParams(event.rawQueryString ?? ''),
+    headers,
+    body: event.isBase64Encoded ? Buffer.from(rawBody, 'base64').toString('utf8') : rawBody,
+    sourceIp: event.requestContext.http.sourceIp,
+  };
+}
+
+/** What a middy streaming handler returns: the status line and headers first, then the body as it comes. */
+export interface StreamingResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string | ReadableStream<Uint8Array>;
+}
+
+export function toStreamingResult(response: GatewayResponse): StreamingResult {
+  return { statusCode: response.status, headers: response.headers, body: response.body };
+}

@@ -1,0 +1,54 @@
+import { GatewayError } from '../core/errors.ts';
+import type { UpstreamFetch } from '../core/ports.ts';
+
+export interface UpstreamCall {
+  fetch: UpstreamFetch;
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** How long to wait for the response head; reasoning models may think for minutes before it. */
+  firstByteTimeoutMs: number;
+}
+
+/**
+ * Sends one request upstream. Resolves with the upstream's response whatever its status; a connection
+ * failure or time-out becomes a 502 that names the provider (never its URL's credentials or key).
+ */
+export async function callUpstream(call: UpstreamCall): Promise<Response> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new UpstreamTimeout()), call.firstByteTimeoutMs);
+  try {
+    return await call.fetch(call.url, {
+      method: 'POST',
+      headers: call.headers,
+      body: call.body,
+      signal: abort.signal,
+    });
+  } catch (error) {
+    if (abort.signal.reason instanceof UpstreamTimeout) {
+      throw new GatewayError(
+        'upstream',
+        `Provider "${call.provider}" did not answer within ${Math.round(call.firstByteTimeoutMs / 1000)} s.`,
+        { code: 'upstream_timeout', cause: error },
+      );
+    }
+    throw new GatewayError('upstream', `Could not reach provider "${call.provider}": ${describeNetworkError(error)}.`, {
+      code: 'upstream_unreachable',
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class UpstreamTimeout extends Error {
+  override readonly name = 'UpstreamTimeout';
+}
+
+/** fetch reports "fetch failed" and hides the reason in `cause.code` (ECONNREFUSED, ENOTFOUND, …). */
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : 'network error';
+}

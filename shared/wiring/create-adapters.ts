@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { RuntimeConfig } from '../config/runtime-config.ts';
+import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
+import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
+import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
+import { SecretsManagerProviderSecrets } from '../adapters/aws/secrets-manager-provider-secrets.ts';
+import { FileProviderSecrets } from '../adapters/local/file-provider-secrets.ts';
+
+export interface Adapters {
+  keys: DynamoKeyStore;
+  projects: DynamoProjectStore;
+  secrets: ProviderSecrets;
+}
+
+/**
+ * The same DynamoDB adapters serve AWS and the local host: locally the client points at the embedded
+ * DynamoDB-compatible store. Secrets come from Secrets Manager, or from the owner-only local file.
+ */
+export function createAdapters(config: RuntimeConfig): Adapters {
+  const local = config.GATEWAY_DYNAMODB_ENDPOINT !== undefined;
+  const dynamo = new DynamoDBClient({
+    region: config.AWS_REGION,
+    ...(local
+      ? { endpoint: config.GATEWAY_DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const secrets =
+    config.GATEWAY_SECRETS_BACKEND === 'file' && config.GATEWAY_SECRETS_FILE
+      ? new FileProviderSecrets(config.GATEWAY_SECRETS_FILE)
+      : new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: config.AWS_REGION }), config.GATEWAY_SECRET_PREFIX);
+  return {
+    keys: new DynamoKeyStore(documents, config.GATEWAY_KEYS_TABLE),
+    projects: new DynamoProjectStore(documents, config.GATEWAY_PROJECTS_TABLE),
+    secrets,
+  };
+}
+
+export const secureRandomBytes: RandomBytes = (size) => randomBytes(size);
