@@ -14,6 +14,6 @@ export const handler = middy().handler(async (event: unknown) => {
   const command = typeof event === 'object' && event !== null && 'command' in event ? String(event.command) : 'unknown';
   // Never log the event itself: it may carry a provider key.
   if (result.ok) logger.info('admin command', { command });
-  else logger.warn('admin command refused', { command, ...result.error });
+  else logger.warn('admin command refused', { command, status: result.error.status, code: result.error.code, reason: result.error.message });
   return result;
 });

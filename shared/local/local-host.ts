@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
+import type { EmbeddedStore } from './embedded-store.ts';
+import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
@@ -24,6 +24,8 @@ export interface LocalHost {
   dataDir: string;
   /** True when the store held no project and no key when the host started. */
   startedEmpty: boolean;
+  /** The embedded store (closing it simulates a configuration store outage). */
+  store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -45,28 +47,15 @@ let started = false;
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
   if (started) throw new Error('A local host is already running in this process.');
   started = true;
-  const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const tables = { keys: 'gateway-keys', projects: 'gateway-projects' };
-  let store: EmbeddedStore;
+  let environment: LocalEnvironment;
   try {
-    store = await startEmbeddedStore(join(dataDir, 'dynamodb'), tables);
+    environment = await openLocalEnvironment(options.dataDir, options.env);
   } catch (error) {
     started = false;
-    throw new Error(`Could not open the embedded store in ${dataDir} (is another gateway using it?)`, { cause: error });
+    throw error;
   }
+  const { dataDir, store } = environment;
   const startedEmpty = await store.isEmpty();
-  Object.assign(process.env, {
-    AWS_REGION: 'local',
-    GATEWAY_KEYS_TABLE: tables.keys,
-    GATEWAY_PROJECTS_TABLE: tables.projects,
-    GATEWAY_DYNAMODB_ENDPOINT: store.endpoint,
-    GATEWAY_SECRETS_BACKEND: 'file',
-    GATEWAY_SECRETS_FILE: join(dataDir, 'secrets.json'),
-    GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    ...options.env,
-  });
   installLambdaRuntimeEmulation();
   const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
   const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
@@ -109,6 +98,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     port,
     dataDir,
     startedEmpty,
+    store,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
     async close() {
       await rm(hostFilePath(dataDir), { force: true });

@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+
+/** A command line the CLI cannot turn into a command: printed with the usage text, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
+
+  project create <projectId> [--name NAME]
+  project get <projectId>
+  project update <projectId> [--name NAME] [--plan active|inactive] [--usage-injection on|off]
+                             [--failover on|off] [--mcp on|off]
+  provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
+  model allow <projectId> <provider>/<model> [--alias NAME]
+                          [--input-micros-per-1k N] [--output-micros-per-1k N]
+  model remove <projectId> <provider>/<model>
+  ratecard set <provider>/<model> --input-micros-per-1k N --output-micros-per-1k N
+  ratecard list
+  key create <projectId> [--name NAME]
+  key list <projectId>
+  key revoke <projectId> <keyId>
+
+Prints one JSON document on stdout; errors go to stderr with a non-zero exit code.`;
+
+const options = {
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  'usage-injection': { type: 'string' },
+  failover: { type: 'string' },
+  mcp: { type: 'string' },
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+  protocol: { type: 'string' },
+  alias: { type: 'string' },
+  'input-micros-per-1k': { type: 'string' },
+  'output-micros-per-1k': { type: 'string' },
+} as const;
+
+type Flags = Partial<Record<keyof typeof options, string>>;
+
+function onOff(flags: Flags, name: 'usage-injection' | 'failover' | 'mcp'): boolean | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`--${name} takes "on" or "off", not "${value}".`);
+}
+
+function micros(flags: Flags, name: 'input-micros-per-1k' | 'output-micros-per-1k'): number | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number of micro-USD per 1,000 tokens, not "${value}".`);
+  return Number(value);
+}
+
+function positional(values: string[], index: number, what: string): string {
+  const value = values[index];
+  if (value === undefined) throw new UsageError(`Missing ${what}.`);
+  return value;
+}
+
+/** Turns `project create demo --name Demo` into the admin function's event. */
+export function parseAdminArgs(argv: string[]): Record<string, unknown> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const flags: Flags = parsed.values;
+  const [group, verb, ...rest] = parsed.positionals;
+  const projectId = () => positional(rest, 0, '<projectId>');
+  const defined = (event: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined));
+
+  switch (`${group ?? ''} ${verb ?? ''}`) {
+    case 'project create':
+      return defined({ command: 'project.create', projectId: projectId(), name: flags.name });
+    case 'project get':
+      return { command: 'project.get', projectId: projectId() };
+    case 'project update':
+      return defined({
+        command: 'project.update',
+        projectId: projectId(),
+        name: flags.name,
+        plan: flags.plan,
+        usageInjection: onOff(flags, 'usage-injection'),
+        failover: onOff(flags, 'failover'),
+        mcp: onOff(flags, 'mcp'),
+      });
+    case 'provider set':
+      return defined({
+        command: 'provider.set',
+        projectId: projectId(),
+        provider: positional(rest, 1, '<provider>'),
+        apiKey: flags['api-key'],
+        baseUrl: flags['base-url'],
+        protocol: flags.protocol,
+      });
+    case 'model allow':
+      return defined({
+        command: 'model.allow',
+        projectId: projectId(),
+        slug: positional(rest, 1, '<provider>/<model>'),
+        alias: flags.alias,
+        inputMicrosPer1k: micros(flags, 'input-micros-per-1k'),
+        outputMicrosPer1k: micros(flags, 'output-micros-per-1k'),
+      });
+    case 'model remove':
+      return { command: 'model.remove', projectId: projectId(), slug: positional(rest, 1, '<provider>/<model>') };
+    case 'ratecard set':
+      return defined({
+        command: 'ratecard.set',
+        slug: positional(rest, 0, '<provider>/<model>'),
+        inputMicrosPer1k: micros(flags, 'input-micros-per-1k') ?? missing('--input-micros-per-1k'),
+        outputMicrosPer1k: micros(flags, 'output-micros-per-1k') ?? missing('--output-micros-per-1k'),
+      });
+    case 'ratecard list':
+      return { command: 'ratecard.list' };
+    case 'key create':
+      return defined({ command: 'key.create', projectId: projectId(), name: flags.name });
+    case 'key list':
+      return { command: 'key.list', projectId: projectId() };
+    case 'key revoke':
+      return { command: 'key.revoke', projectId: projectId(), keyId: positional(rest, 1, '<keyId>') };
+    default:
+      throw new UsageError(group ? `Unknown command "${[group, verb].filter(Boolean).join(' ')}".` : 'No command given.');
+  }
+}
+
+function missing(flag: string): never {
+  throw new UsageError(`${flag} is required.`);
+}

@@ -1,0 +1,37 @@
+import { join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
+
+export const LOCAL_TABLES = { keys: 'gateway-keys', projects: 'gateway-projects' } as const;
+
+export interface LocalEnvironment {
+  dataDir: string;
+  store: EmbeddedStore;
+}
+
+/**
+ * Opens the data directory's embedded store and points the handlers' configuration at it: the
+ * environment a function would get in AWS, with local stand-ins. Handlers read it when imported.
+ */
+export async function openLocalEnvironment(dataDirectory: string, extraEnv: Record<string, string> = {}): Promise<LocalEnvironment> {
+  const dataDir = resolve(dataDirectory);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  let store: EmbeddedStore;
+  try {
+    store = await startEmbeddedStore(join(dataDir, 'dynamodb'), LOCAL_TABLES);
+  } catch (error) {
+    throw new Error(`Could not open the embedded store in ${dataDir} (is another gateway process using it?)`, { cause: error });
+  }
+  Object.assign(process.env, {
+    AWS_REGION: 'local',
+    GATEWAY_KEYS_TABLE: LOCAL_TABLES.keys,
+    GATEWAY_PROJECTS_TABLE: LOCAL_TABLES.projects,
+    GATEWAY_DYNAMODB_ENDPOINT: store.endpoint,
+    GATEWAY_SECRETS_BACKEND: 'file',
+    GATEWAY_SECRETS_FILE: join(dataDir, 'secrets.json'),
+    GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    ...extraEnv,
+  });
+  return { dataDir, store };
+}

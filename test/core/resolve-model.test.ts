@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../shared/core/errors.ts';
+import type { AllowedModel, ProjectConfig, ProviderConfig } from '../../shared/core/project-config.ts';
+import { findAllowedModel, resolveModelTarget } from '../../shared/core/resolve-model.ts';
+
+const CREATED = '2025-01-01T00:00:00.000Z';
+
+function allowed(slug: string, alias?: string): AllowedModel {
+  const slash = slug.indexOf('/');
+  return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), createdAt: CREATED, ...(alias ? { alias } : {}) };
+}
+
+function provider(name: string, hasApiKey: boolean): ProviderConfig {
+  return { provider: name, protocol: 'openai', baseUrl: `https://${name}.example/v1`, hasApiKey, updatedAt: CREATED };
+}
+
+function config(models: AllowedModel[], providers: ProviderConfig[]): ProjectConfig {
+  return {
+    project: {
+      projectId: 'demo',
+      name: 'Demo',
+      plan: 'active',
+      usageInjection: false,
+      failover: false,
+      mcp: false,
+      createdAt: CREATED,
+      updatedAt: CREATED,
+    },
+    providers: new Map(providers.map((entry) => [entry.provider, entry])),
+    models,
+    rates: new Map(),
+  };
+}
+
+function thrown(fn: () => unknown): GatewayError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a throw');
+}
+
+const models = [
+  allowed('openai/gpt-4o-mini', 'fast'),
+  allowed('openrouter/openai/gpt-4o-mini'),
+  allowed('groq/llama-3.1-8b-instant'),
+  allowed('mock/echo'),
+];
+
+describe('findAllowedModel', () => {
+  it('finds an entry by its provider-prefixed slug', () => {
+    expect(findAllowedModel('openrouter/openai/gpt-4o-mini', models).provider).toBe('openrouter');
+  });
+
+  it('finds an entry by its project alias', () => {
+    expect(findAllowedModel('fast', models).slug).toBe('openai/gpt-4o-mini');
+  });
+
+  it('finds an entry by bare model id when exactly one entry carries it', () => {
+    expect(findAllowedModel('llama-3.1-8b-instant', models).slug).toBe('groq/llama-3.1-8b-instant');
+  });
+
+  it('prefers an exact slug over a bare id that other entries share', () => {
+    // "openai/gpt-4o-mini" is a slug and also the bare id of the openrouter entry.
+    expect(findAllowedModel('openai/gpt-4o-mini', models).provider).toBe('openai');
+  });
+
+  it('refuses a bare id offered by several providers with 400 ambiguous_model naming the slugs', () => {
+    const twice = [allowed('openai/gpt-4o'), allowed('azure/gpt-4o')];
+    const error = thrown(() => findAllowedModel('gpt-4o', twice));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('ambiguous_model');
+    expect(error.param).toBe('model');
+    expect(error.message).toBe('The model "gpt-4o" is offered by several providers of this project; name one of "openai/gpt-4o", "azure/gpt-4o".');
+  });
+
+  it('refuses a model that is not on the allowlist with 403 model_not_allowed', () => {
+    const error = thrown(() => findAllowedModel('anthropic/claude-opus-4', models));
+    expect(error.status).toBe(403);
+    expect(error.code).toBe('model_not_allowed');
+    expect(error.param).toBe('model');
+    expect(error.message).toBe(
+      'The model "anthropic/claude-opus-4" is not allowed for this project. GET /v1/models lists the models it may use.',
+    );
+  });
+
+  it('refuses every model when the allowlist is empty', () => {
+    expect(thrown(() => findAllowedModel('mock/echo', [])).code).toBe('model_not_allowed');
+  });
+});
+
+describe('resolveModelTarget', () => {
+  const providers = [provider('openai', true), provider('openrouter', false), provider('mock', false)];
+
+  it('returns the allowlisted model with the provider configuration that serves it', () => {
+    const target = resolveModelTarget('fast', config(models, providers));
+    expect(target.model.slug).toBe('openai/gpt-4o-mini');
+    expect(target.provider).toEqual(provider('openai', true));
+  });
+
+  it('routes to the offline mock provider although it has no API key', () => {
+    expect(resolveModelTarget('mock/echo', config(models, providers)).provider.provider).toBe('mock');
+  });
+
+  it('refuses an allowed model whose provider has no key with 400 no_routable_model', () => {
+    const error = thrown(() => resolveModelTarget('openrouter/openai/gpt-4o-mini', config(models, providers)));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('no_routable_model');
+    expect(error.param).toBe('model');
+    expect(error.message).toBe(
+      'No routable model: "openrouter/openai/gpt-4o-mini" is allowed, but the project has no credential for provider "openrouter".',
+    );
+  });
+
+  it('refuses an allowed model whose provider is not configured at all with 400 no_routable_model', () => {
+    const error = thrown(() => resolveModelTarget('groq/llama-3.1-8b-instant', config(models, providers)));
+    expect(error.code).toBe('no_routable_model');
+  });
+
+  it('refuses a model that is not on the allowlist with 403 model_not_allowed before looking at providers', () => {
+    const error = thrown(() => resolveModelTarget('openai/o3', config(models, [])));
+    expect(error.status).toBe(403);
+    expect(error.code).toBe('model_not_allowed');
+  });
+});

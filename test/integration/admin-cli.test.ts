@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../support/run-command.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+const admin = (dataDir: string, ...args: string[]) =>
+  runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { GATEWAY_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT' });
+
+describe('admin CLI without a running host', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'gateway-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints one JSON document on stdout for a command that succeeds', async () => {
+    const result = await admin(dataDir, 'project', 'create', 'cli-project', '--name', 'CLI project');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 'cli-project', name: 'CLI project', plan: 'active', models: [] });
+  });
+
+  it('prints a refusal on stderr and exits 1', async () => {
+    const result = await admin(dataDir, 'project', 'get', 'no-such-project');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/There is no project "no-such-project"\. \(project_not_found\)/);
+  });
+
+  it('explains a malformed command line and exits 2', async () => {
+    const result = await admin(dataDir, 'project', 'update', 'cli-project', '--failover', 'maybe');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--failover takes "on" or "off"/);
+  });
+});
+
+describe('admin CLI while the local gateway runs', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('configures a project through the running host, and a key it creates works and revokes at once', async () => {
+    const dir = gateway.host.dataDir;
+    expect((await admin(dir, 'project', 'create', 'live')).code).toBe(0);
+    expect((await admin(dir, 'provider', 'set', 'live', 'mock')).code).toBe(0);
+    expect((await admin(dir, 'model', 'allow', 'live', 'mock/echo', '--alias', 'echo')).code).toBe(0);
+    const created = JSON.parse((await admin(dir, 'key', 'create', 'live', '--name', 'ci')).stdout) as { id: string; key: string };
+    const client = new OpenAI({ apiKey: created.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+
+    const completion = await client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'ping' }] });
+    expect(completion.choices[0]?.message.content).toBe('[offline mock echo] You said: ping');
+
+    const listed = JSON.parse((await admin(dir, 'key', 'list', 'live')).stdout) as { keys: Array<Record<string, unknown>> };
+    expect(listed.keys).toEqual([expect.objectContaining({ id: created.id, name: 'ci', status: 'active' })]);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    expect((await admin(dir, 'key', 'revoke', 'live', created.id)).code).toBe(0);
+    await expect(client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'ping' }] })).rejects.toMatchObject({ status: 401 });
+  });
+});
