@@ -8,7 +8,7 @@ function invalidBaseUrl(message: string): GatewayError {
 
 /** Loopback, private, link-local and unspecified addresses: where a provider key must never be sent. */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) return true;
   const version = isIP(host);
   if (version === 4) {

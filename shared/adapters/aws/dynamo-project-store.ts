@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OrgRateCardStore, ProjectAdminStore, ProjectConfigSource } from '../../core/ports.ts';
 import {
   allowedModelSchema,
@@ -16,6 +16,7 @@ import {
 import { ORG_PARTITION } from './table-definitions.ts';
 
 type Item = Record<string, unknown>;
+const MAX_BATCH_ATTEMPTS = 5;
 
 /**
  * Projects, their providers, allowlist and rate overrides in one DynamoDB partition per project, so
@@ -89,11 +90,15 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
   async putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void> {
     const puts: Item[] = [{ ...model, projectId, itemKey: `model#${model.slug}` }];
     if (rate) puts.push({ ...rate, projectId, itemKey: `rate#${rate.slug}` });
-    await this.client.send(
-      new BatchWriteCommand({
-        RequestItems: { [this.tableName]: puts.map((Item) => ({ PutRequest: { Item } })) },
-      }),
-    );
+    let requestItems: BatchWriteCommandInput['RequestItems'] = {
+      [this.tableName]: puts.map((Item) => ({ PutRequest: { Item } })),
+    };
+    // A batch write may leave items unprocessed (throttling): send them again rather than lose them.
+    for (let attempt = 1; requestItems && Object.keys(requestItems).length > 0; attempt++) {
+      if (attempt > MAX_BATCH_ATTEMPTS) throw new Error('DynamoDB left part of the model write unprocessed.');
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** (attempt - 1)));
+      ({ UnprocessedItems: requestItems } = await this.client.send(new BatchWriteCommand({ RequestItems: requestItems })));
+    }
   }
 
   async removeModel(projectId: string, slug: string): Promise<boolean> {

@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../shared/core/errors.ts';
+import {
+  buildUpstreamChatBody,
+  parseChatCompletionRequest,
+  routingOnlyFields,
+} from '../../../shared/protocols/openai-chat/chat-request.ts';
+
+function refusal(body: string): GatewayError {
+  try {
+    parseChatCompletionRequest(body);
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${body} to be refused`);
+}
+
+const messages = [{ role: 'user', content: 'Hello' }];
+
+describe('parseChatCompletionRequest', () => {
+  it('parses a minimal request', () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ model: 'mock/echo', messages }));
+    expect(request.model).toBe('mock/echo');
+    expect(request.messages).toEqual(messages);
+    expect(request.stream).toBeUndefined();
+  });
+
+  it('keeps fields the gateway does not know, for the upstream', () => {
+    const request = parseChatCompletionRequest(
+      JSON.stringify({ model: 'm', messages, temperature: 0.2, reasoning_effort: 'low', tools: [{ type: 'function' }] }),
+    );
+    expect(request).toMatchObject({ temperature: 0.2, reasoning_effort: 'low', tools: [{ type: 'function' }] });
+  });
+
+  it('reads stream and stream_options.include_usage', () => {
+    const request = parseChatCompletionRequest(
+      JSON.stringify({ model: 'm', messages, stream: true, stream_options: { include_usage: true } }),
+    );
+    expect(request.stream).toBe(true);
+    expect(request.stream_options?.include_usage).toBe(true);
+  });
+
+  it('accepts null for stream and stream_options as OpenAI does', () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, stream: null, stream_options: null }));
+    expect(request.stream).toBeNull();
+  });
+
+  it.each(['{"model": "m", ', 'not json', ''])('refuses the invalid JSON %j with 400 invalid_json', (body) => {
+    const error = refusal(body);
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_json');
+    expect(error.message).toBe('The request body is not valid JSON.');
+  });
+
+  it.each(['[]', '"text"', '42', 'null'])('refuses the JSON value %s that is not an object with 400 invalid_json', (body) => {
+    const error = refusal(body);
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_json');
+    expect(error.message).toBe('The request body must be a JSON object.');
+  });
+
+  it.each([
+    ['absent', { messages }],
+    ['null', { model: null, messages }],
+    ['empty', { model: '', messages }],
+  ])('refuses a request whose model is %s with 400 missing_model on param model', (_what, body) => {
+    const error = refusal(JSON.stringify(body));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('missing_model');
+    expect(error.param).toBe('model');
+    expect(error.message).toBe('The request must name a model: "model" is required.');
+  });
+
+  it('refuses a model that is not a string with 400 invalid_request_body on param model', () => {
+    const error = refusal(JSON.stringify({ model: 42, messages }));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('invalid_request_body');
+    expect(error.param).toBe('model');
+    expect(error.message).toMatch(/^Invalid field "model": /);
+  });
+
+  it('refuses missing messages with 400 invalid_request_body on param messages', () => {
+    const error = refusal(JSON.stringify({ model: 'm' }));
+    expect(error.code).toBe('invalid_request_body');
+    expect(error.param).toBe('messages');
+  });
+
+  it('names the nested field that is wrong', () => {
+    const error = refusal(JSON.stringify({ model: 'm', messages, stream_options: { include_usage: 'yes' } }));
+    expect(error.code).toBe('invalid_request_body');
+    expect(error.param).toBe('stream_options.include_usage');
+  });
+
+  it('refuses a route other than "fallback"', () => {
+    const error = refusal(JSON.stringify({ model: 'm', messages, route: 'cheapest' }));
+    expect(error.code).toBe('invalid_request_body');
+    expect(error.param).toBe('route');
+  });
+
+  it('refuses an empty entry in models', () => {
+    expect(refusal(JSON.stringify({ model: 'm', messages, models: ['a/b', ''] })).param).toBe('models.1');
+  });
+});
+
+describe('buildUpstreamChatBody', () => {
+  it('replaces the model with the upstream model id', () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ model: 'fast', messages }));
+    expect(JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'))).toEqual({ model: 'gpt-4o-mini', messages });
+  });
+
+  it('strips the routing-only fields models, route and provider', () => {
+    expect(routingOnlyFields).toEqual(['models', 'route', 'provider']);
+    const request = parseChatCompletionRequest(
+      JSON.stringify({
+        model: 'openai/gpt-4o-mini',
+        messages,
+        models: ['openai/gpt-4o-mini', 'groq/llama-3.1-8b-instant'],
+        route: 'fallback',
+        provider: { order: ['openai'] },
+      }),
+    );
+    const upstream: unknown = JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'));
+    expect(upstream).toEqual({ model: 'gpt-4o-mini', messages });
+  });
+
+  it('keeps every unknown field and its value', () => {
+    const request = parseChatCompletionRequest(
+      JSON.stringify({ model: 'm', messages, stream: true, stream_options: { include_usage: true, extra: 1 }, seed: 7, user: 'u-1' }),
+    );
+    expect(JSON.parse(buildUpstreamChatBody(request, 'up'))).toEqual({
+      model: 'up',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true, extra: 1 },
+      seed: 7,
+      user: 'u-1',
+    });
+  });
+
+  it('does not change the parsed request it was given', () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ model: 'alias', messages, route: 'fallback' }));
+    buildUpstreamChatBody(request, 'real');
+    expect(request.model).toBe('alias');
+    expect(request.route).toBe('fallback');
+  });
+
+  it('passes any extra fields through and never sends a routing-only field', () => {
+    const extraKey = fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((key) => !['model', 'messages', 'stream', 'stream_options', ...routingOnlyFields, '__proto__'].includes(key));
+    fc.assert(
+      fc.property(fc.dictionary(extraKey, fc.jsonValue()), fc.string({ minLength: 1 }), (extra, upstreamModel) => {
+        const body = { ...extra, model: 'client/model', messages, route: 'fallback', models: ['x/y'], provider: {} };
+        const upstream = JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify(body)), upstreamModel)) as Record<
+          string,
+          unknown
+        >;
+        expect(upstream).toEqual(JSON.parse(JSON.stringify({ ...extra, model: upstreamModel, messages })));
+        for (const field of routingOnlyFields) expect(field in upstream).toBe(false);
+      }),
+    );
+  });
+});
