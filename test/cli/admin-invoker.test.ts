@@ -1,10 +1,11 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, LambdaClient, type InvokeCommandOutput } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseAdminInvoker } from '../../shared/cli/admin-invoker.ts';
 
 const lambda = mockClient(LambdaClient);
-const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+// The SDK wraps payload bytes in a blob adapter; the invoker reads them as plain bytes.
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)) as InvokeCommandOutput['Payload'];
 
 afterEach(() => {
   lambda.reset();

@@ -2,6 +2,7 @@ import {
   CreateSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
+  ResourceExistsException,
   ResourceNotFoundException,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -34,13 +35,19 @@ export class SecretsManagerProviderSecrets implements ProviderSecrets {
       await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
-      await this.client.send(
-        new CreateSecretCommand({
-          Name: name,
-          SecretString,
-          Description: `Model gateway: ${provider} API key of project ${projectId}`,
-        }),
-      );
+      try {
+        await this.client.send(
+          new CreateSecretCommand({
+            Name: name,
+            SecretString,
+            Description: `Model gateway: ${provider} API key of project ${projectId}`,
+          }),
+        );
+      } catch (createError) {
+        // Another admin call created it a moment ago: store this value as its newest version.
+        if (!(createError instanceof ResourceExistsException)) throw createError;
+        await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+      }
     }
   }
 

@@ -10,6 +10,9 @@ const secretFileSchema = z.record(z.string(), z.string());
  * atomically so a crash never leaves half a file.
  */
 export class FileProviderSecrets implements ProviderSecrets {
+  /** Writes of this instance, one after another: each reads, changes and replaces the whole file. */
+  private writes: Promise<void> = Promise.resolve();
+
   constructor(private readonly filePath: string) {}
 
   async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
@@ -17,6 +20,12 @@ export class FileProviderSecrets implements ProviderSecrets {
   }
 
   async putApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
+    const write = this.writes.then(() => this.writeApiKey(projectId, provider, apiKey));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  private async writeApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
     const secrets = await this.readAll();
     secrets[`${projectId}/${provider}`] = apiKey;
     await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });

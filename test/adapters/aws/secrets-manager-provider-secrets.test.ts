@@ -2,6 +2,7 @@ import {
   CreateSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
+  ResourceExistsException,
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -105,5 +106,23 @@ describe('SecretsManagerProviderSecrets', () => {
     await secrets.putApiKey('alpha', 'openai', 'sk-do-not-describe-me');
 
     expect(secretsManager.commandCalls(CreateSecretCommand)[0]?.args[0].input.Description).not.toContain('sk-do-not-describe-me');
+  });
+});
+
+describe('SecretsManagerProviderSecrets when two admins create the same secret at once', () => {
+  it('stores the value as a new version when the create loses the race', async () => {
+    const raced = mockClient(SecretsManagerClient);
+    raced
+      .on(PutSecretValueCommand)
+      .rejectsOnce(new ResourceNotFoundException({ message: 'not found', $metadata: {} }))
+      .resolves({});
+    raced.on(CreateSecretCommand).rejects(new ResourceExistsException({ message: 'exists', $metadata: {} }));
+    const secrets = new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: 'us-east-1' }), 'p/');
+
+    await secrets.putApiKey('acme', 'openai', 'sk-raced-key');
+
+    expect(raced.commandCalls(PutSecretValueCommand)).toHaveLength(2);
+    expect(raced.commandCalls(PutSecretValueCommand)[1]?.args[0].input).toEqual({ SecretId: 'p/acme/openai', SecretString: '{"apiKey":"sk-raced-key"}' });
+    raced.restore();
   });
 });

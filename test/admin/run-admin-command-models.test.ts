@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { START_TIME, startAdminHarness, type AdminHarness, type ProjectView } from './admin-harness.ts';
+
+interface RateList {
+  rates: Array<{ slug: string; input_price_micros_per_1k: number; output_price_micros_per_1k: number }>;
+}
+
+describe('runAdminCommand: models and the rate card', () => {
+  let admin: AdminHarness;
+
+  beforeAll(async () => {
+    admin = await startAdminHarness();
+    // Organisation prices for two models; a project may override them.
+    await admin.ok({ command: 'ratecard.set', slug: 'openai/gpt-4o', inputMicrosPer1k: 2500, outputMicrosPer1k: 10000 });
+    await admin.ok({ command: 'ratecard.set', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  async function projectWithOpenai(projectId: string): Promise<void> {
+    await admin.ok({ command: 'project.create', projectId });
+    await admin.ok({ command: 'provider.set', projectId, provider: 'openai', apiKey: 'sk-upstream-models' });
+  }
+
+  function model(view: ProjectView, slug: string) {
+    return view.models.find((entry) => entry.slug === slug);
+  }
+
+  it('lists the organisation rate card', async () => {
+    const card = await admin.ok<RateList>({ command: 'ratecard.list' });
+
+    expect([...card.rates].sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
+      { slug: 'openai/gpt-4o', input_price_micros_per_1k: 2500, output_price_micros_per_1k: 10000 },
+      { slug: 'openai/gpt-4o-mini', input_price_micros_per_1k: 150, output_price_micros_per_1k: 600 },
+    ]);
+  });
+
+  it('allows a model with an alias and project prices, which override the organisation prices', async () => {
+    await projectWithOpenai('priced');
+
+    const result = await admin.ok<ProjectView>({
+      command: 'model.allow',
+      projectId: 'priced',
+      slug: 'openai/gpt-4o-mini',
+      alias: 'mini',
+      inputMicrosPer1k: 100,
+      outputMicrosPer1k: 400,
+    });
+
+    expect(result.models).toEqual([
+      {
+        slug: 'openai/gpt-4o-mini',
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        alias: 'mini',
+        input_price_micros_per_1k: 100,
+        output_price_micros_per_1k: 400,
+        price_source: 'project',
+      },
+    ]);
+    expect(result.warning).toBeUndefined();
+  });
+
+  it('prices a model without project prices from the organisation card, or at zero when it has none', async () => {
+    await projectWithOpenai('defaults');
+
+    await admin.ok({ command: 'model.allow', projectId: 'defaults', slug: 'openai/gpt-4o' });
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'defaults', slug: 'openai/o3' });
+
+    expect(model(result, 'openai/gpt-4o')).toMatchObject({
+      alias: null,
+      input_price_micros_per_1k: 2500,
+      output_price_micros_per_1k: 10000,
+      price_source: 'organisation',
+    });
+    expect(model(result, 'openai/o3')).toMatchObject({ input_price_micros_per_1k: 0, output_price_micros_per_1k: 0, price_source: 'none' });
+  });
+
+  it('follows a later change of the organisation price, and warns of a provider not yet configured', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'follower' });
+    const first = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'follower', slug: 'mistral/mistral-large' });
+    expect(first.warning).toBe('Provider "mistral" is not configured on this project yet: run "provider set".');
+    expect(model(first, 'mistral/mistral-large')?.price_source).toBe('none');
+
+    await admin.ok({ command: 'ratecard.set', slug: 'mistral/mistral-large', inputMicrosPer1k: 2000, outputMicrosPer1k: 6000 });
+
+    const later = await admin.ok<ProjectView>({ command: 'project.get', projectId: 'follower' });
+    expect(model(later, 'mistral/mistral-large')).toMatchObject({ input_price_micros_per_1k: 2000, price_source: 'organisation' });
+  });
+
+  it('keeps a model id that itself contains slashes', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'router' });
+
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'router', slug: 'openrouter/openai/gpt-4o-mini' });
+
+    expect(model(result, 'openrouter/openai/gpt-4o-mini')).toMatchObject({ provider: 'openrouter', model: 'openai/gpt-4o-mini' });
+  });
+
+  it('refuses an alias another model already uses with 409 alias_taken', async () => {
+    await projectWithOpenai('aliases');
+    await admin.ok({ command: 'model.allow', projectId: 'aliases', slug: 'openai/gpt-4o', alias: 'fast' });
+
+    const error = await admin.refused({ command: 'model.allow', projectId: 'aliases', slug: 'openai/gpt-4o-mini', alias: 'fast' });
+
+    expect(error).toEqual({ status: 409, code: 'alias_taken', message: 'The alias "fast" is already used by "openai/gpt-4o".' });
+    const project = await admin.ok<ProjectView>({ command: 'project.get', projectId: 'aliases' });
+    expect(project.models.map((entry) => entry.slug)).toEqual(['openai/gpt-4o']);
+  });
+
+  it('lets a model be allowed again with its own alias, keeping its alias, prices and creation time', async () => {
+    await projectWithOpenai('again');
+    await admin.ok({
+      command: 'model.allow',
+      projectId: 'again',
+      slug: 'openai/gpt-4o',
+      alias: 'big',
+      inputMicrosPer1k: 2000,
+      outputMicrosPer1k: 8000,
+    });
+    admin.setTime('2025-03-03T03:03:03.000Z');
+    try {
+      await admin.ok({ command: 'model.allow', projectId: 'again', slug: 'openai/gpt-4o', alias: 'big' });
+      const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'again', slug: 'openai/gpt-4o', outputMicrosPer1k: 9000 });
+
+      expect(result.models).toEqual([
+        {
+          slug: 'openai/gpt-4o',
+          provider: 'openai',
+          model: 'gpt-4o',
+          alias: 'big',
+          input_price_micros_per_1k: 2000,
+          output_price_micros_per_1k: 9000,
+          price_source: 'project',
+        },
+      ]);
+      const config = await admin.projects.loadProjectConfig('again');
+      expect(config?.models[0]?.createdAt).toBe(START_TIME);
+    } finally {
+      admin.setTime(START_TIME);
+    }
+  });
+
+  it('removes a model together with its project prices', async () => {
+    await projectWithOpenai('removal');
+    await admin.ok({ command: 'model.allow', projectId: 'removal', slug: 'openai/gpt-4o', inputMicrosPer1k: 1, outputMicrosPer1k: 2 });
+    await admin.ok({ command: 'model.allow', projectId: 'removal', slug: 'openai/gpt-4o-mini' });
+
+    const result = await admin.ok<ProjectView>({ command: 'model.remove', projectId: 'removal', slug: 'openai/gpt-4o' });
+
+    expect(result.models.map((entry) => entry.slug)).toEqual(['openai/gpt-4o-mini']);
+    const readded = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'removal', slug: 'openai/gpt-4o' });
+    expect(model(readded, 'openai/gpt-4o')).toMatchObject({ input_price_micros_per_1k: 2500, price_source: 'organisation' });
+  });
+
+  it('answers 404 model_not_found when removing a model that is not allowed', async () => {
+    await projectWithOpenai('absent');
+
+    const error = await admin.refused({ command: 'model.remove', projectId: 'absent', slug: 'openai/gpt-4o' });
+
+    expect(error).toEqual({ status: 404, code: 'model_not_found', message: '"openai/gpt-4o" is not on the allowlist of "absent".' });
+  });
+
+  it('invalidates the cached project when its allowlist changes', async () => {
+    await projectWithOpenai('allow-cache');
+    const { projects } = admin.services.caches;
+    const load = () => admin.projects.loadProjectConfig('allow-cache');
+    expect((await projects.get('allow-cache', load))?.models).toEqual([]);
+
+    await admin.ok({ command: 'model.allow', projectId: 'allow-cache', slug: 'openai/gpt-4o' });
+    expect((await projects.get('allow-cache', load))?.models.map((entry) => entry.slug)).toEqual(['openai/gpt-4o']);
+
+    await admin.ok({ command: 'model.remove', projectId: 'allow-cache', slug: 'openai/gpt-4o' });
+    expect((await projects.get('allow-cache', load))?.models).toEqual([]);
+  });
+
+  it('clears the cached organisation rate card when a rate is set', async () => {
+    const { orgRates } = admin.services.caches;
+    const load = () => admin.projects.loadOrgRateCard();
+    expect((await orgRates.get('org', load)).get('groq/llama')).toBeUndefined();
+
+    await admin.ok({ command: 'ratecard.set', slug: 'groq/llama', inputMicrosPer1k: 50, outputMicrosPer1k: 80 });
+
+    expect((await orgRates.get('org', load)).get('groq/llama')).toEqual({
+      slug: 'groq/llama',
+      inputPriceMicrosPer1k: 50,
+      outputPriceMicrosPer1k: 80,
+    });
+  });
+});

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectConfig } from '../../shared/core/project-config.ts';
+import { START_TIME, startAdminHarness, type AdminHarness, type ProjectView } from './admin-harness.ts';
+
+describe('runAdminCommand: projects and invalid commands', () => {
+  let admin: AdminHarness;
+
+  beforeAll(async () => {
+    admin = await startAdminHarness();
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('creates an active project with every option off, named after its id by default', async () => {
+    const created = await admin.ok<ProjectView>({ command: 'project.create', projectId: 'created' });
+
+    expect(created).toEqual({
+      id: 'created',
+      name: 'created',
+      plan: 'active',
+      usage_injection: false,
+      failover: false,
+      mcp: false,
+      created_at: START_TIME,
+      updated_at: START_TIME,
+      providers: [],
+      models: [],
+    });
+  });
+
+  it('gets a project as it was created, with the given name', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'named', name: 'Team Named' });
+
+    const project = await admin.ok<ProjectView>({ command: 'project.get', projectId: 'named' });
+
+    expect(project.id).toBe('named');
+    expect(project.name).toBe('Team Named');
+    expect(project.created_at).toBe(START_TIME);
+  });
+
+  it('refuses to create a project twice with 409 project_exists, keeping the first', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'twice', name: 'First' });
+
+    const error = await admin.refused({ command: 'project.create', projectId: 'twice', name: 'Second' });
+
+    expect(error).toMatchObject({ status: 409, code: 'project_exists' });
+    expect(error.message).toContain('"twice" already exists');
+    expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'twice' })).name).toBe('First');
+  });
+
+  it('answers 404 project_not_found for a project that does not exist', async () => {
+    for (const event of [
+      { command: 'project.get', projectId: 'missing' },
+      { command: 'project.update', projectId: 'missing', name: 'x' },
+      { command: 'key.create', projectId: 'missing' },
+      { command: 'model.allow', projectId: 'missing', slug: 'openai/gpt-4o' },
+    ]) {
+      expect(await admin.refused(event)).toEqual({ status: 404, code: 'project_not_found', message: 'There is no project "missing".' });
+    }
+  });
+
+  it('updates only the given fields and stamps updated_at', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'updatable', name: 'Before' });
+    admin.setTime('2025-06-07T08:09:10.000Z');
+    try {
+      const updated = await admin.ok<ProjectView>({
+        command: 'project.update',
+        projectId: 'updatable',
+        plan: 'inactive',
+        failover: true,
+        usageInjection: true,
+      });
+
+      expect(updated).toMatchObject({
+        name: 'Before',
+        plan: 'inactive',
+        failover: true,
+        usage_injection: true,
+        mcp: false,
+        created_at: START_TIME,
+        updated_at: '2025-06-07T08:09:10.000Z',
+      });
+      const renamed = await admin.ok<ProjectView>({ command: 'project.update', projectId: 'updatable', name: 'After', mcp: true });
+      expect(renamed).toMatchObject({ name: 'After', plan: 'inactive', failover: true, mcp: true });
+    } finally {
+      admin.setTime(START_TIME);
+    }
+  });
+
+  it("invalidates the process's cached project on update, so the next read reloads it", async () => {
+    await admin.ok({ command: 'project.create', projectId: 'cached', name: 'Cached name' });
+    const load = () => admin.projects.loadProjectConfig('cached');
+    const primed = await admin.services.caches.projects.get('cached', load);
+    expect(primed?.project.name).toBe('Cached name');
+
+    await admin.ok({ command: 'project.update', projectId: 'cached', name: 'Fresh name', plan: 'inactive' });
+
+    let reloads = 0;
+    const reloaded = await admin.services.caches.projects.get('cached', async (): Promise<ProjectConfig | undefined> => {
+      reloads += 1;
+      return load();
+    });
+    expect(reloads).toBe(1);
+    expect(reloaded?.project).toMatchObject({ name: 'Fresh name', plan: 'inactive' });
+  });
+
+  it('leaves other cached projects in place when one is updated', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'bystander' });
+    await admin.ok({ command: 'project.create', projectId: 'changing' });
+    await admin.services.caches.projects.get('bystander', () => admin.projects.loadProjectConfig('bystander'));
+
+    await admin.ok({ command: 'project.update', projectId: 'changing', name: 'Changed' });
+
+    let reloads = 0;
+    await admin.services.caches.projects.get('bystander', async () => {
+      reloads += 1;
+      return admin.projects.loadProjectConfig('bystander');
+    });
+    expect(reloads).toBe(0);
+  });
+
+  it('answers 400 invalid_command for events that are not a valid command, naming the field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [null, 'command'],
+      ['project.create', 'command'],
+      [{}, 'command'],
+      [{ command: 'project.delete', projectId: 'alpha' }, 'command'],
+      [{ command: 'project.create' }, 'projectId'],
+      [{ command: 'project.create', projectId: 'Not A Valid Id' }, 'projectId'],
+      [{ command: 'project.update', projectId: 'alpha', plan: 'gold' }, 'plan'],
+      [{ command: 'model.allow', projectId: 'alpha', slug: 'no-slash' }, 'slug'],
+      [{ command: 'model.allow', projectId: 'alpha', slug: 'openai/gpt-4o', inputMicrosPer1k: 1.5 }, 'inputMicrosPer1k'],
+      [{ command: 'model.allow', projectId: 'alpha', slug: 'openai/gpt-4o', alias: 'has space' }, 'alias'],
+      [{ command: 'ratecard.set', slug: 'openai/gpt-4o', inputMicrosPer1k: -1, outputMicrosPer1k: 0 }, 'inputMicrosPer1k'],
+      [{ command: 'provider.set', projectId: 'alpha', provider: 'openai', protocol: 'grpc' }, 'protocol'],
+      [{ command: 'key.revoke', projectId: 'alpha', keyId: '' }, 'keyId'],
+    ];
+    for (const [event, field] of cases) {
+      const error = await admin.refused(event);
+      expect(error.status, JSON.stringify(event)).toBe(400);
+      expect(error.code).toBe('invalid_command');
+      expect(error.message.startsWith(`${field}: `), `${error.message} for ${JSON.stringify(event)}`).toBe(true);
+    }
+  });
+
+  it('creates nothing when the command is invalid', async () => {
+    await admin.refused({ command: 'project.create', projectId: 'UPPER' });
+
+    expect((await admin.scan('admin-test-projects')).some((item) => item.projectId === 'UPPER')).toBe(false);
+  });
+
+  it('answers an unexpected failure with 500 internal_error and the cause, never throwing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'failing-secrets' });
+    const secrets = {
+      getApiKey: async () => undefined,
+      putApiKey: async () => {
+        throw new Error('disk full');
+      },
+    };
+
+    const answer = await admin.run(
+      { command: 'provider.set', projectId: 'failing-secrets', provider: 'openai', apiKey: 'sk-x' },
+      { secrets },
+    );
+
+    expect(answer).toEqual({
+      ok: false,
+      error: { status: 500, code: 'internal_error', message: 'The admin command failed (Error: disk full).' },
+    });
+  });
+});
