@@ -37,6 +37,21 @@ const options = {
   'output-micros-per-1k': { type: 'string' },
 } as const;
 
+/** How many positional arguments follow each command's two words. */
+const positionalCounts: Record<string, number> = {
+  'project create': 1,
+  'project get': 1,
+  'project update': 1,
+  'provider set': 2,
+  'model allow': 2,
+  'model remove': 2,
+  'ratecard set': 1,
+  'ratecard list': 0,
+  'key create': 1,
+  'key list': 1,
+  'key revoke': 2,
+};
+
 type Flags = Partial<Record<keyof typeof options, string>>;
 
 function onOff(flags: Flags, name: 'usage-injection' | 'failover' | 'mcp'): boolean | undefined {
@@ -69,6 +84,10 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
   }
   const flags: Flags = parsed.values;
   const [group, verb, ...rest] = parsed.positionals;
+  const expected = positionalCounts[`${group ?? ''} ${verb ?? ''}`];
+  if (expected !== undefined && rest.length > expected) {
+    throw new UsageError(`Unexpected argument "${rest[expected] ?? ''}".`);
+  }
   const projectId = () => positional(rest, 0, '<projectId>');
   const defined = (event: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined));

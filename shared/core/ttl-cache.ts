@@ -13,6 +13,8 @@ interface Entry<V> {
 export class TtlCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly inFlight = new Map<string, Promise<V>>();
+  /** Bumped by invalidate and clear, so that a load begun before them does not store what it read. */
+  private generation = 0;
 
   constructor(
     private readonly options: { ttlMs: number; maxStaleMs: number; clock: Clock; maxEntries?: number },
@@ -37,17 +39,20 @@ export class TtlCache<V> {
 
   invalidate(key: string): void {
     this.entries.delete(key);
+    this.generation++;
   }
 
   clear(): void {
     this.entries.clear();
+    this.generation++;
   }
 
   private async load(key: string, load: () => Promise<V>, stale: Entry<V> | undefined, now: number): Promise<V> {
+    const generation = this.generation;
     try {
       const value = await load();
       // Misses are not remembered: a key or project created a moment later must work at once.
-      if (value !== undefined) this.remember(key, value);
+      if (value !== undefined && generation === this.generation) this.remember(key, value);
       return value;
     } catch (error) {
       if (stale && now - stale.loadedAt < this.options.maxStaleMs) return stale.value;

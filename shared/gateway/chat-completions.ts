@@ -6,7 +6,7 @@ import { buildUpstreamChatBody, parseChatCompletionRequest } from '../protocols/
 import { openAiStreamErrorFrame } from '../protocols/openai-chat/openai-errors.ts';
 import { callUpstream } from '../upstream/call-upstream.ts';
 import { relayUpstreamStream } from '../upstream/relay-stream.ts';
-import { isGatewaySideUpstreamStatus, upstreamFailureToGatewayError } from '../upstream/upstream-errors.ts';
+import { isGatewaySideUpstreamStatus, redactSecrets, upstreamFailureToGatewayError } from '../upstream/upstream-errors.ts';
 import { admitRequest, loadProviderApiKey } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -55,8 +55,10 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     if (isGatewaySideUpstreamStatus(upstream.status)) {
       throw await upstreamFailureToGatewayError(upstream, target.provider.provider, apiKey);
     }
-    // The provider found fault with the client's request: its own words help the client most.
-    return { status: upstream.status, headers: { 'content-type': contentType, ...servedBy }, body: await upstream.text() };
+    // The provider found fault with the client's request: its own words help the client most
+    // (scrubbed of the provider key, which some providers echo).
+    const body = redactSecrets(await readWholeBody(upstream, target.provider.provider), apiKey);
+    return { status: upstream.status, headers: { 'content-type': contentType, ...servedBy }, body };
   }
 
   if (streaming && upstream.body) {

@@ -6,7 +6,7 @@ export interface GatewayRequest {
   method: string;
   path: string;
   query: URLSearchParams;
-  /** Header names in lower case; repeated headers joined with ", " as function URLs deliver them. */
+  /** Header names in lower case; repeated headers joined with "," as function URLs deliver them. */
   headers: Record<string, string | undefined>;
   body: string;
   sourceIp: string;

@@ -29,7 +29,7 @@ export async function callUpstream(call: UpstreamCall): Promise<Response> {
     if (abort.signal.reason instanceof UpstreamTimeout) {
       throw new GatewayError(
         'upstream',
-        `Provider "${call.provider}" did not answer within ${Math.round(call.firstByteTimeoutMs / 1000)} s.`,
+        `Provider "${call.provider}" did not answer within ${describeDuration(call.firstByteTimeoutMs)}.`,
         { code: 'upstream_timeout', cause: error },
       );
     }
@@ -51,4 +51,8 @@ function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.message : 'network error';
+}
+
+function describeDuration(milliseconds: number): string {
+  return milliseconds < 1000 ? `${milliseconds} ms` : `${Math.round(milliseconds / 1000)} s`;
 }

@@ -21,7 +21,7 @@ const encoder = new TextEncoder();
 export interface MockProviderOptions {
   /** Pause between streamed words, so streaming can be seen. */
   wordDelayMs: number;
-  /** Seconds since the epoch, for the `created` field. */
+  /** Milliseconds since the epoch (the `created` field is derived from it). */
   now: () => number;
 }
 
@@ -30,7 +30,13 @@ export function createMockProviderFetch(options: MockProviderOptions): UpstreamF
     if (url !== `${MOCK_BASE_URL}/chat/completions` || init.method !== 'POST') {
       return errorResponse(404, `The offline mock provider serves only POST /chat/completions, not ${url}.`);
     }
-    const parsed = mockRequestSchema.safeParse(JSON.parse(String(init.body)));
+    let body: unknown;
+    try {
+      body = JSON.parse(String(init.body));
+    } catch {
+      return errorResponse(400, 'The offline mock provider needs a JSON body.');
+    }
+    const parsed = mockRequestSchema.safeParse(body);
     if (!parsed.success) return errorResponse(400, 'The offline mock provider needs "model" and "messages".');
     const request = parsed.data;
     const reply = composeReply(request);

@@ -151,3 +151,26 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => 'reloaded')).toBe('slow');
   });
 });
+
+describe('TtlCache.invalidate during a load', () => {
+  it('does not keep a value whose load began before the invalidation', async () => {
+    const cache = new TtlCache<string>({ ttlMs: 60_000, maxStaleMs: 0, clock: manualClock().clock });
+    let release: (value: string) => void = () => {};
+    const inFlight = cache.get('key-hash', () => new Promise<string>((resolve) => (release = resolve)));
+    // The admin revokes the key while the request path is still reading the old record.
+    cache.invalidate('key-hash');
+    release('active record');
+    expect(await inFlight).toBe('active record');
+    expect(await cache.get('key-hash', async () => 'revoked record')).toBe('revoked record');
+  });
+
+  it('does not keep a value whose load began before a clear', async () => {
+    const cache = new TtlCache<string>({ ttlMs: 60_000, maxStaleMs: 0, clock: manualClock().clock });
+    let release: (value: string) => void = () => {};
+    const inFlight = cache.get('org', () => new Promise<string>((resolve) => (release = resolve)));
+    cache.clear();
+    release('old rates');
+    await inFlight;
+    expect(await cache.get('org', async () => 'new rates')).toBe('new rates');
+  });
+});
