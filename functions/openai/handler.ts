@@ -10,7 +10,9 @@ import { createLogger } from '../../shared/wiring/logger.ts';
 /** The OpenAI-compatible route group (`/v1/*`), served by a function URL in response-streaming mode. */
 const config = loadRuntimeConfig(process.env);
 const logger = createLogger('gateway-openai');
-const serve = createOpenAiRouteGroup(createGatewayServices(config), (error, requestId) =>
+// A usage record the queue refused is logged whole (it holds no prompt, completion or secret) for replay.
+const services = createGatewayServices(config, (record, error) => logger.error('usage record not queued', { usageRecord: record, error }));
+const serve = createOpenAiRouteGroup(services, (error, requestId) =>
   logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
 );
 

@@ -11,6 +11,16 @@ const booleanFlag = z
 export const runtimeConfigSchema = z.object({
   GATEWAY_KEYS_TABLE: z.string().min(1).default('gateway-keys'),
   GATEWAY_PROJECTS_TABLE: z.string().min(1).default('gateway-projects'),
+  GATEWAY_GENERATIONS_TABLE: z.string().min(1).default('gateway-generations'),
+  /** How long generation records stay queryable through GET /v1/generation. */
+  GATEWAY_GENERATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  /** `sqs` in AWS; `in-process` on the local host, whose queue feeds the writer handler directly. */
+  GATEWAY_USAGE_SINK: z.enum(['sqs', 'in-process']).default('sqs'),
+  GATEWAY_USAGE_QUEUE_URL: z.string().optional(),
+  /** Where the writer puts the usage files: an S3 bucket in AWS, a directory locally. */
+  GATEWAY_USAGE_ARCHIVE: z.enum(['s3', 'file']).default('s3'),
+  GATEWAY_USAGE_BUCKET: z.string().optional(),
+  GATEWAY_USAGE_DIR: z.string().optional(),
   /** Set locally to the embedded DynamoDB-compatible store; unset in AWS. */
   GATEWAY_DYNAMODB_ENDPOINT: z.url().optional(),
   GATEWAY_SECRETS_BACKEND: z.enum(['secrets-manager', 'file']).default('secrets-manager'),
@@ -31,8 +41,12 @@ export function loadRuntimeConfig(env: Record<string, string | undefined>): Runt
     const details = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid gateway configuration: ${details}`);
   }
-  if (parsed.data.GATEWAY_SECRETS_BACKEND === 'file' && !parsed.data.GATEWAY_SECRETS_FILE) {
-    throw new Error('Invalid gateway configuration: GATEWAY_SECRETS_FILE is required with GATEWAY_SECRETS_BACKEND=file');
-  }
   return parsed.data;
+}
+
+/** A setting that one function needs and the schema cannot require of all: read when that function starts. */
+export function requireSetting(config: RuntimeConfig, name: keyof RuntimeConfig): string {
+  const value = config[name];
+  if (typeof value !== 'string' || value === '') throw new Error(`Invalid gateway configuration: ${name} is required`);
+  return value;
 }

@@ -1,4 +1,5 @@
 import type { KeyRecord } from './key-record.ts';
+import type { UsageRecord } from './usage-record.ts';
 import type { AllowedModel, OrgRateCard, Project, ProjectConfig, ProviderConfig, RateCardEntry } from './project-config.ts';
 
 /**
@@ -51,3 +52,26 @@ export type RandomBytes = (size: number) => Uint8Array;
 
 /** The upstream transport: fetch-shaped so tests, the mock provider and real providers share one path. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Where the request path hands each usage record (SQS in AWS, an in-process queue locally). */
+export interface UsageSink {
+  send(record: UsageRecord): Promise<void>;
+}
+
+/** The generation lookup: a project's most recent record for a request id. */
+export interface GenerationLookup {
+  findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined>;
+}
+
+/**
+ * The writer's store. `recordOnce` stores the record and adds its cost to the project's spend in one
+ * atomic step, at most once per `recordId`; it answers false for a record it has already applied.
+ */
+export interface UsageLedger {
+  recordOnce(record: UsageRecord): Promise<boolean>;
+}
+
+/** The usage files accountants query (S3 in AWS, the data directory locally); idempotent per record. */
+export interface UsageArchive {
+  put(record: UsageRecord): Promise<void>;
+}

@@ -50,6 +50,8 @@ export const rateCardEntrySchema = z.object({
   slug: z.string(),
   inputPriceMicrosPer1k: z.number().int().nonnegative(),
   outputPriceMicrosPer1k: z.number().int().nonnegative(),
+  /** Price of prompt tokens served from the provider's cache; the input price when absent. */
+  cachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
 });
 export type RateCardEntry = z.infer<typeof rateCardEntrySchema>;
 

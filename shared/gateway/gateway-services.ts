@@ -1,4 +1,14 @@
-import type { Clock, KeyStore, ProjectConfigSource, ProviderSecrets, RandomBytes, UpstreamFetch } from '../core/ports.ts';
+import type {
+  Clock,
+  GenerationLookup,
+  KeyStore,
+  ProjectConfigSource,
+  ProviderSecrets,
+  RandomBytes,
+  UpstreamFetch,
+  UsageSink,
+} from '../core/ports.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
 import type { ConfigCaches } from './config-caches.ts';
 
 /** Everything a route group needs, injected: stores, secrets, the upstream transport, time and randomness. */
@@ -11,6 +21,10 @@ export interface GatewayServices {
   randomBytes: RandomBytes;
   caches: ConfigCaches;
   settings: GatewaySettings;
+  usageSink: UsageSink;
+  generations: GenerationLookup;
+  /** Last resort when the usage sink refuses a record: log it whole for replay. */
+  reportUnsentUsage(record: UsageRecord, error: unknown): void;
 }
 
 export interface GatewaySettings {

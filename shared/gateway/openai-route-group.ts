@@ -4,14 +4,17 @@ import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { handleChatCompletions } from './chat-completions.ts';
 import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from './gateway-services.ts';
+import { handleGetGeneration } from './get-generation.ts';
 import { handleListModels } from './list-models.ts';
+import type { RouteContext } from './route-context.ts';
 
-type RouteHandler = (request: GatewayRequest, services: GatewayServices) => Promise<GatewayResponse>;
+type RouteHandler = (request: GatewayRequest, services: GatewayServices, route: RouteContext) => Promise<GatewayResponse>;
 
 const routes: Record<string, Partial<Record<string, RouteHandler>>> = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
   '/v1/chat/completions': { POST: handleChatCompletions },
   '/v1/models': { GET: handleListModels },
+  '/v1/generation': { GET: handleGetGeneration },
 };
 
 /** Logs what the client never sees: the cause of an internal or upstream failure. */
@@ -23,13 +26,15 @@ export type ErrorReporter = (error: GatewayError, requestId: string) => void;
  */
 export function createOpenAiRouteGroup(services: GatewayServices, reportError: ErrorReporter = () => {}) {
   return async function serve(request: GatewayRequest): Promise<GatewayResponse> {
-    let requestId = chooseRequestId(undefined, services.randomBytes);
+    const receivedAt = services.clock.now();
+    let requestId: string | undefined;
     try {
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
-      const response = await dispatch(request, services);
+      const response = await dispatch(request, services, { requestId, receivedAt });
       response.headers['x-request-id'] = requestId;
       return response;
     } catch (thrown) {
+      requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
       return renderOpenAiError(error, { 'x-request-id': requestId });
@@ -37,7 +42,7 @@ export function createOpenAiRouteGroup(services: GatewayServices, reportError: E
   };
 }
 
-async function dispatch(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+async function dispatch(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
   const methods = routes[path];
   if (!methods) {
@@ -57,5 +62,5 @@ async function dispatch(request: GatewayRequest, services: GatewayServices): Pro
       code: 'request_too_large',
     });
   }
-  return handler(request, services);
+  return handler(request, services, route);
 }

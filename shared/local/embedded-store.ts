@@ -3,7 +3,8 @@ import { mkdir } from 'node:fs/promises';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 // dynalite serves the DynamoDB API from a LevelDB directory: the embedded, on-disk store of the local host.
 import dynalite from 'dynalite';
-import { keysTableDefinition, projectsTableDefinition } from '../adapters/aws/table-definitions.ts';
+import { startTransactionalFront, type TransactionalFront } from './transactional-front.ts';
+import { generationsTableDefinition, keysTableDefinition, projectsTableDefinition } from '../adapters/aws/table-definitions.ts';
 
 export interface EmbeddedStore {
   endpoint: string;
@@ -15,9 +16,14 @@ export interface EmbeddedStore {
 export interface TableNames {
   keys: string;
   projects: string;
+  /** The metering tables; absent in stores that only hold configuration (some tests). */
+  generations?: string;
 }
 
-/** Starts the DynamoDB-compatible store on a free loopback port, its data under `directory`. */
+/**
+ * Starts the DynamoDB-compatible store on a free loopback port, its data under `directory`. `endpoint` is
+ * the transactional front (see transactional-front.ts); dynalite listens behind it on its own port.
+ */
 export async function startEmbeddedStore(directory: string, tables: TableNames): Promise<EmbeddedStore> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
@@ -26,12 +32,24 @@ export async function startEmbeddedStore(directory: string, tables: TableNames):
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
-  const close = () =>
+  const closeDynalite = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections?.();
     });
+  // dynalite lacks TransactWriteItems: clients talk to the front, which adds it and relays the rest.
+  let front: TransactionalFront;
+  try {
+    front = await startTransactionalFront(port);
+  } catch (error) {
+    await closeDynalite();
+    throw error;
+  }
+  const endpoint = front.endpoint;
+  const close = async () => {
+    await front.close();
+    await closeDynalite();
+  };
   try {
     await ensureTables(endpoint, tables);
   } catch (error) {
@@ -61,7 +79,9 @@ async function ensureTables(endpoint: string, tables: TableNames): Promise<void>
   const client = localClient(endpoint);
   try {
     const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
-    for (const definition of [keysTableDefinition(tables.keys), projectsTableDefinition(tables.projects)]) {
+    const definitions = [keysTableDefinition(tables.keys), projectsTableDefinition(tables.projects)];
+    if (tables.generations) definitions.push(generationsTableDefinition(tables.generations));
+    for (const definition of definitions) {
       if (!existing.has(definition.TableName ?? '')) await client.send(new CreateTableCommand(definition));
     }
   } finally {

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
 
-export const LOCAL_TABLES = { keys: 'gateway-keys', projects: 'gateway-projects' } as const;
+export const LOCAL_TABLES = { keys: 'gateway-keys', projects: 'gateway-projects', generations: 'gateway-generations' } as const;
 
 export interface LocalEnvironment {
   dataDir: string;
@@ -26,6 +26,10 @@ export async function openLocalEnvironment(dataDirectory: string, extraEnv: Reco
     AWS_REGION: 'local',
     GATEWAY_KEYS_TABLE: LOCAL_TABLES.keys,
     GATEWAY_PROJECTS_TABLE: LOCAL_TABLES.projects,
+    GATEWAY_GENERATIONS_TABLE: LOCAL_TABLES.generations,
+    GATEWAY_USAGE_SINK: 'in-process',
+    GATEWAY_USAGE_ARCHIVE: 'file',
+    GATEWAY_USAGE_DIR: dataDir,
     GATEWAY_DYNAMODB_ENDPOINT: store.endpoint,
     GATEWAY_SECRETS_BACKEND: 'file',
     GATEWAY_SECRETS_FILE: join(dataDir, 'secrets.json'),

@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { registerInProcessUsageSink } from './in-process-usage-sink.ts';
+import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
@@ -27,6 +30,8 @@ export interface LocalHost {
   /** The embedded store (closing it simulates a configuration store outage). */
   store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
+  /** Waits until every usage record handed over so far has been written (or dead-lettered). */
+  drainUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const { dataDir, store } = environment;
   const startedEmpty = await store.isEmpty();
   installLambdaRuntimeEmulation();
+  // The usage queue must exist before the route groups start handing it records.
+  const writer = (await import('../../functions/writer/handler.ts')).handler as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  const usageQueue = new LocalUsageQueue({
+    deliver: (event) => writer(event, lambdaContext('gateway-writer')),
+    deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
+    report: (message) => console.error(`local host: ${message}`),
+  });
+  registerInProcessUsageSink(usageQueue);
   const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
   const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
@@ -100,12 +113,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     startedEmpty,
     store,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
+    drainUsage: () => usageQueue.drain(),
     async close() {
       await rm(hostFilePath(dataDir), { force: true });
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());
         server.closeAllConnections();
       });
+      await usageQueue.drain();
       await store.close();
       started = false;
     },

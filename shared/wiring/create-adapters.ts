@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { RuntimeConfig } from '../config/runtime-config.ts';
+import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
 import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
@@ -13,6 +14,7 @@ export interface Adapters {
   keys: DynamoKeyStore;
   projects: DynamoProjectStore;
   secrets: ProviderSecrets;
+  usage: DynamoUsageLedger;
 }
 
 /**
@@ -29,13 +31,18 @@ export function createAdapters(config: RuntimeConfig): Adapters {
   });
   const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   const secrets =
-    config.GATEWAY_SECRETS_BACKEND === 'file' && config.GATEWAY_SECRETS_FILE
-      ? new FileProviderSecrets(config.GATEWAY_SECRETS_FILE)
+    config.GATEWAY_SECRETS_BACKEND === 'file'
+      ? new FileProviderSecrets(requireSetting(config, 'GATEWAY_SECRETS_FILE'))
       : new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: config.AWS_REGION }), config.GATEWAY_SECRET_PREFIX);
   return {
     keys: new DynamoKeyStore(documents, config.GATEWAY_KEYS_TABLE),
     projects: new DynamoProjectStore(documents, config.GATEWAY_PROJECTS_TABLE),
     secrets,
+    usage: new DynamoUsageLedger(documents, {
+      generations: config.GATEWAY_GENERATIONS_TABLE,
+      projects: config.GATEWAY_PROJECTS_TABLE,
+      retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS,
+    }),
   };
 }
 

@@ -1,11 +1,21 @@
-import type { RuntimeConfig } from '../config/runtime-config.ts';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsUsageSink } from '../adapters/aws/sqs-usage-sink.ts';
+import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import type { UsageSink } from '../core/ports.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
+import { inProcessUsageSink } from '../local/in-process-usage-sink.ts';
 import { processConfigCaches } from '../gateway/config-caches.ts';
 import type { GatewayServices } from '../gateway/gateway-services.ts';
 import { createMockProviderFetch, withMockProvider } from '../upstream/mock-provider.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
+function createUsageSink(config: RuntimeConfig): UsageSink {
+  if (config.GATEWAY_USAGE_SINK === 'in-process') return inProcessUsageSink;
+  return new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL'));
+}
+
 /** The request path's services from the cold-start configuration. */
-export function createGatewayServices(config: RuntimeConfig): GatewayServices {
+export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: (record: UsageRecord, error: unknown) => void): GatewayServices {
   const adapters = createAdapters(config);
   const clock = { now: () => Date.now() };
   return {
@@ -20,5 +30,8 @@ export function createGatewayServices(config: RuntimeConfig): GatewayServices {
     randomBytes: secureRandomBytes,
     caches: processConfigCaches,
     settings: { upstreamFirstByteTimeoutMs: config.GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS },
+    usageSink: createUsageSink(config),
+    generations: adapters.usage,
+    reportUnsentUsage,
   };
 }

@@ -5,8 +5,10 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * the two cannot drift.
  *
  * keys:     keyHash (PK); index `by-project` (projectId, keyId) for listing and revocation.
- * projects: projectId (PK), itemKey (SK): `project`, `provider#<name>`, `model#<slug>`, `rate#<slug>`;
- *           the organisation's rate card lives under projectId `@org` (not a valid project id).
+ * projects: projectId (PK), itemKey (SK): `project`, `provider#<name>`, `model#<slug>`, `rate#<slug>`,
+ *           `usage` (spend, request count and credit); the organisation's rate card lives under projectId
+ *           `@org` (not a valid project id).
+ * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL.
  */
 export const KEYS_BY_PROJECT_INDEX = 'by-project';
 export const ORG_PARTITION = '@org';
@@ -45,6 +47,23 @@ export function projectsTableDefinition(tableName: string): CreateTableCommandIn
     KeySchema: [
       { AttributeName: 'projectId', KeyType: 'HASH' },
       { AttributeName: 'itemKey', KeyType: 'RANGE' },
+    ],
+  };
+}
+
+export const GENERATION_TTL_ATTRIBUTE = 'expiresAt';
+
+export function generationsTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      { AttributeName: 'generationKey', AttributeType: 'S' },
+      { AttributeName: 'recordId', AttributeType: 'S' },
+    ],
+    KeySchema: [
+      { AttributeName: 'generationKey', KeyType: 'HASH' },
+      { AttributeName: 'recordId', KeyType: 'RANGE' },
     ],
   };
 }

@@ -48,9 +48,17 @@ export function parseChatCompletionRequest(body: string): ChatCompletionRequest 
   return parsed.data;
 }
 
-/** The body the upstream receives: its own model id, routing-only fields removed. */
+/**
+ * The body the upstream receives: its own model id, routing-only fields removed, and, for streams, a
+ * request for usage (the gateway meters every stream; what the client did not ask for it does not see).
+ */
 export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of routingOnlyFields) delete upstream[field];
+  if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
   return JSON.stringify(upstream);
+}
+
+export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {
+  return request.stream_options?.include_usage === true;
 }

@@ -1,0 +1,73 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { GenerationLookup, UsageLedger } from '../../core/ports.ts';
+import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
+import { GENERATION_TTL_ATTRIBUTE } from './table-definitions.ts';
+
+export interface UsageLedgerTables {
+  generations: string;
+  projects: string;
+  /** How long generation records stay queryable through the API (the usage files keep them for good). */
+  retentionDays: number;
+}
+
+export function generationKey(projectId: string, requestId: string): string {
+  return `${projectId}#${requestId}`;
+}
+
+/**
+ * Generation records and project spend in DynamoDB. A record and its cost land in one transaction whose
+ * put is conditional on the record id being new: redelivered or duplicated messages change nothing, and
+ * two requests that reuse one X-Request-ID are two records, both counted.
+ */
+export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tables: UsageLedgerTables,
+  ) {}
+
+  async recordOnce(record: UsageRecord): Promise<boolean> {
+    const expiresAt = Math.floor(Date.parse(record.createdAt) / 1000) + this.tables.retentionDays * 86_400;
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tables.generations,
+                Item: { ...record, generationKey: generationKey(record.projectId, record.requestId), [GENERATION_TTL_ATTRIBUTE]: expiresAt },
+                ConditionExpression: 'attribute_not_exists(recordId)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tables.projects,
+                Key: { projectId: record.projectId, itemKey: 'usage' },
+                UpdateExpression: 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
+                ExpressionAttributeValues: { ':cost': record.costNanos, ':one': 1, ':now': record.createdAt },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  async findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tables.generations,
+        KeyConditionExpression: 'generationKey = :key',
+        ExpressionAttributeValues: { ':key': generationKey(projectId, requestId) },
+        ConsistentRead: true,
+      }),
+    );
+    const records = (Items ?? []).map((item) => usageRecordSchema.parse(item));
+    // A reused X-Request-ID has several records: the lookup shows the latest.
+    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+  }
+}

@@ -1,0 +1,45 @@
+import type { RateCardEntry } from './project-config.ts';
+import { formatScaledInteger } from './usd-decimal.ts';
+
+/** Token counts of one request, as the upstream reported them or as the gateway estimated them. */
+export interface TokenUsage {
+  /** All prompt tokens, cached ones included (OpenAI's convention). */
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cachedTokens: number;
+  /** Completion tokens spent on reasoning (already inside completionTokens). */
+  reasoningTokens: number;
+  estimated: boolean;
+}
+
+export const NANOS_PER_USD = 1_000_000_000n;
+
+/**
+ * Cost in nano-USD. A price of N micro-USD per 1,000 tokens is exactly N nano-USD per token, so the cost
+ * is a sum of integer products: no rounding, no floating point. Cached prompt tokens use the cached
+ * price when the rate card has one, else the input price.
+ */
+export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
+  const cached = BigInt(Math.min(usage.cachedTokens, usage.promptTokens));
+  const uncached = BigInt(usage.promptTokens) - cached;
+  const cachedPrice = BigInt(rate.cachedInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
+  const nanos =
+    uncached * BigInt(rate.inputPriceMicrosPer1k) + cached * cachedPrice + BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k);
+  if (nanos > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost exceeds the exactly representable range');
+  return Number(nanos);
+}
+
+/** Nano-USD as an exact decimal USD string: 1500 → "0.0000015". */
+export function formatUsd(nanos: number): string {
+  return formatScaledInteger(BigInt(nanos), 9);
+}
+
+/** Parses a USD amount given as a decimal ("12.5", "0.000000001") into nano-USD, exactly. */
+export function parseUsdToNanos(usd: string): number | undefined {
+  const match = /^(\d{1,9})(?:\.(\d{1,9}))?$/.exec(usd.trim());
+  if (!match) return undefined;
+  const whole = BigInt(match[1] ?? '0') * NANOS_PER_USD;
+  const fraction = BigInt((match[2] ?? '').padEnd(9, '0'));
+  return Number(whole + fraction);
+}

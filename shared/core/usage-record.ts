@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Attribution a client may send (spec 6); safe-to-log metadata only, each value bounded. */
+export const attributionSchema = z.object({
+  environment: z.string().max(256).optional(),
+  referer: z.string().max(1024).optional(),
+  title: z.string().max(256).optional(),
+  sessionId: z.string().max(256).optional(),
+  agentId: z.string().max(256).optional(),
+  userAgent: z.string().max(512).optional(),
+});
+export type Attribution = z.infer<typeof attributionSchema>;
+
+/**
+ * One metered request: the message the request path hands to the usage sink and the writer stores.
+ * `recordId` is unique per record (the writer's exactly-once key); `requestId` is what the client
+ * looks the generation up by, and may repeat when a client reuses its X-Request-ID.
+ * Never holds prompts, completions or secrets.
+ */
+export const usageRecordSchema = z.object({
+  version: z.literal(1),
+  recordId: z.string().regex(/^rec-[0-9A-Za-z]{16,64}$/),
+  requestId: z.string().min(1).max(128),
+  projectId: z.string().min(1),
+  keyId: z.string().min(1),
+  endpoint: z.string(),
+  /** Provider-prefixed slug of the model that served (or was last tried). */
+  model: z.string(),
+  provider: z.string(),
+  upstreamId: z.string().optional(),
+  streamed: z.boolean(),
+  status: z.enum(['completed', 'failed', 'cancelled']),
+  httpStatus: z.number().int(),
+  errorCode: z.string().optional(),
+  finishReason: z.string().optional(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+  reasoningTokens: z.number().int().nonnegative(),
+  /** True when the upstream reported no usage and the gateway counted with a tokenizer. */
+  estimated: z.boolean(),
+  /** Cost in nano-USD (10^-9 USD): integer, exact. */
+  costNanos: z.number().int().nonnegative(),
+  fallbackAttempts: z.number().int().nonnegative(),
+  latencyMs: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+  attribution: attributionSchema,
+});
+export type UsageRecord = z.infer<typeof usageRecordSchema>;

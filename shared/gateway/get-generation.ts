@@ -1,0 +1,37 @@
+import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { describeGeneration } from '../metering/describe-generation.ts';
+import { admitRequest } from './admit-request.ts';
+import type { GatewayServices } from './gateway-services.ts';
+
+/**
+ * GET /v1/generation?id=: the generation record of one of the key's project's requests. Records are
+ * written asynchronously, so a record not (yet) found is a 404 that says so; a record of another project
+ * is indistinguishable from a missing one.
+ */
+export async function handleGetGeneration(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+  const { config } = await admitRequest(request, services);
+  const id = request.query.get('id');
+  if (!id) {
+    throw new GatewayError('invalid_request', 'The query parameter "id" is required: GET /v1/generation?id=<request id>.', {
+      code: 'missing_id',
+      param: 'id',
+    });
+  }
+  let record;
+  try {
+    record = await services.generations.findGeneration(config.project.projectId, id);
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+  if (!record) {
+    throw new GatewayError(
+      'not_found',
+      `No generation "${id}" found yet. Stats are written asynchronously, typically within seconds of the response ending: retry shortly.`,
+      { code: 'generation_not_found', param: 'id' },
+    );
+  }
+  const generation = describeGeneration(record);
+  // The spec's fields at the top level, and OpenRouter's `data` envelope for its clients.
+  return jsonResponse(200, { ...generation, data: generation });
+}

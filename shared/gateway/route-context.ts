@@ -1,0 +1,7 @@
+/** What the route group knows about a request before its handler runs. */
+export interface RouteContext {
+  /** The client's X-Request-ID, or a generated `gen-…` id; also the generation lookup id. */
+  requestId: string;
+  /** When the request arrived (ms since the epoch): latency is measured from here. */
+  receivedAt: number;
+}

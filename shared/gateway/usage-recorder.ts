@@ -1,0 +1,71 @@
+import type { TokenUsage } from '../core/price-usage.ts';
+import { priceUsage } from '../core/price-usage.ts';
+import type { RateCardEntry } from '../core/project-config.ts';
+import { randomBase62 } from '../core/project-keys.ts';
+import type { Attribution, UsageRecord } from '../core/usage-record.ts';
+import type { GatewayServices } from './gateway-services.ts';
+
+export interface RequestMeteringContext {
+  requestId: string;
+  projectId: string;
+  keyId: string;
+  endpoint: string;
+  attribution: Attribution;
+  startedAt: number;
+}
+
+export interface AttemptOutcome {
+  model: string;
+  provider: string;
+  rate: RateCardEntry;
+  streamed: boolean;
+  status: UsageRecord['status'];
+  httpStatus: number;
+  usage: TokenUsage;
+  errorCode?: string;
+  finishReason?: string;
+  upstreamId?: string;
+  fallbackAttempts: number;
+}
+
+export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };
+
+/**
+ * Builds the one usage record of a request and hands it to the usage sink. If the sink fails, the record
+ * is logged whole (it holds no prompt, completion or secret) so that it can be replayed: usage is never
+ * dropped silently, and the client's response is not failed for it.
+ */
+export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome): Promise<UsageRecord> {
+  const record: UsageRecord = {
+    version: 1,
+    recordId: `rec-${randomBase62(24, services.randomBytes)}`,
+    requestId: context.requestId,
+    projectId: context.projectId,
+    keyId: context.keyId,
+    endpoint: context.endpoint,
+    model: outcome.model,
+    provider: outcome.provider,
+    ...(outcome.upstreamId ? { upstreamId: outcome.upstreamId } : {}),
+    streamed: outcome.streamed,
+    status: outcome.status,
+    httpStatus: outcome.httpStatus,
+    ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}),
+    ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
+    promptTokens: outcome.usage.promptTokens,
+    completionTokens: outcome.usage.completionTokens,
+    cachedTokens: outcome.usage.cachedTokens,
+    reasoningTokens: outcome.usage.reasoningTokens,
+    estimated: outcome.usage.estimated,
+    costNanos: priceUsage(outcome.usage, outcome.rate),
+    fallbackAttempts: outcome.fallbackAttempts,
+    latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
+    createdAt: new Date(context.startedAt).toISOString(),
+    attribution: context.attribution,
+  };
+  try {
+    await services.usageSink.send(record);
+  } catch (error) {
+    services.reportUnsentUsage(record, error);
+  }
+  return record;
+}

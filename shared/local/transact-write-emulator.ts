@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { errorNameOf, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
+import { planTransactWrite, TransactValidationError, type AttributeMap, type TransactStep } from './transact-write-plan.ts';
+
+const DYNAMODB_ERROR = 'com.amazonaws.dynamodb.v20120810';
+
+/** What the front answers to a TransactWriteItems: its own JSON, or a store error relayed unchanged. */
+export type TransactOutcome = { kind: 'answer'; status: number; payload: object } | { kind: 'relay'; response: StoreResponse };
+
+interface CancellationReason {
+  Code: 'None' | 'ConditionalCheckFailed';
+  Item?: AttributeMap;
+}
+
+const describeTableSchema = z.object({ Table: z.object({ KeySchema: z.array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) })) }) });
+const getItemSchema = z.object({ Item: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * TransactWriteItems on top of dynalite's single-item writes. The caller must run `execute` while no
+ * other write reaches the store (the front's write mutex): before-images, steps and rollback then see
+ * no interleaved write. Reads are not held back, so a concurrent read may see a half-applied transaction.
+ */
+export class TransactWriteEmulator {
+  private readonly keyAttributes = new Map<string, readonly string[]>();
+
+  constructor(private readonly store: StoreConnection) {}
+
+  /** Tables may have been deleted and created again with another key schema. */
+  forgetKeySchemas(): void {
+    this.keyAttributes.clear();
+  }
+
+  async execute(payload: unknown): Promise<TransactOutcome> {
+    try {
+      const steps = await planTransactWrite(payload, (tableName) => this.keyAttributesOf(tableName));
+      const beforeImages: (AttributeMap | undefined)[] = [];
+      for (const step of steps) beforeImages.push(await this.readItem(step));
+      return await this.applyAll(steps, beforeImages);
+    } catch (error) {
+      if (error instanceof TransactValidationError) {
+        return { kind: 'answer', status: 400, payload: { __type: 'com.amazon.coral.validate#ValidationException', message: error.message } };
+      }
+      if (error instanceof StoreError) return { kind: 'relay', response: error.response };
+      throw error;
+    }
+  }
+
+  private async applyAll(steps: TransactStep[], beforeImages: (AttributeMap | undefined)[]): Promise<TransactOutcome> {
+    const applied: number[] = [];
+    const reasons: CancellationReason[] = [];
+    try {
+      // Every step runs even after a failed condition, so that each failing item gets its reason, as in AWS;
+      // the items are distinct, so one step cannot change another's condition.
+      for (const [index, step] of steps.entries()) {
+        const before = beforeImages[index];
+        const response = await this.store.call(step.operation, step.request);
+        if (response.status === 200) {
+          if (!step.isConditionCheck) applied.push(index);
+          else if (before === undefined) await this.store.callOk('DeleteItem', { TableName: step.tableName, Key: step.key });
+          reasons.push({ Code: 'None' });
+        } else if (errorNameOf(response) === 'ConditionalCheckFailedException') {
+          reasons.push(step.returnOldItemOnFailure && before ? { Code: 'ConditionalCheckFailed', Item: before } : { Code: 'ConditionalCheckFailed' });
+        } else {
+          throw new StoreError(response);
+        }
+      }
+    } catch (error) {
+      await this.rollBack(steps, beforeImages, applied);
+      throw error;
+    }
+    if (reasons.every((reason) => reason.Code === 'None')) return { kind: 'answer', status: 200, payload: {} };
+    await this.rollBack(steps, beforeImages, applied);
+    return { kind: 'answer', status: 400, payload: cancellation(reasons) };
+  }
+
+  /** Restores the before-image of every applied step, last applied first. */
+  private async rollBack(steps: TransactStep[], beforeImages: (AttributeMap | undefined)[], applied: number[]): Promise<void> {
+    for (const index of [...applied].reverse()) {
+      const step = steps[index];
+      if (!step) continue;
+      const before = beforeImages[index];
+      try {
+        if (before) await this.store.callOk('PutItem', { TableName: step.tableName, Item: before });
+        else await this.store.callOk('DeleteItem', { TableName: step.tableName, Key: step.key });
+      } catch (error) {
+        throw new Error(`Could not roll back a transaction step on table ${step.tableName}: the store may hold a partial transaction`, { cause: error });
+      }
+    }
+  }
+
+  private async readItem(step: TransactStep): Promise<AttributeMap | undefined> {
+    const answer = await this.store.callOk('GetItem', { TableName: step.tableName, Key: step.key, ConsistentRead: true });
+    return getItemSchema.parse(answer).Item;
+  }
+
+  private async keyAttributesOf(tableName: string): Promise<readonly string[]> {
+    const known = this.keyAttributes.get(tableName);
+    if (known) return known;
+    const { Table } = describeTableSchema.parse(await this.store.callOk('DescribeTable', { TableName: tableName }));
+    const ordered = [...Table.KeySchema].sort((a, b) => (a.KeyType === b.KeyType ? 0 : a.KeyType === 'HASH' ? -1 : 1));
+    const names = ordered.map((element) => element.AttributeName);
+    this.keyAttributes.set(tableName, names);
+    return names;
+  }
+}
+
+function cancellation(reasons: CancellationReason[]): object {
+  const codes = reasons.map((reason) => reason.Code).join(', ');
+  return {
+    __type: `${DYNAMODB_ERROR}#TransactionCanceledException`,
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes}]`,
+    CancellationReasons: reasons,
+  };
+}

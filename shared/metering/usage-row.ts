@@ -1,0 +1,78 @@
+import type { UsageRecord } from '../core/usage-record.ts';
+
+/**
+ * The row written to the usage files, one JSON object per line, snake_case: the columns of the Glue table
+ * Athena reads and of the local DuckDB view. Partitioned by `dt` (UTC day of `created_at`) in the path.
+ */
+export const usageColumns = [
+  { name: 'record_id', type: 'string' },
+  { name: 'id', type: 'string' },
+  { name: 'project_id', type: 'string' },
+  { name: 'key_id', type: 'string' },
+  { name: 'endpoint', type: 'string' },
+  { name: 'model', type: 'string' },
+  { name: 'provider', type: 'string' },
+  { name: 'streamed', type: 'boolean' },
+  { name: 'status', type: 'string' },
+  { name: 'http_status', type: 'int' },
+  { name: 'error_code', type: 'string' },
+  { name: 'finish_reason', type: 'string' },
+  { name: 'tokens_prompt', type: 'bigint' },
+  { name: 'tokens_completion', type: 'bigint' },
+  { name: 'tokens_cached', type: 'bigint' },
+  { name: 'tokens_reasoning', type: 'bigint' },
+  { name: 'estimated', type: 'boolean' },
+  { name: 'cost_nanos', type: 'bigint' },
+  { name: 'fallback_attempts', type: 'int' },
+  { name: 'latency_ms', type: 'bigint' },
+  { name: 'created_at', type: 'string' },
+  { name: 'environment', type: 'string' },
+  { name: 'http_referer', type: 'string' },
+  { name: 'app_title', type: 'string' },
+  { name: 'session_id', type: 'string' },
+  { name: 'agent_id', type: 'string' },
+] as const;
+
+export const USAGE_PARTITION_KEY = 'dt';
+
+export type UsageRow = Record<(typeof usageColumns)[number]['name'], string | number | boolean | null>;
+
+export function toUsageRow(record: UsageRecord): UsageRow {
+  return {
+    record_id: record.recordId,
+    id: record.requestId,
+    project_id: record.projectId,
+    key_id: record.keyId,
+    endpoint: record.endpoint,
+    model: record.model,
+    provider: record.provider,
+    streamed: record.streamed,
+    status: record.status,
+    http_status: record.httpStatus,
+    error_code: record.errorCode ?? null,
+    finish_reason: record.finishReason ?? null,
+    tokens_prompt: record.promptTokens,
+    tokens_completion: record.completionTokens,
+    tokens_cached: record.cachedTokens,
+    tokens_reasoning: record.reasoningTokens,
+    estimated: record.estimated,
+    cost_nanos: record.costNanos,
+    fallback_attempts: record.fallbackAttempts,
+    latency_ms: record.latencyMs,
+    created_at: record.createdAt,
+    environment: record.attribution.environment ?? null,
+    http_referer: record.attribution.referer ?? null,
+    app_title: record.attribution.title ?? null,
+    session_id: record.attribution.sessionId ?? null,
+    agent_id: record.attribution.agentId ?? null,
+  };
+}
+
+/** `usage/dt=YYYY-MM-DD/<recordId>.json`: one object per record, so rewriting a redelivered record changes nothing. */
+export function usageObjectKey(record: UsageRecord): string {
+  return `usage/${USAGE_PARTITION_KEY}=${record.createdAt.slice(0, 10)}/${record.recordId}.json`;
+}
+
+export function serializeUsageRow(record: UsageRecord): string {
+  return `${JSON.stringify(toUsageRow(record))}\n`;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { TokenUsage } from '../../core/price-usage.ts';
+
+/** OpenAI's usage object, leniently: providers omit details or send nulls. */
+export const openAiUsageSchema = z.looseObject({
+  prompt_tokens: z.number().int().nonnegative().nullish(),
+  completion_tokens: z.number().int().nonnegative().nullish(),
+  total_tokens: z.number().int().nonnegative().nullish(),
+  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+});
+
+/** The provider's usage as token counts, or undefined when it is not a usage object. */
+export function readOpenAiUsage(usage: unknown): TokenUsage | undefined {
+  const parsed = openAiUsageSchema.safeParse(usage);
+  if (!parsed.success || usage === null || usage === undefined) return undefined;
+  const value = parsed.data;
+  return {
+    promptTokens: value.prompt_tokens ?? 0,
+    completionTokens: value.completion_tokens ?? 0,
+    cachedTokens: value.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: value.completion_tokens_details?.reasoning_tokens ?? 0,
+    estimated: false,
+  };
+}
+
+/** The usage object the gateway shows when it had to estimate, in OpenAI's shape. */
+export function renderOpenAiUsage(usage: TokenUsage): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    prompt_tokens_details: { cached_tokens: usage.cachedTokens },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+  };
+}
+
+const COST_PLACEHOLDER = '"__gateway_exact_cost__"';
+
+/**
+ * Serialises a payload whose `usage` gets `cost` as an exact decimal number literal: JSON.stringify would
+ * print small costs in exponent notation (1.5e-7), which the issue forbids.
+ */
+export function stringifyWithUsageCost(payload: Record<string, unknown>, usage: Record<string, unknown>, costUsd: string): string {
+  const withPlaceholder = { ...payload, usage: { ...usage, cost: JSON.parse(COST_PLACEHOLDER) as string } };
+  return JSON.stringify(withPlaceholder).replace(COST_PLACEHOLDER, costUsd);
+}

@@ -1,0 +1,17 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { S3UsageArchive } from '../adapters/aws/s3-usage-archive.ts';
+import { FileUsageArchive } from '../adapters/local/file-usage-archive.ts';
+import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import type { UsageArchive } from '../core/ports.ts';
+import type { UsageWriterDeps } from '../metering/process-usage-batch.ts';
+import { createAdapters } from './create-adapters.ts';
+
+function createUsageArchive(config: RuntimeConfig): UsageArchive {
+  if (config.GATEWAY_USAGE_ARCHIVE === 'file') return new FileUsageArchive(requireSetting(config, 'GATEWAY_USAGE_DIR'));
+  return new S3UsageArchive(new S3Client({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_BUCKET'));
+}
+
+/** The writer's ledger (DynamoDB) and archive (S3, or the local directory). */
+export function createUsageWriterDeps(config: RuntimeConfig, reportFailure: UsageWriterDeps['reportFailure']): UsageWriterDeps {
+  return { ledger: createAdapters(config).usage, archive: createUsageArchive(config), reportFailure };
+}

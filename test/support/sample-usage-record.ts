@@ -1,0 +1,51 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
+import { serializeUsageRow, usageObjectKey } from '../../shared/metering/usage-row.ts';
+
+let sequence = 0;
+
+/** A valid UsageRecord (checked against the schema) with a fresh recordId; overrides win. */
+export function sampleRecord(overrides: Partial<UsageRecord> = {}): UsageRecord {
+  sequence += 1;
+  const suffix = String(sequence).padStart(16, '0');
+  return usageRecordSchema.parse({
+    version: 1,
+    recordId: `rec-${suffix}`,
+    requestId: `req-${suffix}`,
+    projectId: 'acme',
+    keyId: 'key-1',
+    endpoint: '/v1/chat/completions',
+    model: 'openai/gpt-4o-mini',
+    provider: 'openai',
+    streamed: false,
+    status: 'completed',
+    httpStatus: 200,
+    finishReason: 'stop',
+    promptTokens: 100,
+    completionTokens: 20,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    estimated: false,
+    costNanos: 27_000,
+    fallbackAttempts: 0,
+    latencyMs: 350,
+    createdAt: '2025-03-01T10:00:00.000Z',
+    attribution: {},
+    ...overrides,
+  });
+}
+
+/** Writes the records as the usage writer does: one file per record under `<dataDir>/usage/dt=…/`. */
+export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): Promise<void> {
+  for (const record of records) {
+    const path = join(dataDir, usageObjectKey(record));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, serializeUsageRow(record));
+  }
+}
+
+export function makeTempDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'gateway-usage-'));
+}
