@@ -3,6 +3,7 @@ import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
+const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
@@ -17,6 +18,9 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     usageInjection: z.boolean().optional(),
     failover: z.boolean().optional(),
     mcp: z.boolean().optional(),
+    /** A USD decimal, or "none" for a postpaid project. */
+    balanceUsd: z.union([z.literal('none'), usdAmount]).optional(),
+    creditUsd: usdAmount.optional(),
   }),
   z.object({
     command: z.literal('provider.set'),

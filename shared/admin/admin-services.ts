@@ -3,6 +3,7 @@ import type {
   Clock,
   KeyStore,
   OrgRateCardStore,
+  ProjectBalanceStore,
   ProjectAdminStore,
   ProjectConfigSource,
   ProviderSecrets,
@@ -13,6 +14,7 @@ export interface AdminServices {
   keys: KeyStore;
   projects: ProjectConfigSource & ProjectAdminStore & OrgRateCardStore;
   secrets: ProviderSecrets;
+  balances: ProjectBalanceStore;
   clock: Clock;
   randomBytes: RandomBytes;
   /** The caches of this process, invalidated after every write so the change applies here at once. */

@@ -1,7 +1,9 @@
+import type { ProjectUsageTotals } from '../core/ports.ts';
+import { formatUsd } from '../core/price-usage.ts';
 import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 
 /** A project as the admin CLI shows it: configuration and prices, never a secret. */
-export function describeProject(config: ProjectConfig, orgRates: OrgRateCard) {
+export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, totals: ProjectUsageTotals) {
   const { project } = config;
   return {
     id: project.projectId,
@@ -10,6 +12,10 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard) {
     usage_injection: project.usageInjection,
     failover: project.failover,
     mcp: project.mcp,
+    spent_usd: formatUsd(totals.spentNanos),
+    request_count: totals.requestCount,
+    /** Null for a postpaid project; may be negative once spend passes the credit. */
+    balance_usd: totals.creditNanos === undefined ? null : formatSignedUsd(totals.creditNanos - totals.spentNanos),
     created_at: project.createdAt,
     updated_at: project.updatedAt,
     providers: [...config.providers.values()].map((provider) => ({
@@ -32,4 +38,8 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard) {
       };
     }),
   };
+}
+
+function formatSignedUsd(nanos: number): string {
+  return nanos < 0 ? `-${formatUsd(-nanos)}` : formatUsd(nanos);
 }

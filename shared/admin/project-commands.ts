@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
+import { parseUsdToNanos } from '../core/price-usage.ts';
 import type { ProjectConfig } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
@@ -37,8 +38,12 @@ export async function createProject(services: AdminServices, command: Command<'p
 }
 
 export async function getProject(services: AdminServices, projectId: string) {
-  const [config, orgRates] = await Promise.all([requireProject(services, projectId), services.projects.loadOrgRateCard()]);
-  return describeProject(config, orgRates);
+  const [config, orgRates, totals] = await Promise.all([
+    requireProject(services, projectId),
+    services.projects.loadOrgRateCard(),
+    services.balances.loadUsageTotals(projectId),
+  ]);
+  return describeProject(config, orgRates, totals);
 }
 
 export async function updateProject(services: AdminServices, command: Command<'project.update'>) {
@@ -53,6 +58,16 @@ export async function updateProject(services: AdminServices, command: Command<'p
     updatedAt: new Date(services.clock.now()).toISOString(),
   };
   await services.projects.putProject(updated, { mustNotExist: false });
+  if (command.balanceUsd !== undefined) {
+    await services.balances.setBalance(command.projectId, command.balanceUsd === 'none' ? undefined : usdToNanos(command.balanceUsd));
+  }
+  if (command.creditUsd !== undefined) await services.balances.addCredit(command.projectId, usdToNanos(command.creditUsd));
   services.caches.projects.invalidate(command.projectId);
   return getProject(services, command.projectId);
+}
+
+function usdToNanos(amount: string): number {
+  const nanos = parseUsdToNanos(amount);
+  if (nanos === undefined) throw new GatewayError('invalid_request', `"${amount}" is not a USD amount.`, { code: 'invalid_amount' });
+  return nanos;
 }

@@ -11,6 +11,7 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
   project get <projectId>
   project update <projectId> [--name NAME] [--plan active|inactive] [--usage-injection on|off]
                              [--failover on|off] [--mcp on|off]
+                             [--balance-usd AMOUNT|none] [--credit-usd AMOUNT]
   provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
   model allow <projectId> <provider>/<model> [--alias NAME]
                           [--input-micros-per-1k N] [--output-micros-per-1k N]
@@ -29,6 +30,8 @@ const options = {
   'usage-injection': { type: 'string' },
   failover: { type: 'string' },
   mcp: { type: 'string' },
+  'balance-usd': { type: 'string' },
+  'credit-usd': { type: 'string' },
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
   protocol: { type: 'string' },
@@ -106,6 +109,8 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         usageInjection: onOff(flags, 'usage-injection'),
         failover: onOff(flags, 'failover'),
         mcp: onOff(flags, 'mcp'),
+        balanceUsd: flags['balance-usd'],
+        creditUsd: flags['credit-usd'],
       });
     case 'provider set':
       return defined({

@@ -75,3 +75,19 @@ export interface UsageLedger {
 export interface UsageArchive {
   put(record: UsageRecord): Promise<void>;
 }
+
+/** A project's metered spend and, for prepaid projects, its credit (balance = credit − spend). */
+export interface ProjectUsageTotals {
+  spentNanos: number;
+  requestCount: number;
+  /** Absent for postpaid projects. */
+  creditNanos?: number;
+}
+
+export interface ProjectBalanceStore {
+  loadUsageTotals(projectId: string): Promise<ProjectUsageTotals>;
+  /** Sets the balance to `balanceNanos` (credit = spend + balance), or removes it (postpaid) with undefined. */
+  setBalance(projectId: string, balanceNanos: number | undefined): Promise<void>;
+  /** Adds to the credit of a prepaid project (or starts one at spend + amount). */
+  addCredit(projectId: string, nanos: number): Promise<void>;
+}

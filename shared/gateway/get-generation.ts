@@ -27,7 +27,7 @@ export async function handleGetGeneration(request: GatewayRequest, services: Gat
   if (!record) {
     throw new GatewayError(
       'not_found',
-      `No generation "${id}" found yet. Stats are written asynchronously, typically within seconds of the response ending: retry shortly.`,
+      `Generation "${id}" not found yet: stats are written asynchronously, typically within seconds of the response ending. Retry shortly.`,
       { code: 'generation_not_found', param: 'id' },
     );
   }

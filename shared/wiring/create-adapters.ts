@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
+import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
@@ -15,6 +16,7 @@ export interface Adapters {
   projects: DynamoProjectStore;
   secrets: ProviderSecrets;
   usage: DynamoUsageLedger;
+  balances: DynamoProjectBalance;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     keys: new DynamoKeyStore(documents, config.GATEWAY_KEYS_TABLE),
     projects: new DynamoProjectStore(documents, config.GATEWAY_PROJECTS_TABLE),
     secrets,
+    balances: new DynamoProjectBalance(documents, config.GATEWAY_PROJECTS_TABLE),
     usage: new DynamoUsageLedger(documents, {
       generations: config.GATEWAY_GENERATIONS_TABLE,
       projects: config.GATEWAY_PROJECTS_TABLE,

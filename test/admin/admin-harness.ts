@@ -6,6 +6,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoKeyStore } from '../../shared/adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../../shared/adapters/aws/dynamo-project-store.ts';
+import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { DynamoProjectBalance } from '../../shared/adapters/aws/dynamo-project-balance.ts';
 import { FileProviderSecrets } from '../../shared/adapters/local/file-provider-secrets.ts';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import type { AdminServices } from '../../shared/admin/admin-services.ts';
@@ -21,7 +23,7 @@ export type CreatedKeyView = KeyView & { key: string };
 export type AdminFailure = Extract<AdminResult, { ok: false }>['error'];
 
 export const START_TIME = '2025-01-02T03:04:05.000Z';
-export const TABLES = { keys: 'admin-test-keys', projects: 'admin-test-projects' };
+export const TABLES = { keys: 'admin-test-keys', projects: 'admin-test-projects', generations: 'admin-test-generations' };
 
 export interface AdminHarness {
   services: AdminServices;
@@ -37,6 +39,8 @@ export interface AdminHarness {
   ok<T>(event: Record<string, unknown>, overrides?: Partial<AdminServices>): Promise<T>;
   /** Runs a command that must be refused and returns the refusal. */
   refused(event: unknown, overrides?: Partial<AdminServices>): Promise<AdminFailure>;
+  /** The writer's ledger on the same store, to settle usage as the writer would. */
+  usageLedger(): DynamoUsageLedger;
   /** Every item of a table, as stored. */
   scan(table: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -61,6 +65,7 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     keys,
     projects,
     secrets,
+    balances: new DynamoProjectBalance(documents, TABLES.projects),
     clock,
     randomBytes: (size) => randomBytes(size),
     caches: createConfigCaches(clock),
@@ -82,6 +87,7 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     },
     answers,
     run,
+    usageLedger: () => new DynamoUsageLedger(documents, { generations: TABLES.generations, projects: TABLES.projects, retentionDays: 90 }),
     async ok<T>(event: Record<string, unknown>, overrides?: Partial<AdminServices>) {
       const answer = await run(event, overrides);
       if (!answer.ok) throw new Error(`${String(event.command)} was refused: ${answer.error.code} ${answer.error.message}`);

@@ -42,6 +42,10 @@ const COST_PLACEHOLDER = '"__gateway_exact_cost__"';
  * print small costs in exponent notation (1.5e-7), which the issue forbids.
  */
 export function stringifyWithUsageCost(payload: Record<string, unknown>, usage: Record<string, unknown>, costUsd: string): string {
-  const withPlaceholder = { ...payload, usage: { ...usage, cost: JSON.parse(COST_PLACEHOLDER) as string } };
-  return JSON.stringify(withPlaceholder).replace(COST_PLACEHOLDER, costUsd);
+  // The placeholder must not occur elsewhere: generated text can spell it.
+  const elsewhere = JSON.stringify({ ...payload, usage });
+  let placeholder = COST_PLACEHOLDER;
+  for (let n = 0; elsewhere.includes(placeholder); n += 1) placeholder = `"__gateway_exact_cost_${n}__"`;
+  const withPlaceholder = { ...payload, usage: { ...usage, cost: JSON.parse(placeholder) as string } };
+  return JSON.stringify(withPlaceholder).replace(placeholder, costUsd);
 }

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleRecord } from '../support/sample-usage-record.ts';
+import { startAdminHarness, type AdminHarness } from './admin-harness.ts';
+
+interface BalanceView {
+  spent_usd: string;
+  request_count: number;
+  balance_usd: string | null;
+}
+
+let admin: AdminHarness;
+
+beforeAll(async () => {
+  admin = await startAdminHarness();
+});
+afterAll(async () => {
+  await admin.close();
+});
+
+describe('runAdminCommand: project balance', () => {
+  it('starts a project postpaid, with no balance and nothing spent', async () => {
+    const project = await admin.ok<BalanceView>({ command: 'project.create', projectId: 'postpaid' });
+    expect(project).toMatchObject({ spent_usd: '0', request_count: 0, balance_usd: null });
+  });
+
+  it('sets a balance, adds credit to it, and removes it again with "none"', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'prepaid' });
+
+    const set = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'prepaid', balanceUsd: '25' });
+    const credited = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'prepaid', creditUsd: '0.000000005' });
+    const removed = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'prepaid', balanceUsd: 'none' });
+
+    expect(set.balance_usd).toBe('25');
+    expect(credited.balance_usd).toBe('25.000000005');
+    expect(removed.balance_usd).toBeNull();
+  });
+
+  it('shows the balance net of what the writer settled, exactly', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'metered' });
+    await admin.ok({ command: 'project.update', projectId: 'metered', balanceUsd: '1' });
+    const ledger = admin.usageLedger();
+    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 150 }));
+    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 600 }));
+
+    const project = await admin.ok<BalanceView>({ command: 'project.get', projectId: 'metered' });
+
+    expect(project).toMatchObject({ spent_usd: '0.00000075', request_count: 2, balance_usd: '0.99999925' });
+  });
+
+  it('keeps the settled spend when a balance is set after usage', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'late-balance' });
+    await admin.usageLedger().recordOnce(sampleRecord({ projectId: 'late-balance', costNanos: 2_000_000_000 }));
+
+    const project = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'late-balance', balanceUsd: '10' });
+
+    expect(project).toMatchObject({ spent_usd: '2', balance_usd: '10' });
+  });
+
+  it('refuses an amount that is not a USD decimal', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'bad-amount' });
+    const refusal = await admin.refused({ command: 'project.update', projectId: 'bad-amount', balanceUsd: '-3' });
+    expect(refusal).toMatchObject({ status: 400, code: 'invalid_command' });
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { readOpenAiUsage, renderOpenAiUsage, stringifyWithUsageCost } from '../../../shared/protocols/openai-chat/chat-usage.ts';
+import { readFixture } from '../../support/fixtures.ts';
+
+function fixtureUsage(name: string): unknown {
+  const completion = JSON.parse(readFixture(`openai-chat/${name}`)) as { usage: unknown };
+  return completion.usage;
+}
+
+describe('readOpenAiUsage', () => {
+  it('reads the cached prompt tokens of a recorded prompt-cache hit', () => {
+    expect(readOpenAiUsage(fixtureUsage('chat-nonstream-cached-tokens.json'))).toEqual({
+      promptTokens: 10_122,
+      completionTokens: 1,
+      cachedTokens: 9_984,
+      reasoningTokens: 0,
+      estimated: false,
+    });
+  });
+
+  it('reads the reasoning tokens of a recorded reasoning-model completion', () => {
+    expect(readOpenAiUsage(fixtureUsage('chat-nonstream-reasoning-tokens.json'))).toEqual({
+      promptTokens: 7,
+      completionTokens: 87,
+      cachedTokens: 0,
+      reasoningTokens: 64,
+      estimated: false,
+    });
+  });
+
+  it('counts missing details as zero', () => {
+    expect(readOpenAiUsage({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 })).toEqual({
+      promptTokens: 12,
+      completionTokens: 3,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      estimated: false,
+    });
+  });
+
+  it('counts null counts and null details as zero', () => {
+    const usage = {
+      prompt_tokens: 5,
+      completion_tokens: null,
+      total_tokens: null,
+      prompt_tokens_details: null,
+      completion_tokens_details: { reasoning_tokens: null },
+    };
+    expect(readOpenAiUsage(usage)).toEqual({ promptTokens: 5, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false });
+  });
+
+  it('keeps the fields it does not know about out of the way', () => {
+    expect(readOpenAiUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.5, is_byok: false })?.completionTokens).toBe(2);
+  });
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a number', 42],
+    ['a string', '{"prompt_tokens":1}'],
+    ['an array', [1, 2]],
+    ['a negative count', { prompt_tokens: -1, completion_tokens: 2 }],
+    ['a fractional count', { prompt_tokens: 1.5, completion_tokens: 2 }],
+    ['a count as a string', { prompt_tokens: '10', completion_tokens: 2 }],
+  ])('is undefined for %s', (_label, value) => {
+    expect(readOpenAiUsage(value)).toBeUndefined();
+  });
+});
+
+describe('renderOpenAiUsage', () => {
+  it("renders an estimate in OpenAI's shape with the total", () => {
+    expect(renderOpenAiUsage({ promptTokens: 7, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true })).toEqual({
+      prompt_tokens: 7,
+      completion_tokens: 12,
+      total_tokens: 19,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
+  });
+});
+
+describe('stringifyWithUsageCost', () => {
+  const payload = { id: 'chatcmpl-1', object: 'chat.completion', usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } };
+
+  it('prints the cost as a plain decimal literal, never in exponent notation', () => {
+    const text = stringifyWithUsageCost(payload, payload.usage, '0.00000015');
+    expect(text).toContain('"cost":0.00000015');
+    expect(text).not.toMatch(/e-/i);
+    expect(JSON.stringify(0.00000015)).toBe('1.5e-7');
+  });
+
+  it('yields JSON whose usage.cost is that number, with everything else as given', () => {
+    const text = stringifyWithUsageCost(payload, payload.usage, '0.00000015');
+    expect(JSON.parse(text)).toEqual({ ...payload, usage: { ...payload.usage, cost: 0.00000015 } });
+  });
+
+  it("keeps the payload's key order, usage where it was", () => {
+    const text = stringifyWithUsageCost({ usage: null, id: 'x' }, { prompt_tokens: 1 }, '2.5');
+    expect(text).toBe('{"usage":{"prompt_tokens":1,"cost":2.5},"id":"x"}');
+  });
+
+  it("replaces a cost the upstream already put in usage with the gateway's own", () => {
+    const text = stringifyWithUsageCost({ id: 'x' }, { prompt_tokens: 1, cost: 0.9 }, '0.000001');
+    expect(text).toBe('{"id":"x","usage":{"prompt_tokens":1,"cost":0.000001}}');
+  });
+
+  it('leaves generated text alone even when it spells the internal placeholder', () => {
+    const completion = { choices: [{ message: { content: '__gateway_exact_cost__' } }], tag: '__gateway_exact_cost__' };
+    const parsed = JSON.parse(stringifyWithUsageCost(completion, { prompt_tokens: 1 }, '0.00000015')) as unknown;
+    expect(parsed).toEqual({ ...completion, usage: { prompt_tokens: 1, cost: 0.00000015 } });
+  });
+});
