@@ -37,6 +37,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     alias: aliasSchema.optional(),
     inputMicrosPer1k: micros.optional(),
     outputMicrosPer1k: micros.optional(),
+    cachedInputMicrosPer1k: micros.optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
   z.object({
@@ -44,6 +45,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     slug: slugSchema,
     inputMicrosPer1k: micros,
     outputMicrosPer1k: micros,
+    cachedInputMicrosPer1k: micros.optional(),
   }),
   z.object({ command: z.literal('ratecard.list') }),
   z.object({ command: z.literal('key.create'), projectId: projectIdSchema, name: z.string().optional() }),

@@ -34,6 +34,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
         alias: model.alias ?? null,
         input_price_micros_per_1k: rate?.inputPriceMicrosPer1k ?? 0,
         output_price_micros_per_1k: rate?.outputPriceMicrosPer1k ?? 0,
+        cached_input_price_micros_per_1k: rate?.cachedInputPriceMicrosPer1k ?? null,
         price_source: projectRate ? 'project' : rate ? 'organisation' : 'none',
       };
     }),

@@ -63,7 +63,8 @@ export async function allowModel(services: AdminServices, command: Command<'mode
       });
     }
   }
-  const hasPrice = command.inputMicrosPer1k !== undefined || command.outputMicrosPer1k !== undefined;
+  const hasPrice =
+    command.inputMicrosPer1k !== undefined || command.outputMicrosPer1k !== undefined || command.cachedInputMicrosPer1k !== undefined;
   const previousRate = config.rates.get(command.slug);
   const existing = config.models.find((entry) => entry.slug === command.slug);
   await services.projects.putModel(
@@ -80,6 +81,7 @@ export async function allowModel(services: AdminServices, command: Command<'mode
           slug: command.slug,
           inputPriceMicrosPer1k: command.inputMicrosPer1k ?? previousRate?.inputPriceMicrosPer1k ?? 0,
           outputPriceMicrosPer1k: command.outputMicrosPer1k ?? previousRate?.outputPriceMicrosPer1k ?? 0,
+          ...withCachedPrice(command.cachedInputMicrosPer1k ?? previousRate?.cachedInputPriceMicrosPer1k),
         }
       : undefined,
   );
@@ -107,6 +109,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
+    ...withCachedPrice(command.cachedInputMicrosPer1k),
   });
   services.caches.orgRates.clear();
   return listOrgRates(services);
@@ -119,6 +122,11 @@ export async function listOrgRates(services: AdminServices) {
       slug: rate.slug,
       input_price_micros_per_1k: rate.inputPriceMicrosPer1k,
       output_price_micros_per_1k: rate.outputPriceMicrosPer1k,
+      cached_input_price_micros_per_1k: rate.cachedInputPriceMicrosPer1k ?? null,
     })),
   };
+}
+
+function withCachedPrice(micros: number | undefined): { cachedInputPriceMicrosPer1k?: number } {
+  return micros === undefined ? {} : { cachedInputPriceMicrosPer1k: micros };
 }

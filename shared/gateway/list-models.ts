@@ -36,6 +36,7 @@ function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: Org
       prompt: microsPer1kToUsdPerToken(rate.inputPriceMicrosPer1k),
       completion: microsPer1kToUsdPerToken(rate.outputPriceMicrosPer1k),
       request: '0',
+      ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
     },
     architecture: { modality: 'text', input_modalities: ['text'], output_modalities: ['text'] },
   };

@@ -62,3 +62,18 @@ describe('runAdminCommand: project balance', () => {
     expect(refusal).toMatchObject({ status: 400, code: 'invalid_command' });
   });
 });
+
+describe('runAdminCommand: cached-input prices', () => {
+  it('stores a project cached-input price beside its input and output prices', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'cached-prices' });
+    const project = await admin.ok<{ models: Array<Record<string, unknown>> }>({
+      command: 'model.allow',
+      projectId: 'cached-prices',
+      slug: 'openai/gpt-4o-mini',
+      inputMicrosPer1k: 150,
+      outputMicrosPer1k: 600,
+      cachedInputMicrosPer1k: 75,
+    });
+    expect(project.models[0]).toMatchObject({ input_price_micros_per_1k: 150, output_price_micros_per_1k: 600, cached_input_price_micros_per_1k: 75 });
+  });
+});

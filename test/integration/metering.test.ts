@@ -214,3 +214,18 @@ describe('usage files', () => {
     expect(Number(row?.cost_nanos) / 1e9).toBe(Number(project.spent_usd));
   });
 });
+
+describe('cached prompt tokens', () => {
+  it('are priced at the cached-input price when the rate card has one', async () => {
+    await gateway.admin({ command: 'model.allow', projectId: 'plain', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600, cachedInputMicrosPer1k: 75 });
+    const recorded = readFixture('openai-chat/chat-nonstream-cached-tokens.json');
+    upstream.answerWith((_request, response) => sendJson(response, 200, recorded));
+    await gateway.openai(plainKey).chat.completions.create(hello, { headers: { 'X-Request-ID': 'cached-1' } });
+
+    const usage = (JSON.parse(recorded) as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
+    const costNanos = (usage.prompt_tokens - 9984) * 150 + 9984 * 75 + usage.completion_tokens * 600;
+    expect((await generation(plainKey, 'cached-1')).total_cost).toBe(costNanos / 1e9);
+    const models = await gateway.openai(plainKey).models.list();
+    expect((models.data[0] as unknown as { pricing: Record<string, string> }).pricing.input_cache_read).toBe('0.000000075');
+  });
+});

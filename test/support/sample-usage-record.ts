@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { SQSRecord } from 'aws-lambda';
 import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
 import { serializeUsageRow, usageObjectKey } from '../../shared/metering/usage-row.ts';
 
@@ -48,4 +50,24 @@ export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): 
 
 export function makeTempDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'gateway-usage-'));
+}
+
+/** An SQS message as the event source mapping hands it to the usage writer, with any body. */
+export function usageMessage(body: string, messageId: string, receiveCount = 1): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: `receipt-${messageId}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '1740823200000',
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: '1740823200000',
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:gateway-usage',
+    awsRegion: 'us-east-1',
+  };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { UsageArchive } from '../../core/ports.ts';
@@ -11,7 +12,8 @@ export class FileUsageArchive implements UsageArchive {
   async put(record: UsageRecord): Promise<void> {
     const path = join(this.rootDir, usageObjectKey(record));
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
+    // Unique per write: a record put twice at once (a duplicate in one batch) must not share a temporary file.
+    const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
     await writeFile(temporary, serializeUsageRow(record));
     await rename(temporary, path);
   }

@@ -40,7 +40,7 @@ export function createChatStreamMeter(options: ChatStreamMeterOptions) {
   function observe(chunk: Chunk): void {
     if (typeof chunk.id === 'string' && chunk.id) upstreamId ??= chunk.id;
     if (typeof chunk.model === 'string' && chunk.model) model ??= chunk.model;
-    if (typeof chunk.created === 'number') created ??= chunk.created;
+    if (typeof chunk.created === 'number' && chunk.created > 0) created ??= chunk.created;
     for (const choice of Array.isArray(chunk.choices) ? (chunk.choices as unknown[]) : []) {
       if (typeof choice !== 'object' || choice === null) continue;
       const { delta, finish_reason: reason } = choice as { delta?: Record<string, unknown>; finish_reason?: unknown };
