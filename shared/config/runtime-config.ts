@@ -30,6 +30,9 @@ export const runtimeConfigSchema = z.object({
   /** Development only: allow provider base URLs on loopback and private networks, and plain http. */
   GATEWAY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag.default(false),
   GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  /** The whole request's budget across failover attempts; under the 15 minutes a Lambda may run. */
+  GATEWAY_REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(840_000),
+  GATEWAY_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
   GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
   AWS_REGION: z.string().default('us-east-1'),
 });

@@ -19,6 +19,9 @@ export const projectSchema = z.object({
   usageInjection: z.boolean(),
   failover: z.boolean(),
   mcp: z.boolean(),
+  /** Per-project overrides of the gateway's upstream time-outs. */
+  upstreamFirstByteTimeoutMs: z.number().int().positive().optional(),
+  requestDeadlineMs: z.number().int().positive().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,14 +1,7 @@
 import { GatewayError } from './errors.ts';
-import type { AllowedModel, ProjectConfig, ProviderConfig } from './project-config.ts';
-import { providerRequiresApiKey } from './provider-catalog.ts';
+import type { AllowedModel } from './project-config.ts';
 
-/** An allowlisted model together with the provider configuration that serves it. */
-export interface ModelTarget {
-  model: AllowedModel;
-  provider: ProviderConfig;
-}
-
-function modelNotAllowed(requested: string): GatewayError {
+export function modelNotAllowed(requested: string): GatewayError {
   return new GatewayError(
     'permission',
     `The model "${requested}" is not allowed for this project. GET /v1/models lists the models it may use.`,
@@ -17,8 +10,21 @@ function modelNotAllowed(requested: string): GatewayError {
 }
 
 /**
+ * The model an entry serves, whoever serves it: `openrouter/openai/gpt-4o-mini` and `openai/gpt-4o-mini`
+ * are both `openai/gpt-4o-mini`, so they are the same model under two providers.
+ */
+export function canonicalModel(entry: AllowedModel): string {
+  return entry.model.includes('/') ? entry.model : entry.slug;
+}
+
+function bareModelId(entry: AllowedModel): string {
+  const canonical = canonicalModel(entry);
+  return canonical.slice(canonical.lastIndexOf('/') + 1);
+}
+
+/**
  * Finds the allowlist entry a client named: by provider-prefixed slug, by project alias, or by bare
- * model id when exactly one entry carries it.
+ * model id when the entries carrying it are all the same model (then the model's own provider first).
  */
 export function findAllowedModel(requested: string, models: readonly AllowedModel[]): AllowedModel {
   const bySlug = models.find((entry) => entry.slug === requested);
@@ -26,9 +32,12 @@ export function findAllowedModel(requested: string, models: readonly AllowedMode
   const byAlias = models.find((entry) => entry.alias === requested);
   if (byAlias) return byAlias;
 
-  const byBareId = models.filter((entry) => entry.model === requested);
-  if (byBareId.length === 1 && byBareId[0]) return byBareId[0];
-  if (byBareId.length > 1) {
+  const byBareId = models.filter((entry) => entry.model === requested || bareModelId(entry) === requested);
+  const canonicals = new Set(byBareId.map(canonicalModel));
+  if (canonicals.size === 1) {
+    return byBareId.find((entry) => entry.slug === canonicalModel(entry)) ?? (byBareId[0] as AllowedModel);
+  }
+  if (canonicals.size > 1) {
     const slugs = byBareId.map((entry) => `"${entry.slug}"`).join(', ');
     throw new GatewayError(
       'invalid_request',
@@ -39,16 +48,9 @@ export function findAllowedModel(requested: string, models: readonly AllowedMode
   throw modelNotAllowed(requested);
 }
 
-/** Resolves the client's model to a routable target: allowlisted, with a configured provider and credential. */
-export function resolveModelTarget(requested: string, config: ProjectConfig): ModelTarget {
-  const model = findAllowedModel(requested, config.models);
-  const provider = config.providers.get(model.provider);
-  if (!provider || (providerRequiresApiKey(model.provider) && !provider.hasApiKey)) {
-    throw new GatewayError(
-      'invalid_request',
-      `No routable model: "${model.slug}" is allowed, but the project has no credential for provider "${model.provider}".`,
-      { code: 'no_routable_model', param: 'model' },
-    );
-  }
-  return { model, provider };
+/** The entry a client named, followed by the other providers' entries of the same model. */
+export function findModelGroup(requested: string, models: readonly AllowedModel[]): AllowedModel[] {
+  const named = findAllowedModel(requested, models);
+  const canonical = canonicalModel(named);
+  return [named, ...models.filter((entry) => entry !== named && canonicalModel(entry) === canonical)];
 }

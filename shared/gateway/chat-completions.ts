@@ -1,101 +1,114 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
-import { effectiveRate } from '../core/project-config.ts';
-import { providerRequiresApiKey } from '../core/provider-catalog.ts';
-import { resolveModelTarget } from '../core/resolve-model.ts';
+import { planRoute, type RouteTarget } from '../core/plan-route.ts';
+import { parseProviderPreferences } from '../core/provider-preferences.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { meterChatCompletion } from '../protocols/openai-chat/chat-completion-meter.ts';
 import { buildUpstreamChatBody, clientAskedForStreamUsage, parseChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
 import { openAiStreamErrorFrame } from '../protocols/openai-chat/openai-errors.ts';
-import { callUpstream } from '../upstream/call-upstream.ts';
 import { relaySseStream } from '../upstream/sse-relay.ts';
-import { isGatewaySideUpstreamStatus, redactSecrets, upstreamFailureToGatewayError } from '../upstream/upstream-errors.ts';
-import { admitRequest, loadProviderApiKey } from './admit-request.ts';
+import { redactSecrets } from '../upstream/upstream-errors.ts';
+import { admitRequest } from './admit-request.ts';
 import { readAttribution } from './attribution.ts';
 import { chatUsageEstimator, createChatStreamHandler, usdPricer } from './chat-metering.ts';
+import { AttemptsExhaustedError, tryTargets } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
 import { recordUsage, ZERO_USAGE, type AttemptOutcome } from './usage-recorder.ts';
 
 /**
- * POST /v1/chat/completions, native pass-through to an OpenAI-compatible provider: the client's body
- * minus routing-only fields, the upstream's bytes back as they arrive, metered on the way. Every request
- * that reaches an upstream leaves exactly one usage record, whatever its outcome.
+ * POST /v1/chat/completions: plans the upstreams to try, fails over between them before the first byte
+ * reaches the client, and passes the answer through natively (the client's body minus routing-only
+ * fields, the upstream's bytes back), metered on the way: one usage record per request.
  */
 export async function handleChatCompletions(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const { key, config, orgRates } = await admitRequest(request, services);
   const chatRequest = parseChatCompletionRequest(request.body);
-  const target = resolveModelTarget(chatRequest.model, config);
-  if (target.provider.protocol !== 'openai') {
-    throw new GatewayError(
-      'invalid_request',
-      `The model "${target.model.slug}" is served over the ${target.provider.protocol} protocol; /v1/chat/completions serves only OpenAI-compatible providers.`,
-      { code: 'model_unsupported_for_endpoint', param: 'model' },
-    );
-  }
-  const provider = target.provider.provider;
-  const apiKey = await loadProviderApiKey(services, config.project.projectId, provider);
-  if (!apiKey && providerRequiresApiKey(provider)) {
-    throw new GatewayError('invalid_request', `No routable model: provider "${provider}" has no credential.`, { code: 'no_routable_model', param: 'model' });
-  }
+  const { project } = config;
+  const targets = planRoute(
+    {
+      model: chatRequest.model,
+      fallbackModels: chatRequest.models ?? [],
+      failoverEnabled: chatRequest.route === 'fallback' || project.failover,
+      preferences: parseProviderPreferences(chatRequest.provider),
+      protocol: 'openai',
+      parameters: Object.keys(chatRequest),
+      isCoolingDown: (slug) => services.coolDown.isCoolingDown(slug),
+    },
+    config,
+    orgRates,
+  );
 
   const streaming = chatRequest.stream === true;
-  const rate = effectiveRate(target.model.slug, config, orgRates);
   const metering = {
     requestId: route.requestId,
-    projectId: config.project.projectId,
+    projectId: project.projectId,
     keyId: key.keyId,
     endpoint: 'chat.completions',
     attribution: readAttribution(request.headers),
     startedAt: route.receivedAt,
   };
-  const attempt = { model: target.model.slug, provider, rate, streamed: streaming, fallbackAttempts: 0 };
-  const recordFailure = (httpStatus: number, errorCode: string) =>
-    recordUsage(services, metering, { ...attempt, status: 'failed', httpStatus, errorCode, usage: ZERO_USAGE });
+  const outcomeBase = (target: RouteTarget, fallbackAttempts: number) => ({
+    model: target.model.slug,
+    provider: target.provider.provider,
+    rate: target.rate,
+    streamed: streaming,
+    fallbackAttempts,
+  });
 
-  let upstream: Response;
+  let served;
   try {
-    upstream = await callUpstream({
-      fetch: services.fetch,
-      provider,
-      url: `${target.provider.baseUrl.replace(/\/+$/, '')}/chat/completions`,
-      headers: {
-        'content-type': 'application/json',
-        accept: streaming ? 'text/event-stream' : 'application/json',
-        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    served = await tryTargets(
+      targets,
+      {
+        path: '/chat/completions',
+        headers: (apiKey) => ({
+          'content-type': 'application/json',
+          accept: streaming ? 'text/event-stream' : 'application/json',
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        }),
+        body: (target) => buildUpstreamChatBody(chatRequest, target.model.model),
       },
-      body: buildUpstreamChatBody(chatRequest, target.model.model),
-      firstByteTimeoutMs: services.settings.upstreamFirstByteTimeoutMs,
-    });
+      {
+        services,
+        projectId: project.projectId,
+        firstByteTimeoutMs: project.upstreamFirstByteTimeoutMs ?? services.settings.upstreamFirstByteTimeoutMs,
+        deadlineAt: route.receivedAt + (project.requestDeadlineMs ?? services.settings.requestDeadlineMs),
+      },
+    );
   } catch (thrown) {
     const error = toGatewayError(thrown);
-    await recordFailure(error.status, error.code);
+    if (error instanceof AttemptsExhaustedError) {
+      const last = error.failures.at(-1);
+      if (last) {
+        await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
+      }
+    }
     throw error;
   }
 
+  const { target, response: upstream, apiKey, failures } = served;
+  const provider = target.provider.provider;
+  const attempt = outcomeBase(target, failures.length);
   const servedBy = { 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
 
   if (!upstream.ok) {
-    if (isGatewaySideUpstreamStatus(upstream.status)) {
-      const error = await upstreamFailureToGatewayError(upstream, provider, apiKey);
-      await recordFailure(upstream.status, error.code);
-      throw error;
-    }
     // The provider found fault with the client's request: its own words help the client most
-    // (scrubbed of the provider key, which some providers echo).
+    // (scrubbed of the provider key, which some providers echo). Not retried elsewhere.
     const body = redactSecrets(await readWholeBody(upstream, provider), apiKey);
-    await recordFailure(upstream.status, 'upstream_rejected_request');
+    await recordUsage(services, metering, { ...attempt, status: 'failed', httpStatus: upstream.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE });
     return { status: upstream.status, headers: { 'content-type': contentType, ...servedBy }, body };
   }
 
   const estimate = chatUsageEstimator(chatRequest.messages);
-  const injectCost = config.project.usageInjection;
+  const injectCost = project.usageInjection;
   if (streaming && upstream.body) {
-    const stream = createChatStreamHandler({ clientAskedForUsage: clientAskedForStreamUsage(chatRequest), injectCost, rate, estimate });
+    const stream = createChatStreamHandler({ clientAskedForUsage: clientAskedForStreamUsage(chatRequest), injectCost, rate: target.rate, estimate });
     const body = relaySseStream(upstream.body, {
       provider,
       handler: stream.handler,
       errorFrame: openAiStreamErrorFrame,
+      heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
       onSettled: async (settlement) => {
         const { finishReason, upstreamId } = stream.meter.result();
         const outcome: AttemptOutcome = {
@@ -113,7 +126,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-cache', ...servedBy }, body };
   }
 
-  const metered = await meterChatCompletion(await readWholeBody(upstream, provider), { injectCost, priceUsd: usdPricer(rate), estimate });
+  const metered = await meterChatCompletion(await readWholeBody(upstream, provider), { injectCost, priceUsd: usdPricer(target.rate), estimate });
   await recordUsage(services, metering, {
     ...attempt,
     status: 'completed',

@@ -8,6 +8,7 @@ import type {
   UpstreamFetch,
   UsageSink,
 } from '../core/ports.ts';
+import type { CoolDown } from '../core/cool-down.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import type { ConfigCaches } from './config-caches.ts';
 
@@ -21,6 +22,8 @@ export interface GatewayServices {
   randomBytes: RandomBytes;
   caches: ConfigCaches;
   settings: GatewaySettings;
+  /** Upstream targets that failed recently, tried last. */
+  coolDown: CoolDown;
   usageSink: UsageSink;
   generations: GenerationLookup;
   /** Last resort when the usage sink refuses a record: log it whole for replay. */
@@ -28,8 +31,12 @@ export interface GatewayServices {
 }
 
 export interface GatewaySettings {
-  /** Wait for an upstream's response head; generous, as reasoning models think before answering. */
+  /** Wait for an upstream's response head, per attempt; generous, as reasoning models think before answering. */
   upstreamFirstByteTimeoutMs: number;
+  /** The whole request's budget across attempts (a Lambda lives at most 15 minutes). */
+  requestDeadlineMs: number;
+  /** Interval of SSE comment heartbeats while a stream's upstream is silent. */
+  heartbeatIntervalMs: number;
 }
 
 /** Function URLs refuse bodies over 6 MB; the gateway says so in the client's protocol. */

@@ -1,5 +1,6 @@
 import { configUnavailable, GatewayError } from '../core/errors.ts';
-import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { stringifyWithExactDecimals } from '../http/exact-decimal-json.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { describeGeneration } from '../metering/describe-generation.ts';
 import { admitRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -31,7 +32,11 @@ export async function handleGetGeneration(request: GatewayRequest, services: Gat
       { code: 'generation_not_found', param: 'id' },
     );
   }
-  const generation = describeGeneration(record);
-  // The spec's fields at the top level, and OpenRouter's `data` envelope for its clients.
-  return jsonResponse(200, { ...generation, data: generation });
+  const found = record;
+  // The spec's fields at the top level, and OpenRouter's `data` envelope for its clients; costs exact.
+  const body = stringifyWithExactDecimals((decimal) => {
+    const generation = describeGeneration(found, decimal);
+    return { ...generation, data: generation };
+  });
+  return { status: 200, headers: { 'content-type': 'application/json' }, body };
 }

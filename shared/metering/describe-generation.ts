@@ -1,9 +1,12 @@
 import { formatUsd } from '../core/price-usage.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 
-/** A usage record as `GET /v1/generation` shows it (spec 2.4, plus the OpenRouter fields users expect). */
-export function describeGeneration(record: UsageRecord) {
-  const cost = Number(formatUsd(record.costNanos));
+/**
+ * A usage record as `GET /v1/generation` shows it (spec 2.4, plus the OpenRouter fields users expect).
+ * `exact` renders the cost; the default gives a plain number, the HTTP answer an exact decimal literal.
+ */
+export function describeGeneration(record: UsageRecord, exact: (decimal: string) => unknown = Number) {
+  const cost = exact(formatUsd(record.costNanos));
   return {
     id: record.requestId,
     model: record.model,

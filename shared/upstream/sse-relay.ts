@@ -21,7 +21,15 @@ export interface SseRelayOptions {
   errorFrame: (error: GatewayError) => string;
   /** Runs once, before the client's stream closes: metering hands its record over here. */
   onSettled: (settlement: StreamSettlement) => Promise<void>;
+  /**
+   * While the upstream is silent this long (a reasoning model thinking), the client gets an SSE comment,
+   * which every SSE client ignores, so that CloudFront and proxies do not close an idle connection.
+   */
+  heartbeatIntervalMs?: number;
 }
+
+export const HEARTBEAT_FRAME = ': keep-alive\n\n';
+type ReadOutcome = { read: ReadableStreamReadResult<Uint8Array> } | 'heartbeat';
 
 const encoder = new TextEncoder();
 
@@ -35,6 +43,27 @@ export function relaySseStream(upstream: ReadableStream<Uint8Array>, options: Ss
   const decoder = new TextDecoder();
   const splitter = new SseEventSplitter();
   let settled = false;
+  let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+
+  /** The next upstream read, or 'heartbeat' if the upstream stays silent for the interval (the read stays pending). */
+  async function nextRead(): Promise<ReadOutcome> {
+    if (!pendingRead) {
+      pendingRead = reader.read();
+      // Observed below or on the next pull; this keeps a failure during a heartbeat from going unhandled.
+      pendingRead.catch(() => undefined);
+    }
+    const interval = options.heartbeatIntervalMs;
+    if (!interval) return { read: await pendingRead };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        pendingRead.then((read) => ({ read })),
+        new Promise<'heartbeat'>((resolve) => (timer = setTimeout(() => resolve('heartbeat'), interval))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async function settle(settlement: StreamSettlement): Promise<void> {
     if (settled) return;
@@ -48,22 +77,36 @@ export function relaySseStream(upstream: ReadableStream<Uint8Array>, options: Ss
         for (;;) {
           let read: ReadableStreamReadResult<Uint8Array>;
           try {
-            read = await reader.read();
+            const outcome = await nextRead();
+            if (outcome === 'heartbeat') {
+              controller.enqueue(encoder.encode(HEARTBEAT_FRAME));
+              return;
+            }
+            pendingRead = undefined;
+            read = outcome.read;
           } catch (cause) {
             const error = new GatewayError('upstream', `Provider "${options.provider}" broke off the stream.`, {
               code: 'upstream_stream_interrupted',
               cause,
             });
-            controller.enqueue(encoder.encode(splitter.flush() + options.errorFrame(error)));
+            // An event cut off mid-way is dropped: its bytes would merge with the error frame into one broken event.
+            splitter.flush();
+            controller.enqueue(encoder.encode(options.errorFrame(error)));
             await settle({ outcome: 'failed', error });
             controller.close();
             return;
           }
           if (read.done) {
             const rest = splitter.push(decoder.decode());
+            // A last event without its blank line is still an event: the handler must see it (a usage chunk, `[DONE]`).
+            const unterminated = splitter.flush();
+            if (unterminated) rest.push(unterminated);
             let text = '';
             for (const event of rest) text += await options.handler.onEvent(event);
-            text += splitter.flush() + (await options.handler.onEnd());
+            const ending = await options.handler.onEnd();
+            // Appended text must not run into a last event that came without its blank line.
+            if (ending && text && !/(\n\n|\r\n\r\n|\r\r)$/.test(text)) text += '\n\n';
+            text += ending;
             if (text) controller.enqueue(encoder.encode(text));
             await settle({ outcome: 'completed' });
             controller.close();
@@ -80,8 +123,11 @@ export function relaySseStream(upstream: ReadableStream<Uint8Array>, options: Ss
         }
       },
       async cancel(reason) {
-        await reader.cancel(reason);
-        await settle({ outcome: 'cancelled' });
+        try {
+          await reader.cancel(reason);
+        } finally {
+          await settle({ outcome: 'cancelled' });
+        }
       },
     },
     { highWaterMark: 0 },

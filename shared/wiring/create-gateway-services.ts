@@ -4,6 +4,7 @@ import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts'
 import type { UsageSink } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { inProcessUsageSink } from '../local/in-process-usage-sink.ts';
+import { CoolDown } from '../core/cool-down.ts';
 import { processConfigCaches } from '../gateway/config-caches.ts';
 import type { GatewayServices } from '../gateway/gateway-services.ts';
 import { createMockProviderFetch, withMockProvider } from '../upstream/mock-provider.ts';
@@ -29,7 +30,12 @@ export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: 
     clock,
     randomBytes: secureRandomBytes,
     caches: processConfigCaches,
-    settings: { upstreamFirstByteTimeoutMs: config.GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS },
+    settings: {
+      upstreamFirstByteTimeoutMs: config.GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+      requestDeadlineMs: config.GATEWAY_REQUEST_DEADLINE_MS,
+      heartbeatIntervalMs: config.GATEWAY_HEARTBEAT_INTERVAL_MS,
+    },
+    coolDown: new CoolDown(clock),
     usageSink: createUsageSink(config),
     generations: adapters.usage,
     reportUnsentUsage,

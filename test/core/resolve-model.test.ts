@@ -1,35 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import type { AllowedModel, ProjectConfig, ProviderConfig } from '../../shared/core/project-config.ts';
-import { findAllowedModel, resolveModelTarget } from '../../shared/core/resolve-model.ts';
+import type { AllowedModel } from '../../shared/core/project-config.ts';
+import { findAllowedModel, findModelGroup } from '../../shared/core/resolve-model.ts';
 
 const CREATED = '2025-01-01T00:00:00.000Z';
 
 function allowed(slug: string, alias?: string): AllowedModel {
   const slash = slug.indexOf('/');
   return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), createdAt: CREATED, ...(alias ? { alias } : {}) };
-}
-
-function provider(name: string, hasApiKey: boolean): ProviderConfig {
-  return { provider: name, protocol: 'openai', baseUrl: `https://${name}.example/v1`, hasApiKey, updatedAt: CREATED };
-}
-
-function config(models: AllowedModel[], providers: ProviderConfig[]): ProjectConfig {
-  return {
-    project: {
-      projectId: 'demo',
-      name: 'Demo',
-      plan: 'active',
-      usageInjection: false,
-      failover: false,
-      mcp: false,
-      createdAt: CREATED,
-      updatedAt: CREATED,
-    },
-    providers: new Map(providers.map((entry) => [entry.provider, entry])),
-    models,
-    rates: new Map(),
-  };
 }
 
 function thrown(fn: () => unknown): GatewayError {
@@ -91,37 +69,17 @@ describe('findAllowedModel', () => {
   });
 });
 
-describe('resolveModelTarget', () => {
-  const providers = [provider('openai', true), provider('openrouter', false), provider('mock', false)];
-
-  it('returns the allowlisted model with the provider configuration that serves it', () => {
-    const target = resolveModelTarget('fast', config(models, providers));
-    expect(target.model.slug).toBe('openai/gpt-4o-mini');
-    expect(target.provider).toEqual(provider('openai', true));
+describe('findModelGroup', () => {
+  it('puts the named entry first, then the other providers of the same model', () => {
+    const group = findModelGroup('openrouter/openai/gpt-4o-mini', models);
+    expect(group.map((entry) => entry.slug)).toEqual(['openrouter/openai/gpt-4o-mini', 'openai/gpt-4o-mini']);
   });
 
-  it('routes to the offline mock provider although it has no API key', () => {
-    expect(resolveModelTarget('mock/echo', config(models, providers)).provider.provider).toBe('mock');
+  it('resolves a bare id offered by several providers of the same model to the model own provider first', () => {
+    expect(findModelGroup('gpt-4o-mini', models).map((entry) => entry.slug)).toEqual(['openai/gpt-4o-mini', 'openrouter/openai/gpt-4o-mini']);
   });
 
-  it('refuses an allowed model whose provider has no key with 400 no_routable_model', () => {
-    const error = thrown(() => resolveModelTarget('openrouter/openai/gpt-4o-mini', config(models, providers)));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe('no_routable_model');
-    expect(error.param).toBe('model');
-    expect(error.message).toBe(
-      'No routable model: "openrouter/openai/gpt-4o-mini" is allowed, but the project has no credential for provider "openrouter".',
-    );
-  });
-
-  it('refuses an allowed model whose provider is not configured at all with 400 no_routable_model', () => {
-    const error = thrown(() => resolveModelTarget('groq/llama-3.1-8b-instant', config(models, providers)));
-    expect(error.code).toBe('no_routable_model');
-  });
-
-  it('refuses a model that is not on the allowlist with 403 model_not_allowed before looking at providers', () => {
-    const error = thrown(() => resolveModelTarget('openai/o3', config(models, [])));
-    expect(error.status).toBe(403);
-    expect(error.code).toBe('model_not_allowed');
+  it('holds only the named entry when no other provider offers its model', () => {
+    expect(findModelGroup('mock/echo', models).map((entry) => entry.slug)).toEqual(['mock/echo']);
   });
 });

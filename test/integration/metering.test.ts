@@ -229,3 +229,18 @@ describe('cached prompt tokens', () => {
     expect((models.data[0] as unknown as { pricing: Record<string, string> }).pricing.input_cache_read).toBe('0.000000075');
   });
 });
+
+describe('generation cost rendering', () => {
+  it('shows a tiny cost as an exact decimal, never in exponent notation', async () => {
+    upstream.answerWith((_request, response) =>
+      sendJson(response, 200, { id: 'tiny', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }),
+    );
+    await gateway.admin({ command: 'model.allow', projectId: 'plain', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+    await gateway.openai(plainKey).chat.completions.create(hello, { headers: { 'X-Request-ID': 'tiny-1' } });
+    await generation(plainKey, 'tiny-1');
+
+    const text = await (await fetch(`${gateway.url}/v1/generation?id=tiny-1`, { headers: { authorization: `Bearer ${plainKey}` } })).text();
+    expect(text).toContain('"total_cost":0.00000015');
+    expect(text).not.toMatch(/e-\d/);
+  });
+});

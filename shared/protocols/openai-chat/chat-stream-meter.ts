@@ -14,7 +14,7 @@ export interface ChatStreamMeterOptions {
 type Chunk = Record<string, unknown> & { choices?: unknown; usage?: unknown };
 
 function parseChunk(data: string): Chunk | undefined {
-  if (!data.startsWith('{')) return undefined;
+  if (!data.trimStart().startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(data);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Chunk) : undefined;

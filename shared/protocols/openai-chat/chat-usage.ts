@@ -2,12 +2,17 @@ import { z } from 'zod';
 import type { TokenUsage } from '../../core/price-usage.ts';
 
 /** OpenAI's usage object, leniently: providers omit details or send nulls. */
+const tokenCount = z.number().int().nonnegative().nullish();
+/** A detail count, dropped when a provider sends something odd: that must not discard the main counts. */
+const detailCount = tokenCount.catch(undefined);
+
+/** Malformed main counts make the whole usage unusable (the gateway then estimates instead of counting 0). */
 export const openAiUsageSchema = z.looseObject({
-  prompt_tokens: z.number().int().nonnegative().nullish(),
-  completion_tokens: z.number().int().nonnegative().nullish(),
-  total_tokens: z.number().int().nonnegative().nullish(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().int().nonnegative().nullish() }).nullish(),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+  prompt_tokens: tokenCount,
+  completion_tokens: tokenCount,
+  total_tokens: detailCount,
+  prompt_tokens_details: z.looseObject({ cached_tokens: detailCount }).nullish().catch(undefined),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: detailCount }).nullish().catch(undefined),
 });
 
 /** The provider's usage as token counts, or undefined when it is not a usage object. */

@@ -67,6 +67,18 @@ describe('readOpenAiUsage', () => {
   });
 });
 
+describe('readOpenAiUsage with odd details', () => {
+  it('keeps the main counts when a detail field is malformed', () => {
+    expect(readOpenAiUsage({ prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: '5' } })).toEqual({
+      promptTokens: 10,
+      completionTokens: 2,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      estimated: false,
+    });
+  });
+});
+
 describe('renderOpenAiUsage', () => {
   it("renders an estimate in OpenAI's shape with the total", () => {
     expect(renderOpenAiUsage({ promptTokens: 7, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true })).toEqual({

@@ -1,0 +1,122 @@
+import { GatewayError, toGatewayError } from './errors.ts';
+import type { AllowedModel, OrgRateCard, ProjectConfig, ProviderConfig, ProviderProtocol, RateCardEntry } from './project-config.ts';
+import { effectiveRate } from './project-config.ts';
+import { providerRequiresApiKey } from './provider-catalog.ts';
+import type { ProviderPreferences } from './provider-preferences.ts';
+import { unsupportedRequestParameters } from './provider-parameters.ts';
+import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
+
+/** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
+export interface RouteTarget {
+  model: AllowedModel;
+  provider: ProviderConfig;
+  rate: RateCardEntry;
+}
+
+export interface RouteRequest {
+  model: string;
+  /** The request's fallback models (`models`), tried in order when failover applies. */
+  fallbackModels: readonly string[];
+  /** `route: "fallback"` or the project's failover flag. */
+  failoverEnabled: boolean;
+  preferences: ProviderPreferences;
+  /** The protocol the endpoint speaks natively; other providers are skipped until translation exists. */
+  protocol: ProviderProtocol;
+  /** The top-level parameters of the request body, for `require_parameters`. */
+  parameters: readonly string[];
+  /** Targets that failed recently are tried last. */
+  isCoolingDown: (slug: string) => boolean;
+}
+
+/** Why a candidate was left out, for the error when nothing remains. */
+type Exclusion = string | undefined;
+const PROTOCOL_MISMATCH = 'protocol, which this endpoint does not serve';
+
+function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardEntry, request: RouteRequest): Exclusion {
+  const { preferences } = request;
+  const provider = config.providers.get(entry.provider);
+  if (!provider) return `provider "${entry.provider}" is not configured`;
+  if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
+  if (provider.protocol !== request.protocol) return `served over the ${provider.protocol} ${PROTOCOL_MISMATCH}`;
+  if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
+  if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
+  const maxPrice = preferences.max_price;
+  // micro-USD per 1k tokens / 1000 = USD per million tokens.
+  if (maxPrice?.prompt !== undefined && rate.inputPriceMicrosPer1k / 1000 > maxPrice.prompt) return 'prompt price above provider.max_price';
+  if (maxPrice?.completion !== undefined && rate.outputPriceMicrosPer1k / 1000 > maxPrice.completion) return 'completion price above provider.max_price';
+  if (preferences.require_parameters) {
+    const unsupported = unsupportedRequestParameters(entry.provider, request.parameters);
+    if (unsupported.length > 0) return `provider "${entry.provider}" does not support ${unsupported.join(', ')}`;
+  }
+  return undefined;
+}
+
+/** Orders one model's providers: `order` first (in its order), then by price if asked, cooling-down targets last. */
+function orderGroup(targets: RouteTarget[], request: RouteRequest): RouteTarget[] {
+  const order = request.preferences.order ?? [];
+  const rank = (target: RouteTarget) => {
+    const index = order.indexOf(target.provider.provider);
+    return index < 0 ? order.length : index;
+  };
+  const price = (target: RouteTarget) => target.rate.inputPriceMicrosPer1k + target.rate.outputPriceMicrosPer1k;
+  const sortByPrice = request.preferences.sort !== undefined;
+  const sorted = targets
+    .map((target, position) => ({ target, position }))
+    .sort(
+      (a, b) =>
+        Number(request.isCoolingDown(a.target.model.slug)) - Number(request.isCoolingDown(b.target.model.slug)) ||
+        rank(a.target) - rank(b.target) ||
+        (sortByPrice ? price(a.target) - price(b.target) : 0) ||
+        a.position - b.position,
+    )
+    .map(({ target }) => target);
+  if (request.preferences.allow_fallbacks === false) {
+    // Only the providers the client named (or the first one): their error is returned as it is.
+    const named = sorted.filter((target) => order.includes(target.provider.provider));
+    return named.length > 0 ? named : sorted.slice(0, 1);
+  }
+  return sorted;
+}
+
+/**
+ * Plans which upstreams to try, in order: the named model's providers, then (with failover) each model of
+ * `models`. Models not on the allowlist are skipped and reported if nothing routable remains.
+ */
+export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates: OrgRateCard): RouteTarget[] {
+  const names = request.failoverEnabled ? [request.model, ...request.fallbackModels] : [request.model];
+  const targets: RouteTarget[] = [];
+  const reasons: string[] = [];
+  for (const name of names) {
+    let group: AllowedModel[];
+    try {
+      group = findModelGroup(name, config.models);
+    } catch (thrown) {
+      const error = toGatewayError(thrown);
+      // A single named model keeps its own status (403 not allowed, 400 ambiguous).
+      if (names.length === 1) throw error;
+      reasons.push(`"${name}": ${error.code === 'model_not_allowed' ? 'not on the allowlist' : error.message}`);
+      continue;
+    }
+    const eligible: RouteTarget[] = [];
+    for (const entry of group) {
+      const rate = effectiveRate(entry.slug, config, orgRates);
+      const excluded = exclusionOf(entry, config, rate, request);
+      if (excluded) reasons.push(`"${entry.slug}": ${excluded}`);
+      else eligible.push({ model: entry, provider: config.providers.get(entry.provider) as ProviderConfig, rate });
+    }
+    for (const target of orderGroup(eligible, request)) {
+      if (!targets.some((known) => known.model.slug === target.model.slug)) targets.push(target);
+    }
+  }
+  if (targets.length === 0) {
+    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model);
+    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(PROTOCOL_MISMATCH))) {
+      throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.`, {
+        code: 'model_unsupported_for_endpoint',
+        param: 'model',
+      });
+    }
+    throw new GatewayError('invalid_request', `No routable model: ${reasons.join('; ')}.`, { code: 'no_routable_model', param: 'model' });
+  }
+  return request.failoverEnabled ? targets : targets.slice(0, 1);
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { GatewayError } from './errors.ts';
+
+/**
+ * The `provider` object of a request, with the fields OpenRouter users know. Unknown fields are refused
+ * by name: a preference silently ignored would route somewhere the client did not intend.
+ */
+export const providerPreferencesSchema = z.strictObject({
+  order: z.array(z.string().min(1)).optional(),
+  allow_fallbacks: z.boolean().optional(),
+  only: z.array(z.string().min(1)).optional(),
+  ignore: z.array(z.string().min(1)).optional(),
+  sort: z.union([z.literal('price'), z.strictObject({ by: z.literal('price'), partition: z.string().optional() })]).optional(),
+  /** USD per million tokens. */
+  max_price: z.strictObject({ prompt: z.number().nonnegative().optional(), completion: z.number().nonnegative().optional() }).optional(),
+  require_parameters: z.boolean().optional(),
+});
+export type ProviderPreferences = z.infer<typeof providerPreferencesSchema>;
+
+export function parseProviderPreferences(value: unknown): ProviderPreferences {
+  if (value === undefined || value === null) return {};
+  const parsed = providerPreferencesSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const keys = issue && 'keys' in issue && Array.isArray(issue.keys) ? issue.keys : [];
+  const path = ['provider', ...(issue?.path ?? []).map(String)].join('.');
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `Unknown field "${path}.${String(keys[0])}" in the provider preferences; supported: order, allow_fallbacks, only, ignore, sort ("price"), max_price {prompt, completion}, require_parameters.`
+      : `Invalid field "${path}": ${issue?.message ?? 'invalid value'}.`;
+  throw new GatewayError('invalid_request', message, {
+    code: 'invalid_provider_preferences',
+    param: issue?.code === 'unrecognized_keys' ? `${path}.${String(keys[0])}` : path,
+  });
+}

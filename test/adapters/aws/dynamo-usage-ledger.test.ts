@@ -1,0 +1,212 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { sampleRecord } from '../../support/sample-usage-record.ts';
+
+const tables = { generations: 'gen-table', projects: 'projects-table', retentionDays: 30 };
+
+function cancelled(...codes: string[]): TransactionCanceledException {
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+}
+
+describe('DynamoUsageLedger', () => {
+  describe('commands sent to DynamoDB', () => {
+    let dynamo: AwsClientStub<DynamoDBDocumentClient>;
+    let ledger: DynamoUsageLedger;
+
+    beforeAll(() => {
+      dynamo = mockClient(DynamoDBDocumentClient);
+      ledger = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tables);
+    });
+    afterEach(() => dynamo.reset());
+    afterAll(() => dynamo.restore());
+
+    it('stores the record and adds its cost in one transaction, conditional on the record id being new', async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-42', costNanos: 1_234_567, createdAt: '2025-03-01T10:00:00.000Z' });
+
+      await expect(ledger.recordOnce(record)).resolves.toBe(true);
+
+      const calls = dynamo.commandCalls(TransactWriteCommand);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.args[0].input).toEqual({
+        TransactItems: [
+          {
+            Put: {
+              TableName: 'gen-table',
+              // 2025-03-01T10:00:00Z is 1740823200 s; plus 30 days of 86,400 s.
+              Item: { ...record, generationKey: 'acme#req-42', expiresAt: 1_740_823_200 + 30 * 86_400 },
+              ConditionExpression: 'attribute_not_exists(recordId)',
+            },
+          },
+          {
+            Update: {
+              TableName: 'projects-table',
+              Key: { projectId: 'acme', itemKey: 'usage' },
+              UpdateExpression: 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
+              ExpressionAttributeValues: { ':cost': 1_234_567, ':one': 1, ':now': '2025-03-01T10:00:00.000Z' },
+            },
+          },
+        ],
+      });
+    });
+
+    it('sets the TTL from createdAt in whole seconds, whatever the retention', async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      const shortLived = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), { ...tables, retentionDays: 7 });
+
+      await shortLived.recordOnce(sampleRecord({ createdAt: '2025-03-01T10:00:00.999Z' }));
+
+      const put = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put;
+      expect(put?.Item?.expiresAt).toBe(1_740_823_200 + 7 * 86_400);
+    });
+
+    it('answers false when the transaction was cancelled because the record already exists', async () => {
+      dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+
+      await expect(ledger.recordOnce(sampleRecord())).resolves.toBe(false);
+    });
+
+    it('throws when the transaction was cancelled for another reason', async () => {
+      dynamo.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'None'));
+
+      await expect(ledger.recordOnce(sampleRecord())).rejects.toBeInstanceOf(TransactionCanceledException);
+    });
+
+    it('throws any other DynamoDB error', async () => {
+      dynamo
+        .on(TransactWriteCommand)
+        .rejects(new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds the allowed throughput', $metadata: {} }));
+
+      await expect(ledger.recordOnce(sampleRecord())).rejects.toThrow('Rate of requests exceeds the allowed throughput');
+    });
+
+    it('looks a generation up by <projectId>#<requestId> with a consistent read', async () => {
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-lookup' });
+      dynamo.on(QueryCommand).resolves({ Items: [{ ...record, generationKey: 'acme#req-lookup', expiresAt: 1 }] });
+
+      await expect(ledger.findGeneration('acme', 'req-lookup')).resolves.toEqual(record);
+
+      const calls = dynamo.commandCalls(QueryCommand);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.args[0].input).toEqual({
+        TableName: 'gen-table',
+        KeyConditionExpression: 'generationKey = :key',
+        ExpressionAttributeValues: { ':key': 'acme#req-lookup' },
+        ConsistentRead: true,
+      });
+    });
+
+    it('returns the latest record by createdAt when the request id was reused', async () => {
+      const shared = { projectId: 'acme', requestId: 'req-reused' };
+      const early = sampleRecord({ ...shared, createdAt: '2025-03-01T10:00:00.000Z' });
+      const latest = sampleRecord({ ...shared, createdAt: '2025-03-03T08:00:00.000Z' });
+      const middle = sampleRecord({ ...shared, createdAt: '2025-03-02T23:59:59.000Z' });
+      dynamo.on(QueryCommand).resolves({ Items: [early, latest, middle] });
+
+      await expect(ledger.findGeneration('acme', 'req-reused')).resolves.toEqual(latest);
+    });
+
+    it('answers undefined when no generation has the request id', async () => {
+      dynamo.on(QueryCommand).resolves({ Items: [] });
+
+      await expect(ledger.findGeneration('acme', 'req-missing')).resolves.toBeUndefined();
+    });
+  });
+
+  describe('on the embedded store', () => {
+    const names = { keys: 'ledger-keys', projects: 'ledger-projects', generations: 'ledger-generations' };
+    let directory: string;
+    let store: EmbeddedStore;
+    let client: DynamoDBClient;
+    let documents: DynamoDBDocumentClient;
+    let ledger: DynamoUsageLedger;
+
+    beforeAll(async () => {
+      directory = await mkdtemp(join(tmpdir(), 'dynamo-usage-ledger-'));
+      store = await startEmbeddedStore(directory, names);
+      client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+      ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
+    });
+    afterAll(async () => {
+      client.destroy();
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    });
+
+    async function usageOf(projectId: string): Promise<Record<string, unknown> | undefined> {
+      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
+      return Item;
+    }
+
+    it('applies a record once: true the first time, false for the same record again', async () => {
+      const record = sampleRecord({ projectId: 'once', costNanos: 5_000 });
+
+      await expect(ledger.recordOnce(record)).resolves.toBe(true);
+      await expect(ledger.recordOnce(record)).resolves.toBe(false);
+
+      expect(await usageOf('once')).toMatchObject({ spentNanos: 5_000, requestCount: 1 });
+    });
+
+    it('adds up the spend and request count of distinct records, including two that share a request id', async () => {
+      const records = [
+        sampleRecord({ projectId: 'adds', costNanos: 1_000, requestId: 'req-shared', createdAt: '2025-03-01T10:00:00.000Z' }),
+        sampleRecord({ projectId: 'adds', costNanos: 20_000, requestId: 'req-shared', createdAt: '2025-03-01T10:00:05.000Z' }),
+        sampleRecord({ projectId: 'adds', costNanos: 300_000 }),
+        sampleRecord({ projectId: 'adds', costNanos: 0 }),
+      ];
+
+      for (const record of records) await expect(ledger.recordOnce(record)).resolves.toBe(true);
+      await expect(ledger.recordOnce(records[1] ?? sampleRecord())).resolves.toBe(false);
+
+      expect(await usageOf('adds')).toEqual({
+        projectId: 'adds',
+        itemKey: 'usage',
+        spentNanos: 321_000,
+        requestCount: 4,
+        updatedAt: records[3]?.createdAt,
+      });
+      await expect(ledger.findGeneration('adds', 'req-shared')).resolves.toEqual(records[1]);
+    });
+
+    it('round-trips a record through findGeneration unchanged, and not for another project', async () => {
+      const record = sampleRecord({
+        projectId: 'roundtrip',
+        requestId: 'req-roundtrip',
+        upstreamId: 'chatcmpl-abc',
+        status: 'failed',
+        httpStatus: 502,
+        errorCode: 'upstream_error',
+        estimated: true,
+        attribution: { environment: 'staging', referer: 'https://app.example', title: 'Demo', sessionId: 's-1', agentId: 'a-1', userAgent: 'ua/1' },
+      });
+      await ledger.recordOnce(record);
+
+      await expect(ledger.findGeneration('roundtrip', 'req-roundtrip')).resolves.toEqual(record);
+      await expect(ledger.findGeneration('other-project', 'req-roundtrip')).resolves.toBeUndefined();
+      await expect(ledger.findGeneration('roundtrip', 'req-never-sent')).resolves.toBeUndefined();
+    });
+
+    it('stores the generation item under its key with the TTL attribute', async () => {
+      const record = sampleRecord({ projectId: 'ttl', requestId: 'req-ttl', createdAt: '2025-03-01T10:00:00.000Z' });
+      await ledger.recordOnce(record);
+
+      const { Item } = await documents.send(
+        new GetCommand({ TableName: names.generations, Key: { generationKey: 'ttl#req-ttl', recordId: record.recordId }, ConsistentRead: true }),
+      );
+
+      expect(Item).toEqual({ ...record, generationKey: 'ttl#req-ttl', expiresAt: 1_740_823_200 + 30 * 86_400 });
+    });
+  });
+});
