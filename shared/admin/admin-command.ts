@@ -3,6 +3,9 @@ import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
+const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()]);
+const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
+const memberSchema = z.string().min(1).max(256);
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
@@ -21,7 +24,16 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     /** A USD decimal, or "none" for a postpaid project. */
     balanceUsd: z.union([z.literal('none'), usdAmount]).optional(),
     creditUsd: usdAmount.optional(),
+    rpm: positiveOrNone.optional(),
+    tpm: positiveOrNone.optional(),
+    firstByteTimeoutMs: positiveOrNone.optional(),
+    deadlineMs: positiveOrNone.optional(),
+    allowedCidrs: listOrNone.optional(),
+    allowedEnvironments: listOrNone.optional(),
+    allowedEndpoints: listOrNone.optional(),
   }),
+  z.object({ command: z.literal('member.remove'), projectId: projectIdSchema, member: memberSchema }),
+  z.object({ command: z.literal('member.restore'), projectId: projectIdSchema, member: memberSchema }),
   z.object({
     command: z.literal('provider.set'),
     projectId: projectIdSchema,
@@ -48,7 +60,21 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     cachedInputMicrosPer1k: micros.optional(),
   }),
   z.object({ command: z.literal('ratecard.list') }),
-  z.object({ command: z.literal('key.create'), projectId: projectIdSchema, name: z.string().optional() }),
+  z.object({
+    command: z.literal('key.create'),
+    projectId: projectIdSchema,
+    name: z.string().optional(),
+    member: memberSchema.optional(),
+    rpm: z.number().int().positive().optional(),
+  }),
+  z.object({
+    command: z.literal('key.update'),
+    projectId: projectIdSchema,
+    keyId: z.string().min(1),
+    name: z.string().optional(),
+    enabled: z.boolean().optional(),
+    rpm: positiveOrNone.optional(),
+  }),
   z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
 ]);

@@ -14,8 +14,18 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     mcp: project.mcp,
     spent_usd: formatUsd(totals.spentNanos),
     request_count: totals.requestCount,
-    /** Null for a postpaid project; may be negative once spend passes the credit. */
-    balance_usd: totals.creditNanos === undefined ? null : formatSignedUsd(totals.creditNanos - totals.spentNanos),
+    /** Null for a postpaid project; net of requests in flight; may dip below 0 when a request outruns its reservation. */
+    balance_usd: project.prepaid ? formatSignedUsd(totals.availableNanos ?? 0) : null,
+    rpm: project.rpm ?? null,
+    tpm: project.tpm ?? null,
+    upstream_first_byte_timeout_ms: project.upstreamFirstByteTimeoutMs ?? null,
+    request_deadline_ms: project.requestDeadlineMs ?? null,
+    removed_members: project.removedMembers ?? [],
+    access_policy: {
+      allowed_cidrs: project.accessPolicy?.allowedCidrs ?? null,
+      allowed_environments: project.accessPolicy?.allowedEnvironments ?? null,
+      allowed_endpoints: project.accessPolicy?.allowedEndpoints ?? null,
+    },
     created_at: project.createdAt,
     updated_at: project.updatedAt,
     providers: [...config.providers.values()].map((provider) => ({

@@ -18,6 +18,8 @@ export async function createKey(services: AdminServices, command: Command<'key.c
     name: command.name ?? 'default',
     hint: projectKeyHint(key),
     createdAt: new Date(services.clock.now()).toISOString(),
+    ...(command.member !== undefined ? { member: command.member } : {}),
+    ...(command.rpm !== undefined ? { rpm: command.rpm } : {}),
   };
   await services.keys.put(record);
   return { ...describeKey(record), key };
@@ -39,4 +41,18 @@ export async function revokeKey(services: AdminServices, command: Command<'key.r
   }
   services.caches.keys.invalidate(revoked.keyHash);
   return describeKey(revoked);
+}
+
+/** Renames, disables or enables a key, or changes its rate limit: at once in this process, within the key cache's lifetime elsewhere. */
+export async function updateKey(services: AdminServices, command: Command<'key.update'>) {
+  const updated = await services.keys.update(command.projectId, command.keyId, {
+    ...(command.name !== undefined ? { name: command.name } : {}),
+    ...(command.enabled !== undefined ? { disabled: !command.enabled } : {}),
+    ...(command.rpm !== undefined ? { rpm: command.rpm === 'none' ? null : command.rpm } : {}),
+  });
+  if (!updated) {
+    throw new GatewayError('not_found', `The project "${command.projectId}" has no key "${command.keyId}".`, { code: 'key_not_found' });
+  }
+  services.caches.keys.invalidate(updated.keyHash);
+  return describeKey(updated);
 }

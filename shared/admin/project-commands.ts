@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
+import { ENDPOINT_GROUPS, parseCidr } from '../core/access-policy.ts';
 import { parseUsdToNanos } from '../core/price-usage.ts';
-import type { ProjectConfig } from '../core/project-config.ts';
+import type { Project, ProjectConfig } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProject } from './describe-project.ts';
@@ -46,22 +47,58 @@ export async function getProject(services: AdminServices, projectId: string) {
   return describeProject(config, orgRates, totals);
 }
 
+/** `none` clears a setting; a value sets it; absent leaves it as it is. */
+function setting<T>(current: T | undefined, change: T | 'none' | undefined): T | undefined {
+  if (change === undefined) return current;
+  return change === 'none' ? undefined : change;
+}
+
+function updatedAccessPolicy(project: Project, command: Command<'project.update'>): Project['accessPolicy'] {
+  const current = project.accessPolicy ?? {};
+  for (const cidr of Array.isArray(command.allowedCidrs) ? command.allowedCidrs : []) {
+    if (!parseCidr(cidr)) throw new GatewayError('invalid_request', `"${cidr}" is not an IPv4 or IPv6 CIDR block.`, { code: 'invalid_cidr' });
+  }
+  for (const group of Array.isArray(command.allowedEndpoints) ? command.allowedEndpoints : []) {
+    if (!ENDPOINT_GROUPS.includes(group as (typeof ENDPOINT_GROUPS)[number])) {
+      throw new GatewayError('invalid_request', `"${group}" is not an endpoint group; use ${ENDPOINT_GROUPS.join(', ')}.`, { code: 'invalid_endpoint_group' });
+    }
+  }
+  const policy = withoutUndefined({
+    allowedCidrs: setting(current.allowedCidrs, command.allowedCidrs),
+    allowedEnvironments: setting(current.allowedEnvironments, command.allowedEnvironments),
+    allowedEndpoints: setting(current.allowedEndpoints, command.allowedEndpoints),
+  });
+  return Object.keys(policy).length > 0 ? policy : undefined;
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
 export async function updateProject(services: AdminServices, command: Command<'project.update'>) {
   const { project } = await requireProject(services, command.projectId);
-  const updated = {
+  const prepaid = command.balanceUsd !== undefined ? command.balanceUsd !== 'none' : command.creditUsd !== undefined ? true : project.prepaid;
+  const updated: Project = withoutUndefined({
     ...project,
     ...(command.name !== undefined ? { name: command.name } : {}),
     ...(command.plan !== undefined ? { plan: command.plan } : {}),
     ...(command.usageInjection !== undefined ? { usageInjection: command.usageInjection } : {}),
     ...(command.failover !== undefined ? { failover: command.failover } : {}),
     ...(command.mcp !== undefined ? { mcp: command.mcp } : {}),
+    rpm: setting(project.rpm, command.rpm),
+    tpm: setting(project.tpm, command.tpm),
+    upstreamFirstByteTimeoutMs: setting(project.upstreamFirstByteTimeoutMs, command.firstByteTimeoutMs),
+    requestDeadlineMs: setting(project.requestDeadlineMs, command.deadlineMs),
+    accessPolicy: updatedAccessPolicy(project, command),
+    prepaid,
     updatedAt: new Date(services.clock.now()).toISOString(),
-  };
-  await services.projects.putProject(updated, { mustNotExist: false });
+  });
+  // The balance first: a project never appears prepaid without the balance it was given.
   if (command.balanceUsd !== undefined) {
     await services.balances.setBalance(command.projectId, command.balanceUsd === 'none' ? undefined : usdToNanos(command.balanceUsd));
   }
   if (command.creditUsd !== undefined) await services.balances.addCredit(command.projectId, usdToNanos(command.creditUsd));
+  await services.projects.putProject(updated, { mustNotExist: false });
   services.caches.projects.invalidate(command.projectId);
   return getProject(services, command.projectId);
 }
@@ -70,4 +107,19 @@ function usdToNanos(amount: string): number {
   const nanos = parseUsdToNanos(amount);
   if (nanos === undefined) throw new GatewayError('invalid_request', `"${amount}" is not a USD amount.`, { code: 'invalid_amount' });
   return nanos;
+}
+
+/** Removing a member refuses every key issued to them (403) until they are restored; their keys stay. */
+export async function changeMembership(services: AdminServices, command: Command<'member.remove'> | Command<'member.restore'>) {
+  const { project } = await requireProject(services, command.projectId);
+  const others = (project.removedMembers ?? []).filter((member) => member !== command.member);
+  const removedMembers = command.command === 'member.remove' ? [...others, command.member] : others;
+  const updated: Project = withoutUndefined({
+    ...project,
+    removedMembers: removedMembers.length > 0 ? removedMembers : undefined,
+    updatedAt: new Date(services.clock.now()).toISOString(),
+  });
+  await services.projects.putProject(updated, { mustNotExist: false });
+  services.caches.projects.invalidate(command.projectId);
+  return getProject(services, command.projectId);
 }

@@ -1,8 +1,8 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
-import { createKey, listKeys, revokeKey } from './key-commands.ts';
-import { createProject, getProject, updateProject } from './project-commands.ts';
+import { createKey, listKeys, revokeKey, updateKey } from './key-commands.ts';
+import { changeMembership, createProject, getProject, updateProject } from './project-commands.ts';
 import { allowModel, listOrgRates, removeModel, setOrgRate, setProvider } from './provider-commands.ts';
 
 async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
@@ -29,6 +29,11 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return listKeys(services, command);
     case 'key.revoke':
       return revokeKey(services, command);
+    case 'key.update':
+      return updateKey(services, command);
+    case 'member.remove':
+    case 'member.restore':
+      return changeMembership(services, command);
   }
 }
 

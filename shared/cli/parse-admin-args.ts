@@ -12,14 +12,20 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
   project update <projectId> [--name NAME] [--plan active|inactive] [--usage-injection on|off]
                              [--failover on|off] [--mcp on|off]
                              [--balance-usd AMOUNT|none] [--credit-usd AMOUNT]
+                             [--rpm N|none] [--tpm N|none] [--first-byte-timeout-ms N|none] [--deadline-ms N|none]
+                             [--allowed-cidrs LIST|none] [--allowed-environments LIST|none]
+                             [--allowed-endpoints chat,models,generation|none]
+  member remove <projectId> <member>      # refuses the member's keys (403)
+  member restore <projectId> <member>
   provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
   model allow <projectId> <provider>/<model> [--alias NAME]
                           [--input-micros-per-1k N] [--output-micros-per-1k N] [--cached-input-micros-per-1k N]
   model remove <projectId> <provider>/<model>
   ratecard set <provider>/<model> --input-micros-per-1k N --output-micros-per-1k N [--cached-input-micros-per-1k N]
   ratecard list
-  key create <projectId> [--name NAME]
+  key create <projectId> [--name NAME] [--member MEMBER] [--rpm N]
   key list <projectId>
+  key update <projectId> <keyId> [--name NAME] [--enabled on|off] [--rpm N|none]
   key revoke <projectId> <keyId>
 
 Prints one JSON document on stdout; errors go to stderr with a non-zero exit code.`;
@@ -32,6 +38,15 @@ const options = {
   mcp: { type: 'string' },
   'balance-usd': { type: 'string' },
   'credit-usd': { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  'first-byte-timeout-ms': { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  'allowed-cidrs': { type: 'string' },
+  'allowed-environments': { type: 'string' },
+  'allowed-endpoints': { type: 'string' },
+  member: { type: 'string' },
+  enabled: { type: 'string' },
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
   protocol: { type: 'string' },
@@ -54,11 +69,31 @@ const positionalCounts: Record<string, number> = {
   'key create': 1,
   'key list': 1,
   'key revoke': 2,
+  'key update': 2,
+  'member remove': 2,
+  'member restore': 2,
 };
 
 type Flags = Partial<Record<keyof typeof options, string>>;
 
-function onOff(flags: Flags, name: 'usage-injection' | 'failover' | 'mcp'): boolean | undefined {
+/** A positive whole number, or "none" to clear the setting. */
+function countOrNone(flags: Flags, name: 'rpm' | 'tpm' | 'first-byte-timeout-ms' | 'deadline-ms'): number | 'none' | undefined {
+  const value = flags[name];
+  if (value === undefined || value === 'none') return value;
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} takes a positive whole number or "none", not "${value}".`);
+  return Number(value);
+}
+
+/** A comma-separated list, or "none" to clear it. */
+function listOrNone(flags: Flags, name: 'allowed-cidrs' | 'allowed-environments' | 'allowed-endpoints'): string[] | 'none' | undefined {
+  const value = flags[name];
+  if (value === undefined || value === 'none') return value;
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`--${name} takes a comma-separated list or "none".`);
+  return items;
+}
+
+function onOff(flags: Flags, name: 'usage-injection' | 'failover' | 'mcp' | 'enabled'): boolean | undefined {
   const value = flags[name];
   if (value === undefined) return undefined;
   if (value === 'on' || value === 'off') return value === 'on';
@@ -112,7 +147,17 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         mcp: onOff(flags, 'mcp'),
         balanceUsd: flags['balance-usd'],
         creditUsd: flags['credit-usd'],
+        rpm: countOrNone(flags, 'rpm'),
+        tpm: countOrNone(flags, 'tpm'),
+        firstByteTimeoutMs: countOrNone(flags, 'first-byte-timeout-ms'),
+        deadlineMs: countOrNone(flags, 'deadline-ms'),
+        allowedCidrs: listOrNone(flags, 'allowed-cidrs'),
+        allowedEnvironments: listOrNone(flags, 'allowed-environments'),
+        allowedEndpoints: listOrNone(flags, 'allowed-endpoints'),
       });
+    case 'member remove':
+    case 'member restore':
+      return { command: `member.${verb ?? ''}`, projectId: projectId(), member: positional(rest, 1, '<member>') };
     case 'provider set':
       return defined({
         command: 'provider.set',
@@ -144,8 +189,20 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
       });
     case 'ratecard list':
       return { command: 'ratecard.list' };
-    case 'key create':
-      return defined({ command: 'key.create', projectId: projectId(), name: flags.name });
+    case 'key create': {
+      const rpm = countOrNone(flags, 'rpm');
+      if (rpm === 'none') throw new UsageError('--rpm of a new key takes a positive whole number.');
+      return defined({ command: 'key.create', projectId: projectId(), name: flags.name, member: flags.member, rpm });
+    }
+    case 'key update':
+      return defined({
+        command: 'key.update',
+        projectId: projectId(),
+        keyId: positional(rest, 1, '<keyId>'),
+        name: flags.name,
+        enabled: onOff(flags, 'enabled'),
+        rpm: countOrNone(flags, 'rpm'),
+      });
     case 'key list':
       return { command: 'key.list', projectId: projectId() };
     case 'key revoke':

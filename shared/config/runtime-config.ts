@@ -12,6 +12,8 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_KEYS_TABLE: z.string().min(1).default('gateway-keys'),
   GATEWAY_PROJECTS_TABLE: z.string().min(1).default('gateway-projects'),
   GATEWAY_GENERATIONS_TABLE: z.string().min(1).default('gateway-generations'),
+  /** Rate-limit counters (expire by TTL). */
+  GATEWAY_COUNTERS_TABLE: z.string().min(1).default('gateway-counters'),
   /** How long generation records stay queryable through GET /v1/generation. */
   GATEWAY_GENERATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** `sqs` in AWS; `in-process` on the local host, whose queue feeds the writer handler directly. */
@@ -34,7 +36,14 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(840_000),
   GATEWAY_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
   GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
+  /**
+   * Secrets Manager ARN of the header value CloudFront adds to origin requests; when set, function-URL
+   * requests without it are refused. Unset locally, where there is no CloudFront.
+   */
+  GATEWAY_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
   AWS_REGION: z.string().default('us-east-1'),
+  /** Set by the Lambda runtime: embedded metrics are emitted only there. */
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 

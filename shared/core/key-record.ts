@@ -9,6 +9,12 @@ export const keyRecordSchema = z.object({
   hint: z.string(),
   createdAt: z.string(),
   revokedAt: z.string().optional(),
+  /** A disabled key is refused with 403 until enabled again (revocation, 401, is final). */
+  disabled: z.boolean().optional(),
+  /** The project member the key was issued to; removing the member refuses their keys. */
+  member: z.string().optional(),
+  /** Requests per minute allowed to this key. */
+  rpm: z.number().int().positive().optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 
@@ -21,6 +27,8 @@ export function describeKey(record: KeyRecord) {
     hint: record.hint,
     created_at: record.createdAt,
     revoked_at: record.revokedAt ?? null,
-    status: record.revokedAt ? 'revoked' : 'active',
+    status: record.revokedAt ? 'revoked' : record.disabled ? 'disabled' : 'active',
+    member: record.member ?? null,
+    rpm: record.rpm ?? null,
   };
 }

@@ -60,20 +60,22 @@ function orderGroup(targets: RouteTarget[], request: RouteRequest): RouteTarget[
   };
   const price = (target: RouteTarget) => target.rate.inputPriceMicrosPer1k + target.rate.outputPriceMicrosPer1k;
   const sortByPrice = request.preferences.sort !== undefined;
-  const sorted = targets
-    .map((target, position) => ({ target, position }))
-    .sort(
-      (a, b) =>
-        Number(request.isCoolingDown(a.target.model.slug)) - Number(request.isCoolingDown(b.target.model.slug)) ||
-        rank(a.target) - rank(b.target) ||
-        (sortByPrice ? price(a.target) - price(b.target) : 0) ||
-        a.position - b.position,
-    )
-    .map(({ target }) => target);
+  const sortTargets = (coolingDownLast: boolean) =>
+    targets
+      .map((target, position) => ({ target, position }))
+      .sort(
+        (a, b) =>
+          (coolingDownLast ? Number(request.isCoolingDown(a.target.model.slug)) - Number(request.isCoolingDown(b.target.model.slug)) : 0) ||
+          rank(a.target) - rank(b.target) ||
+          (sortByPrice ? price(a.target) - price(b.target) : 0) ||
+          a.position - b.position,
+      )
+      .map(({ target }) => target);
+  const sorted = sortTargets(true);
   if (request.preferences.allow_fallbacks === false) {
-    // Only the providers the client named (or the first one): their error is returned as it is.
+    // Only the providers the client named (or the first one, cooling down or not): their error is returned as it is.
     const named = sorted.filter((target) => order.includes(target.provider.provider));
-    return named.length > 0 ? named : sorted.slice(0, 1);
+    return named.length > 0 ? named : sortTargets(false).slice(0, 1);
   }
   return sorted;
 }

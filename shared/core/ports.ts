@@ -15,6 +15,14 @@ export interface KeyStore {
   listForProject(projectId: string): Promise<KeyRecord[]>;
   /** Marks the key revoked; returns the updated record, or undefined when the project has no such key. */
   revoke(projectId: string, keyId: string, revokedAt: string): Promise<KeyRecord | undefined>;
+  /** Changes a key's name, enabled state or rate limit (`null` removes the limit); undefined when there is no such key. */
+  update(projectId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord | undefined>;
+}
+
+export interface KeyChanges {
+  name?: string;
+  disabled?: boolean;
+  rpm?: number | null;
 }
 
 /** Reads everything the request path needs about a project in one go. */
@@ -76,18 +84,45 @@ export interface UsageArchive {
   put(record: UsageRecord): Promise<void>;
 }
 
-/** A project's metered spend and, for prepaid projects, its credit (balance = credit − spend). */
+/** A project's metered spend and, for prepaid projects, what its balance has left. */
 export interface ProjectUsageTotals {
   spentNanos: number;
   requestCount: number;
-  /** Absent for postpaid projects. */
-  creditNanos?: number;
+  /** The balance minus spend and minus reservations of requests in flight; absent when never set. */
+  availableNanos?: number;
 }
 
 export interface ProjectBalanceStore {
   loadUsageTotals(projectId: string): Promise<ProjectUsageTotals>;
-  /** Sets the balance to `balanceNanos` (credit = spend + balance), or removes it (postpaid) with undefined. */
+  /** Sets what is available, or removes it (postpaid) with undefined. */
   setBalance(projectId: string, balanceNanos: number | undefined): Promise<void>;
-  /** Adds to the credit of a prepaid project (or starts one at spend + amount). */
   addCredit(projectId: string, nanos: number): Promise<void>;
+  /** Takes `nanos` from the balance if it covers them (atomically); false when it does not. */
+  reserve(projectId: string, nanos: number): Promise<boolean>;
+  /** Gives a reservation back (a request that never reached an upstream). */
+  release(projectId: string, nanos: number): Promise<void>;
+}
+
+/** One fixed window of a limit: `amount` is taken only if the window's count stays within `limit`. */
+export interface LimitCharge {
+  /** Unique per limit and window, e.g. `rpm#key#key_abc#29588760`. */
+  counterKey: string;
+  limit: number;
+  amount: number;
+  /** When the window ends (ms since the epoch): the counter expires after it. */
+  windowEndsAt: number;
+}
+
+export type LimitDecision =
+  | { allowed: true; counts: number[] }
+  | { allowed: false; refusedIndex: number };
+
+export interface RateLimiter {
+  /**
+   * Takes each charge's amount from its window, all or none: if one would pass its limit, the ones
+   * already taken are given back and the decision names the refused charge.
+   */
+  acquire(charges: readonly LimitCharge[]): Promise<LimitDecision>;
+  /** Adds to a window without checking its limit (the correction once the real token count is known). */
+  adjust(counterKey: string, amount: number, windowEndsAt: number): Promise<void>;
 }

@@ -22,6 +22,23 @@ export const projectSchema = z.object({
   /** Per-project overrides of the gateway's upstream time-outs. */
   upstreamFirstByteTimeoutMs: z.number().int().positive().optional(),
   requestDeadlineMs: z.number().int().positive().optional(),
+  /** Requests and tokens per minute for the whole project; no limit when absent. */
+  rpm: z.number().int().positive().optional(),
+  tpm: z.number().int().positive().optional(),
+  /** Prepaid projects hold a balance that must cover each request's worst case; postpaid ones do not. */
+  prepaid: z.boolean().optional(),
+  /** Members removed from the project: their keys are refused with 403. */
+  removedMembers: z.array(z.string()).optional(),
+  accessPolicy: z
+    .object({
+      /** Client addresses allowed, as CIDR blocks (IPv4 or IPv6). */
+      allowedCidrs: z.array(z.string()).optional(),
+      /** `X-Environment` values allowed; a request without one is refused when this is set. */
+      allowedEnvironments: z.array(z.string()).optional(),
+      /** Endpoint groups allowed, e.g. chat, models, generation. */
+      allowedEndpoints: z.array(z.string()).optional(),
+    })
+    .optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

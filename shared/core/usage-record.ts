@@ -41,6 +41,10 @@ export const usageRecordSchema = z.object({
   estimated: z.boolean(),
   /** Cost in nano-USD (10^-9 USD): integer, exact. */
   costNanos: z.number().int().nonnegative(),
+  /** The project was prepaid at admission: settling takes the cost from its balance. */
+  prepaid: z.boolean().default(false),
+  /** What admission reserved from the balance for this request's worst case; settling gives back the rest. */
+  reservedNanos: z.number().int().nonnegative().default(0),
   fallbackAttempts: z.number().int().nonnegative(),
   latencyMs: z.number().int().nonnegative(),
   createdAt: z.iso.datetime(),

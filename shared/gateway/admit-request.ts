@@ -2,6 +2,7 @@ import { authenticateProjectKey, extractProjectKey } from '../core/authenticate.
 import { configUnavailable, GatewayError } from '../core/errors.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { enforceAccessPolicy } from '../core/access-policy.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -21,10 +22,22 @@ async function readConfig<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Steps 1-3 of the request path: authenticate the project key, load the project (both cached), and
- * refuse what the project may not do. Limits and balances join here with the routing issue.
+ * The client's address. Behind CloudFront the function URL sees CloudFront's address, so the viewer's
+ * comes from `CloudFront-Viewer-Address` ("ip:port"), which CloudFront sets itself; X-Forwarded-For is
+ * not trusted, since a client can write it.
  */
-export async function admitRequest(request: GatewayRequest, services: GatewayServices): Promise<AdmittedRequest> {
+export function clientAddress(request: GatewayRequest): string {
+  const viewer = request.headers['cloudfront-viewer-address'];
+  if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  return request.sourceIp;
+}
+
+/**
+ * Steps 1-3 of the request path that need no body: authenticate the project key, load the project (both
+ * cached), and refuse what the project or its access policy does not allow (403). Rate limits and the
+ * balance follow in admitUsage, for requests that will reach an upstream.
+ */
+export async function admitRequest(request: GatewayRequest, services: GatewayServices, endpointGroup: string): Promise<AdmittedRequest> {
   const { caches } = services;
   const presentedKey = extractProjectKey(request.headers);
   const key = await authenticateProjectKey(presentedKey, (hash) =>
@@ -39,11 +52,21 @@ export async function admitRequest(request: GatewayRequest, services: GatewaySer
       code: 'project_not_found',
     });
   }
-  if (config.project.plan !== 'active') {
-    throw new GatewayError('permission', `The project "${config.project.projectId}" has no active plan.`, {
-      code: 'plan_inactive',
+  const { project } = config;
+  if (project.plan !== 'active') {
+    throw new GatewayError('permission', `The project "${project.projectId}" has no active plan.`, { code: 'plan_inactive' });
+  }
+  if (key.disabled) throw new GatewayError('permission', 'This project key is disabled.', { code: 'key_disabled' });
+  if (key.member && project.removedMembers?.includes(key.member)) {
+    throw new GatewayError('permission', `The member "${key.member}" is no longer part of the project "${project.projectId}".`, {
+      code: 'member_removed',
     });
   }
+  enforceAccessPolicy(project, {
+    clientIp: clientAddress(request),
+    environment: request.headers['x-environment'] ?? request.headers['x-llm-environment'],
+    endpointGroup,
+  });
   return { key, config, orgRates };
 }
 

@@ -8,8 +8,9 @@ import { openAiStreamErrorFrame } from '../protocols/openai-chat/openai-errors.t
 import { relaySseStream } from '../upstream/sse-relay.ts';
 import { redactSecrets } from '../upstream/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
+import { admitUsage } from './admit-usage.ts';
 import { readAttribution } from './attribution.ts';
-import { chatUsageEstimator, createChatStreamHandler, usdPricer } from './chat-metering.ts';
+import { chatUsageEstimator, createChatStreamHandler, estimateChatUsageBound, usdPricer } from './chat-metering.ts';
 import { AttemptsExhaustedError, tryTargets } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
@@ -21,7 +22,7 @@ import { recordUsage, ZERO_USAGE, type AttemptOutcome } from './usage-recorder.t
  * fields, the upstream's bytes back), metered on the way: one usage record per request.
  */
 export async function handleChatCompletions(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const { key, config, orgRates } = await admitRequest(request, services);
+  const { key, config, orgRates } = await admitRequest(request, services, 'chat');
   const chatRequest = parseChatCompletionRequest(request.body);
   const { project } = config;
   const targets = planRoute(
@@ -38,6 +39,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     orgRates,
   );
 
+  const admission = await admitUsage(services, { key, project, targets }, estimateChatUsageBound(chatRequest));
   const streaming = chatRequest.stream === true;
   const metering = {
     requestId: route.requestId,
@@ -46,6 +48,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     endpoint: 'chat.completions',
     attribution: readAttribution(request.headers),
     startedAt: route.receivedAt,
+    admission,
   };
   const outcomeBase = (target: RouteTarget, fallbackAttempts: number) => ({
     model: target.model.slug,
@@ -77,11 +80,12 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     );
   } catch (thrown) {
     const error = toGatewayError(thrown);
-    if (error instanceof AttemptsExhaustedError) {
-      const last = error.failures.at(-1);
-      if (last) {
-        await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
-      }
+    const last = error instanceof AttemptsExhaustedError ? error.failures.at(-1) : undefined;
+    if (error instanceof AttemptsExhaustedError && last) {
+      // The record settles the reservation (nothing was spent).
+      await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
+    } else {
+      await services.balances.release(project.projectId, admission.reservedNanos).catch(() => undefined);
     }
     throw error;
   }
@@ -89,7 +93,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
   const { target, response: upstream, apiKey, failures } = served;
   const provider = target.provider.provider;
   const attempt = outcomeBase(target, failures.length);
-  const servedBy = { 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
+  const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
 
   if (!upstream.ok) {

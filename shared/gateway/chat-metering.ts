@@ -4,6 +4,19 @@ import type { RateCardEntry } from '../core/project-config.ts';
 import { createChatStreamMeter, isDoneEvent } from '../protocols/openai-chat/chat-stream-meter.ts';
 import { chatPromptText, countTokens } from '../metering/estimate-tokens.ts';
 import type { SseEventHandler } from '../upstream/sse-relay.ts';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type UsageEstimate } from './admit-usage.ts';
+
+/**
+ * A quick bound for admission (rate limits, balance reservation): the prompt at about four characters a
+ * token (no tokenizer on the hot path) and the request's output cap.
+ */
+export function estimateChatUsageBound(request: { messages: readonly unknown[]; max_tokens?: unknown; max_completion_tokens?: unknown }): UsageEstimate {
+  const cap = [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0);
+  return {
+    promptTokens: Math.ceil(chatPromptText(request.messages).length / 4),
+    maxOutputTokens: cap ?? DEFAULT_MAX_OUTPUT_TOKENS,
+  };
+}
 
 /** Prices a usage as the exact USD decimal shown to clients. */
 export function usdPricer(rate: RateCardEntry): (usage: TokenUsage) => string {

@@ -2,6 +2,8 @@ import type {
   Clock,
   GenerationLookup,
   KeyStore,
+  ProjectBalanceStore,
+  RateLimiter,
   ProjectConfigSource,
   ProviderSecrets,
   RandomBytes,
@@ -26,6 +28,8 @@ export interface GatewayServices {
   coolDown: CoolDown;
   usageSink: UsageSink;
   generations: GenerationLookup;
+  rateLimiter: RateLimiter;
+  balances: Pick<ProjectBalanceStore, 'reserve' | 'release'>;
   /** Last resort when the usage sink refuses a record: log it whole for replay. */
   reportUnsentUsage(record: UsageRecord, error: unknown): void;
 }

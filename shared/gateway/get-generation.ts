@@ -11,7 +11,7 @@ import type { GatewayServices } from './gateway-services.ts';
  * is indistinguishable from a missing one.
  */
 export async function handleGetGeneration(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
-  const { config } = await admitRequest(request, services);
+  const { config } = await admitRequest(request, services, 'generation');
   const id = request.query.get('id');
   if (!id) {
     throw new GatewayError('invalid_request', 'The query parameter "id" is required: GET /v1/generation?id=<request id>.', {

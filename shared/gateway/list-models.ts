@@ -44,7 +44,7 @@ function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: Org
 
 /** GET /v1/models: exactly the project's allowlist, priced from its rate card. */
 export async function handleListModels(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
-  const { config, orgRates } = await admitRequest(request, services);
+  const { config, orgRates } = await admitRequest(request, services, 'models');
   const sorted = [...config.models].sort((a, b) => a.slug.localeCompare(b.slug));
 
   if (!isMessagesStyleClient(request)) {

@@ -3,6 +3,8 @@ import { priceUsage } from '../core/price-usage.ts';
 import type { RateCardEntry } from '../core/project-config.ts';
 import { randomBase62 } from '../core/project-keys.ts';
 import type { Attribution, UsageRecord } from '../core/usage-record.ts';
+import type { LimitCharge } from '../core/ports.ts';
+import type { UsageAdmission } from './admit-usage.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 export interface RequestMeteringContext {
@@ -12,6 +14,8 @@ export interface RequestMeteringContext {
   endpoint: string;
   attribution: Attribution;
   startedAt: number;
+  /** What admission reserved (prepaid projects) and the tokens-per-minute charge to correct. */
+  admission: UsageAdmission;
 }
 
 export interface AttemptOutcome {
@@ -57,6 +61,8 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     reasoningTokens: outcome.usage.reasoningTokens,
     estimated: outcome.usage.estimated,
     costNanos: priceUsage(outcome.usage, outcome.rate),
+    prepaid: context.admission.prepaid,
+    reservedNanos: context.admission.reservedNanos,
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
     createdAt: new Date(context.startedAt).toISOString(),
@@ -67,5 +73,15 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
   } catch (error) {
     services.reportUnsentUsage(record, error);
   }
+  await correctTokenCharge(services, context.admission.tokenCharge, outcome.usage);
   return record;
+}
+
+/** The tokens-per-minute window was charged an estimate; now that the real count is known, correct it. */
+async function correctTokenCharge(services: GatewayServices, charge: LimitCharge | undefined, usage: TokenUsage): Promise<void> {
+  if (!charge) return;
+  const difference = usage.promptTokens + usage.completionTokens - charge.amount;
+  if (difference === 0) return;
+  // Best effort: a failed correction errs on the side of the limit for the rest of the window.
+  await services.rateLimiter.adjust(charge.counterKey, difference, charge.windowEndsAt).catch(() => undefined);
 }

@@ -4,7 +4,12 @@ import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } fr
 // dynalite serves the DynamoDB API from a LevelDB directory: the embedded, on-disk store of the local host.
 import dynalite from 'dynalite';
 import { startTransactionalFront, type TransactionalFront } from './transactional-front.ts';
-import { generationsTableDefinition, keysTableDefinition, projectsTableDefinition } from '../adapters/aws/table-definitions.ts';
+import {
+  countersTableDefinition,
+  generationsTableDefinition,
+  keysTableDefinition,
+  projectsTableDefinition,
+} from '../adapters/aws/table-definitions.ts';
 
 export interface EmbeddedStore {
   endpoint: string;
@@ -16,8 +21,9 @@ export interface EmbeddedStore {
 export interface TableNames {
   keys: string;
   projects: string;
-  /** The metering tables; absent in stores that only hold configuration (some tests). */
+  /** The metering and rate-limit tables; absent in stores that only hold configuration (some tests). */
   generations?: string;
+  counters?: string;
 }
 
 /**
@@ -81,6 +87,7 @@ async function ensureTables(endpoint: string, tables: TableNames): Promise<void>
     const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
     const definitions = [keysTableDefinition(tables.keys), projectsTableDefinition(tables.projects)];
     if (tables.generations) definitions.push(generationsTableDefinition(tables.generations));
+    if (tables.counters) definitions.push(countersTableDefinition(tables.counters));
     for (const definition of definitions) {
       if (!existing.has(definition.TableName ?? '')) await client.send(new CreateTableCommand(definition));
     }

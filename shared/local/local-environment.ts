@@ -2,7 +2,12 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
 
-export const LOCAL_TABLES = { keys: 'gateway-keys', projects: 'gateway-projects', generations: 'gateway-generations' } as const;
+export const LOCAL_TABLES = {
+  keys: 'gateway-keys',
+  projects: 'gateway-projects',
+  generations: 'gateway-generations',
+  counters: 'gateway-counters',
+} as const;
 
 export interface LocalEnvironment {
   dataDir: string;
@@ -27,6 +32,7 @@ export async function openLocalEnvironment(dataDirectory: string, extraEnv: Reco
     GATEWAY_KEYS_TABLE: LOCAL_TABLES.keys,
     GATEWAY_PROJECTS_TABLE: LOCAL_TABLES.projects,
     GATEWAY_GENERATIONS_TABLE: LOCAL_TABLES.generations,
+    GATEWAY_COUNTERS_TABLE: LOCAL_TABLES.counters,
     GATEWAY_USAGE_SINK: 'in-process',
     GATEWAY_USAGE_ARCHIVE: 'file',
     GATEWAY_USAGE_DIR: dataDir,

@@ -5,6 +5,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
+import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
 import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
@@ -17,6 +18,7 @@ export interface Adapters {
   secrets: ProviderSecrets;
   usage: DynamoUsageLedger;
   balances: DynamoProjectBalance;
+  rateLimiter: DynamoRateLimiter;
 }
 
 /**
@@ -41,6 +43,7 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     projects: new DynamoProjectStore(documents, config.GATEWAY_PROJECTS_TABLE),
     secrets,
     balances: new DynamoProjectBalance(documents, config.GATEWAY_PROJECTS_TABLE),
+    rateLimiter: new DynamoRateLimiter(documents, config.GATEWAY_COUNTERS_TABLE),
     usage: new DynamoUsageLedger(documents, {
       generations: config.GATEWAY_GENERATIONS_TABLE,
       projects: config.GATEWAY_PROJECTS_TABLE,

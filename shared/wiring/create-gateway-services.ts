@@ -38,6 +38,8 @@ export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: 
     coolDown: new CoolDown(clock),
     usageSink: createUsageSink(config),
     generations: adapters.usage,
+    rateLimiter: adapters.rateLimiter,
+    balances: adapters.balances,
     reportUnsentUsage,
   };
 }

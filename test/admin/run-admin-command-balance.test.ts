@@ -39,8 +39,10 @@ describe('runAdminCommand: project balance', () => {
     await admin.ok({ command: 'project.create', projectId: 'metered' });
     await admin.ok({ command: 'project.update', projectId: 'metered', balanceUsd: '1' });
     const ledger = admin.usageLedger();
-    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 150 }));
-    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 600 }));
+    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 150, prepaid: true, reservedNanos: 0 }));
+    await ledger.recordOnce(sampleRecord({ projectId: 'metered', costNanos: 600, prepaid: true, reservedNanos: 1000 }));
+    // The second request's reservation was taken at admission; settling gives back the difference.
+    await admin.services.balances.reserve('metered', 1000);
 
     const project = await admin.ok<BalanceView>({ command: 'project.get', projectId: 'metered' });
 

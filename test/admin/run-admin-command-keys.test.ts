@@ -35,6 +35,8 @@ describe('runAdminCommand: project keys', () => {
       created_at: START_TIME,
       revoked_at: null,
       status: 'active',
+      member: null,
+      rpm: null,
       key: created.key,
     });
   });
@@ -91,7 +93,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'name', 'project_id', 'revoked_at', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -121,6 +123,8 @@ describe('runAdminCommand: project keys', () => {
         created_at: START_TIME,
         revoked_at: '2025-04-04T04:04:04.000Z',
         status: 'revoked',
+        member: null,
+        rpm: null,
       });
       expect(JSON.stringify(revoked)).not.toContain(sha256(created.key));
       const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'revoking' });

@@ -66,7 +66,9 @@ describe('parseAdminArgs', () => {
     const lines = [
       'project create demo --name Demo',
       'project get demo',
-      'project update demo --plan active --usage-injection off --failover on --mcp off',
+      'project update demo --plan active --usage-injection off --failover on --mcp off --rpm 60 --tpm none --allowed-cidrs 10.0.0.0/8,::1 --allowed-endpoints chat',
+      'member remove demo alice',
+      'member restore demo alice',
       'provider set demo openai --api-key sk-x',
       'model allow demo openai/gpt-4o-mini --alias fast --input-micros-per-1k 1 --output-micros-per-1k 2',
       'model remove demo openai/gpt-4o-mini',
@@ -74,10 +76,11 @@ describe('parseAdminArgs', () => {
       'ratecard list',
       'key create demo',
       'key list demo',
+      'key update demo key_1 --enabled off --rpm none',
       'key revoke demo key_1',
     ];
     const commands = lines.map((line) => adminCommandSchema.parse(parseAdminArgs(args(line))).command);
-    expect(new Set(commands).size).toBe(11);
+    expect(new Set(commands).size).toBe(14);
     const inUsage = [...ADMIN_USAGE.matchAll(/^ {2}([a-z]+) ([a-z]+)/gm)].map((match) => `${match[1]} ${match[2]}`);
     const covered = lines.map((line) => args(line).slice(0, 2).join(' '));
     expect(covered).toEqual(inUsage);
@@ -155,5 +158,28 @@ describe('parseAdminArgs', () => {
 describe('parseAdminArgs with extra arguments', () => {
   it('refuses an argument the command does not take instead of ignoring it', () => {
     expect(() => parseAdminArgs(['project', 'get', 'demo', 'extra'])).toThrow(/Unexpected argument "extra"/);
+  });
+});
+
+describe('parseAdminArgs for limits, policies, members and key updates', () => {
+  it('maps limits and lists, with "none" clearing them', () => {
+    expect(parseAdminArgs(args('project update demo --rpm 60 --tpm none --allowed-environments prod,staging --deadline-ms 60000'))).toEqual({
+      command: 'project.update',
+      projectId: 'demo',
+      rpm: 60,
+      tpm: 'none',
+      allowedEnvironments: ['prod', 'staging'],
+      deadlineMs: 60000,
+    });
+  });
+
+  it('maps a key with a member and a limit, and a key update', () => {
+    expect(parseAdminArgs(args('key create demo --member alice --rpm 10'))).toEqual({ command: 'key.create', projectId: 'demo', member: 'alice', rpm: 10 });
+    expect(parseAdminArgs(args('key update demo key_1 --enabled on'))).toEqual({ command: 'key.update', projectId: 'demo', keyId: 'key_1', enabled: true });
+  });
+
+  it('refuses a limit that is not a positive whole number', () => {
+    expect(() => parseAdminArgs(args('project update demo --rpm 0'))).toThrow(/--rpm takes a positive whole number or "none"/);
+    expect(() => parseAdminArgs(args('key create demo --rpm none'))).toThrow(/--rpm of a new key/);
   });
 });

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keyRecordSchema, type KeyRecord } from '../../core/key-record.ts';
-import type { KeyStore } from '../../core/ports.ts';
+import type { KeyChanges, KeyStore } from '../../core/ports.ts';
 import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
@@ -43,6 +43,52 @@ export class DynamoKeyStore implements KeyStore {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return records;
+  }
+
+  async update(projectId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord | undefined> {
+    const found = await this.findById(projectId, keyId);
+    if (!found) return undefined;
+    const sets: string[] = [];
+    const removes: string[] = [];
+    const values: Record<string, unknown> = {};
+    if (changes.name !== undefined) {
+      sets.push('#name = :name');
+      values[':name'] = changes.name;
+    }
+    if (changes.disabled !== undefined) {
+      sets.push('disabled = :disabled');
+      values[':disabled'] = changes.disabled;
+    }
+    if (changes.rpm === null) removes.push('rpm');
+    else if (changes.rpm !== undefined) {
+      sets.push('rpm = :rpm');
+      values[':rpm'] = changes.rpm;
+    }
+    if (sets.length === 0 && removes.length === 0) return found;
+    const { Attributes } = await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { keyHash: found.keyHash },
+        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+        ConditionExpression: 'attribute_exists(keyHash)',
+        ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return keyRecordSchema.parse(Attributes);
+  }
+
+  private async findById(projectId: string, keyId: string): Promise<KeyRecord | undefined> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: KEYS_BY_PROJECT_INDEX,
+        KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
+        ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
+      }),
+    );
+    return Items?.[0] ? keyRecordSchema.parse(Items[0]) : undefined;
   }
 
   async revoke(projectId: string, keyId: string, revokedAt: string): Promise<KeyRecord | undefined> {

@@ -6,15 +6,14 @@ import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.t
 const usageItemSchema = z.object({
   spentNanos: z.number().int().optional(),
   requestCount: z.number().int().optional(),
-  creditNanos: z.number().int().optional(),
+  availableNanos: z.number().int().optional(),
 });
 
-const MAX_ATTEMPTS = 5;
-
 /**
- * The project's `usage` item in the projects table: the writer ADDs spend there in its exactly-once
- * transaction; the admin sets or adds credit. Setting a balance reads the spend and writes the credit
- * on condition that the spend has not moved meanwhile, so a concurrent settlement is never lost.
+ * The project's `usage` item in the projects table. `availableNanos` is the prepaid balance net of
+ * spend and of reservations in flight: admission takes a request's worst case from it with a
+ * conditional atomic update (so concurrent requests cannot overspend), and the writer's exactly-once
+ * transaction gives back the difference to the real cost.
  */
 export class DynamoProjectBalance implements ProjectBalanceStore {
   constructor(
@@ -23,57 +22,66 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   ) {}
 
   async loadUsageTotals(projectId: string): Promise<ProjectUsageTotals> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }),
-    );
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: this.key(projectId), ConsistentRead: true }));
     const item = usageItemSchema.parse(Item ?? {});
     return {
       spentNanos: item.spentNanos ?? 0,
       requestCount: item.requestCount ?? 0,
-      ...(item.creditNanos !== undefined ? { creditNanos: item.creditNanos } : {}),
+      ...(item.availableNanos !== undefined ? { availableNanos: item.availableNanos } : {}),
     };
   }
 
   async setBalance(projectId: string, balanceNanos: number | undefined): Promise<void> {
-    const Key = { projectId, itemKey: 'usage' };
-    if (balanceNanos === undefined) {
-      await this.client.send(new UpdateCommand({ TableName: this.tableName, Key, UpdateExpression: 'REMOVE creditNanos' }));
-      return;
-    }
-    for (let attempt = 1; ; attempt++) {
-      const { spentNanos } = await this.loadUsageTotals(projectId);
-      try {
-        await this.client.send(
-          new UpdateCommand({
+    await this.client.send(
+      balanceNanos === undefined
+        ? new UpdateCommand({ TableName: this.tableName, Key: this.key(projectId), UpdateExpression: 'REMOVE availableNanos' })
+        : new UpdateCommand({
             TableName: this.tableName,
-            Key,
-            UpdateExpression: 'SET creditNanos = :credit',
-            ConditionExpression: spentNanos === 0 ? 'attribute_not_exists(spentNanos) OR spentNanos = :zero' : 'spentNanos = :spent',
-            ExpressionAttributeValues: { ':credit': spentNanos + balanceNanos, ...(spentNanos === 0 ? { ':zero': 0 } : { ':spent': spentNanos }) },
+            Key: this.key(projectId),
+            UpdateExpression: 'SET availableNanos = :balance',
+            ExpressionAttributeValues: { ':balance': balanceNanos },
           }),
-        );
-        return;
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException) || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    );
   }
 
   async addCredit(projectId: string, nanos: number): Promise<void> {
-    const totals = await this.loadUsageTotals(projectId);
-    if (totals.creditNanos === undefined) {
-      // A postpaid project becomes prepaid with this amount as its balance.
-      await this.setBalance(projectId, nanos);
-      return;
+    await this.add(projectId, nanos);
+  }
+
+  async reserve(projectId: string, nanos: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(projectId),
+          UpdateExpression: 'ADD availableNanos :taken',
+          ConditionExpression: 'availableNanos >= :needed',
+          ExpressionAttributeValues: { ':taken': -nanos, ':needed': nanos },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
     }
+  }
+
+  async release(projectId: string, nanos: number): Promise<void> {
+    if (nanos > 0) await this.add(projectId, nanos);
+  }
+
+  private async add(projectId: string, nanos: number): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { projectId, itemKey: 'usage' },
-        UpdateExpression: 'ADD creditNanos :amount',
-        ConditionExpression: 'attribute_exists(creditNanos)',
+        Key: this.key(projectId),
+        UpdateExpression: 'ADD availableNanos :amount',
         ExpressionAttributeValues: { ':amount': nanos },
       }),
     );
+  }
+
+  private key(projectId: string) {
+    return { projectId, itemKey: 'usage' };
   }
 }

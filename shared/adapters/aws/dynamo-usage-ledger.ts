@@ -43,8 +43,16 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
               Update: {
                 TableName: this.tables.projects,
                 Key: { projectId: record.projectId, itemKey: 'usage' },
-                UpdateExpression: 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
-                ExpressionAttributeValues: { ':cost': record.costNanos, ':one': 1, ':now': record.createdAt },
+                // A prepaid request settles against the balance: its reservation back, its real cost taken.
+                UpdateExpression: record.prepaid
+                  ? 'ADD spentNanos :cost, requestCount :one, availableNanos :settlement SET updatedAt = :now'
+                  : 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
+                ExpressionAttributeValues: {
+                  ':cost': record.costNanos,
+                  ':one': 1,
+                  ':now': record.createdAt,
+                  ...(record.prepaid ? { ':settlement': record.reservedNanos - record.costNanos } : {}),
+                },
               },
             },
           ],

@@ -67,3 +67,18 @@ export function generationsTableDefinition(tableName: string): CreateTableComman
     ],
   };
 }
+
+/**
+ * counters: counterKey (PK), no sort key; short-lived request and token counters of the rate limits,
+ * each item removed by TTL once its window has passed.
+ */
+export const COUNTER_TTL_ATTRIBUTE = 'expiresAt';
+
+export function countersTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [{ AttributeName: 'counterKey', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'counterKey', KeyType: 'HASH' }],
+  };
+}

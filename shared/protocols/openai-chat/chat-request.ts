@@ -13,7 +13,7 @@ export const chatCompletionRequestSchema = z.looseObject({
   /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
   models: z.array(z.string().min(1)).optional(),
   route: z.literal('fallback').optional(),
-  provider: z.record(z.string(), z.unknown()).optional(),
+  provider: z.record(z.string(), z.unknown()).nullish(),
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 

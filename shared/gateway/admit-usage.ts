@@ -1,0 +1,72 @@
+import { configUnavailable, GatewayError } from '../core/errors.ts';
+import type { KeyRecord } from '../core/key-record.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
+import { formatUsd, priceUsage } from '../core/price-usage.ts';
+import type { LimitCharge } from '../core/ports.ts';
+import type { Project } from '../core/project-config.ts';
+import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
+import type { GatewayServices } from './gateway-services.ts';
+
+/** Output tokens assumed for the worst case when the request sets no max_tokens. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+export interface UsageAdmission {
+  prepaid: boolean;
+  reservedNanos: number;
+  /** The tokens-per-minute charge taken, corrected once the real count is known. */
+  tokenCharge: LimitCharge | undefined;
+  headers: Record<string, string>;
+}
+
+export interface UsageEstimate {
+  promptTokens: number;
+  maxOutputTokens: number;
+}
+
+async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+}
+
+/**
+ * Step 3 of the request path for requests that reach an upstream: rate limits (429), then the prepaid
+ * balance (402), which must cover the worst case (the prompt estimate plus the output cap at the dearest
+ * planned target's prices). That worst case is reserved now and settled to the real cost by the writer.
+ */
+export async function admitUsage(
+  services: GatewayServices,
+  admitted: { key: KeyRecord; project: Project; targets: readonly RouteTarget[] },
+  estimate: UsageEstimate,
+): Promise<UsageAdmission> {
+  const now = services.clock.now();
+  const { key, project } = admitted;
+  const charges = limitChargesFor(key, project, estimate.promptTokens + estimate.maxOutputTokens, now);
+  let headers: Record<string, string> = {};
+  if (charges.length > 0) {
+    const decision = await guarded(() => services.rateLimiter.acquire(charges));
+    if (!decision.allowed) throw rateLimited(decision, charges, now);
+    headers = rateLimitHeaders(charges, decision.counts, now);
+  }
+  const tokenCharge = charges.find((charge) => charge.kind === 'tokens');
+  if (!project.prepaid) return { prepaid: false, reservedNanos: 0, tokenCharge, headers };
+
+  const worstCase = Math.max(
+    ...admitted.targets.map((target) =>
+      priceUsage({ promptTokens: estimate.promptTokens, completionTokens: estimate.maxOutputTokens, cachedTokens: 0, reasoningTokens: 0, estimated: true }, target.rate),
+    ),
+  );
+  const reserved = worstCase === 0 || (await guarded(() => services.balances.reserve(project.projectId, worstCase)));
+  if (!reserved) {
+    // A refused request should not use up the client's rate limits.
+    await Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
+    throw new GatewayError(
+      'payment_required',
+      `The project's balance cannot cover this request's worst case (${formatUsd(worstCase)} USD: the prompt plus ${estimate.maxOutputTokens} output tokens). Add credit or lower max_tokens.`,
+      { code: 'insufficient_balance' },
+    );
+  }
+  return { prepaid: true, reservedNanos: worstCase, tokenCharge, headers };
+}
