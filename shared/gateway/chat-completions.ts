@@ -11,7 +11,7 @@ import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
 import { readAttribution } from './attribution.ts';
 import { chatUsageEstimator, createChatStreamHandler, estimateChatUsageBound, usdPricer } from './chat-metering.ts';
-import { AttemptsExhaustedError, tryTargets } from './failover.ts';
+import { AttemptsExhaustedError, coolDownKey, tryTargets } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
 import { recordUsage, ZERO_USAGE, type AttemptOutcome } from './usage-recorder.ts';
@@ -32,8 +32,9 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
       failoverEnabled: chatRequest.route === 'fallback' || project.failover,
       preferences: parseProviderPreferences(chatRequest.provider),
       protocol: 'openai',
-      parameters: Object.keys(chatRequest),
-      isCoolingDown: (slug) => services.coolDown.isCoolingDown(slug),
+      // Parameters sent as null or false ask for nothing a provider could fail to honour.
+      parameters: Object.entries(chatRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
+      isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
     },
     config,
     orgRates,

@@ -69,12 +69,21 @@ export async function tryTargets(
       });
       if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };
       failures.push({ target, error: await upstreamFailureToGatewayError(response, provider, apiKey) });
+      if (response.status === 429 || response.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
     } catch (thrown) {
       const error = toGatewayError(thrown);
       if (error.kind === 'config_unavailable') throw error;
       failures.push({ target, error });
+      services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
     }
-    services.coolDown.markFailed(target.model.slug);
   }
   throw new AttemptsExhaustedError(failures);
+}
+
+/**
+ * Cool-down is per project: a 429 is usually the project's own provider account hitting its limits, which
+ * says nothing about other projects' keys for the same provider.
+ */
+export function coolDownKey(projectId: string, slug: string): string {
+  return `${projectId}/${slug}`;
 }

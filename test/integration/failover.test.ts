@@ -1,0 +1,251 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { scriptedUpstream, streamEvents, type Behaviour } from '../support/scripted-upstream.ts';
+import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+let gateway: TestGateway;
+let primary: FakeUpstream;
+let backup: FakeUpstream;
+let key: string;
+let failoverProjectKey: string;
+/** Each upstream request as `<provider>:<model it received>`, across both upstreams, in order. */
+const log: string[] = [];
+/** Keyed like the log; unlisted models answer 'ok'. Each test uses its own model ids: cool-down is per process. */
+let behaviours: Record<string, Behaviour> = {};
+
+async function allow(projectId: string, slugs: string[]): Promise<void> {
+  for (const slug of slugs) await gateway.admin({ command: 'model.allow', projectId, slug });
+}
+
+beforeAll(async () => {
+  primary = await startFakeOpenAiUpstream();
+  backup = await startFakeOpenAiUpstream();
+  primary.answerWith(scriptedUpstream('openai', log, () => behaviours));
+  backup.answerWith(scriptedUpstream('backup', log, () => behaviours));
+  gateway = await startTestGateway({ GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '400', GATEWAY_HEARTBEAT_INTERVAL_MS: '100' });
+  key = await createProjectWithKey(gateway, { projectId: 'acme', baseUrl: primary.baseUrl, models: [] });
+  failoverProjectKey = await createProjectWithKey(gateway, { projectId: 'resilient', baseUrl: primary.baseUrl, models: [] });
+  await gateway.admin({ command: 'project.update', projectId: 'resilient', failover: true });
+  for (const projectId of ['acme', 'resilient']) {
+    await gateway.admin({ command: 'provider.set', projectId, provider: 'backup', apiKey: 'sk-backup-secret-0123456789', baseUrl: backup.baseUrl, protocol: 'openai' });
+  }
+  // The same model under two providers: `backup/openai/m` is the model `openai/m`.
+  const pairs = ['m-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat'];
+  await allow('acme', pairs.flatMap((id) => [`openai/${id}`, `backup/openai/${id}`]));
+  await allow('acme', ['openai/m-chain-b', 'backup/openai/m-chain-c', 'openai/m-alone']);
+  await allow('resilient', ['openai/m-flag', 'backup/openai/m-flag', 'openai/m-shared', 'backup/openai/m-shared']);
+  await allow('acme', ['openai/m-shared', 'backup/openai/m-shared']);
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await primary.close();
+  await backup.close();
+});
+
+beforeEach(() => {
+  log.length = 0;
+  behaviours = {};
+});
+
+interface Generation {
+  model: string;
+  provider: string;
+  fallback_attempts: number;
+  status: string;
+}
+
+async function generation(id: string): Promise<Generation> {
+  const lookup = () => fetch(`${gateway.url}/v1/generation?id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${key}` } });
+  await expect.poll(async () => (await lookup()).status, { timeout: 2_000, interval: 50 }).toBe(200);
+  return (await (await lookup()).json()) as Generation;
+}
+
+/** Extra body fields the SDK's types do not know (`route`, `models`, `provider`). */
+function chat(model: string, extra: Record<string, unknown> = {}): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  return { model, messages: [{ role: 'user', content: 'hi' }], ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+}
+
+const fallback = { route: 'fallback' };
+
+async function apiError(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  const error = await call.then(() => undefined, (thrown: unknown) => thrown);
+  if (!(error instanceof OpenAI.APIError)) throw new Error(`expected an APIError, got ${String(error)}`);
+  return error;
+}
+
+describe('failover with route "fallback"', () => {
+  it.each([
+    ['an upstream 429', 'm-429', 429],
+    ['an upstream 500', 'm-500', 500],
+    ['an upstream 503', 'm-503', 503],
+    ['a dropped connection', 'm-drop', 'drop'],
+    ['no answer within the first-byte time-out', 'm-silent', 'silent'],
+  ] as const)('moves on after %s to the other provider of the same model', async (_what, id, behaviour) => {
+    behaviours = { [`openai:${id}`]: behaviour };
+    const { response } = await gateway.openai(key).chat.completions.create(chat(`openai/${id}`, fallback), { headers: { 'x-request-id': `fo-${id}` } }).withResponse();
+
+    expect(log).toEqual([`openai:${id}`, `backup:openai/${id}`]);
+    expect(response.headers.get('x-gateway-model')).toBe(`backup/openai/${id}`);
+    expect(await generation(`fo-${id}`)).toMatchObject({ model: `backup/openai/${id}`, provider: 'backup', fallback_attempts: 1, status: 'completed' });
+  });
+
+  it('tries the other providers of the model first, then each model of `models` in order, skipping models not allowed', async () => {
+    behaviours = { 'openai:m-chain': 503, 'backup:openai/m-chain': 500, 'backup:openai/m-chain-c': 429 };
+    const body = chat('openai/m-chain', { ...fallback, models: ['openai/not-allowed', 'backup/openai/m-chain-c', 'openai/m-chain-b'] });
+    const { response } = await gateway.openai(key).chat.completions.create(body, { headers: { 'x-request-id': 'fo-chain' } }).withResponse();
+
+    expect(log).toEqual(['openai:m-chain', 'backup:openai/m-chain', 'backup:openai/m-chain-c', 'openai:m-chain-b']);
+    expect(response.headers.get('x-gateway-model')).toBe('openai/m-chain-b');
+    expect(await generation('fo-chain')).toMatchObject({ model: 'openai/m-chain-b', fallback_attempts: 3 });
+  });
+
+  it('answers 429 with Retry-After and a message listing each attempt when the last target rate-limits', async () => {
+    behaviours = { 'openai:m-all-429': 503, 'backup:openai/m-all-429': 429 };
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-all-429', fallback), { headers: { 'x-request-id': 'fo-all-429' } }));
+
+    expect(error.status).toBe(429);
+    expect(error.headers?.get('retry-after')).toBe('7');
+    expect(error.message).toMatch(
+      /All 2 attempts failed: "openai\/m-all-429": Provider "openai" failed with HTTP 503: openai overloaded \| "backup\/openai\/m-all-429": Provider "backup" is rate limiting requests: Rate limit reached/,
+    );
+    expect(await generation('fo-all-429')).toMatchObject({ status: 'failed', fallback_attempts: 2 });
+  });
+
+  it('answers 502 when the last target fails with a 5xx, even after a 429', async () => {
+    behaviours = { 'openai:m-all-5xx': 429, 'backup:openai/m-all-5xx': 500 };
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-all-5xx', fallback)));
+
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toContain('"backup/openai/m-all-5xx": Provider "backup" failed with HTTP 500: backup overloaded');
+    expect(log).toEqual(['openai:m-all-5xx', 'backup:openai/m-all-5xx']);
+  });
+
+  it('passes an upstream 400 through without trying another target', async () => {
+    behaviours = { 'openai:m-400': 400 };
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chat('openai/m-400', fallback)),
+    });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual(JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json')));
+    expect(log).toEqual(['openai:m-400']);
+  });
+
+  it('refuses with 400 no_routable_model listing what it skipped when nothing remains', async () => {
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-alone', { ...fallback, models: ['openai/not-allowed'], provider: { ignore: ['openai'] } })));
+
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('no_routable_model');
+    expect(error.message).toContain('"openai/m-alone": in provider.ignore; "openai/not-allowed": not on the allowlist');
+    expect(log).toEqual([]);
+  });
+
+  it('refuses an unknown provider preference with 400 naming it', async () => {
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-alone', { provider: { zdr: true } })));
+    expect(error.status).toBe(400);
+    expect(error.param).toBe('provider.zdr');
+    expect(log).toEqual([]);
+  });
+
+  it('reads `provider: null` as no preferences and sends no routing field upstream', async () => {
+    await gateway.openai(key).chat.completions.create(chat('openai/m-alone', { provider: null, route: 'fallback', models: ['openai/m-chain-b'] }));
+    expect(log).toEqual(['openai:m-alone']);
+    expect(Object.keys(primary.received.at(-1)?.body ?? {})).toEqual(['model', 'messages']);
+  });
+
+  it('tries a target that just failed last on the next request', async () => {
+    behaviours = { 'openai:m-cool': 503 };
+    await gateway.openai(key).chat.completions.create(chat('openai/m-cool', fallback));
+    behaviours = {};
+    const { response } = await gateway.openai(key).chat.completions.create(chat('openai/m-cool', fallback), { headers: { 'x-request-id': 'fo-cool' } }).withResponse();
+
+    expect(log).toEqual(['openai:m-cool', 'backup:openai/m-cool', 'backup:openai/m-cool']);
+    expect(response.headers.get('x-gateway-model')).toBe('backup/openai/m-cool');
+    expect(await generation('fo-cool')).toMatchObject({ fallback_attempts: 0 });
+  });
+});
+
+describe('cool-down scope', () => {
+  it("keeps one project's failed target first for another project", async () => {
+    behaviours = { 'openai:m-shared': 429 };
+    await gateway.openai(key).chat.completions.create(chat('openai/m-shared', fallback));
+    behaviours = {};
+    log.length = 0;
+    await gateway.openai(failoverProjectKey).chat.completions.create(chat('openai/m-shared'));
+
+    expect(log).toEqual(['openai:m-shared']);
+  });
+});
+
+describe('when failover applies', () => {
+  it('does not retry a 503 without `route` on a project without failover', async () => {
+    behaviours = { 'openai:m-off': 503 };
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-off', { models: ['openai/m-alone'] })));
+
+    expect(error.status).toBe(502);
+    expect(log).toEqual(['openai:m-off']);
+    expect(backup.received.some((request) => request.body.model === 'openai/m-off')).toBe(false);
+  });
+
+  it('fails over without `route` on a project with failover enabled', async () => {
+    behaviours = { 'openai:m-flag': 503 };
+    const { response } = await gateway.openai(failoverProjectKey).chat.completions.create(chat('openai/m-flag')).withResponse();
+
+    expect(log).toEqual(['openai:m-flag', 'backup:openai/m-flag']);
+    expect(response.headers.get('x-gateway-model')).toBe('backup/openai/m-flag');
+  });
+
+  it('does not fail over once the first byte reached the client: the stream ends with an error event', async () => {
+    behaviours = { 'openai:m-stream': 'stream-break' };
+    const stream = await gateway.openai(key).chat.completions.create({ ...chat('openai/m-stream', fallback), stream: true });
+    const contents: string[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) contents.push(chunk.choices[0]?.delta.content ?? '');
+    })().then(() => undefined, (thrown: unknown) => thrown);
+
+    expect(contents).toEqual(['']);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as Error).message).toMatch(/Provider "openai" broke off the stream/);
+    expect(log).toEqual(['openai:m-stream']);
+  });
+});
+
+describe('heartbeats', () => {
+  const streamed = { ...chat('openai/m-beat'), stream: true };
+  const expectedText = streamEvents
+    .map((event) => event.slice('data: '.length).trim())
+    .filter((data) => data !== '[DONE]')
+    .map((data) => (JSON.parse(data) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content ?? '')
+    .join('');
+
+  it('sends SSE keep-alive comments while the upstream is silent', async () => {
+    behaviours = { 'openai:m-beat': 'stream-pause' };
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      // With include_usage the relay forwards every upstream event unchanged.
+      body: JSON.stringify({ ...streamed, stream_options: { include_usage: true } }),
+    });
+    const text = await response.text();
+
+    expect(text.startsWith(streamEvents[0] ?? '')).toBe(true);
+    expect(text.match(/^: keep-alive\n\n/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(text.replace(/^: keep-alive\n\n/gm, '')).toBe(streamEvents.join(''));
+  });
+
+  it('keeps the SDK reading the stream correctly across keep-alive comments', async () => {
+    behaviours = { 'openai:m-beat': 'stream-pause' };
+    const stream = await gateway.openai(key).chat.completions.create(streamed as OpenAI.ChatCompletionCreateParamsStreaming);
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+
+    expect(expectedText.length).toBeGreaterThan(0);
+    expect(text).toBe(expectedText);
+  });
+});

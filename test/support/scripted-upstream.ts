@@ -1,0 +1,38 @@
+import type { ServerResponse } from 'node:http';
+import { sendJson, sseEvents, type ReceivedRequest, type UpstreamScript } from './fake-openai-upstream.ts';
+import { readFixture } from './fixtures.ts';
+
+/** How an upstream answers one model: fine, an HTTP error, a broken connection, or a stream with trouble. */
+export type Behaviour = 'ok' | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stream-break' | 'stream-pause';
+
+/** The recorded stream the streaming behaviours send, event by event. */
+export const streamEvents = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
+
+/**
+ * A script for a fake upstream that appends `<who>:<model it received>` to `log` and answers as
+ * `behaviours()` says for that entry ('ok' when unlisted): one log across several upstreams shows the order
+ * in which the gateway tried them.
+ */
+export function scriptedUpstream(who: string, log: string[], behaviours: () => Record<string, Behaviour>): UpstreamScript {
+  return (request: ReceivedRequest, response: ServerResponse) => {
+    const entry = `${who}:${String(request.body.model)}`;
+    log.push(entry);
+    return answer(who, behaviours()[entry] ?? 'ok', response);
+  };
+}
+
+async function answer(who: string, behaviour: Behaviour, response: ServerResponse): Promise<void> {
+  if (behaviour === 'ok') return sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json'));
+  if (behaviour === 429) return sendJson(response, 429, readFixture('openai-chat/chat-error-429-rate-limit-exceeded-2024.json'), { 'retry-after': '7' });
+  if (behaviour === 400) return sendJson(response, 400, readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
+  if (typeof behaviour === 'number') return sendJson(response, behaviour, { error: { message: `${who} overloaded`, type: 'server_error' } });
+  if (behaviour === 'drop') return void response.socket?.destroy();
+  if (behaviour === 'silent') return;
+  // The head and the first event, then silence (or a dropped connection), then the rest.
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  response.write(streamEvents[0]);
+  await new Promise((resolve) => setTimeout(resolve, behaviour === 'stream-pause' ? 350 : 20));
+  if (behaviour === 'stream-break') return void response.socket?.destroy();
+  for (const event of streamEvents.slice(1)) response.write(event);
+  response.end();
+}
