@@ -1,0 +1,61 @@
+import { GatewayError, toGatewayError } from '../core/errors.ts';
+import { chooseRequestId } from '../core/request-id.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from './gateway-services.ts';
+import type { RouteContext } from './route-context.ts';
+
+export type RouteHandler = (request: GatewayRequest, services: GatewayServices, route: RouteContext) => Promise<GatewayResponse>;
+
+/** Path → method → handler. */
+export type RouteTable = Record<string, Partial<Record<string, RouteHandler>>>;
+
+/** Logs what the client never sees: the cause of an internal or upstream failure. */
+export type ErrorReporter = (error: GatewayError, requestId: string) => void;
+
+export interface RouteGroupDefinition {
+  routes: RouteTable;
+  /** Renders a gateway error in the group's protocol (OpenAI's error body, Anthropic's, …). */
+  renderError: (error: GatewayError, headers: Record<string, string>) => GatewayResponse;
+}
+
+/**
+ * A route group (one Lambda function behind one CloudFront behaviour): dispatch, request ids, the body
+ * size limit, and every error rendered in the group's own protocol. Every response carries `x-request-id`.
+ */
+export function createRouteGroup(definition: RouteGroupDefinition, services: GatewayServices, reportError: ErrorReporter = () => {}) {
+  return async function serve(request: GatewayRequest): Promise<GatewayResponse> {
+    const receivedAt = services.clock.now();
+    let requestId: string | undefined;
+    try {
+      requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
+      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt });
+      response.headers['x-request-id'] = requestId;
+      return response;
+    } catch (thrown) {
+      requestId ??= chooseRequestId(undefined, services.randomBytes);
+      const error = toGatewayError(thrown);
+      if (error.status >= 500) reportError(error, requestId);
+      return definition.renderError(error, { 'x-request-id': requestId });
+    }
+  };
+}
+
+async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
+  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
+  const methods = routes[path];
+  if (!methods) {
+    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
+  }
+  const handler = methods[request.method];
+  if (!handler) {
+    throw new GatewayError('method_not_allowed', `${request.path} does not accept ${request.method}.`, {
+      code: 'method_not_allowed',
+      headers: { allow: Object.keys(methods).join(', ') },
+    });
+  }
+  // Cheap first: a body under a quarter of the limit in characters cannot exceed it in UTF-8 bytes.
+  if (request.body.length > MAX_REQUEST_BODY_BYTES / 4 && Buffer.byteLength(request.body, 'utf8') > MAX_REQUEST_BODY_BYTES) {
+    throw new GatewayError('request_too_large', 'The request body is larger than the 6 MB the gateway accepts.', { code: 'request_too_large' });
+  }
+  return handler(request, services, route);
+}
