@@ -18,11 +18,13 @@ function blocked(message: string, code: string): GatewayError {
 
 /** Parses `10.0.0.0/8` or `2001:db8::/32` (a bare address is a single host). */
 export function parseCidr(cidr: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
-  const [address = '', prefixText] = cidr.trim().split('/');
+  const [address = '', prefixText, ...rest] = cidr.trim().split('/');
   const version = isIP(address);
-  if (version === 0) return undefined;
+  if (version === 0 || rest.length > 0) return undefined;
   const family = version === 4 ? 'ipv4' : 'ipv6';
   const max = version === 4 ? 32 : 128;
+  // Digits only: Number('') is 0, which would silently allow every address.
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
   const prefix = prefixText === undefined ? max : Number(prefixText);
   if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) return undefined;
   return { address, prefix, family };

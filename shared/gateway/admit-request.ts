@@ -23,11 +23,12 @@ async function readConfig<T>(read: () => Promise<T>): Promise<T> {
 
 /**
  * The client's address. Behind CloudFront the function URL sees CloudFront's address, so the viewer's
- * comes from `CloudFront-Viewer-Address` ("ip:port"), which CloudFront sets itself; X-Forwarded-For is
- * not trusted, since a client can write it.
+ * comes from `CloudFront-Viewer-Address` ("ip:port"), which CloudFront sets itself — trusted only when the
+ * origin check proves the request came through CloudFront (else a client could write it).
+ * X-Forwarded-For is never trusted.
  */
-export function clientAddress(request: GatewayRequest): string {
-  const viewer = request.headers['cloudfront-viewer-address'];
+export function clientAddress(request: GatewayRequest, behindCloudFront: boolean): string {
+  const viewer = behindCloudFront ? request.headers['cloudfront-viewer-address'] : undefined;
   if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   return request.sourceIp;
 }
@@ -63,7 +64,7 @@ export async function admitRequest(request: GatewayRequest, services: GatewaySer
     });
   }
   enforceAccessPolicy(project, {
-    clientIp: clientAddress(request),
+    clientIp: clientAddress(request, services.settings.behindCloudFront),
     environment: request.headers['x-environment'] ?? request.headers['x-llm-environment'],
     endpointGroup,
   });

@@ -20,7 +20,10 @@ export interface UsageAdmission {
 
 export interface UsageEstimate {
   promptTokens: number;
+  /** The request's output cap, or the default for the balance's worst case. */
   maxOutputTokens: number;
+  /** Whether the request set the cap itself: only then does it count toward tokens per minute up front. */
+  outputCapGiven: boolean;
 }
 
 async function guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -43,7 +46,8 @@ export async function admitUsage(
 ): Promise<UsageAdmission> {
   const now = services.clock.now();
   const { key, project } = admitted;
-  const charges = limitChargesFor(key, project, estimate.promptTokens + estimate.maxOutputTokens, now);
+  // Tokens per minute count the prompt and an explicit output cap now; the real output is added once metered.
+  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCapGiven ? estimate.maxOutputTokens : 0), now);
   let headers: Record<string, string> = {};
   if (charges.length > 0) {
     const decision = await guarded(() => services.rateLimiter.acquire(charges));
@@ -58,10 +62,18 @@ export async function admitUsage(
       priceUsage({ promptTokens: estimate.promptTokens, completionTokens: estimate.maxOutputTokens, cachedTokens: 0, reasoningTokens: 0, estimated: true }, target.rate),
     ),
   );
-  const reserved = worstCase === 0 || (await guarded(() => services.balances.reserve(project.projectId, worstCase)));
+  // A refused request should not use up the client's rate limits.
+  const giveBackCharges = () =>
+    Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
+  let reserved: boolean;
+  try {
+    reserved = worstCase === 0 || (await guarded(() => services.balances.reserve(project.projectId, worstCase)));
+  } catch (error) {
+    await giveBackCharges();
+    throw error;
+  }
   if (!reserved) {
-    // A refused request should not use up the client's rate limits.
-    await Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
+    await giveBackCharges();
     throw new GatewayError(
       'payment_required',
       `The project's balance cannot cover this request's worst case (${formatUsd(worstCase)} USD: the prompt plus ${estimate.maxOutputTokens} output tokens). Add credit or lower max_tokens.`,

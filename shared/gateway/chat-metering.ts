@@ -15,6 +15,7 @@ export function estimateChatUsageBound(request: { messages: readonly unknown[]; 
   return {
     promptTokens: Math.ceil(chatPromptText(request.messages).length / 4),
     maxOutputTokens: cap ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    outputCapGiven: cap !== undefined,
   };
 }
 

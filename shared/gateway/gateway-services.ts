@@ -41,6 +41,8 @@ export interface GatewaySettings {
   requestDeadlineMs: number;
   /** Interval of SSE comment heartbeats while a stream's upstream is silent. */
   heartbeatIntervalMs: number;
+  /** Requests are verified to come through CloudFront (origin secret), so its viewer headers can be trusted. */
+  behindCloudFront: boolean;
 }
 
 /** Function URLs refuse bodies over 6 MB; the gateway says so in the client's protocol. */

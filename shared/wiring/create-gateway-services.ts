@@ -34,6 +34,7 @@ export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: 
       upstreamFirstByteTimeoutMs: config.GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
       requestDeadlineMs: config.GATEWAY_REQUEST_DEADLINE_MS,
       heartbeatIntervalMs: config.GATEWAY_HEARTBEAT_INTERVAL_MS,
+      behindCloudFront: config.GATEWAY_ORIGIN_SECRET_ARN !== undefined,
     },
     coolDown: new CoolDown(clock),
     usageSink: createUsageSink(config),

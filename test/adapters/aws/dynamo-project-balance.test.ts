@@ -1,0 +1,153 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoProjectBalance } from '../../../shared/adapters/aws/dynamo-project-balance.ts';
+import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { sampleRecord } from '../../support/sample-usage-record.ts';
+
+describe('DynamoProjectBalance', () => {
+  describe('commands sent to DynamoDB', () => {
+    let dynamo: AwsClientStub<DynamoDBDocumentClient>;
+    let balances: DynamoProjectBalance;
+
+    beforeAll(() => {
+      dynamo = mockClient(DynamoDBDocumentClient);
+      balances = new DynamoProjectBalance(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'projects-table');
+    });
+    afterEach(() => dynamo.reset());
+    afterAll(() => dynamo.restore());
+
+    it('reserves with one conditional ADD on the usage item that needs the whole amount available', async () => {
+      dynamo.on(UpdateCommand).resolves({});
+
+      await expect(balances.reserve('acme', 1_500)).resolves.toBe(true);
+
+      expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
+        TableName: 'projects-table',
+        Key: { projectId: 'acme', itemKey: 'usage' },
+        UpdateExpression: 'ADD availableNanos :taken',
+        ConditionExpression: 'availableNanos >= :needed',
+        ExpressionAttributeValues: { ':taken': -1_500, ':needed': 1_500 },
+      });
+    });
+
+    it('answers false when the balance does not cover the amount (the condition fails)', async () => {
+      dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+
+      await expect(balances.reserve('acme', 1)).resolves.toBe(false);
+    });
+
+    it('passes any other DynamoDB error on', async () => {
+      dynamo.on(UpdateCommand).rejects(new Error('Service unavailable'));
+
+      await expect(balances.reserve('acme', 1)).rejects.toThrow('Service unavailable');
+    });
+
+    it('sends nothing to release an empty reservation', async () => {
+      await balances.release('acme', 0);
+
+      expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+    });
+  });
+
+  describe('on the embedded store', () => {
+    const names = { keys: 'balance-keys', projects: 'balance-projects', generations: 'balance-generations' };
+    let directory: string;
+    let store: EmbeddedStore;
+    let client: DynamoDBClient;
+    let documents: DynamoDBDocumentClient;
+    let balances: DynamoProjectBalance;
+
+    beforeAll(async () => {
+      directory = await mkdtemp(join(tmpdir(), 'dynamo-project-balance-'));
+      store = await startEmbeddedStore(directory, names);
+      client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+      balances = new DynamoProjectBalance(documents, names.projects);
+    });
+    afterAll(async () => {
+      client.destroy();
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    });
+
+    it('reports zero totals and no balance for a project that never had usage', async () => {
+      await expect(balances.loadUsageTotals('untouched')).resolves.toEqual({ spentNanos: 0, requestCount: 0 });
+    });
+
+    it('sets a balance, adds credit, and removes the balance again with undefined', async () => {
+      await balances.setBalance('credited', 10_000);
+      await balances.addCredit('credited', 2_500);
+      await expect(balances.loadUsageTotals('credited')).resolves.toEqual({ spentNanos: 0, requestCount: 0, availableNanos: 12_500 });
+
+      await balances.setBalance('credited', 4_000);
+      await expect(balances.loadUsageTotals('credited')).resolves.toMatchObject({ availableNanos: 4_000 });
+
+      await balances.setBalance('credited', undefined);
+      await expect(balances.loadUsageTotals('credited')).resolves.toEqual({ spentNanos: 0, requestCount: 0 });
+    });
+
+    it('keeps the spend the writer recorded when the balance changes', async () => {
+      const ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
+      await ledger.recordOnce(sampleRecord({ projectId: 'spending', costNanos: 700 }));
+
+      await balances.setBalance('spending', 5_000);
+      await balances.setBalance('spending', undefined);
+
+      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId: 'spending', itemKey: 'usage' }, ConsistentRead: true }));
+      expect(Item).toMatchObject({ spentNanos: 700, requestCount: 1 });
+      expect(Item?.availableNanos).toBeUndefined();
+      await expect(balances.loadUsageTotals('spending')).resolves.toEqual({ spentNanos: 700, requestCount: 1 });
+    });
+
+    it('reserves only while what is available covers the amount, down to exactly zero', async () => {
+      await balances.setBalance('reserving', 3_000);
+
+      await expect(balances.reserve('reserving', 2_000)).resolves.toBe(true);
+      await expect(balances.reserve('reserving', 1_001)).resolves.toBe(false);
+      await expect(balances.reserve('reserving', 1_000)).resolves.toBe(true);
+      await expect(balances.reserve('reserving', 1)).resolves.toBe(false);
+
+      await expect(balances.loadUsageTotals('reserving')).resolves.toMatchObject({ availableNanos: 0 });
+    });
+
+    it('refuses a reservation on a project that has no balance at all', async () => {
+      await expect(balances.reserve('postpaid', 1)).resolves.toBe(false);
+      await expect(balances.loadUsageTotals('postpaid')).resolves.toEqual({ spentNanos: 0, requestCount: 0 });
+    });
+
+    it('never overspends: 30 concurrent reservations of 1,000 on 10,000 succeed exactly 10 times', async () => {
+      await balances.setBalance('concurrent', 10_000);
+
+      const results = await Promise.all(Array.from({ length: 30 }, () => balances.reserve('concurrent', 1_000)));
+
+      expect(results.filter(Boolean)).toHaveLength(10);
+      await expect(balances.loadUsageTotals('concurrent')).resolves.toMatchObject({ availableNanos: 0 });
+    });
+
+    it('gives a released reservation back, so it can be reserved again', async () => {
+      await balances.setBalance('releasing', 1_000);
+      await balances.reserve('releasing', 1_000);
+
+      await balances.release('releasing', 1_000);
+
+      await expect(balances.loadUsageTotals('releasing')).resolves.toMatchObject({ availableNanos: 1_000 });
+      await expect(balances.reserve('releasing', 1_000)).resolves.toBe(true);
+    });
+
+    it('settles a prepaid record to its real cost through the writer', async () => {
+      const ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
+      await balances.setBalance('settling', 10_000);
+      await balances.reserve('settling', 4_000);
+
+      await ledger.recordOnce(sampleRecord({ projectId: 'settling', prepaid: true, reservedNanos: 4_000, costNanos: 1_250 }));
+
+      await expect(balances.loadUsageTotals('settling')).resolves.toEqual({ spentNanos: 1_250, requestCount: 1, availableNanos: 8_750 });
+    });
+  });
+});
