@@ -50,6 +50,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     inputMicrosPer1k: micros.optional(),
     outputMicrosPer1k: micros.optional(),
     cachedInputMicrosPer1k: micros.optional(),
+    cacheWriteInputMicrosPer1k: micros.optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
   z.object({
@@ -58,6 +59,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     inputMicrosPer1k: micros,
     outputMicrosPer1k: micros,
     cachedInputMicrosPer1k: micros.optional(),
+    cacheWriteInputMicrosPer1k: micros.optional(),
   }),
   z.object({ command: z.literal('ratecard.list') }),
   z.object({

@@ -45,6 +45,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
         input_price_micros_per_1k: rate?.inputPriceMicrosPer1k ?? 0,
         output_price_micros_per_1k: rate?.outputPriceMicrosPer1k ?? 0,
         cached_input_price_micros_per_1k: rate?.cachedInputPriceMicrosPer1k ?? null,
+        cache_write_input_price_micros_per_1k: rate?.cacheWriteInputPriceMicrosPer1k ?? null,
         price_source: projectRate ? 'project' : rate ? 'organisation' : 'none',
       };
     }),

@@ -64,7 +64,10 @@ export async function allowModel(services: AdminServices, command: Command<'mode
     }
   }
   const hasPrice =
-    command.inputMicrosPer1k !== undefined || command.outputMicrosPer1k !== undefined || command.cachedInputMicrosPer1k !== undefined;
+    command.inputMicrosPer1k !== undefined ||
+    command.outputMicrosPer1k !== undefined ||
+    command.cachedInputMicrosPer1k !== undefined ||
+    command.cacheWriteInputMicrosPer1k !== undefined;
   const previousRate = config.rates.get(command.slug);
   const existing = config.models.find((entry) => entry.slug === command.slug);
   await services.projects.putModel(
@@ -81,7 +84,10 @@ export async function allowModel(services: AdminServices, command: Command<'mode
           slug: command.slug,
           inputPriceMicrosPer1k: command.inputMicrosPer1k ?? previousRate?.inputPriceMicrosPer1k ?? 0,
           outputPriceMicrosPer1k: command.outputMicrosPer1k ?? previousRate?.outputPriceMicrosPer1k ?? 0,
-          ...withCachedPrice(command.cachedInputMicrosPer1k ?? previousRate?.cachedInputPriceMicrosPer1k),
+          ...withCachePrices(
+            command.cachedInputMicrosPer1k ?? previousRate?.cachedInputPriceMicrosPer1k,
+            command.cacheWriteInputMicrosPer1k ?? previousRate?.cacheWriteInputPriceMicrosPer1k,
+          ),
         }
       : undefined,
   );
@@ -109,7 +115,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
-    ...withCachedPrice(command.cachedInputMicrosPer1k),
+    ...withCachePrices(command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k),
   });
   services.caches.orgRates.clear();
   return listOrgRates(services);
@@ -123,10 +129,15 @@ export async function listOrgRates(services: AdminServices) {
       input_price_micros_per_1k: rate.inputPriceMicrosPer1k,
       output_price_micros_per_1k: rate.outputPriceMicrosPer1k,
       cached_input_price_micros_per_1k: rate.cachedInputPriceMicrosPer1k ?? null,
+      cache_write_input_price_micros_per_1k: rate.cacheWriteInputPriceMicrosPer1k ?? null,
     })),
   };
 }
 
-function withCachedPrice(micros: number | undefined): { cachedInputPriceMicrosPer1k?: number } {
-  return micros === undefined ? {} : { cachedInputPriceMicrosPer1k: micros };
+/** The optional prices of cache reads and cache writes, only when set. */
+function withCachePrices(cachedInput: number | undefined, cacheWrite: number | undefined) {
+  return {
+    ...(cachedInput === undefined ? {} : { cachedInputPriceMicrosPer1k: cachedInput }),
+    ...(cacheWrite === undefined ? {} : { cacheWriteInputPriceMicrosPer1k: cacheWrite }),
+  };
 }

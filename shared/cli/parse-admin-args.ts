@@ -19,9 +19,11 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
   member restore <projectId> <member>
   provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
   model allow <projectId> <provider>/<model> [--alias NAME]
-                          [--input-micros-per-1k N] [--output-micros-per-1k N] [--cached-input-micros-per-1k N]
+                          [--input-micros-per-1k N] [--output-micros-per-1k N]
+                          [--cached-input-micros-per-1k N] [--cache-write-input-micros-per-1k N]
   model remove <projectId> <provider>/<model>
-  ratecard set <provider>/<model> --input-micros-per-1k N --output-micros-per-1k N [--cached-input-micros-per-1k N]
+  ratecard set <provider>/<model> --input-micros-per-1k N --output-micros-per-1k N
+               [--cached-input-micros-per-1k N] [--cache-write-input-micros-per-1k N]
   ratecard list
   key create <projectId> [--name NAME] [--member MEMBER] [--rpm N]
   key list <projectId>
@@ -54,6 +56,7 @@ const options = {
   'input-micros-per-1k': { type: 'string' },
   'output-micros-per-1k': { type: 'string' },
   'cached-input-micros-per-1k': { type: 'string' },
+  'cache-write-input-micros-per-1k': { type: 'string' },
 } as const;
 
 /** How many positional arguments follow each command's two words. */
@@ -100,7 +103,10 @@ function onOff(flags: Flags, name: 'usage-injection' | 'failover' | 'mcp' | 'ena
   throw new UsageError(`--${name} takes "on" or "off", not "${value}".`);
 }
 
-function micros(flags: Flags, name: 'input-micros-per-1k' | 'output-micros-per-1k' | 'cached-input-micros-per-1k'): number | undefined {
+function micros(
+  flags: Flags,
+  name: 'input-micros-per-1k' | 'output-micros-per-1k' | 'cached-input-micros-per-1k' | 'cache-write-input-micros-per-1k',
+): number | undefined {
   const value = flags[name];
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number of micro-USD per 1,000 tokens, not "${value}".`);
@@ -176,6 +182,7 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         inputMicrosPer1k: micros(flags, 'input-micros-per-1k'),
         outputMicrosPer1k: micros(flags, 'output-micros-per-1k'),
         cachedInputMicrosPer1k: micros(flags, 'cached-input-micros-per-1k'),
+        cacheWriteInputMicrosPer1k: micros(flags, 'cache-write-input-micros-per-1k'),
       });
     case 'model remove':
       return { command: 'model.remove', projectId: projectId(), slug: positional(rest, 1, '<provider>/<model>') };
@@ -186,6 +193,7 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         inputMicrosPer1k: micros(flags, 'input-micros-per-1k') ?? missing('--input-micros-per-1k'),
         outputMicrosPer1k: micros(flags, 'output-micros-per-1k') ?? missing('--output-micros-per-1k'),
         cachedInputMicrosPer1k: micros(flags, 'cached-input-micros-per-1k'),
+        cacheWriteInputMicrosPer1k: micros(flags, 'cache-write-input-micros-per-1k'),
       });
     case 'ratecard list':
       return { command: 'ratecard.list' };

@@ -10,7 +10,7 @@ export interface AccessContext {
   endpointGroup: string;
 }
 
-export const ENDPOINT_GROUPS = ['chat', 'models', 'generation'] as const;
+export const ENDPOINT_GROUPS = ['chat', 'models', 'generation', 'messages'] as const;
 
 function blocked(message: string, code: string): GatewayError {
   return new GatewayError('permission', message, { code });

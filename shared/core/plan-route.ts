@@ -20,8 +20,8 @@ export interface RouteRequest {
   /** `route: "fallback"` or the project's failover flag. */
   failoverEnabled: boolean;
   preferences: ProviderPreferences;
-  /** The protocol the endpoint speaks natively; other providers are skipped until translation exists. */
-  protocol: ProviderProtocol;
+  /** The provider protocols the endpoint can serve, natively or by translation; other providers are skipped. */
+  protocols: readonly ProviderProtocol[];
   /** The top-level parameters of the request body, for `require_parameters`. */
   parameters: readonly string[];
   /** Targets that failed recently are tried last. */
@@ -37,7 +37,7 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
   const provider = config.providers.get(entry.provider);
   if (!provider) return `provider "${entry.provider}" is not configured`;
   if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
-  if (provider.protocol !== request.protocol) return `served over the ${provider.protocol} ${PROTOCOL_MISMATCH}`;
+  if (!request.protocols.includes(provider.protocol)) return `served over the ${provider.protocol} ${PROTOCOL_MISMATCH}`;
   if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
   if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
   const maxPrice = preferences.max_price;

@@ -6,8 +6,13 @@ export interface TokenUsage {
   /** All prompt tokens, cached ones included (OpenAI's convention). */
   promptTokens: number;
   completionTokens: number;
-  /** Prompt tokens served from the provider's cache. */
+  /** Prompt tokens served from the provider's cache (cache reads). */
   cachedTokens: number;
+  /**
+   * Prompt tokens written to the provider's cache (Anthropic's `cache_creation_input_tokens`), also inside
+   * promptTokens. Absent for providers that do not charge cache writes separately.
+   */
+  cacheWriteTokens?: number;
   /** Completion tokens spent on reasoning (already inside completionTokens). */
   reasoningTokens: number;
   estimated: boolean;
@@ -17,17 +22,30 @@ export const NANOS_PER_USD = 1_000_000_000n;
 
 /**
  * Cost in nano-USD. A price of N micro-USD per 1,000 tokens is exactly N nano-USD per token, so the cost
- * is a sum of integer products: no rounding, no floating point. Cached prompt tokens use the cached
- * price when the rate card has one, else the input price.
+ * is a sum of integer products: no rounding, no floating point. The prompt splits three ways: cache reads
+ * at the cached price, cache writes at the cache-write price (each falls back to the input price when the
+ * rate card has none), the rest at the input price. Reads are capped at the prompt tokens and writes at
+ * what remains, so no token is charged twice.
  */
 export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
-  const cached = BigInt(Math.min(usage.cachedTokens, usage.promptTokens));
-  const uncached = BigInt(usage.promptTokens) - cached;
+  const prompt = BigInt(usage.promptTokens);
+  const cacheRead = minBigInt(BigInt(usage.cachedTokens), prompt);
+  const cacheWrite = minBigInt(BigInt(usage.cacheWriteTokens ?? 0), prompt - cacheRead);
+  const uncached = prompt - cacheRead - cacheWrite;
+  const inputPrice = BigInt(rate.inputPriceMicrosPer1k);
   const cachedPrice = BigInt(rate.cachedInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
+  const cacheWritePrice = BigInt(rate.cacheWriteInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
   const nanos =
-    uncached * BigInt(rate.inputPriceMicrosPer1k) + cached * cachedPrice + BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k);
+    uncached * inputPrice +
+    cacheRead * cachedPrice +
+    cacheWrite * cacheWritePrice +
+    BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k);
   if (nanos > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost exceeds the exactly representable range');
   return Number(nanos);
+}
+
+function minBigInt(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }
 
 /** Nano-USD as an exact decimal USD string: 1500 → "0.0000015". */

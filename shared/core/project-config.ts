@@ -72,6 +72,8 @@ export const rateCardEntrySchema = z.object({
   outputPriceMicrosPer1k: z.number().int().nonnegative(),
   /** Price of prompt tokens served from the provider's cache; the input price when absent. */
   cachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  /** Price of prompt tokens written to the provider's cache (Anthropic's cache creation); the input price when absent. */
+  cacheWriteInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
 });
 export type RateCardEntry = z.infer<typeof rateCardEntrySchema>;
 

@@ -36,6 +36,8 @@ export const usageRecordSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),
+  /** Prompt tokens written to the provider's cache (Anthropic's cache_creation_input_tokens). */
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
   reasoningTokens: z.number().int().nonnegative(),
   /** True when the upstream reported no usage and the gateway counted with a tokenizer. */
   estimated: z.boolean(),

@@ -31,7 +31,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
       fallbackModels: chatRequest.models ?? [],
       failoverEnabled: chatRequest.route === 'fallback' || project.failover,
       preferences: parseProviderPreferences(chatRequest.provider),
-      protocol: 'openai',
+      protocols: ['openai'],
       // Parameters sent as null or false ask for nothing a provider could fail to honour.
       parameters: Object.entries(chatRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
       isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),

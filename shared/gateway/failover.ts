@@ -1,13 +1,20 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { callUpstream } from '../upstream/call-upstream.ts';
-import { isGatewaySideUpstreamStatus, upstreamFailureToGatewayError } from '../upstream/upstream-errors.ts';
+import {
+  isGatewaySideUpstreamStatus,
+  readUpstreamErrorAnswer,
+  upstreamAnswerToGatewayError,
+  type UpstreamErrorAnswer,
+} from '../upstream/upstream-errors.ts';
 import { loadProviderApiKey } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 export interface AttemptFailure {
   target: RouteTarget;
   error: GatewayError;
+  /** The upstream's own error answer, when it gave one (protocols that pass upstream errors through need it). */
+  answer?: UpstreamErrorAnswer;
 }
 
 /** The upstream that answered (success, or a 4xx about the client's request) and the attempts before it. */
@@ -68,7 +75,8 @@ export async function tryTargets(
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });
       if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };
-      failures.push({ target, error: await upstreamFailureToGatewayError(response, provider, apiKey) });
+      const answer = await readUpstreamErrorAnswer(response, apiKey);
+      failures.push({ target, error: upstreamAnswerToGatewayError(answer, provider), answer });
       if (response.status === 429 || response.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
     } catch (thrown) {
       const error = toGatewayError(thrown);

@@ -58,6 +58,7 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     promptTokens: outcome.usage.promptTokens,
     completionTokens: outcome.usage.completionTokens,
     cachedTokens: outcome.usage.cachedTokens,
+    cacheWriteTokens: outcome.usage.cacheWriteTokens ?? 0,
     reasoningTokens: outcome.usage.reasoningTokens,
     estimated: outcome.usage.estimated,
     costNanos: priceUsage(outcome.usage, outcome.rate),

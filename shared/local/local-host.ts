@@ -71,6 +71,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
   registerInProcessUsageSink(usageQueue);
   const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
+  const messages = (await import('../../functions/messages/handler.ts')).handler as unknown as StreamingHandler;
+  /** CloudFront's behaviours: path patterns to route groups, the OpenAI-compatible group by default. */
+  const routeGroupFor = (path: string): StreamingHandler => (path === '/v1/messages' || path.startsWith('/v1/messages/') ? messages : openAi);
   const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
@@ -85,7 +88,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
     const stream = new LocalResponseStream(response);
-    await openAi(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext('gateway-openai'));
+    const handler = routeGroupFor(path);
+    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(handler === messages ? 'gateway-messages' : 'gateway-openai'));
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {

@@ -22,6 +22,7 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
       cost,
     },
     native_tokens_cached: record.cachedTokens,
+    native_tokens_cache_write: record.cacheWriteTokens,
     native_tokens_reasoning: record.reasoningTokens,
     estimated: record.estimated,
     fallback_attempts: record.fallbackAttempts,

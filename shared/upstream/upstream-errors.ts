@@ -3,18 +3,40 @@ import { GatewayError } from '../core/errors.ts';
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_MESSAGE_LENGTH = 500;
 
-/** Reads an upstream error body, bounded, and tells its message apart from the rest. */
-export async function readUpstreamErrorMessage(response: Response, apiKey: string | undefined): Promise<string> {
+/** An upstream's error answer as read once: status, Retry-After and the body (bounded, provider key removed). */
+export interface UpstreamErrorAnswer {
+  status: number;
+  retryAfter: string | null;
+  contentType: string | null;
+  body: string;
+}
+
+export async function readUpstreamErrorAnswer(response: Response, apiKey: string | undefined): Promise<UpstreamErrorAnswer> {
   const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY_BYTES);
-  let message = text;
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    contentType: response.headers.get('content-type'),
+    body: redactSecrets(text, apiKey),
+  };
+}
+
+/** The message of an upstream error body, bounded. */
+export function upstreamErrorMessage(answer: UpstreamErrorAnswer): string {
+  let message = answer.body;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(answer.body);
     const candidate = extractMessage(parsed);
     if (candidate) message = candidate;
   } catch {
     // Not JSON: keep the text as it is.
   }
-  return redactSecrets(message.trim(), apiKey).slice(0, MAX_MESSAGE_LENGTH) || `HTTP ${response.status}`;
+  return message.trim().slice(0, MAX_MESSAGE_LENGTH) || `HTTP ${answer.status}`;
+}
+
+/** Reads an upstream error body, bounded, and tells its message apart from the rest. */
+export async function readUpstreamErrorMessage(response: Response, apiKey: string | undefined): Promise<string> {
+  return upstreamErrorMessage(await readUpstreamErrorAnswer(response, apiKey));
 }
 
 function extractMessage(payload: unknown): string | undefined {
@@ -49,22 +71,25 @@ export async function upstreamFailureToGatewayError(
   provider: string,
   apiKey: string | undefined,
 ): Promise<GatewayError> {
-  const message = await readUpstreamErrorMessage(response, apiKey);
-  if (response.status === 401 || response.status === 403) {
+  return upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider);
+}
+
+export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provider: string): GatewayError {
+  if (answer.status === 401 || answer.status === 403) {
     return new GatewayError(
       'upstream',
-      `Provider "${provider}" rejected the project's credential (HTTP ${response.status}). An administrator must update it with "provider set".`,
+      `Provider "${provider}" rejected the project's credential (HTTP ${answer.status}). An administrator must update it with "provider set".`,
       { code: 'provider_auth_failed' },
     );
   }
-  if (response.status === 429) {
-    const retryAfter = response.headers.get('retry-after');
+  const message = upstreamErrorMessage(answer);
+  if (answer.status === 429) {
     return new GatewayError('rate_limited', `Provider "${provider}" is rate limiting requests: ${message}`, {
       code: 'upstream_rate_limited',
-      headers: retryAfter ? { 'retry-after': retryAfter } : {},
+      headers: answer.retryAfter ? { 'retry-after': answer.retryAfter } : {},
     });
   }
-  return new GatewayError('upstream', `Provider "${provider}" failed with HTTP ${response.status}: ${message}`, {
+  return new GatewayError('upstream', `Provider "${provider}" failed with HTTP ${answer.status}: ${message}`, {
     code: 'upstream_error',
   });
 }

@@ -30,7 +30,7 @@ export function createGatewayMetrics(options: { serviceName: string; enabled: bo
       countBy('Responses', 'status', String(status));
     },
     recordUsage(record) {
-      metrics.addMetric('UpstreamLatency', MetricUnit.Milliseconds, record.latencyMs);
+      metrics.addMetric('Latency', MetricUnit.Milliseconds, record.latencyMs);
       metrics.addMetric('PromptTokens', MetricUnit.Count, record.promptTokens);
       metrics.addMetric('CompletionTokens', MetricUnit.Count, record.completionTokens);
       // For dashboards only: the exact cost is the integer cost_nanos of the usage files.

@@ -38,7 +38,7 @@ function plan(request: Partial<RouteRequest>, projectConfig = config(), orgRates
     fallbackModels: [],
     failoverEnabled: true,
     preferences: {},
-    protocol: 'openai',
+    protocols: ['openai'],
     parameters: ['model', 'messages'],
     isCoolingDown: () => false,
     ...request,
@@ -159,7 +159,7 @@ describe('eligibility', () => {
     const error = refusal(() => plan({ model: 'anthropic/claude-haiku-4-5' }, projectConfig));
     expect(error.status).toBe(400);
     expect(error.code).toBe('model_unsupported_for_endpoint');
-    expect(plan({ model: 'anthropic/claude-haiku-4-5', protocol: 'anthropic' }, projectConfig)).toEqual(['anthropic/claude-haiku-4-5']);
+    expect(plan({ model: 'anthropic/claude-haiku-4-5', protocols: ['anthropic'] }, projectConfig)).toEqual(['anthropic/claude-haiku-4-5']);
   });
 
   it('excludes providers without a credential, except the offline mock', () => {

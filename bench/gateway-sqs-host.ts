@@ -1,0 +1,23 @@
+import { startLocalHost } from '../shared/local/local-host.ts';
+
+/**
+ * The local host in the shape the gateway has in AWS: usage records leave through SQS SendMessage (to
+ * bench/fake-sqs.ts, another process) instead of the in-process queue whose writer shares the core.
+ * Env: PORT, GATEWAY_DATA_DIR, BENCH_SQS_URL (the fake SQS's base URL).
+ */
+const sqs = process.env.BENCH_SQS_URL;
+if (!sqs) throw new Error('BENCH_SQS_URL is required');
+const host = await startLocalHost({
+  port: Number(process.env.PORT ?? 0),
+  dataDir: process.env.GATEWAY_DATA_DIR ?? './.gateway-bench',
+  env: {
+    GATEWAY_USAGE_SINK: 'sqs',
+    GATEWAY_USAGE_QUEUE_URL: `${sqs}/000000000000/gateway-usage`,
+    AWS_ENDPOINT_URL_SQS: sqs,
+    AWS_ACCESS_KEY_ID: 'bench',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    GATEWAY_MOCK_WORD_DELAY_MS: '0',
+  },
+});
+console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
+process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));

@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+
+export interface BenchGateway {
+  service: Service;
+  url: string;
+  key: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  upstreamPort: number;
+  pinTo: string | undefined;
+  /** Extra node flags for the gateway process (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+  /** The host entry: `shared/local/start.ts` (what `npm start` runs) unless given. */
+  entry?: string;
+  env?: Record<string, string>;
+  name?: string;
+}
+
+/**
+ * Starts the local host (`shared/local/start.ts`) in a process of its own on a fresh data directory and
+ * configures a `bench` project through the admin CLI, as an operator would: the OpenAI provider at the
+ * fake upstream, one allowed model and a key. `node --import tsx` is what `npx tsx` runs, minus its
+ * wrapper processes, so the pid is the gateway's own (for taskset and /proc).
+ */
+export async function startBenchGateway(options: GatewayOptions): Promise<BenchGateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
+  const service = await startService({
+    name: options.name ?? 'gateway',
+    command: NODE,
+    args: [...(options.nodeFlags ?? []), ...TSX, options.entry ?? 'shared/local/start.ts'],
+    env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...options.env },
+    readyPattern: /Model gateway listening on (http:\/\/\S+)/,
+    pinTo: options.pinTo,
+  });
+  try {
+    const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'shared/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
+    await admin('project', 'create', 'bench');
+    await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${options.upstreamPort}/v1`, '--protocol', 'openai');
+    await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');
+    const created = JSON.parse(await admin('key', 'create', 'bench')) as { key?: unknown };
+    if (typeof created.key !== 'string') throw new Error('key create printed no key');
+    return {
+      service,
+      url: service.ready,
+      key: created.key,
+      dataDir,
+      async stop() {
+        await service.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await service.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+import { build, type Plugin } from 'esbuild';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Bundles one `functions/<group>/handler.ts` into an ESM asset for the Node.js 24 runtime on arm64:
+ * `index.mjs` (the handler) plus lazily loaded chunks. Run as a child process by the CDK app
+ * (infra/bundling/handler-code.ts), because CDK's bundling hook is synchronous and esbuild plugins
+ * need the asynchronous API. Why each option: docs/decisions/infrastructure.md.
+ */
+export const HANDLER_FILE = 'index.mjs';
+
+/** The AWS SDK v3 ships with the Lambda Node.js runtime; bundling it would triple the handler. */
+export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*', '@smithy/*'];
+
+// ESM output has no `require`; bundled CommonJS dependencies that require Node built-ins need one.
+const requireBanner = "import { createRequire as __gatewayCreateRequire } from 'node:module'; const require = __gatewayCreateRequire(import.meta.url);";
+
+/**
+ * zod's `z` namespace re-exports every locale (`z.locales`), ~260 KB minified that esbuild cannot
+ * tree-shake out of a namespace object. The gateway uses the default English messages only, which
+ * zod registers itself from `locales/en.js`; the namespace keeps `en` and drops the rest.
+ */
+const englishOnlyZodLocales: Plugin = {
+  name: 'english-only-zod-locales',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'english-only-zod-locales' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'english-only-zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+export interface BundleOutput {
+  file: string;
+  bytes: number;
+}
+
+export async function bundleHandler(entry: string, outdir: string): Promise<BundleOutput[]> {
+  const result = await build({
+    entryPoints: { index: entry },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    // Dynamic imports (the tokenizer of shared/metering/estimate-tokens.ts) become chunks loaded on first use.
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    external: RUNTIME_PROVIDED_MODULES,
+    banner: { js: requireBanner },
+    plugins: [englishOnlyZodLocales],
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return Object.entries(result.metafile.outputs).map(([file, output]) => ({ file: file.slice(file.indexOf(basename(outdir))), bytes: output.bytes }));
+}
+
+// `node infra/bundling/bundle-handler.ts <entry> <outdir>`
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [entry, outdir] = process.argv.slice(2);
+  if (!entry || !outdir) throw new Error('usage: bundle-handler.ts <entry> <outdir>');
+  await bundleHandler(entry, outdir);
+}

@@ -1,0 +1,80 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import type { IConstruct } from 'constructs';
+
+/**
+ * Every cdk-nag (AwsSolutions) finding the stack accepts, each with its reason. A finding not listed
+ * here stops `cdk synth`. Wildcard findings are named from the same values the grants use, so a
+ * suppression cannot silently cover a different resource.
+ */
+export interface AcceptedFindings {
+  /** The functions' roles, whose policies hold the grants. */
+  routeGroupRoles: IRole[];
+  writerRole: IRole;
+  adminRole: IRole;
+  originSecret: ISecret;
+  distribution: Distribution;
+  keysTable: TableV2;
+  providerSecretsArn: string;
+  usageObjectsArn: string;
+  hasCustomDomain: boolean;
+  hasWebAcl: boolean;
+}
+
+export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFindings): void {
+  const keysIndexes = wildcard(stack, `${accepted.keysTable.tableArn}/index/*`);
+  const providerSecrets = wildcard(stack, accepted.providerSecretsArn);
+  const indexReason = 'The keys table\'s only index, by-project, lists and revokes a project\'s keys; CDK grants table reads on "<table>/index/*".';
+  const secretsReason =
+    'Provider keys are created at run time by the admin function as model-gateway/provider/<projectId>/<provider>; the grant names that prefix, and Secrets Manager adds a random suffix to each ARN.';
+
+  for (const role of [...accepted.routeGroupRoles, accepted.adminRole]) {
+    acknowledge(role, `AwsSolutions-IAM5[${keysIndexes}]`, indexReason);
+    acknowledge(role, `AwsSolutions-IAM5[${providerSecrets}]`, secretsReason);
+  }
+  acknowledge(
+    accepted.writerRole,
+    `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
+    'The writer puts one usage file per record under usage/dt=<day>/, named by record id; it may write nothing else.',
+  );
+  acknowledge(
+    accepted.originSecret,
+    'AwsSolutions-SMG4',
+    'The origin secret is a random header value shared by CloudFront and the functions, not a credential of another service: rotate it by replacing it with a deployment (docs/decisions/origin-secret.md).',
+  );
+
+  const distribution = accepted.distribution;
+  acknowledge(
+    distribution,
+    'AwsSolutions-CFR3',
+    'Each request is logged by its function (request id, status, project; JSON logs). Legacy CloudFront access logs need an ACL-enabled bucket and would record client IPs and paths a second time.',
+  );
+  acknowledge(distribution, 'AwsSolutions-CFR1', 'An API for the organisation\'s own applications and agents, authenticated by project keys: geo restriction is the deployer\'s policy choice.');
+  if (!accepted.hasCustomDomain) {
+    acknowledge(
+      distribution,
+      'AwsSolutions-CFR4',
+      'Without a custom domain CloudFront serves its default *.cloudfront.net certificate, whose minimum protocol cannot be set; with domainName and certificateArn the stack requires TLS 1.2.',
+    );
+  }
+  if (!accepted.hasWebAcl) {
+    acknowledge(
+      distribution,
+      'AwsSolutions-CFR2',
+      'WAF is optional (waf / webAclArn props); when attached, its body-inspecting rules must exempt the gateway (docs/decisions/infrastructure.md).',
+    );
+  }
+}
+
+/** The finding id cdk-nag gives a wildcard resource: `Resource::` and the flattened CloudFormation value. */
+function wildcard(stack: Stack, arn: string): string {
+  return `Resource::${flattenCfnReference(stack.resolve(arn))}`;
+}
+
+function acknowledge(scope: IConstruct, id: string, reason: string): void {
+  Validations.of(scope).acknowledge({ id, reason });
+}

@@ -1,0 +1,97 @@
+import type { GatewayError, GatewayErrorKind } from '../../core/errors.ts';
+import { jsonResponse, type GatewayResponse } from '../../http/gateway-http.ts';
+import { redactSecrets } from '../../upstream/upstream-errors.ts';
+
+/**
+ * Anthropic's `error.type` for each kind of gateway error, with the statuses Anthropic documents
+ * (400 invalid_request_error … 529 overloaded_error). Kinds Anthropic has no type for:
+ * - method_not_allowed (405) is a malformed request: invalid_request_error.
+ * - upstream (502) is a failure behind the API: api_error, Anthropic's type for its own 500s.
+ * - config_unavailable (503) is api_error too, not overloaded_error: Claude Code reacts to
+ *   overloaded_error with model-overload handling (e.g. switching to its fallback model), which would
+ *   not help while the gateway's configuration store is down. The 503 status and `retry-after` already
+ *   make every Anthropic SDK retry.
+ * - internal (500) is api_error, as Anthropic's own 500s are.
+ */
+const anthropicErrorType: Record<GatewayErrorKind, string> = {
+  invalid_request: 'invalid_request_error',
+  authentication: 'authentication_error',
+  payment_required: 'billing_error',
+  permission: 'permission_error',
+  not_found: 'not_found_error',
+  method_not_allowed: 'invalid_request_error',
+  request_too_large: 'request_too_large',
+  rate_limited: 'rate_limit_error',
+  upstream: 'api_error',
+  config_unavailable: 'api_error',
+  internal: 'api_error',
+};
+
+export interface AnthropicErrorBody {
+  type: 'error';
+  error: { type: string; message: string };
+  request_id?: string;
+}
+
+/** Anthropic's error body: `{"type":"error","error":{"type","message"},"request_id"}`. */
+export function anthropicErrorBody(error: GatewayError, requestId?: string): AnthropicErrorBody {
+  return {
+    type: 'error',
+    error: { type: anthropicErrorType[error.kind], message: error.publicMessage },
+    ...(requestId ? { request_id: requestId } : {}),
+  };
+}
+
+export function renderAnthropicError(error: GatewayError, headers: Record<string, string>, requestId?: string): GatewayResponse {
+  return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers });
+}
+
+/** After the first streamed byte the status is spent: the error travels as Anthropic's `error` event. */
+export function anthropicStreamErrorFrame(error: GatewayError, requestId?: string): string {
+  return `event: error\ndata: ${JSON.stringify(anthropicErrorBody(error, requestId))}\n\n`;
+}
+
+const MAX_UPSTREAM_TEXT_LENGTH = 500;
+
+/** An upstream body in Anthropic's error shape, reduced to what a 502 may carry, or undefined. */
+export function readAnthropicErrorBody(text: string): AnthropicErrorBody | undefined {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof payload !== 'object' || payload === null || !('error' in payload)) return undefined;
+  const { error } = payload;
+  if (typeof error !== 'object' || error === null || !('type' in error) || !('message' in error)) return undefined;
+  if (typeof error.type !== 'string' || typeof error.message !== 'string') return undefined;
+  const requestId = 'request_id' in payload && typeof payload.request_id === 'string' ? payload.request_id : undefined;
+  return { type: 'error', error: { type: error.type, message: error.message }, ...(requestId ? { request_id: requestId } : {}) };
+}
+
+/**
+ * The client's answer to an upstream error (the issue's rule, since Claude Code's recovery matches on
+ * Anthropic's wording): a 4xx keeps its status and body; anything else becomes 502 keeping the upstream's
+ * error `type` and `message`, or `api_error` with the upstream's text when the body is not Anthropic's.
+ * The one change ever made is removing the provider's key, should the upstream echo it.
+ */
+export function passThroughUpstreamError(status: number, bodyText: string, options: { apiKey?: string } = {}): GatewayResponse {
+  const body = redactSecrets(bodyText, options.apiKey);
+  if (status >= 400 && status < 500) {
+    const contentType = isJson(body) ? 'application/json' : 'text/plain; charset=utf-8';
+    return { status, headers: { 'content-type': contentType }, body };
+  }
+  const upstream = readAnthropicErrorBody(body);
+  if (upstream) return jsonResponse(502, upstream);
+  const message = body.trim().slice(0, MAX_UPSTREAM_TEXT_LENGTH) || `The provider failed with HTTP ${status}.`;
+  return jsonResponse(502, { type: 'error', error: { type: 'api_error', message } } satisfies AnthropicErrorBody);
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

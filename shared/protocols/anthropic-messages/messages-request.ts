@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { GatewayError } from '../../core/errors.ts';
+
+/** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
+const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
+
+/**
+ * The fields of a Messages request (and of a count_tokens request, the same body without `max_tokens`)
+ * the gateway reads. Everything else passes to the upstream untouched, so new Anthropic parameters and
+ * content block types work without a gateway release.
+ */
+export const messagesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  max_tokens: z.number().int().nonnegative().nullish(),
+  messages: z.array(z.unknown()),
+  system: z.union([z.string(), z.array(z.unknown())]).nullish(),
+  stream: z.boolean().nullish(),
+  tools: z.array(z.unknown()).nullish(),
+  tool_choice: z.looseObject({ type: z.string() }).nullish(),
+  thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().int().nullish() }).nullish(),
+  metadata: z.looseObject({ user_id: z.string().nullish() }).nullish(),
+  stop_sequences: z.array(z.string()).nullish(),
+  /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
+  models: z.array(z.string().min(1)).optional(),
+  /** OpenRouter's alias of `models`; parsing folds it into `models`. */
+  fallbacks: z.array(fallbackEntrySchema).optional(),
+  route: z.literal('fallback').optional(),
+  provider: z.record(z.string(), z.unknown()).nullish(),
+});
+export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
+
+export const messagesRoutingOnlyFields = ['models', 'fallbacks', 'route', 'provider'] as const;
+
+function parseJsonObject(body: string): object {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
+  }
+  return json;
+}
+
+/**
+ * Parses the client's body, turning every defect into a 400 that names the field. `fallbacks` becomes
+ * `models`; a request with both is refused, since the gateway cannot tell which list the client meant.
+ */
+export function parseMessagesRequest(body: string): MessagesRequest {
+  const json = parseJsonObject(body);
+  if (!('model' in json) || json.model === undefined || json.model === null || json.model === '') {
+    throw new GatewayError('invalid_request', 'The request must name a model: "model" is required.', {
+      code: 'missing_model',
+      param: 'model',
+    });
+  }
+  const parsed = messagesRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw new GatewayError('invalid_request', `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`, {
+      code: 'invalid_request_body',
+      param: field,
+    });
+  }
+  const request = parsed.data;
+  if (request.fallbacks === undefined) return request;
+  if (request.models !== undefined) {
+    throw new GatewayError('invalid_request', 'Send either "models" or its alias "fallbacks", not both.', {
+      code: 'conflicting_fields',
+      param: 'fallbacks',
+    });
+  }
+  return { ...request, models: request.fallbacks.map((entry) => (typeof entry === 'string' ? entry : entry.model)) };
+}
+
+/** The body the upstream receives: its own model id, routing-only fields removed, every other field as sent. */
+export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string): string {
+  const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
+  for (const field of messagesRoutingOnlyFields) delete upstream[field];
+  return JSON.stringify(upstream);
+}

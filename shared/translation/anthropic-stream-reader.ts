@@ -1,0 +1,112 @@
+import { anthropicStreamEventSchema, type AnthropicBlock, type AnthropicStreamEvent, type AnthropicUsage } from './anthropic-wire-types.ts';
+import type { CanonicalEvent } from './canonical-events.ts';
+import { mapAnthropicErrorType } from './map-error-type.ts';
+import { mapAnthropicStopReason } from './map-finish-reason.ts';
+import { parseProviderPayload } from './read-payload.ts';
+import { stringifyToolInput } from './tool-arguments.ts';
+import { mergeAnthropicUsage, readAnthropicUsage } from './translate-usage.ts';
+
+type OpenBlock =
+  | { kind: 'text' | 'thinking' | 'ignored' }
+  | { kind: 'tool'; toolIndex: number; initialInput: unknown; sawArguments: boolean };
+
+/**
+ * Reads an Anthropic Messages stream, one event's data at a time, as canonical events. Text, thinking and
+ * client tool_use blocks are read; server-tool blocks, their results, redacted thinking and citations have
+ * no canonical form and are skipped, as are pings and event types not known yet. Tool calls are numbered
+ * among tool_use blocks only. A tool call whose arguments never streamed (an empty-input tool sends only
+ * `""`) gets its start input, `{}` at least, as one fragment, so its arguments always parse as JSON.
+ */
+export function createAnthropicStreamReader() {
+  const blocks = new Map<number, OpenBlock>();
+  let usage: AnthropicUsage = {};
+  let nextToolIndex = 0;
+  let started = false;
+  let failed = false;
+
+  function startBlock(index: number, block: AnthropicBlock | null | undefined): CanonicalEvent[] {
+    switch (block?.type) {
+      case 'text':
+        blocks.set(index, { kind: 'text' });
+        return block.text ? [{ type: 'text-delta', index, text: block.text }] : [];
+      case 'thinking':
+        blocks.set(index, { kind: 'thinking' });
+        return block.thinking ? [{ type: 'reasoning-delta', text: block.thinking }] : [];
+      case 'tool_use': {
+        const toolIndex = nextToolIndex++;
+        blocks.set(index, { kind: 'tool', toolIndex, initialInput: block.input, sawArguments: false });
+        return [{ type: 'tool-call-start', index: toolIndex, id: block.id ?? '', name: block.name ?? '' }];
+      }
+      default:
+        blocks.set(index, { kind: 'ignored' });
+        return [];
+    }
+  }
+
+  function readDelta(event: AnthropicStreamEvent): CanonicalEvent[] {
+    const index = event.index ?? 0;
+    const block = blocks.get(index);
+    const delta = event.delta;
+    if (!block || !delta) return [];
+    if (block.kind === 'text' && delta.type === 'text_delta' && delta.text) return [{ type: 'text-delta', index, text: delta.text }];
+    if (block.kind === 'thinking' && delta.type === 'thinking_delta' && delta.thinking) return [{ type: 'reasoning-delta', text: delta.thinking }];
+    if (block.kind === 'thinking' && delta.type === 'signature_delta' && delta.signature) {
+      return [{ type: 'reasoning-delta', text: '', signature: delta.signature }];
+    }
+    if (block.kind === 'tool' && delta.type === 'input_json_delta' && delta.partial_json) {
+      block.sawArguments = true;
+      return [{ type: 'tool-call-delta', index: block.toolIndex, argumentsDelta: delta.partial_json }];
+    }
+    return [];
+  }
+
+  function stopBlock(index: number): CanonicalEvent[] {
+    const block = blocks.get(index);
+    blocks.delete(index);
+    if (block?.kind !== 'tool') return [];
+    const end: CanonicalEvent = { type: 'tool-call-end', index: block.toolIndex };
+    if (block.sawArguments) return [end];
+    return [{ type: 'tool-call-delta', index: block.toolIndex, argumentsDelta: stringifyToolInput(block.initialInput) }, end];
+  }
+
+  function read(event: AnthropicStreamEvent): CanonicalEvent[] {
+    switch (event.type) {
+      case 'message_start':
+        usage = event.message?.usage ?? {};
+        return [{ type: 'message-start', id: event.message?.id ?? '', model: event.message?.model ?? '', usage: readAnthropicUsage(usage) }];
+      case 'content_block_start':
+        return startBlock(event.index ?? 0, event.content_block);
+      case 'content_block_delta':
+        return readDelta(event);
+      case 'content_block_stop':
+        return stopBlock(event.index ?? 0);
+      case 'message_delta': {
+        if (event.usage) usage = mergeAnthropicUsage(usage, event.usage);
+        const stopReason = event.delta?.stop_reason;
+        return [
+          { type: 'usage', ...readAnthropicUsage(usage) },
+          ...(stopReason ? [{ type: 'finish' as const, reason: mapAnthropicStopReason(stopReason), raw: stopReason }] : []),
+        ];
+      }
+      case 'error':
+        failed = true;
+        return [{ type: 'error', errorType: mapAnthropicErrorType(event.error?.type), message: event.error?.message ?? 'The upstream stream failed.' }];
+      default:
+        return [];
+    }
+  }
+
+  return {
+    /** Takes one event's data (parsed JSON or its raw text); returns the canonical events it means. */
+    push(eventData: unknown): CanonicalEvent[] {
+      if (failed) return [];
+      const event = parseProviderPayload(anthropicStreamEventSchema, eventData);
+      if (!event) return [];
+      const events = read(event);
+      const first = events[0]?.type;
+      if (!started && first !== undefined && first !== 'message-start' && first !== 'error') events.unshift({ type: 'message-start', id: '', model: '' });
+      if (events.length > 0) started = true;
+      return events;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The canonical stream between the protocols the gateway speaks. Every stream translation is a reader
+ * (one protocol's stream events → canonical events) followed by a writer (canonical events → the other
+ * protocol's wire frames), so each protocol is understood once, in one place.
+ *
+ * Contracts every reader keeps:
+ * - `message-start` comes before any content event (readers emit it on the first upstream event).
+ * - Tool calls are numbered densely from 0 in the order they start (`index`), whatever the source used:
+ *   Anthropic numbers content blocks (text and thinking included); OpenAI chat numbers tool calls only.
+ * - A tool call's deltas come after its `tool-call-start` and before its `tool-call-end`.
+ * - `usage` carries the totals so far: the last one wins, it is never added to the previous one.
+ * - After `error` the reader emits nothing more.
+ */
+export type CanonicalEvent =
+  | MessageStartEvent
+  | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | ToolCallEndEvent
+  | UsageEvent
+  | FinishEvent
+  | ErrorEvent;
+
+/** The upstream opened a message. `id` and `model` are the upstream's own (possibly empty). */
+export interface MessageStartEvent {
+  type: 'message-start';
+  id: string;
+  model: string;
+  /** Usage known at the start (Anthropic sends the input tokens here). */
+  usage?: CanonicalUsage;
+}
+
+/** Visible answer text. `index` is the source's block index when it has one (informational only). */
+export interface TextDeltaEvent {
+  type: 'text-delta';
+  index?: number;
+  text: string;
+}
+
+/** Reasoning ("thinking") text. `signature` is Anthropic's opaque thinking signature, when it arrives. */
+export interface ReasoningDeltaEvent {
+  type: 'reasoning-delta';
+  text: string;
+  signature?: string;
+}
+
+/** A tool call begins: its dense tool-call index, the call id and the function name. */
+export interface ToolCallStartEvent {
+  type: 'tool-call-start';
+  index: number;
+  id: string;
+  name: string;
+}
+
+/** A fragment of a tool call's JSON arguments; the fragments of one call concatenate to its arguments. */
+export interface ToolCallDeltaEvent {
+  type: 'tool-call-delta';
+  index: number;
+  argumentsDelta: string;
+}
+
+/** The tool call's arguments are complete. */
+export interface ToolCallEndEvent {
+  type: 'tool-call-end';
+  index: number;
+}
+
+/**
+ * Token counts in one meaning for every protocol. `inputTokens` counts the whole prompt, cache reads and
+ * cache writes included (OpenAI's `prompt_tokens`); the cache counts are parts of it, not additions.
+ * `outputTokens` includes reasoning tokens; `reasoningTokens` is the part of it spent on reasoning.
+ */
+export interface CanonicalUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** The usage totals so far (the last `usage` event of a stream is the final usage). */
+export interface UsageEvent extends CanonicalUsage {
+  type: 'usage';
+}
+
+/** Why generation stopped, in protocol-neutral words; `raw` is the source's own value. */
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+export interface FinishEvent {
+  type: 'finish';
+  reason: FinishReason;
+  raw?: string;
+}
+
+/** Protocol-neutral error kinds; each writer renders them in its own protocol's words. */
+export type CanonicalErrorType =
+  | 'invalid-request'
+  | 'authentication'
+  | 'permission'
+  | 'not-found'
+  | 'request-too-large'
+  | 'rate-limit'
+  | 'billing'
+  | 'overloaded'
+  | 'timeout'
+  | 'server';
+
+/** The upstream reported an error inside the stream (after its HTTP status was already sent). */
+export interface ErrorEvent {
+  type: 'error';
+  errorType: CanonicalErrorType;
+  message: string;
+}

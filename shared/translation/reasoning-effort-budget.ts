@@ -1,0 +1,28 @@
+/**
+ * Thinking budgets for OpenAI's `reasoning_effort`, in tokens. Anthropic's minimum budget is 1024; the
+ * steps grow about fourfold so each level is a noticeably deeper think. `none` turns thinking off.
+ */
+export const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 4096,
+  high: 16384,
+  xhigh: 32768,
+};
+
+/** The max_tokens used when a chat client sets none (Anthropic requires one). */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** The thinking budget for a reasoning effort, or undefined for none, absent or unknown efforts. */
+export function thinkingBudgetFor(effort: string | null | undefined): number | undefined {
+  return effort ? THINKING_BUDGET_BY_EFFORT[effort] : undefined;
+}
+
+/**
+ * Anthropic counts thinking inside max_tokens and requires budget < max_tokens. A max_tokens that leaves
+ * no room above the budget is raised to budget + that max_tokens, so the answer keeps the room the client
+ * asked for; a larger one stays as the client set it.
+ */
+export function maxTokensWithThinking(maxTokens: number, budget: number): number {
+  return maxTokens > budget ? maxTokens : budget + maxTokens;
+}

@@ -1,0 +1,78 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
+import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+
+/** The benchmark issue's budget for a route group's handler file: cold start grows with it. */
+const ROUTE_GROUP_HANDLER_BUDGET = 400 * 1024;
+
+let gateway: SynthesizedGateway;
+let smokeDirectory: string;
+beforeAll(() => {
+  gateway = synthesizeGateway();
+  // Inside the project, so that the runtime-provided AWS SDK resolves from node_modules as it does in Lambda.
+  const cache = join(PROJECT_ROOT, 'node_modules', '.cache');
+  smokeDirectory = mkdtempSync(join(existsSync(cache) ? cache : PROJECT_ROOT, 'gateway-bundle-smoke-'));
+});
+afterAll(() => rmSync(smokeDirectory, { recursive: true, force: true }));
+
+function assetDirectory(functionPrefix: string): string {
+  const id = logicalId(gateway.template, 'AWS::Lambda::Function', functionPrefix);
+  const code = resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Code as { S3Key: string };
+  return join(gateway.outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+}
+
+function files(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(directory, path)).isFile());
+}
+
+describe('function bundles', () => {
+  it('records each handler size and keeps route-group handlers within 400 KB', () => {
+    const sizes = Object.fromEntries(
+      ['RouteGroupopenai', 'Writer', 'Admin'].map((prefix) => [prefix, statSync(join(assetDirectory(prefix), 'index.mjs')).size]),
+    );
+    console.log(
+      'handler bundle sizes (minified index.mjs):',
+      Object.entries(sizes).map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KB`).join(', '),
+    );
+    expect(sizes.RouteGroupopenai).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
+    // The writer and the admin function have no budget of their own; they stay in the same range.
+    expect(sizes.Writer).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
+    expect(sizes.Admin).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
+  });
+
+  it('keeps the tokenizer out of the handler, in a chunk loaded on first use', () => {
+    const openAi = files(assetDirectory('RouteGroupopenai'));
+    expect(openAi).toContain('index.mjs');
+    expect(openAi.some((path) => /^chunks[\\/]o200k_base-.*\.mjs$/.test(path))).toBe(true);
+    expect(files(assetDirectory('Writer'))).toEqual(['index.mjs']);
+  });
+
+  it('leaves the AWS SDK to the runtime and bundles everything else', () => {
+    for (const prefix of ['RouteGroupopenai', 'Writer', 'Admin']) {
+      expect(files(assetDirectory(prefix)).some((path) => path.includes('node_modules'))).toBe(false);
+    }
+  });
+
+  it('produces handlers that load and run as ES modules', async () => {
+    for (const [prefix, name] of [['Writer', 'writer'], ['RouteGroupopenai', 'openai']] as const) {
+      cpSync(assetDirectory(prefix), join(smokeDirectory, name), { recursive: true });
+    }
+    process.env.GATEWAY_USAGE_BUCKET = 'usage-bucket';
+    process.env.GATEWAY_USAGE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/usage';
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    const writer = (await import(pathToFileURL(join(smokeDirectory, 'writer', 'index.mjs')).href)) as {
+      handler: (event: unknown, context: unknown) => Promise<unknown>;
+    };
+    // A malformed record is refused by zod (bundled with its English messages only) without touching AWS.
+    await expect(writer.handler({ Records: [{ messageId: 'm-1', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }, {})).resolves.toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm-1' }],
+    });
+    // Response streaming needs the runtime's `awslambda` global; a pass-through stands in for it.
+    Object.assign(globalThis, { awslambda: { streamifyResponse: (handler: unknown) => handler, HttpResponseStream: { from: (stream: unknown) => stream } } });
+    const openAi = (await import(pathToFileURL(join(smokeDirectory, 'openai', 'index.mjs')).href)) as { handler: unknown };
+    expect(typeof openAi.handler).toBe('function');
+  });
+});

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { App } from 'aws-cdk-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
+import { stackPropsFromContext } from '../../infra/stack-context.ts';
+
+const run = promisify(execFile);
+const outdir = mkdtempSync(join(tmpdir(), 'gateway-cdk-cli-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('npx cdk synth', () => {
+  it('synthesizes the app offline with the pinned CLI, with no cdk-nag finding', async () => {
+    const { stderr } = await run('npx', ['--no-install', 'cdk', 'synth', '--quiet', '--no-notices', '-o', outdir], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+      timeout: 120_000,
+    });
+    expect(stderr).not.toMatch(/AwsSolutions-/);
+    const template = JSON.parse(readFileSync(join(outdir, 'ModelGateway.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
+    const types = Object.values(template.Resources).map((resource) => resource.Type);
+    expect(types.filter((type) => type === 'AWS::Lambda::Function')).toHaveLength(3);
+    expect(types).toContain('AWS::CloudFront::Distribution');
+  }, 150_000);
+});
+
+describe('stackPropsFromContext', () => {
+  it('reads the domain, the web ACL choice and deletion protection from -c flags', () => {
+    const app = new App({
+      context: {
+        domainName: 'gateway.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+        wafManagedRuleGroups: 'AWSManagedRulesCommonRuleSet, AWSManagedRulesSQLiRuleSet',
+        deletionProtection: 'false',
+      },
+    });
+    expect(stackPropsFromContext(app)).toEqual({
+      customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
+      waf: { managedRuleGroups: ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesSQLiRuleSet'] },
+      deletionProtection: false,
+    });
+  });
+
+  it('refuses a domain without its certificate', () => {
+    expect(() => stackPropsFromContext(new App({ context: { domainName: 'gateway.example.com' } }))).toThrow(/together/);
+  });
+});

@@ -1,0 +1,91 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+
+let gateway: SynthesizedGateway;
+beforeAll(() => {
+  gateway = synthesizeGateway();
+});
+
+const FUNCTION = 'AWS::Lambda::Function';
+
+function functionProperties(prefix: string): Record<string, unknown> {
+  const id = logicalId(gateway.template, FUNCTION, prefix);
+  const resource = resourcesOfType(gateway.template, FUNCTION)[id];
+  if (!resource) throw new Error(`no function ${prefix}`);
+  return resource.Properties;
+}
+
+describe('gateway functions', () => {
+  it('runs every function on Node.js 24, arm64, from the ESM bundle', () => {
+    const functions = Object.values(resourcesOfType(gateway.template, FUNCTION));
+    expect(functions).toHaveLength(3);
+    for (const { Properties } of functions) {
+      expect(Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: expect.anything() });
+    }
+  });
+
+  it('serves the OpenAI route group through a response-streaming function URL with auth type NONE', () => {
+    const openAi = logicalId(gateway.template, FUNCTION, 'RouteGroupopenai');
+    gateway.template.resourceCountIs('AWS::Lambda::Url', 1);
+    gateway.template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'NONE',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [openAi, 'Arn'] },
+    });
+    expect(functionProperties('RouteGroupopenai')).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+  });
+
+  it('configures the OpenAI function from the stack: tables, queue, secret prefix, origin secret', () => {
+    const variables = (functionProperties('RouteGroupopenai').Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables).toMatchObject({
+      GATEWAY_KEYS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesKeys') },
+      GATEWAY_PROJECTS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesProjects') },
+      GATEWAY_GENERATIONS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesGenerations') },
+      GATEWAY_COUNTERS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesCounters') },
+      GATEWAY_SECRET_PREFIX: 'model-gateway/provider/',
+      GATEWAY_USAGE_SINK: 'sqs',
+      GATEWAY_USAGE_QUEUE_URL: { Ref: logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords') },
+      GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },
+      POWERTOOLS_SERVICE_NAME: 'gateway-openai',
+      POWERTOOLS_METRICS_NAMESPACE: 'ModelGateway',
+    });
+  });
+
+  it('gives the writer the usage bucket and no function URL, and the admin function neither', () => {
+    const writer = (functionProperties('Writer').Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(writer).toMatchObject({
+      GATEWAY_USAGE_ARCHIVE: 's3',
+      GATEWAY_USAGE_BUCKET: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage') },
+      POWERTOOLS_SERVICE_NAME: 'gateway-writer',
+    });
+    const admin = (functionProperties('Admin').Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(admin).toMatchObject({ GATEWAY_SECRET_PREFIX: 'model-gateway/provider/', POWERTOOLS_SERVICE_NAME: 'gateway-admin' });
+    expect(admin).not.toHaveProperty('GATEWAY_ORIGIN_SECRET_ARN');
+  });
+
+  it('feeds the writer from the usage queue in batches of 10 within 1 s, reporting item failures', () => {
+    gateway.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(gateway.template, FUNCTION, 'Writer') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords'), 'Arn'] },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('keeps each function\'s logs in its own log group with a retention', () => {
+    gateway.template.resourceCountIs('AWS::Logs::LogGroup', 3);
+    gateway.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+  });
+
+  it('puts no secret value in any function environment', () => {
+    for (const { Properties } of Object.values(resourcesOfType(gateway.template, FUNCTION))) {
+      const names = Object.keys((Properties.Environment as { Variables: Record<string, unknown> }).Variables);
+      expect(names.filter((name) => /KEY$|PASSWORD|TOKEN/.test(name) && name !== 'GATEWAY_KEYS_TABLE')).toEqual([]);
+    }
+    gateway.template.hasOutput('AdminFunctionName', { Value: { Ref: logicalId(gateway.template, FUNCTION, 'Admin') } });
+    gateway.template.hasOutput('GatewayUrl', Match.objectLike({ Value: Match.anyValue() }));
+  });
+});

@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { actionsOf, actionsOn, resourcesOf, statementsOfFunction, type Statement } from './iam-statements.ts';
+import { logicalId, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+
+let gateway: SynthesizedGateway;
+let openAi: Statement[];
+let writer: Statement[];
+let admin: Statement[];
+beforeAll(() => {
+  gateway = synthesizeGateway();
+  openAi = statementsOfFunction(gateway.template, 'RouteGroupopenai');
+  writer = statementsOfFunction(gateway.template, 'Writer');
+  admin = statementsOfFunction(gateway.template, 'Admin');
+});
+
+const PROVIDER_SECRETS = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:model-gateway/provider/*';
+const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const table = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
+
+describe('least-privilege grants', () => {
+  it('lets the OpenAI function read provider keys but never create or change them', () => {
+    expect(actionsOn(openAi, PROVIDER_SECRETS)).toEqual(['secretsmanager:GetSecretValue']);
+    const secretActions = openAi.flatMap(actionsOf).filter((action) => action.startsWith('secretsmanager:'));
+    expect(secretActions).not.toContain('secretsmanager:CreateSecret');
+    expect(secretActions).not.toContain('secretsmanager:PutSecretValue');
+  });
+
+  it('lets the OpenAI function read the origin secret, which no other function can', () => {
+    const originSecret = logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
+    expect(actionsOn(openAi, originSecret)).toContain('secretsmanager:GetSecretValue');
+    expect(actionsOn(writer, originSecret)).toEqual([]);
+    expect(actionsOn(admin, originSecret)).toEqual([]);
+  });
+
+  it('gives the request path reads of keys, projects and generations, writes to counters only', () => {
+    for (const name of ['Keys', 'Projects', 'Generations']) {
+      const actions = actionsOn(openAi, table(name));
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      for (const write of WRITES) expect(actions).not.toContain(write);
+    }
+    expect(actionsOn(openAi, table('Counters'))).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:GetItem']));
+  });
+
+  it('lets the OpenAI function send usage records to the queue, and not read them', () => {
+    const queue = logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords');
+    const actions = actionsOn(openAi, queue);
+    expect(actions).toContain('sqs:SendMessage');
+    expect(actions).not.toContain('sqs:ReceiveMessage');
+  });
+
+  it('gives the writer no secret at all', () => {
+    expect(writer.flatMap(actionsOf).filter((action) => action.startsWith('secretsmanager:'))).toEqual([]);
+    expect(JSON.stringify(writer)).not.toContain('model-gateway/provider');
+  });
+
+  it('lets the writer record usage: generations and project spend, files under usage/ (put only)', () => {
+    expect(actionsOn(writer, table('Generations'))).toContain('dynamodb:PutItem');
+    expect(actionsOn(writer, table('Projects'))).toContain('dynamodb:UpdateItem');
+    expect(actionsOn(writer, table('Keys'))).toEqual([]);
+    const bucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
+    const fileStatements = writer.filter((statement) => JSON.stringify(statement.Resource).includes(bucket));
+    expect(fileStatements.flatMap(actionsOf)).toEqual(['s3:PutObject']);
+    expect(JSON.stringify(fileStatements[0]?.Resource)).toContain('/usage/*');
+    const queue = logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords');
+    expect(actionsOn(writer, queue)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+  });
+
+  it('lets the admin function create, update and read provider keys, and manage keys and projects', () => {
+    expect(actionsOn(admin, PROVIDER_SECRETS)).toEqual([
+      'secretsmanager:CreateSecret',
+      'secretsmanager:GetSecretValue',
+      'secretsmanager:PutSecretValue',
+    ]);
+    expect(actionsOn(admin, table('Keys'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
+    expect(actionsOn(admin, table('Projects'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem']));
+    expect(admin.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
+  });
+
+  it('grants nothing on every resource, and no service-wide action', () => {
+    for (const statement of [...openAi, ...writer, ...admin]) {
+      expect(resourcesOf(statement)).not.toContain('*');
+      for (const action of actionsOf(statement)) expect(action).not.toMatch(/:\*$/);
+    }
+  });
+
+  it('lets each function write only to its own log group', () => {
+    for (const [statements, prefix] of [[openAi, 'RouteGroupopenai'], [writer, 'Writer'], [admin, 'Admin']] as const) {
+      const logGroup = logicalId(gateway.template, 'AWS::Logs::LogGroup', prefix);
+      const logStatements = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+      expect(logStatements.length).toBeGreaterThan(0);
+      for (const statement of logStatements) expect(JSON.stringify(statement.Resource)).toContain(logGroup);
+    }
+    for (const role of Object.values(gateway.template.findResources('AWS::IAM::Role'))) {
+      expect(role.Properties).not.toHaveProperty('ManagedPolicyArns');
+    }
+  });
+});

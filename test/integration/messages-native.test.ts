@@ -1,0 +1,147 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
+import { startFakeOpenAiUpstream, sendJson, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+const PROVIDER_KEY = 'sk-ant-upstream-0123456789';
+let gateway: TestGateway;
+let upstream: FakeUpstream;
+let key: string;
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAiUpstream();
+  gateway = await startTestGateway();
+  await gateway.admin({ command: 'project.create', projectId: 'claude' });
+  await gateway.admin({ command: 'provider.set', projectId: 'claude', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'claude', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000, cachedInputMicrosPer1k: 100, cacheWriteInputMicrosPer1k: 1250 });
+  key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'claude' })).key;
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+/** Claude Code's set-up: the project key as the bearer token, no API key, the host as base URL. */
+const client = (headers: Record<string, string> = {}) =>
+  new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: headers });
+
+const ask = { model: 'anthropic/claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hello' }] };
+
+async function generation(id: string): Promise<Record<string, unknown>> {
+  const lookup = () => fetch(`${gateway.url}/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${key}` } });
+  await expect.poll(async () => (await lookup()).status, { timeout: 2_000, interval: 50 }).toBe(200);
+  return (await (await lookup()).json()) as Record<string, unknown>;
+}
+
+describe('POST /v1/messages, native', () => {
+  it('returns the recorded answer to the Anthropic SDK and forwards the upstream its own key and version headers', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    upstream.received.length = 0;
+
+    const message = await client({ 'anthropic-beta': 'interleaved-thinking-2025-05-14', 'X-Claude-Code-Session-Id': 'session-1' }).messages.create(ask);
+
+    expect(message).toEqual(JSON.parse(readFixture('anthropic/messages-nonstream-text.json')));
+    const seen = upstream.received[0];
+    expect(seen?.path).toBe('/v1/messages');
+    expect(seen?.headers['x-api-key']).toBe(PROVIDER_KEY);
+    expect(seen?.headers.authorization).toBeUndefined();
+    expect(seen?.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(seen?.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(seen?.body.model).toBe('claude-haiku-4-5');
+  });
+
+  it('accepts the spec names upstream-version and upstream-beta as aliases', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    upstream.received.length = 0;
+    await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'upstream-version': '2023-06-01', 'upstream-beta': 'tools-2024-04-04' },
+      body: JSON.stringify(ask),
+    });
+    expect(upstream.received[0]?.headers['anthropic-version']).toBe('2023-06-01');
+    expect(upstream.received[0]?.headers['anthropic-beta']).toBe('tools-2024-04-04');
+  });
+
+  it('relays a recorded thinking-then-tool-use stream byte for byte', async () => {
+    const recorded = readFixture('anthropic/messages-stream-thinking-then-tool-use.sse');
+    upstream.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' }));
+    const response = await fetch(`${gateway.url}/v1/messages?beta=true`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ask, stream: true }),
+    });
+    expect(await response.text()).toBe(recorded);
+  });
+
+  it('streams to the Anthropic SDK and records cache tokens priced at their own prices', async () => {
+    upstream.answerWith(recordedAnthropicAnswer({ json: 'anthropic/messages-nonstream-cache-usage.json' }));
+    const { response } = await client({ 'X-Request-ID': 'cache-1', 'X-Claude-Code-Session-Id': 'session-7' }).messages.create(ask).withResponse();
+    expect(response.headers.get('x-gateway-model')).toBe('anthropic/claude-haiku-4-5');
+
+    const usage = (JSON.parse(readFixture('anthropic/messages-nonstream-cache-usage.json')) as { usage: Record<string, number> }).usage;
+    const input = usage.input_tokens ?? 0;
+    const write = usage.cache_creation_input_tokens ?? 0;
+    const read = usage.cache_read_input_tokens ?? 0;
+    const output = usage.output_tokens ?? 0;
+    const record = await generation('cache-1');
+    expect(record).toMatchObject({ tokens_prompt: input + write + read, tokens_completion: output, native_tokens_cached: read, session_id: 'session-7' });
+    expect(record.total_cost).toBe((input * 1000 + write * 1250 + read * 100 + output * 5000) / 1e9);
+  });
+
+  it('hands the SDK a streamed text answer with usage from message_start and message_delta', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    const stream = client({ 'X-Request-ID': 'stream-1' }).messages.stream(ask);
+    const final = await stream.finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello' }]);
+    expect(await generation('stream-1')).toMatchObject({ streamed: true, tokens_prompt: 10, tokens_completion: 4, finish_reason: 'end_turn' });
+  });
+});
+
+describe('POST /v1/messages errors', () => {
+  it('keeps an upstream 4xx status and body unchanged', async () => {
+    const recorded = readFixture('anthropic/messages-error-400-invalid-request.json');
+    upstream.answerWith((_request, response) => sendJson(response, 400, recorded));
+    const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(ask) });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe(recorded);
+  });
+
+  it('turns an upstream 529 into 502 keeping its error type and message', async () => {
+    const recorded = JSON.parse(readFixture('anthropic/messages-error-529-overloaded.json')) as Record<string, unknown>;
+    upstream.answerWith((_request, response) => sendJson(response, 529, recorded));
+    const error = await client().messages.create(ask).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(502);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toEqual(recorded);
+  });
+
+  it('keeps an upstream 429 with its Retry-After', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 429, readFixture('anthropic/messages-error-429-rate-limit.json'), { 'retry-after': '9' }));
+    const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(ask) });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('9');
+  });
+
+  it('answers its own errors in the Anthropic format', async () => {
+    const unauthenticated = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ask) });
+    const notAllowed = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ...ask, model: 'anthropic/claude-opus-4' }) });
+    expect(unauthenticated.status).toBe(401);
+    expect(await unauthenticated.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    expect(notAllowed.status).toBe(403);
+    expect(await notAllowed.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+  });
+});
+
+describe('POST /v1/messages/count_tokens', () => {
+  it('proxies the count for an Anthropic model and says it came from the provider', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    upstream.received.length = 0;
+    const { data, response } = await client().messages.countTokens({ model: ask.model, messages: ask.messages }).withResponse();
+    expect(data).toEqual(JSON.parse(readFixture('anthropic/count-tokens.json')));
+    expect(response.headers.get('x-gateway-token-count')).toBe('provider');
+    expect(upstream.received[0]?.path).toBe('/v1/messages/count_tokens');
+  });
+});

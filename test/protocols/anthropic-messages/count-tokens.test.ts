@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens } from '../../../shared/metering/estimate-tokens.ts';
+import { countMessagesTokensEstimate, messagesPromptText } from '../../../shared/protocols/anthropic-messages/count-tokens.ts';
+import { parseMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request.ts';
+import { recordedRequestBody } from './anthropic-fixtures.ts';
+
+const toolTurn = {
+  system: [{ type: 'text', text: 'You are a weather bot.' }],
+  messages: [
+    { role: 'user', content: 'Weather in Paris?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I should call the tool.', signature: 'c2lnbmF0dXJl' },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '18°C, cloudy' }] },
+        { type: 'tool_result', tool_use_id: 'toolu_2', content: 'no data' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      ],
+    },
+  ],
+  tools: [{ name: 'get_weather', description: 'Current weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+};
+
+describe('messagesPromptText', () => {
+  it('counts system, text, tool calls as JSON, tool results and tool definitions; not thinking, signatures or images', () => {
+    expect(messagesPromptText(toolTurn)).toBe(
+      [
+        'You are a weather bot.',
+        'Weather in Paris?',
+        'Let me check.',
+        'get_weather',
+        '{"city":"Paris"}',
+        '18°C, cloudy',
+        'no data',
+        'get_weather',
+        'Current weather',
+        '{"type":"object","properties":{"city":{"type":"string"}}}',
+      ].join('\n'),
+    );
+  });
+
+  it('reads a system prompt given as a string', () => {
+    expect(messagesPromptText({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] })).toBe('Be brief.\nHi');
+  });
+
+  it('reads a recorded request with a tool definition', () => {
+    const request = parseMessagesRequest(recordedRequestBody('messages-stream-thinking-then-tool-use.sse'));
+    expect(messagesPromptText(request)).toBe(
+      [
+        'Use the fixed_version tool. Then tell me the version and make one short joke about it. Think about it first.',
+        'fixed_version',
+        'Return a fixed test version string',
+        '{"properties":{},"type":"object"}',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('countMessagesTokensEstimate', () => {
+  it("answers in count_tokens' shape with the tokenizer's count of the prompt text", async () => {
+    const expected = await countTokens(messagesPromptText(toolTurn));
+    expect(expected).toBeGreaterThan(40);
+    expect(await countMessagesTokensEstimate(toolTurn)).toEqual({ input_tokens: expected });
+  });
+
+  it('counts tool definitions: the same turn costs more with tools than without', async () => {
+    const withTools = await countMessagesTokensEstimate(toolTurn);
+    const withoutTools = await countMessagesTokensEstimate({ ...toolTurn, tools: [] });
+    expect(withTools.input_tokens).toBeGreaterThan(withoutTools.input_tokens);
+  });
+
+  it('answers 0 for an empty conversation', async () => {
+    expect(await countMessagesTokensEstimate({ messages: [] })).toEqual({ input_tokens: 0 });
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  mergeAnthropicUsageCounts,
+  readAnthropicUsage,
+  readAnthropicUsageCounts,
+  renderAnthropicUsage,
+  toTokenUsage,
+} from '../../../shared/protocols/anthropic-messages/messages-usage.ts';
+import { readFixture } from '../../support/fixtures.ts';
+
+function fixtureUsage(name: string): unknown {
+  return (JSON.parse(readFixture(`anthropic/${name}`)) as { usage: unknown }).usage;
+}
+
+describe('readAnthropicUsage', () => {
+  it('counts cache reads and cache writes inside the prompt tokens of a recorded prompt-cache response', () => {
+    // input_tokens 3 excludes the cache: 418 tokens written to it, 1111 read from it.
+    expect(readAnthropicUsage(fixtureUsage('messages-nonstream-cache-usage.json'))).toEqual({
+      promptTokens: 3 + 418 + 1_111,
+      completionTokens: 33,
+      cachedTokens: 1_111,
+      cacheWriteTokens: 418,
+      reasoningTokens: 0,
+      estimated: false,
+    });
+  });
+
+  it('reads a recorded response without cache hits', () => {
+    expect(readAnthropicUsage(fixtureUsage('messages-nonstream-text.json'))).toEqual({
+      promptTokens: 12,
+      completionTokens: 29,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      estimated: false,
+    });
+  });
+
+  it('counts missing cache fields as zero (Anthropic-compatible providers omit them)', () => {
+    expect(readAnthropicUsage({ input_tokens: 7, output_tokens: 2 })).toMatchObject({ promptTokens: 7, cachedTokens: 0, cacheWriteTokens: 0 });
+  });
+
+  it('reads thinking tokens from output_tokens_details as reasoning tokens', () => {
+    expect(readAnthropicUsage({ input_tokens: 1, output_tokens: 92, output_tokens_details: { thinking_tokens: 53 } })?.reasoningTokens).toBe(53);
+  });
+
+  it('drops an odd detail count without losing the main counts', () => {
+    expect(readAnthropicUsage({ input_tokens: 5, output_tokens: 1, cache_read_input_tokens: 'n/a' })).toMatchObject({ promptTokens: 5, cachedTokens: 0 });
+  });
+
+  it.each([null, undefined, 'usage', { input_tokens: -1, output_tokens: 1 }, { input_tokens: 1.5 }, {}, { input_tokens: null, output_tokens: null }])(
+    'finds no usage in %j',
+    (usage) => {
+      expect(readAnthropicUsage(usage)).toBeUndefined();
+    },
+  );
+});
+
+describe('mergeAnthropicUsageCounts', () => {
+  it('lets later counts win field by field and keeps the fields they do not carry', () => {
+    const start = readAnthropicUsageCounts({ input_tokens: 2, cache_creation_input_tokens: 3_068, cache_read_input_tokens: 0, output_tokens: 69 });
+    const delta = readAnthropicUsageCounts({ output_tokens: 198, cache_read_input_tokens: null });
+    expect(mergeAnthropicUsageCounts(start ?? {}, delta ?? {})).toEqual({
+      inputTokens: 2,
+      cacheCreationInputTokens: 3_068,
+      cacheReadInputTokens: 0,
+      outputTokens: 198,
+    });
+  });
+});
+
+describe('renderAnthropicUsage', () => {
+  it("gives back Anthropic's fields, input_tokens without the cached tokens", () => {
+    const usage = toTokenUsage({ inputTokens: 3, cacheCreationInputTokens: 418, cacheReadInputTokens: 1_111, outputTokens: 33 });
+    expect(renderAnthropicUsage(usage)).toEqual({ input_tokens: 3, cache_creation_input_tokens: 418, cache_read_input_tokens: 1_111, output_tokens: 33 });
+  });
+
+  it('renders an OpenAI-style usage (no cache writes) with its cached tokens as cache reads', () => {
+    const usage = { promptTokens: 10_122, completionTokens: 1, cachedTokens: 9_984, reasoningTokens: 0, estimated: false };
+    expect(renderAnthropicUsage(usage)).toEqual({ input_tokens: 138, cache_creation_input_tokens: 0, cache_read_input_tokens: 9_984, output_tokens: 1 });
+  });
+});
