@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
+import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
+import { startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+let gateway: TestGateway;
+let anthropic: FakeUpstream;
+let key: string;
+let claude: string;
+
+beforeAll(async () => {
+  claude = await ensureClaudeCode();
+  anthropic = await startFakeOpenAiUpstream();
+  anthropic.answerWith(recordedAnthropicAnswer());
+  gateway = await startTestGateway();
+  await gateway.admin({ command: 'project.create', projectId: 'coding' });
+  await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'coding' })).key;
+}, 240_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await anthropic?.close();
+});
+
+describe('Claude Code through the gateway', () => {
+  it('completes a headless turn against an Anthropic upstream, with its headers forwarded and the turn metered', { timeout: 150_000 }, async () => {
+    anthropic.received.length = 0;
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'claude-haiku-4-5', prompt: 'Say hello' });
+
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.trim()).toBe('Hello');
+    const turn = anthropic.received.find((request) => request.path.startsWith('/v1/messages'));
+    expect(turn?.headers['x-api-key']).toBe('sk-ant-upstream-0123456789');
+    expect(turn?.headers['anthropic-beta']).toMatch(/claude-code/);
+    expect(turn?.body.model).toBe('claude-haiku-4-5');
+
+    await gateway.host.drainUsage();
+    const project = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });
+    // The recorded stream reports 10 input and 4 output tokens: 10 × 1000 + 4 × 5000 nano-USD.
+    expect(project.request_count).toBeGreaterThanOrEqual(1);
+    expect(Number(project.spent_usd)).toBeCloseTo((project.request_count * (10 * 1000 + 4 * 5000)) / 1e9, 12);
+  });
+});
