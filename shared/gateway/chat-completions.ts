@@ -3,7 +3,11 @@ import { planRoute, type RouteTarget } from '../core/plan-route.ts';
 import { parseProviderPreferences } from '../core/provider-preferences.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { meterChatCompletion } from '../protocols/openai-chat/chat-completion-meter.ts';
-import { buildUpstreamChatBody, clientAskedForStreamUsage, parseChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
+import { clientAskedForStreamUsage, parseChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
+import { convertMessagesResponseToChat } from '../translation/messages-to-chat-response.ts';
+import { anthropicErrorAsChat } from '../translation/translate-upstream-error.ts';
+import { translateInto } from '../upstream/compose-event-handlers.ts';
+import { chatRequestFor, messagesToChatFrames } from './chat-upstream.ts';
 import { openAiStreamErrorFrame } from '../protocols/openai-chat/openai-errors.ts';
 import { relaySseStream } from '../upstream/sse-relay.ts';
 import { redactSecrets } from '../upstream/upstream-errors.ts';
@@ -31,7 +35,8 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
       fallbackModels: chatRequest.models ?? [],
       failoverEnabled: chatRequest.route === 'fallback' || project.failover,
       preferences: parseProviderPreferences(chatRequest.provider),
-      protocols: ['openai'],
+      // Anthropic-protocol models are reached through translation; OpenAI-compatible ones natively.
+      protocols: ['openai', 'anthropic'],
       // Parameters sent as null or false ask for nothing a provider could fail to honour.
       parameters: Object.entries(chatRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
       isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
@@ -63,15 +68,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
   try {
     served = await tryTargets(
       targets,
-      {
-        path: '/chat/completions',
-        headers: (apiKey) => ({
-          'content-type': 'application/json',
-          accept: streaming ? 'text/event-stream' : 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        }),
-        body: (target) => buildUpstreamChatBody(chatRequest, target.model.model),
-      },
+      chatRequestFor(chatRequest, request),
       {
         services,
         projectId: project.projectId,
@@ -93,6 +90,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
 
   const { target, response: upstream, apiKey, failures } = served;
   const provider = target.provider.provider;
+  const translated = target.provider.protocol !== 'openai';
   const attempt = outcomeBase(target, failures.length);
   const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
@@ -100,18 +98,20 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
   if (!upstream.ok) {
     // The provider found fault with the client's request: its own words help the client most
     // (scrubbed of the provider key, which some providers echo). Not retried elsewhere.
-    const body = redactSecrets(await readWholeBody(upstream, provider), apiKey);
+    const upstreamBody = redactSecrets(await readWholeBody(upstream, provider), apiKey);
+    const body = translated ? anthropicErrorAsChat(upstreamBody) : upstreamBody;
     await recordUsage(services, metering, { ...attempt, status: 'failed', httpStatus: upstream.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE });
-    return { status: upstream.status, headers: { 'content-type': contentType, ...servedBy }, body };
+    return { status: upstream.status, headers: { 'content-type': translated ? 'application/json' : contentType, ...servedBy }, body };
   }
 
   const estimate = chatUsageEstimator(chatRequest.messages);
   const injectCost = project.usageInjection;
   if (streaming && upstream.body) {
     const stream = createChatStreamHandler({ clientAskedForUsage: clientAskedForStreamUsage(chatRequest), injectCost, rate: target.rate, estimate });
+    const created = Math.floor(services.clock.now() / 1000);
     const body = relaySseStream(upstream.body, {
       provider,
-      handler: stream.handler,
+      handler: translated ? translateInto(messagesToChatFrames(chatRequest.model, created), stream.handler) : stream.handler,
       errorFrame: openAiStreamErrorFrame,
       heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
       onSettled: async (settlement) => {
@@ -128,10 +128,12 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
         await recordUsage(services, metering, outcome);
       },
     });
-    return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-cache', ...servedBy }, body };
+    return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...servedBy }, body };
   }
 
-  const metered = await meterChatCompletion(await readWholeBody(upstream, provider), { injectCost, priceUsd: usdPricer(target.rate), estimate });
+  const answer = await readWholeBody(upstream, provider);
+  const chatAnswer = translated ? translateMessagesAnswer(answer, chatRequest.model, services.clock.now()) : answer;
+  const metered = await meterChatCompletion(chatAnswer, { injectCost, priceUsd: usdPricer(target.rate), estimate });
   await recordUsage(services, metering, {
     ...attempt,
     status: 'completed',
@@ -140,7 +142,16 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     ...(metered.finishReason ? { finishReason: metered.finishReason } : {}),
     ...(metered.upstreamId ? { upstreamId: metered.upstreamId } : {}),
   });
-  return { status: 200, headers: { 'content-type': contentType, ...servedBy }, body: metered.body };
+  return { status: 200, headers: { 'content-type': translated ? 'application/json' : contentType, ...servedBy }, body: metered.body };
+}
+
+/** A Messages answer as a chat completion (a body that is not JSON passes as it is, to be metered by estimate). */
+function translateMessagesAnswer(text: string, model: string, now: number): string {
+  try {
+    return JSON.stringify(convertMessagesResponseToChat(JSON.parse(text), { model, created: Math.floor(now / 1000) }));
+  } catch {
+    return text;
+  }
 }
 
 async function readWholeBody(upstream: Response, provider: string): Promise<string> {

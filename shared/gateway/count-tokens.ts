@@ -40,13 +40,9 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
   try {
     const { response } = await tryTargets(
       [target],
-      {
-        path: '/messages/count_tokens',
-        headers: anthropicUpstreamHeaders(request, false),
-        body: (chosen) => {
-          const { max_tokens: _notCounted, stream: _neither, ...body } = JSON.parse(buildUpstreamMessagesBody(countRequest, chosen.model.model)) as Record<string, unknown>;
-          return JSON.stringify(body);
-        },
+      (chosen) => {
+        const { max_tokens: _notCounted, stream: _neither, ...body } = JSON.parse(buildUpstreamMessagesBody(countRequest, chosen.model.model)) as Record<string, unknown>;
+        return { path: '/messages/count_tokens', headers: anthropicUpstreamHeaders(request, false), body: JSON.stringify(body) };
       },
       {
         services,

@@ -37,11 +37,12 @@ export class AttemptsExhaustedError extends GatewayError {
   }
 }
 
+/** What to send to one target: a target of another protocol gets a translated request. */
 export interface UpstreamRequest {
   /** The path below the provider's base URL, e.g. `/chat/completions`. */
   path: string;
   headers: (apiKey: string | undefined) => Record<string, string>;
-  body: (target: RouteTarget) => string;
+  body: string;
 }
 
 /**
@@ -51,7 +52,7 @@ export interface UpstreamRequest {
  */
 export async function tryTargets(
   targets: readonly RouteTarget[],
-  request: UpstreamRequest,
+  requestFor: (target: RouteTarget) => UpstreamRequest,
   options: { services: GatewayServices; projectId: string; firstByteTimeoutMs: number; deadlineAt: number },
 ): Promise<ServedAttempt> {
   const { services } = options;
@@ -66,12 +67,13 @@ export async function tryTargets(
     let apiKey: string | undefined;
     try {
       apiKey = await loadProviderApiKey(services, options.projectId, provider);
+      const request = requestFor(target);
       const response = await callUpstream({
         fetch: services.fetch,
         provider,
         url: `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`,
         headers: request.headers(apiKey),
-        body: request.body(target),
+        body: request.body,
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });
       if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };

@@ -4,17 +4,20 @@ import { parseProviderPreferences } from '../core/provider-preferences.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { anthropicStreamErrorFrame } from '../protocols/anthropic-messages/anthropic-errors.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
-import { buildUpstreamMessagesBody, parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
+import { parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
+import { chatErrorAsAnthropic } from '../translation/translate-upstream-error.ts';
+import { translateInto } from '../upstream/compose-event-handlers.ts';
+import { chatToMessagesFrames, messagesRequestFor, translateChatAnswer } from './messages-upstream-request.ts';
 import { meterMessagesResponse } from '../protocols/anthropic-messages/messages-response-meter.ts';
 import { createMessagesStreamMeter } from '../protocols/anthropic-messages/messages-stream-meter.ts';
 import { relaySseStream } from '../upstream/sse-relay.ts';
-import { readUpstreamErrorAnswer } from '../upstream/upstream-errors.ts';
+import { readUpstreamErrorAnswer, type UpstreamErrorAnswer } from '../upstream/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage, DEFAULT_MAX_OUTPUT_TOKENS, type UsageEstimate } from './admit-usage.ts';
 import { readAttribution } from './attribution.ts';
 import { AttemptsExhaustedError, coolDownKey, tryTargets } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
-import { anthropicUpstreamHeaders, relayUpstreamError } from './messages-upstream.ts';
+import { relayUpstreamError } from './messages-upstream.ts';
 import type { RouteContext } from './route-context.ts';
 import { messagesUsageEstimator } from './messages-metering.ts';
 import { recordUsage, ZERO_USAGE } from './usage-recorder.ts';
@@ -43,7 +46,8 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
       fallbackModels: messagesRequest.models ?? [],
       failoverEnabled: messagesRequest.route === 'fallback' || project.failover,
       preferences: parseProviderPreferences(messagesRequest.provider),
-      protocols: ['anthropic'],
+      // OpenAI-compatible models are reached through translation; Anthropic-protocol ones natively.
+      protocols: ['anthropic', 'openai'],
       parameters: Object.entries(messagesRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
       isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
     },
@@ -73,7 +77,7 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
   try {
     served = await tryTargets(
       targets,
-      { path: '/messages', headers: anthropicUpstreamHeaders(request, streaming), body: (target) => buildUpstreamMessagesBody(messagesRequest, target.model.model) },
+      messagesRequestFor(messagesRequest, request),
       {
         services,
         projectId: project.projectId,
@@ -90,17 +94,19 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
     }
     await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
     // One attempt: the upstream's own answer (its wording matters to Claude Code); several: the list of attempts.
-    if (last.answer && error.failures.length === 1) return relayUpstreamError(last.answer);
+    if (last.answer && error.failures.length === 1) return relayUpstreamError(inAnthropicWords(last.answer, last.target));
     throw error;
   }
 
   const { target, response: upstream, apiKey, failures } = served;
   const attempt = outcomeBase(target, failures.length);
+  const translated = target.provider.protocol !== 'anthropic';
+  const messageId = `msg_${route.requestId.replace(/[^0-9A-Za-z]/g, '')}`;
   const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': target.provider.provider, 'x-generation-id': route.requestId };
   if (!upstream.ok) {
     const answer = await readUpstreamErrorAnswer(upstream, apiKey);
     await recordUsage(services, metering, { ...attempt, status: 'failed', httpStatus: upstream.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE });
-    const relayed = relayUpstreamError(answer);
+    const relayed = relayUpstreamError(inAnthropicWords(answer, target));
     return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
   }
 
@@ -108,9 +114,11 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
   if (streaming && upstream.body) {
     const meter = createMessagesStreamMeter();
+    const native = { onEvent: (event: string) => meter.push(event), onEnd: () => '' };
+    const inputEstimate = Math.ceil(messagesPromptText(messagesRequest).length / 4);
     const body = relaySseStream(upstream.body, {
       provider: target.provider.provider,
-      handler: { onEvent: (event) => meter.push(event), onEnd: () => '' },
+      handler: translated ? translateInto(chatToMessagesFrames(messagesRequest.model, messageId, inputEstimate), native) : native,
       errorFrame: anthropicStreamErrorFrame,
       heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
       onSettled: async (settlement) => {
@@ -128,10 +136,11 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
         });
       },
     });
-    return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-cache', ...servedBy }, body };
+    return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...servedBy }, body };
   }
 
-  const text = await upstream.text();
+  const answer = await upstream.text();
+  const text = translated ? translateChatAnswer(answer, messagesRequest.model, messageId) : answer;
   const observed = meterMessagesResponse(text);
   await recordUsage(services, metering, {
     ...attempt,
@@ -141,5 +150,10 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
     ...(observed.stopReason ? { finishReason: observed.stopReason } : {}),
     ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
   });
-  return { status: 200, headers: { 'content-type': contentType, ...servedBy }, body: text };
+  return { status: 200, headers: { 'content-type': translated ? 'application/json' : contentType, ...servedBy }, body: text };
+}
+
+/** An upstream error answer in Anthropic's words, translated when a chat provider gave it. */
+function inAnthropicWords(answer: UpstreamErrorAnswer, target: RouteTarget): UpstreamErrorAnswer {
+  return target.provider.protocol === 'anthropic' ? answer : { ...answer, contentType: 'application/json', body: chatErrorAsAnthropic(answer.body) };
 }

@@ -77,7 +77,8 @@ const messageContentSchema = z.union([z.string(), z.array(anthropicBlockSchema)]
 export const anthropicRequestSchema = z.looseObject({
   model: z.string().nullish(),
   system: messageContentSchema.nullish(),
-  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: messageContentSchema })),
+  // Claude Code also sends `system` messages between turns (reminders); they become chat system messages in place.
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant', 'system']), content: messageContentSchema })),
   max_tokens: z.number().int().positive().nullish(),
   temperature: z.number().nullish(),
   top_p: z.number().nullish(),

@@ -39,7 +39,10 @@ export function convertMessagesRequestToChat(messagesBody: unknown, options: Mes
   if (system !== '') messages.push({ role: 'system', content: system });
   for (const message of request.messages) {
     if (message.role === 'user') messages.push(...anthropicUserToChat(message.content, dropped));
-    else {
+    else if (message.role === 'system') {
+      const text = anthropicSystemToChat(message.content);
+      if (text !== '') messages.push({ role: 'system', content: text });
+    } else {
       const assistant = anthropicAssistantToChat(message.content, dropped);
       if (assistant) messages.push(assistant);
     }

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
+import { routeGroups } from '../../infra/route-groups.ts';
 import { stackPropsFromContext } from '../../infra/stack-context.ts';
 
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ describe('npx cdk synth', () => {
     expect(stderr).not.toMatch(/AwsSolutions-/);
     const template = JSON.parse(readFileSync(join(outdir, 'ModelGateway.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
     const types = Object.values(template.Resources).map((resource) => resource.Type);
-    expect(types.filter((type) => type === 'AWS::Lambda::Function')).toHaveLength(3);
+    expect(types.filter((type) => type === 'AWS::Lambda::Function')).toHaveLength(routeGroups.length + 2);
     expect(types).toContain('AWS::CloudFront::Distribution');
   }, 150_000);
 });

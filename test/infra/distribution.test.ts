@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GatewayWebAcl } from '../../infra/constructs/gateway-web-acl.ts';
-import { validateRouteGroups } from '../../infra/route-groups.ts';
+import { routeGroups, validateRouteGroups } from '../../infra/route-groups.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
@@ -37,41 +37,57 @@ beforeAll(() => {
   customised = synthesizeGateway({
     customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
     waf: {},
-    // A second route group, as messages will be: the same handler stands in for it here.
-    routeGroups: [
-      { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default' },
-      { name: 'messages', entry: 'functions/openai/handler.ts', paths: ['/v1/messages*'] },
-    ],
   });
 });
 
 describe('the CloudFront distribution', () => {
-  it('sends every path to the OpenAI function URL by default: all methods, nothing cached, viewer headers but Host forwarded', () => {
+  it('sends every other path to the OpenAI function URL: all methods, nothing cached, viewer headers but Host forwarded', () => {
     const config = distributionConfig(plain);
-    expect(config.Origins).toHaveLength(1);
-    const origin = config.Origins[0] as Origin;
+    expect(config.Origins).toHaveLength(routeGroups.length);
     const url = logicalId(plain.template, 'AWS::Lambda::Url', 'RouteGroupopenai');
-    expect(JSON.stringify(origin.DomainName)).toContain(url);
+    const origin = config.Origins.find((candidate) => JSON.stringify(candidate.DomainName).includes(url));
     expect(config.DefaultCacheBehavior).toMatchObject({
-      TargetOriginId: origin.Id,
+      TargetOriginId: origin?.Id,
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
       CachePolicyId: CACHING_DISABLED,
       OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
       ViewerProtocolPolicy: 'https-only',
     });
-    expect(config.CacheBehaviors ?? []).toEqual([]);
+  });
+
+  it('routes each other route group by its path patterns, in list order, to its own function URL', () => {
+    const config = distributionConfig(plain);
+    const expected = routeGroups.flatMap((group) => {
+      if (group.paths === 'default') return [];
+      const url = logicalId(plain.template, 'AWS::Lambda::Url', `RouteGroup${group.name}`);
+      const origin = config.Origins.find((candidate) => JSON.stringify(candidate.DomainName).includes(url));
+      return group.paths.map((pattern) =>
+        expect.objectContaining({
+          PathPattern: pattern,
+          TargetOriginId: origin?.Id,
+          AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+          CachePolicyId: CACHING_DISABLED,
+          OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+          ViewerProtocolPolicy: 'https-only',
+        }),
+      );
+    });
+    expect(config.CacheBehaviors ?? []).toEqual(expected);
+    expect(config.CacheBehaviors?.map((behavior) => behavior.PathPattern)).toContain('/v1/messages*');
   });
 
   it('raises the origin read timeout for long generations and keeps connections alive', () => {
-    const origin = distributionConfig(plain).Origins[0] as Origin;
-    expect(origin.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginKeepaliveTimeout: 60, OriginProtocolPolicy: 'https-only' });
+    for (const origin of distributionConfig(plain).Origins) {
+      expect(origin.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginKeepaliveTimeout: 60, OriginProtocolPolicy: 'https-only' });
+    }
   });
 
-  it('adds the origin secret header as a Secrets Manager dynamic reference, never a value', () => {
-    const origin = distributionConfig(plain).Origins[0] as Origin;
-    const header = origin.OriginCustomHeaders.find(({ HeaderName }) => HeaderName === ORIGIN_SECRET_HEADER);
+  it('adds the origin secret header to every origin as a Secrets Manager dynamic reference, never a value', () => {
     const secret = logicalId(plain.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
-    expect(header?.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secret }, ':SecretString:::}}']] });
+    for (const origin of distributionConfig(plain).Origins) {
+      const header = origin.OriginCustomHeaders.find(({ HeaderName }) => HeaderName === ORIGIN_SECRET_HEADER);
+      expect(header?.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secret }, ':SecretString:::}}']] });
+    }
     plain.template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true },
     });
@@ -82,22 +98,6 @@ describe('the CloudFront distribution', () => {
     plain.template.hasOutput('GatewayUrl', {
       Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(plain.template, 'AWS::CloudFront::Distribution', 'Distribution'), 'DomainName'] }]] },
     });
-  });
-
-  it('routes a second route group by its path pattern to its own function URL', () => {
-    const config = distributionConfig(customised);
-    expect(config.Origins).toHaveLength(2);
-    const messagesUrl = logicalId(customised.template, 'AWS::Lambda::Url', 'RouteGroupmessages');
-    const messagesOrigin = config.Origins.find((origin) => JSON.stringify(origin.DomainName).includes(messagesUrl));
-    expect(config.CacheBehaviors).toEqual([
-      expect.objectContaining({
-        PathPattern: '/v1/messages*',
-        TargetOriginId: messagesOrigin?.Id,
-        CachePolicyId: CACHING_DISABLED,
-        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-      }),
-    ]);
-    expect(messagesOrigin?.OriginCustomHeaders.map(({ HeaderName }) => HeaderName)).toContain(ORIGIN_SECRET_HEADER);
   });
 
   it('serves a custom domain with its certificate and TLS 1.2 at least', () => {

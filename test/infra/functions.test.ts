@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '../../infra/route-groups.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
@@ -19,26 +20,29 @@ function functionProperties(prefix: string): Record<string, unknown> {
 describe('gateway functions', () => {
   it('runs every function on Node.js 24, arm64, from the ESM bundle', () => {
     const functions = Object.values(resourcesOfType(gateway.template, FUNCTION));
-    expect(functions).toHaveLength(3);
+    expect(functions).toHaveLength(routeGroups.length + 2);
     for (const { Properties } of functions) {
       expect(Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: expect.anything() });
     }
   });
 
-  it('serves the OpenAI route group through a response-streaming function URL with auth type NONE', () => {
-    const openAi = logicalId(gateway.template, FUNCTION, 'RouteGroupopenai');
-    gateway.template.resourceCountIs('AWS::Lambda::Url', 1);
+  it.each(routeGroups.map((group) => group.name))('serves the %s route group through a response-streaming function URL with auth type NONE', (name) => {
+    const fn = logicalId(gateway.template, FUNCTION, `RouteGroup${name}`);
     gateway.template.hasResourceProperties('AWS::Lambda::Url', {
       AuthType: 'NONE',
       InvokeMode: 'RESPONSE_STREAM',
-      TargetFunctionArn: { 'Fn::GetAtt': [openAi, 'Arn'] },
+      TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] },
     });
-    expect(functionProperties('RouteGroupopenai')).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 1024 });
   });
 
-  it('configures the OpenAI function from the stack: tables, queue, secret prefix, origin secret', () => {
-    const variables = (functionProperties('RouteGroupopenai').Environment as { Variables: Record<string, unknown> }).Variables;
+  it('gives function URLs to the route groups only', () => {
+    gateway.template.resourceCountIs('AWS::Lambda::Url', routeGroups.length);
+  });
+
+  it.each(routeGroups.map((group) => group.name))('configures the %s function from the stack: tables, queue, secret prefix, origin secret', (name) => {
+    const variables = (functionProperties(`RouteGroup${name}`).Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables).toMatchObject({
       GATEWAY_KEYS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesKeys') },
       GATEWAY_PROJECTS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesProjects') },
@@ -48,7 +52,7 @@ describe('gateway functions', () => {
       GATEWAY_USAGE_SINK: 'sqs',
       GATEWAY_USAGE_QUEUE_URL: { Ref: logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords') },
       GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },
-      POWERTOOLS_SERVICE_NAME: 'gateway-openai',
+      POWERTOOLS_SERVICE_NAME: `gateway-${name}`,
       POWERTOOLS_METRICS_NAMESPACE: 'ModelGateway',
     });
   });
@@ -76,7 +80,7 @@ describe('gateway functions', () => {
   });
 
   it('keeps each function\'s logs in its own log group with a retention', () => {
-    gateway.template.resourceCountIs('AWS::Logs::LogGroup', 3);
+    gateway.template.resourceCountIs('AWS::Logs::LogGroup', routeGroups.length + 2);
     gateway.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { actionsOf, actionsOn, resourcesOf, statementsOfFunction, type Statement } from './iam-statements.ts';
+import { routeGroups } from '../../infra/route-groups.ts';
 import { logicalId, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
@@ -25,9 +26,13 @@ describe('least-privilege grants', () => {
     expect(secretActions).not.toContain('secretsmanager:PutSecretValue');
   });
 
-  it('lets the OpenAI function read the origin secret, which no other function can', () => {
+  it('lets every route group read the origin secret and provider keys, which no other function can', () => {
     const originSecret = logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
-    expect(actionsOn(openAi, originSecret)).toContain('secretsmanager:GetSecretValue');
+    for (const group of routeGroups) {
+      const statements = statementsOfFunction(gateway.template, `RouteGroup${group.name}`);
+      expect(actionsOn(statements, originSecret), group.name).toContain('secretsmanager:GetSecretValue');
+      expect(actionsOn(statements, PROVIDER_SECRETS), group.name).toEqual(['secretsmanager:GetSecretValue']);
+    }
     expect(actionsOn(writer, originSecret)).toEqual([]);
     expect(actionsOn(admin, originSecret)).toEqual([]);
   });

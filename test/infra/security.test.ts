@@ -4,6 +4,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '../../infra/route-groups.ts';
 import { synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 // A provider key as a developer's shell might hold it while synthesizing: it must reach neither template nor asset.
@@ -79,8 +80,9 @@ describe('secrets', () => {
     expect(secrets[0]?.Properties).toHaveProperty('GenerateSecretString');
   });
 
-  it('refers to the origin secret only through dynamic references and its ARN', () => {
+  it('refers to the origin secret only through dynamic references, one per route-group origin', () => {
     const references = gateway.json.match(/\{\{resolve:secretsmanager:[^"]*/g) ?? [];
-    expect(references).toEqual(['{{resolve:secretsmanager:']);
+    // The reference is joined around the secret's ARN: `{{resolve:secretsmanager:` + Ref + `:SecretString:::}}`.
+    expect(references).toEqual(routeGroups.map(() => '{{resolve:secretsmanager:'));
   });
 });

@@ -87,14 +87,6 @@ describe('request errors', () => {
     expect(error.code).toBe('no_routable_model');
   });
 
-  it('answers a model served over another protocol with 400 model_unsupported_for_endpoint', async () => {
-    await gateway.admin({ command: 'provider.set', projectId: 'acme', provider: 'anthropic', apiKey: 'sk-ant-test-key-123456', baseUrl: upstream.baseUrl });
-    await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'anthropic/claude-haiku-4-5' });
-    const error = await apiError(gateway.openai(key).chat.completions.create({ ...hello, model: 'anthropic/claude-haiku-4-5' }));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe('model_unsupported_for_endpoint');
-  });
-
   it('refuses every request of a project whose plan is inactive with 403 plan_inactive', async () => {
     const otherKey = await createProjectWithKey(gateway, { projectId: 'lapsed', baseUrl: upstream.baseUrl, models: [{ slug: 'openai/gpt-4o-mini' }] });
     await gateway.admin({ command: 'project.update', projectId: 'lapsed', plan: 'inactive' });

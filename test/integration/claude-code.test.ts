@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 let gateway: TestGateway;
 let anthropic: FakeUpstream;
+let openai: FakeUpstream;
 let key: string;
 let claude: string;
 
@@ -17,12 +19,17 @@ beforeAll(async () => {
   await gateway.admin({ command: 'project.create', projectId: 'coding' });
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  openai = await startFakeOpenAiUpstream();
+  openai.answerWith((_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'))));
+  await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'coding' })).key;
 }, 240_000);
 
 afterAll(async () => {
   await gateway?.close();
   await anthropic?.close();
+  await openai?.close();
 });
 
 describe('Claude Code through the gateway', () => {
@@ -42,5 +49,17 @@ describe('Claude Code through the gateway', () => {
     // The recorded stream reports 10 input and 4 output tokens: 10 × 1000 + 4 × 5000 nano-USD.
     expect(project.request_count).toBeGreaterThanOrEqual(1);
     expect(Number(project.spent_usd)).toBeCloseTo((project.request_count * (10 * 1000 + 4 * 5000)) / 1e9, 12);
+  });
+
+  it('completes a headless turn on an OpenAI-compatible model through translation', { timeout: 150_000 }, async () => {
+    openai.received.length = 0;
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'gpt-4o-mini', prompt: 'What is 1231 times 2331?' });
+
+    // Claude Code warns on stderr that it does not know this model's context window: expected for a non-Claude model.
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('2,869,461');
+    const turn = openai.received.find((request) => request.path === '/v1/chat/completions');
+    expect(turn?.headers.authorization).toBe('Bearer sk-openai-upstream-0123456789');
+    expect(turn?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true });
   });
 });

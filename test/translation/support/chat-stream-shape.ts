@@ -12,7 +12,8 @@ interface ToolCallDelta {
  * Asserts the shape OpenAI streams have: `data:` frames ending with `[DONE]`, a role chunk first, exactly
  * one finish_reason, tool calls numbered 0, 1, 2… in order of appearance, each opened by one delta with
  * id, type, name and empty arguments and continued by argument-only deltas, never reopened once the next
- * call began. Returns the finish reason and the usage chunk's usage, if any.
+ * call began, and at most one usage chunk, last, with `choices: []`. Returns the finish reason and the
+ * number of tool calls.
  */
 export function expectWellFormedChatStream(frames: string[]) {
   expect(frames.at(-1)).toBe('data: [DONE]\n\n');

@@ -1,0 +1,132 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
+import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+let gateway: TestGateway;
+let anthropic: FakeUpstream;
+let openai: FakeUpstream;
+let key: string;
+
+beforeAll(async () => {
+  anthropic = await startFakeOpenAiUpstream();
+  openai = await startFakeOpenAiUpstream();
+  gateway = await startTestGateway();
+  await gateway.admin({ command: 'project.create', projectId: 'mixed' });
+  await gateway.admin({ command: 'provider.set', projectId: 'mixed', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
+  await gateway.admin({ command: 'provider.set', projectId: 'mixed', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'mixed' })).key;
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await anthropic.close();
+  await openai.close();
+});
+
+const multiply = { type: 'function' as const, function: { name: 'multiply', description: 'Multiplies', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } } };
+
+describe('/v1/chat/completions with an Anthropic model', () => {
+  it('sends the provider a Messages request and gives the OpenAI SDK a chat completion with tool calls', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ json: 'anthropic/messages-nonstream-parallel-tool-use.json' }));
+    anthropic.received.length = 0;
+
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'anthropic/claude-haiku-4-5',
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Paris and London?' }],
+      tools: [multiply],
+    });
+
+    const sent = anthropic.received[0];
+    expect(sent?.path).toBe('/v1/messages');
+    expect(sent?.headers['x-api-key']).toBe('sk-ant-upstream-0123456789');
+    expect(sent?.body).toMatchObject({ model: 'claude-haiku-4-5', system: [{ type: 'text', text: 'Be brief.' }], max_tokens: 4096 });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(completion.choices[0]?.message.tool_calls?.length).toBeGreaterThan(1);
+  });
+
+  it('streams an Anthropic tool-use stream to the OpenAI SDK as chat chunks, usage chunk included', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-tool-use-input-json-delta.sse' }));
+    const stream = await gateway.openai(key).chat.completions.create({
+      model: 'anthropic/claude-haiku-4-5',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [multiply],
+    });
+    let args = '';
+    let finish: string | null = null;
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      args += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    expect(() => JSON.parse(args) as unknown).not.toThrow();
+    expect(finish).toBe('tool_calls');
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('answers a provider 400 in the OpenAI error format with its message', async () => {
+    anthropic.answerWith((_request, response) => sendJson(response, 400, readFixture('anthropic/messages-error-400-invalid-request.json')));
+    const error = await gateway.openai(key).chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe('invalid_request_error');
+  });
+});
+
+describe('/v1/messages with an OpenAI-compatible model', () => {
+  const client = () => new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
+
+  it('sends the provider a chat request and streams back well-formed message events with tool use', async () => {
+    openai.answerWith((_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-tool-calls-include-usage.sse'))));
+    openai.received.length = 0;
+
+    const final = await client()
+      .messages.stream({
+        model: 'gpt-4o-mini',
+        max_tokens: 256,
+        messages: [{ role: 'user', content: 'multiply 1231 by 2331' }],
+        tools: [{ name: 'multiply', description: 'Multiplies', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }],
+      })
+      .finalMessage();
+
+    const sent = openai.received[0];
+    expect(sent?.path).toBe('/v1/chat/completions');
+    expect(sent?.headers.authorization).toBe('Bearer sk-openai-upstream-0123456789');
+    expect(sent?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, max_tokens: 256 });
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'multiply', input: { a: 1231, b: 2331 } })]);
+    expect(final.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('answers a non-streaming request with a Messages response', async () => {
+    openai.answerWith((_request, response) => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')));
+    const message = await client().messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    expect(message).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn' });
+    expect(message.content[0]).toMatchObject({ type: 'text' });
+  });
+
+  it('answers a provider 429 in the Anthropic error format, keeping the status', async () => {
+    openai.answerWith((_request, response) => sendJson(response, 429, readFixture('openai-chat/chat-error-429-rate-limit-exceeded-2024.json')));
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(429);
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+  });
+
+  it('counts tokens with the tokenizer for a non-Anthropic model, and says it is an estimate', async () => {
+    const { data, response } = await client().messages.countTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello world, this is a test' }] }).withResponse();
+    expect(data.input_tokens).toBeGreaterThanOrEqual(7);
+    expect(response.headers.get('x-gateway-token-count')).toBe('estimated');
+  });
+});
