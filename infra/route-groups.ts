@@ -18,8 +18,9 @@ export interface RouteGroup {
 export const routeGroups: readonly RouteGroup[] = [
   // `/v1/*` and `/health`: the OpenAI-compatible group takes what the others do not.
   { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default' },
+  // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
+  { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
   // As they land (see ../shared/DESIGN.md):
-  // { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
   // { name: 'editor', entry: 'functions/editor/handler.ts', paths: ['/v1/editor/*'] },
   // { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'] },
 ];

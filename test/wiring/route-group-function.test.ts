@@ -1,0 +1,68 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { jsonResponse } from '../../shared/http/gateway-http.ts';
+import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
+import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
+import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';
+
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
+const SECRET = 'q8W2e4R6t8Y0u2I4o6P8a0S2d4F6g8H0';
+const secretsManager = mockClient(SecretsManagerClient);
+afterEach(() => secretsManager.reset());
+
+function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/v1/models',
+    rawQueryString: '',
+    headers,
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'abc123',
+      domainName: 'abc123.lambda-url.us-east-1.on.aws',
+      domainPrefix: 'abc123',
+      http: { method: 'GET', path: '/v1/models', protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'curl/8' },
+      requestId: 'req-1',
+      routeKey: '$default',
+      stage: '$default',
+      time: '01/Jan/2026:00:00:00 +0000',
+      timeEpoch: 1_767_225_600_000,
+    },
+    isBase64Encoded: false,
+  };
+}
+
+function routeGroupFunction(environment: Record<string, string>) {
+  const routeGroup = vi.fn(async () => jsonResponse(200, { object: 'list', data: [] }));
+  const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', ...environment });
+  const serve = createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: () => routeGroup, renderError: renderOpenAiError });
+  return { serve, routeGroup };
+}
+
+describe('createRouteGroupFunction behind CloudFront', () => {
+  it('reads the origin secret once from Secrets Manager and refuses requests without it with 403', async () => {
+    secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).resolves({ SecretString: SECRET });
+    const { serve, routeGroup } = routeGroupFunction({ GATEWAY_ORIGIN_SECRET_ARN: SECRET_ARN });
+
+    const refused = await serve(event({ authorization: 'Bearer gw.key' }));
+    expect(refused.statusCode).toBe(403);
+    expect(JSON.parse(refused.body as string)).toMatchObject({ error: { type: 'permission_error', code: 'origin_not_allowed' } });
+    expect(routeGroup).not.toHaveBeenCalled();
+
+    const served = await serve(event({ [ORIGIN_SECRET_HEADER]: SECRET, authorization: 'Bearer gw.key' }));
+    expect(served.statusCode).toBe(200);
+    expect(routeGroup).toHaveBeenCalledTimes(1);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+  });
+
+  it('checks nothing and reads no secret without GATEWAY_ORIGIN_SECRET_ARN (the local host)', async () => {
+    const { serve, routeGroup } = routeGroupFunction({});
+    expect((await serve(event({}))).statusCode).toBe(200);
+    expect(routeGroup).toHaveBeenCalledTimes(1);
+    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+  });
+});
