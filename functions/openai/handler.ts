@@ -7,10 +7,7 @@ import type { StreamingResult } from '../../shared/lambda/function-url.ts';
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';
 
-/**
- * The OpenAI-compatible route group (`/v1/*`), served by a function URL in response-streaming mode. Behind
- * CloudFront, requests without the origin secret get 403 before the route group runs.
- */
+/** The OpenAI-compatible route group (`/v1/*`), served by a function URL in response-streaming mode. */
 const serve = createRouteGroupFunction(loadRuntimeConfig(process.env), {
   serviceName: 'gateway-openai',
   createRouteGroup: createOpenAiRouteGroup,

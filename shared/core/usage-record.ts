@@ -49,6 +49,8 @@ export const usageRecordSchema = z.object({
   reservedNanos: z.number().int().nonnegative().default(0),
   fallbackAttempts: z.number().int().nonnegative(),
   latencyMs: z.number().int().nonnegative(),
+  /** From the request's arrival to the serving upstream's response head: the time to first byte, failover included. */
+  upstreamLatencyMs: z.number().int().nonnegative().optional(),
   createdAt: z.iso.datetime(),
   attribution: attributionSchema,
 });

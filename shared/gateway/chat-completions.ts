@@ -91,7 +91,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
   const { target, response: upstream, apiKey, failures } = served;
   const provider = target.provider.provider;
   const translated = target.provider.protocol !== 'openai';
-  const attempt = outcomeBase(target, failures.length);
+  const attempt = { ...outcomeBase(target, failures.length), upstreamRespondedAt: services.clock.now() };
   const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
 

@@ -99,7 +99,7 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
   }
 
   const { target, response: upstream, apiKey, failures } = served;
-  const attempt = outcomeBase(target, failures.length);
+  const attempt = { ...outcomeBase(target, failures.length), upstreamRespondedAt: services.clock.now() };
   const translated = target.provider.protocol !== 'anthropic';
   const messageId = `msg_${route.requestId.replace(/[^0-9A-Za-z]/g, '')}`;
   const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': target.provider.provider, 'x-generation-id': route.requestId };

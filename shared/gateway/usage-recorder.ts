@@ -30,6 +30,8 @@ export interface AttemptOutcome {
   finishReason?: string;
   upstreamId?: string;
   fallbackAttempts: number;
+  /** When the serving upstream's response head arrived (ms since the epoch). */
+  upstreamRespondedAt?: number;
 }
 
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };
@@ -66,6 +68,7 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     reservedNanos: context.admission.reservedNanos,
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
+    ...(outcome.upstreamRespondedAt !== undefined ? { upstreamLatencyMs: Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt)) } : {}),
     createdAt: new Date(context.startedAt).toISOString(),
     attribution: context.attribution,
   };

@@ -28,6 +28,7 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     fallback_attempts: record.fallbackAttempts,
     latency_ms: record.latencyMs,
     latency: record.latencyMs,
+    time_to_first_byte_ms: record.upstreamLatencyMs ?? null,
     created_at: record.createdAt,
     streamed: record.streamed,
     cancelled: record.status === 'cancelled',

@@ -31,6 +31,7 @@ export function createGatewayMetrics(options: { serviceName: string; enabled: bo
     },
     recordUsage(record) {
       metrics.addMetric('Latency', MetricUnit.Milliseconds, record.latencyMs);
+      if (record.upstreamLatencyMs !== undefined) metrics.addMetric('TimeToFirstByte', MetricUnit.Milliseconds, record.upstreamLatencyMs);
       metrics.addMetric('PromptTokens', MetricUnit.Count, record.promptTokens);
       metrics.addMetric('CompletionTokens', MetricUnit.Count, record.completionTokens);
       // For dashboards only: the exact cost is the integer cost_nanos of the usage files.
