@@ -47,6 +47,12 @@ describe('createGatewayMetrics', () => {
     expect(lines[1]).toMatchObject({ UsageRecords: 1, status: record.status });
   });
 
+  it('records the time to first byte when the record carries it', () => {
+    const metrics = createGatewayMetrics({ serviceName: 'gateway-openai', enabled: true });
+    const lines = captureEmf(() => metrics.recordUsage(sampleRecord({ upstreamLatencyMs: 321 })));
+    expect(lines[0]).toMatchObject({ TimeToFirstByte: 321 });
+  });
+
   it('emits nothing outside Lambda (the local host)', () => {
     const metrics = createGatewayMetrics({ serviceName: 'gateway-openai', enabled: false });
     expect(captureEmf(() => {
