@@ -247,7 +247,9 @@ describe('generation cost rendering', () => {
 
 describe('time to first byte', () => {
   it('records how long the serving upstream took to answer', async () => {
-    upstream.answerWith((_request, response) => setTimeout(() => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-tool-calls.json')), 60));
+    upstream.answerWith((_request, response) => {
+      setTimeout(() => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-tool-calls.json')), 60);
+    });
     await gateway.openai(plainKey).chat.completions.create(hello, { headers: { 'X-Request-ID': 'ttfb-1' } });
     const record = (await generation(plainKey, 'ttfb-1')) as unknown as { time_to_first_byte_ms: number; latency_ms: number };
     expect(record.time_to_first_byte_ms).toBeGreaterThanOrEqual(55);
