@@ -1,6 +1,4 @@
-import { GatewayError, toGatewayError } from '../core/errors.ts';
-import { planRoute, type RouteTarget } from '../core/plan-route.ts';
-import { parseProviderPreferences } from '../core/provider-preferences.ts';
+import { GatewayError } from '../core/errors.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { meterChatCompletion } from '../protocols/openai-chat/chat-completion-meter.ts';
 import { clientAskedForStreamUsage, parseChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
@@ -12,12 +10,10 @@ import { openAiStreamErrorFrame } from '../protocols/openai-chat/openai-errors.t
 import { relaySseStream } from '../upstream/sse-relay.ts';
 import { redactSecrets } from '../upstream/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
-import { admitUsage } from './admit-usage.ts';
-import { readAttribution } from './attribution.ts';
 import { chatUsageEstimator, createChatStreamHandler, estimateChatUsageBound, usdPricer } from './chat-metering.ts';
-import { AttemptsExhaustedError, coolDownKey, tryTargets } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
+import { routeAndAttempt } from './route-and-attempt.ts';
 import { recordUsage, ZERO_USAGE, type AttemptOutcome } from './usage-recorder.ts';
 
 /**
@@ -26,73 +22,20 @@ import { recordUsage, ZERO_USAGE, type AttemptOutcome } from './usage-recorder.t
  * fields, the upstream's bytes back), metered on the way: one usage record per request.
  */
 export async function handleChatCompletions(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const { key, config, orgRates } = await admitRequest(request, services, 'chat');
+  const admitted = await admitRequest(request, services, 'chat');
   const chatRequest = parseChatCompletionRequest(request.body);
-  const { project } = config;
-  const targets = planRoute(
-    {
-      model: chatRequest.model,
-      fallbackModels: chatRequest.models ?? [],
-      failoverEnabled: chatRequest.route === 'fallback' || project.failover,
-      preferences: parseProviderPreferences(chatRequest.provider),
-      // Anthropic-protocol models are reached through translation; OpenAI-compatible ones natively.
-      protocols: ['openai', 'anthropic'],
-      // Parameters sent as null or false ask for nothing a provider could fail to honour.
-      parameters: Object.entries(chatRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
-      isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
-    },
-    config,
-    orgRates,
-  );
-
-  const admission = await admitUsage(services, { key, project, targets }, estimateChatUsageBound(chatRequest));
-  const streaming = chatRequest.stream === true;
-  const metering = {
-    requestId: route.requestId,
-    projectId: project.projectId,
-    keyId: key.keyId,
+  const { project } = admitted.config;
+  const served = await routeAndAttempt(request, services, route, admitted, chatRequest, {
     endpoint: 'chat.completions',
-    attribution: readAttribution(request.headers),
-    startedAt: route.receivedAt,
-    admission,
-  };
-  const outcomeBase = (target: RouteTarget, fallbackAttempts: number) => ({
-    model: target.model.slug,
-    provider: target.provider.provider,
-    rate: target.rate,
-    streamed: streaming,
-    fallbackAttempts,
+    // Anthropic-protocol models are reached through translation; OpenAI-compatible ones natively.
+    protocols: ['openai', 'anthropic'],
+    estimate: estimateChatUsageBound(chatRequest),
+    requestFor: chatRequestFor(chatRequest, request),
   });
-
-  let served;
-  try {
-    served = await tryTargets(
-      targets,
-      chatRequestFor(chatRequest, request),
-      {
-        services,
-        projectId: project.projectId,
-        firstByteTimeoutMs: project.upstreamFirstByteTimeoutMs ?? services.settings.upstreamFirstByteTimeoutMs,
-        deadlineAt: route.receivedAt + (project.requestDeadlineMs ?? services.settings.requestDeadlineMs),
-      },
-    );
-  } catch (thrown) {
-    const error = toGatewayError(thrown);
-    const last = error instanceof AttemptsExhaustedError ? error.failures.at(-1) : undefined;
-    if (error instanceof AttemptsExhaustedError && last) {
-      // The record settles the reservation (nothing was spent).
-      await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
-    } else {
-      await services.balances.release(project.projectId, admission.reservedNanos).catch(() => undefined);
-    }
-    throw error;
-  }
-
-  const { target, response: upstream, apiKey, failures } = served;
+  const { target, response: upstream, apiKey, metering, attempt, servedBy } = served;
+  const streaming = chatRequest.stream === true;
   const provider = target.provider.provider;
   const translated = target.provider.protocol !== 'openai';
-  const attempt = { ...outcomeBase(target, failures.length), upstreamRespondedAt: services.clock.now() };
-  const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': provider, 'x-generation-id': route.requestId };
   const contentType = upstream.headers.get('content-type') ?? (streaming ? 'text/event-stream' : 'application/json');
 
   if (!upstream.ok) {

@@ -1,6 +1,4 @@
-import { toGatewayError } from '../core/errors.ts';
-import { planRoute, type RouteTarget } from '../core/plan-route.ts';
-import { parseProviderPreferences } from '../core/provider-preferences.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { anthropicStreamErrorFrame } from '../protocols/anthropic-messages/anthropic-errors.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
@@ -13,13 +11,13 @@ import { createMessagesStreamMeter } from '../protocols/anthropic-messages/messa
 import { relaySseStream } from '../upstream/sse-relay.ts';
 import { readUpstreamErrorAnswer, type UpstreamErrorAnswer } from '../upstream/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
-import { admitUsage, DEFAULT_MAX_OUTPUT_TOKENS, type UsageEstimate } from './admit-usage.ts';
-import { readAttribution } from './attribution.ts';
-import { AttemptsExhaustedError, coolDownKey, tryTargets } from './failover.ts';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type UsageEstimate } from './admit-usage.ts';
+import { AttemptsExhaustedError } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import { relayUpstreamError } from './messages-upstream.ts';
 import type { RouteContext } from './route-context.ts';
 import { messagesUsageEstimator } from './messages-metering.ts';
+import { routeAndAttempt } from './route-and-attempt.ts';
 import { recordUsage, ZERO_USAGE } from './usage-recorder.ts';
 
 function estimateMessagesUsageBound(request: MessagesRequest): UsageEstimate {
@@ -37,72 +35,27 @@ function estimateMessagesUsageBound(request: MessagesRequest): UsageEstimate {
  * server tools, unknown events), metered on the side; failover and admission as on every route group.
  */
 export async function handleMessages(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const { key, config, orgRates } = await admitRequest(request, services, 'messages');
+  const admitted = await admitRequest(request, services, 'messages');
   const messagesRequest = parseMessagesRequest(request.body);
-  const { project } = config;
-  const targets = planRoute(
-    {
-      model: messagesRequest.model,
-      fallbackModels: messagesRequest.models ?? [],
-      failoverEnabled: messagesRequest.route === 'fallback' || project.failover,
-      preferences: parseProviderPreferences(messagesRequest.provider),
-      // OpenAI-compatible models are reached through translation; Anthropic-protocol ones natively.
-      protocols: ['anthropic', 'openai'],
-      parameters: Object.entries(messagesRequest).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
-      isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
-    },
-    config,
-    orgRates,
-  );
-  const admission = await admitUsage(services, { key, project, targets }, estimateMessagesUsageBound(messagesRequest));
-  const streaming = messagesRequest.stream === true;
-  const metering = {
-    requestId: route.requestId,
-    projectId: project.projectId,
-    keyId: key.keyId,
-    endpoint: 'messages',
-    attribution: readAttribution(request.headers),
-    startedAt: route.receivedAt,
-    admission,
-  };
-  const outcomeBase = (target: RouteTarget, fallbackAttempts: number) => ({
-    model: target.model.slug,
-    provider: target.provider.provider,
-    rate: target.rate,
-    streamed: streaming,
-    fallbackAttempts,
-  });
-
   let served;
   try {
-    served = await tryTargets(
-      targets,
-      messagesRequestFor(messagesRequest, request),
-      {
-        services,
-        projectId: project.projectId,
-        firstByteTimeoutMs: project.upstreamFirstByteTimeoutMs ?? services.settings.upstreamFirstByteTimeoutMs,
-        deadlineAt: route.receivedAt + (project.requestDeadlineMs ?? services.settings.requestDeadlineMs),
-      },
-    );
+    served = await routeAndAttempt(request, services, route, admitted, messagesRequest, {
+      endpoint: 'messages',
+      // OpenAI-compatible models are reached through translation; Anthropic-protocol ones natively.
+      protocols: ['anthropic', 'openai'],
+      estimate: estimateMessagesUsageBound(messagesRequest),
+      requestFor: messagesRequestFor(messagesRequest, request),
+    });
   } catch (thrown) {
-    const error = toGatewayError(thrown);
-    const last = error instanceof AttemptsExhaustedError ? error.failures.at(-1) : undefined;
-    if (!(error instanceof AttemptsExhaustedError) || !last) {
-      await services.balances.release(project.projectId, admission.reservedNanos).catch(() => undefined);
-      throw error;
-    }
-    await recordUsage(services, metering, { ...outcomeBase(last.target, error.failures.length), status: 'failed', httpStatus: error.status, errorCode: error.code, usage: ZERO_USAGE });
     // One attempt: the upstream's own answer (its wording matters to Claude Code); several: the list of attempts.
-    if (last.answer && error.failures.length === 1) return relayUpstreamError(inAnthropicWords(last.answer, last.target));
-    throw error;
+    const last = thrown instanceof AttemptsExhaustedError && thrown.failures.length === 1 ? thrown.failures[0] : undefined;
+    if (last?.answer) return relayUpstreamError(inAnthropicWords(last.answer, last.target));
+    throw thrown;
   }
-
-  const { target, response: upstream, apiKey, failures } = served;
-  const attempt = { ...outcomeBase(target, failures.length), upstreamRespondedAt: services.clock.now() };
+  const { target, response: upstream, apiKey, metering, attempt, servedBy } = served;
+  const streaming = messagesRequest.stream === true;
   const translated = target.provider.protocol !== 'anthropic';
   const messageId = `msg_${route.requestId.replace(/[^0-9A-Za-z]/g, '')}`;
-  const servedBy = { ...admission.headers, 'x-gateway-model': target.model.slug, 'x-gateway-provider': target.provider.provider, 'x-generation-id': route.requestId };
   if (!upstream.ok) {
     const answer = await readUpstreamErrorAnswer(upstream, apiKey);
     await recordUsage(services, metering, { ...attempt, status: 'failed', httpStatus: upstream.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
+import { parseModelRequest } from '../parse-model-request.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -31,41 +32,12 @@ export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 
 export const messagesRoutingOnlyFields = ['models', 'fallbacks', 'route', 'provider'] as const;
 
-function parseJsonObject(body: string): object {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
-  }
-  return json;
-}
-
 /**
  * Parses the client's body, turning every defect into a 400 that names the field. `fallbacks` becomes
  * `models`; a request with both is refused, since the gateway cannot tell which list the client meant.
  */
 export function parseMessagesRequest(body: string): MessagesRequest {
-  const json = parseJsonObject(body);
-  if (!('model' in json) || json.model === undefined || json.model === null || json.model === '') {
-    throw new GatewayError('invalid_request', 'The request must name a model: "model" is required.', {
-      code: 'missing_model',
-      param: 'model',
-    });
-  }
-  const parsed = messagesRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || 'body';
-    throw new GatewayError('invalid_request', `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`, {
-      code: 'invalid_request_body',
-      param: field,
-    });
-  }
-  const request = parsed.data;
+  const request = parseModelRequest(body, messagesRequestSchema);
   if (request.fallbacks === undefined) return request;
   if (request.models !== undefined) {
     throw new GatewayError('invalid_request', 'Send either "models" or its alias "fallbacks", not both.', {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError } from '../../core/errors.ts';
+import { parseModelRequest } from '../parse-model-request.ts';
 
 /**
  * The fields of a chat completion request the gateway reads. Everything else passes to the upstream
@@ -21,31 +21,7 @@ export const routingOnlyFields = ['models', 'route', 'provider'] as const;
 
 /** Parses the client's body, turning every defect into a 400 that names the field. */
 export function parseChatCompletionRequest(body: string): ChatCompletionRequest {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
-  }
-  if (!('model' in json) || json.model === undefined || json.model === null || json.model === '') {
-    throw new GatewayError('invalid_request', 'The request must name a model: "model" is required.', {
-      code: 'missing_model',
-      param: 'model',
-    });
-  }
-  const parsed = chatCompletionRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || 'body';
-    throw new GatewayError('invalid_request', `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`, {
-      code: 'invalid_request_body',
-      param: field,
-    });
-  }
-  return parsed.data;
+  return parseModelRequest(body, chatCompletionRequestSchema);
 }
 
 /**
