@@ -15,21 +15,22 @@ export function chatRequestFor(chatRequest: ChatCompletionRequest, clientRequest
   const streaming = chatRequest.stream === true;
   return (target: RouteTarget): UpstreamRequest => {
     if (target.provider.protocol === 'openai') {
-      return {
-        path: '/chat/completions',
-        headers: (apiKey) => ({
-          'content-type': 'application/json',
-          accept: streaming ? 'text/event-stream' : 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        }),
-        body: buildUpstreamChatBody(chatRequest, target.model.model),
-      };
+      return { path: '/chat/completions', headers: openAiUpstreamHeaders(streaming), body: buildUpstreamChatBody(chatRequest, target.model.model) };
     }
     const withoutRouting: Record<string, unknown> = { ...chatRequest };
     for (const field of routingOnlyFields) delete withoutRouting[field];
     const { body } = convertChatRequestToMessages(withoutRouting, { upstreamModel: target.model.model });
     return { path: '/messages', headers: anthropicUpstreamHeaders(clientRequest, streaming), body: JSON.stringify(body) };
   };
+}
+
+/** The headers an OpenAI-compatible upstream receives: its own key as the bearer token. */
+export function openAiUpstreamHeaders(streaming: boolean) {
+  return (apiKey: string | undefined): Record<string, string> => ({
+    'content-type': 'application/json',
+    accept: streaming ? 'text/event-stream' : 'application/json',
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  });
 }
 
 /** Anthropic stream events → chat chunks; usage always included, so the chat meter sees it (and hides it if unasked). */

@@ -6,6 +6,7 @@ import { convertChatResponseToMessages } from '../translation/chat-to-messages-r
 import { createChatToMessagesStreamTranslator } from '../translation/chat-to-messages-stream.ts';
 import { convertMessagesRequestToChat } from '../translation/messages-to-chat-request.ts';
 import type { UpstreamRequest } from './failover.ts';
+import { openAiUpstreamHeaders } from './chat-upstream.ts';
 import { anthropicUpstreamHeaders } from './messages-upstream.ts';
 
 /**
@@ -21,15 +22,7 @@ export function messagesRequestFor(messagesRequest: MessagesRequest, clientReque
     const withoutRouting: Record<string, unknown> = { ...messagesRequest };
     for (const field of messagesRoutingOnlyFields) delete withoutRouting[field];
     const { body } = convertMessagesRequestToChat(withoutRouting, { upstreamModel: target.model.model });
-    return {
-      path: '/chat/completions',
-      headers: (apiKey) => ({
-        'content-type': 'application/json',
-        accept: streaming ? 'text/event-stream' : 'application/json',
-        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-      }),
-      body: JSON.stringify(body),
-    };
+    return { path: '/chat/completions', headers: openAiUpstreamHeaders(streaming), body: JSON.stringify(body) };
   };
 }
 

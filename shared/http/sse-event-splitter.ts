@@ -49,3 +49,14 @@ export function sseEventData(event: string): string | undefined {
   }
   return data;
 }
+
+/** An event's data as a JSON object, or undefined for `[DONE]`, comments and anything that is not one. */
+export function parseEventObject(data: string): Record<string, unknown> | undefined {
+  if (!data.trimStart().startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

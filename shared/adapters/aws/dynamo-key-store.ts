@@ -92,15 +92,7 @@ export class DynamoKeyStore implements KeyStore {
   }
 
   async revoke(projectId: string, keyId: string, revokedAt: string): Promise<KeyRecord | undefined> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: KEYS_BY_PROJECT_INDEX,
-        KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
-        ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
-      }),
-    );
-    const found = Items?.[0] ? keyRecordSchema.parse(Items[0]) : undefined;
+    const found = await this.findById(projectId, keyId);
     if (!found) return undefined;
     if (found.revokedAt) return found;
     try {

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../../core/price-usage.ts';
-import { sseEventData } from '../../http/sse-event-splitter.ts';
+import { parseEventObject, sseEventData } from '../../http/sse-event-splitter.ts';
 import { readAnthropicErrorBody } from './anthropic-errors.ts';
 import { mergeAnthropicUsageCounts, readAnthropicUsageCounts, toTokenUsage, type AnthropicUsageCounts } from './messages-usage.ts';
 import { generatedBlockText, generatedDeltaText } from './messages-generated-text.ts';
@@ -26,15 +26,7 @@ export interface MessagesStreamObservation {
 
 type StreamPayload = Record<string, unknown> & { type?: unknown };
 
-function parsePayload(data: string): StreamPayload | undefined {
-  if (!data.trimStart().startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StreamPayload) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const parsePayload = (data: string): StreamPayload | undefined => parseEventObject(data);
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

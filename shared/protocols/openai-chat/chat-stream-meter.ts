@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../../core/price-usage.ts';
-import { sseEventData } from '../../http/sse-event-splitter.ts';
+import { parseEventObject, sseEventData } from '../../http/sse-event-splitter.ts';
 import { readOpenAiUsage, renderOpenAiUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 export interface ChatStreamMeterOptions {
@@ -13,15 +13,7 @@ export interface ChatStreamMeterOptions {
 
 type Chunk = Record<string, unknown> & { choices?: unknown; usage?: unknown };
 
-function parseChunk(data: string): Chunk | undefined {
-  if (!data.trimStart().startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Chunk) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const parseChunk = (data: string): Chunk | undefined => parseEventObject(data);
 
 /**
  * Reads an OpenAI chat stream event by event for metering, and decides what the client sees of usage:
