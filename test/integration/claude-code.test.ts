@@ -51,8 +51,10 @@ describe('Claude Code through the gateway', () => {
     expect(Number(project.spent_usd)).toBeCloseTo((project.request_count * (10 * 1000 + 4 * 5000)) / 1e9, 12);
   });
 
-  it('completes a headless turn on an OpenAI-compatible model through translation', { timeout: 150_000 }, async () => {
+  it('completes a headless turn on an OpenAI-compatible model through translation, metered from the chat usage', { timeout: 150_000 }, async () => {
     openai.received.length = 0;
+    await gateway.host.drainUsage();
+    const before = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });
     const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'gpt-4o-mini', prompt: 'What is 1231 times 2331?' });
 
     // Claude Code warns on stderr that it does not know this model's context window: expected for a non-Claude model.
@@ -61,5 +63,12 @@ describe('Claude Code through the gateway', () => {
     const turn = openai.received.find((request) => request.path === '/v1/chat/completions');
     expect(turn?.headers.authorization).toBe('Bearer sk-openai-upstream-0123456789');
     expect(turn?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true });
+
+    // The recorded chat stream reports 87 prompt and 26 completion tokens: 87 × 150 + 26 × 600 nano-USD a turn.
+    await gateway.host.drainUsage();
+    const after = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });
+    const turns = after.request_count - before.request_count;
+    expect(turns).toBeGreaterThanOrEqual(1);
+    expect(Math.round((Number(after.spent_usd) - Number(before.spent_usd)) * 1e9)).toBe(turns * (87 * 150 + 26 * 600));
   });
 });
