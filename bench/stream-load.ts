@@ -5,7 +5,8 @@ import { SseChecker } from './lib/sse-check.ts';
  * The streaming load generator, a process of its own: `node bench/stream-load.ts '<json spec>'`. Runs
  * `streams` chat streams through `concurrency` workers (each starts after `staggerMs` × its index, so
  * streams do not all begin at once unless asked), checks each stream's events, and prints one JSON line.
- * With `announceOpen`, prints "all-open" once every worker's stream has its first event.
+ * With `announceOpen`, prints "all-open" the first time every worker's stream is open at once (first
+ * event in, not yet ended), then "closing" when the first of them ends.
  */
 interface Spec {
   url: string;
@@ -28,14 +29,24 @@ const ttfbs: number[] = [];
 const gaps: number[] = [];
 const totals = { completed: 0, failed: 0, events: 0, dropped: 0, merged: 0, outOfOrder: 0, missingDone: 0 };
 const failures: string[] = [];
-let open = 0;
-let announced = false;
+let openNow = 0;
+let maxOpen = 0;
+let announced: 'no' | 'open' | 'closing' = 'no';
 
 function onFirstEvent(): void {
-  open += 1;
-  if (spec.announceOpen && !announced && open >= spec.concurrency) {
-    announced = true;
+  openNow += 1;
+  maxOpen = Math.max(maxOpen, openNow);
+  if (spec.announceOpen && announced === 'no' && openNow >= spec.concurrency) {
+    announced = 'open';
     console.log('all-open');
+  }
+}
+
+function onStreamEnd(): void {
+  openNow -= 1;
+  if (announced === 'open') {
+    announced = 'closing';
+    console.log('closing');
   }
 }
 
@@ -50,14 +61,18 @@ async function oneStream(recorded: boolean): Promise<void> {
   const checker = new SseChecker();
   const decoder = new TextDecoder();
   let first = true;
-  for await (const chunk of response.body) {
-    const at = performance.now();
-    if (first) {
-      first = false;
-      if (recorded) ttfbs.push(at - started);
-      onFirstEvent();
+  try {
+    for await (const chunk of response.body) {
+      const at = performance.now();
+      if (first) {
+        first = false;
+        if (recorded) ttfbs.push(at - started);
+        onFirstEvent();
+      }
+      checker.push(decoder.decode(chunk, { stream: true }), at);
     }
-    checker.push(decoder.decode(chunk, { stream: true }), at);
+  } finally {
+    if (!first) onStreamEnd();
   }
   const check = checker.finish();
   totals.completed += 1;
@@ -94,6 +109,7 @@ console.log(
   JSON.stringify({
     ...totals,
     streams: totals.completed + totals.failed,
+    maxOpen,
     elapsedMs: performance.now() - startedAt,
     ttfb: summary(ttfbs),
     gap: summary(gaps),

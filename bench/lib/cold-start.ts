@@ -1,12 +1,13 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { NODE, PROJECT_ROOT, runToEnd } from './processes.ts';
 import { median, percentile } from './stats.ts';
 
 export interface ColdStartFigure {
   handler: string;
+  /** The handler's entry file (index.mjs); lazily loaded chunks are not counted. */
   bundleBytes: number;
   /** Median and spread of the in-process `await import(bundle)` time, ms. */
   importMs: { median: number; min: number; max: number; p90: number };
@@ -59,23 +60,45 @@ async function timeImport(bundleFile: string, preload: string): Promise<{ import
   return { importMs: (JSON.parse(line) as { importMs: number }).importMs, processMs };
 }
 
-/** Bundles every function and imports each bundle `runs` times, each in a fresh process. */
-export async function measureColdStarts(runs: number): Promise<ColdStartFigure[]> {
+type Bundler = (handler: string, outdir: string) => Promise<string>;
+
+/** The deployment's own bundler (infra/bundling/bundle-handler.ts), when the project has one. */
+async function deployedBundler(): Promise<Bundler | string> {
+  try {
+    const module = (await import(join(PROJECT_ROOT, 'infra', 'bundling', 'bundle-handler.ts'))) as {
+      bundleHandler?: (entry: string, outdir: string) => Promise<unknown>;
+      HANDLER_FILE?: string;
+    };
+    const bundleHandler = module.bundleHandler;
+    if (typeof bundleHandler !== 'function') return 'infra/bundling/bundle-handler.ts has no bundleHandler()';
+    return async (handler, outdir) => {
+      const target = join(outdir, handler);
+      await bundleHandler(join('functions', handler, 'handler.ts'), target);
+      return join(target, module.HANDLER_FILE ?? 'index.mjs');
+    };
+  } catch (error) {
+    return `the deployment bundler could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+}
+
+async function measureWith(bundler: Bundler, runs: number): Promise<ColdStartFigure[]> {
   const outdir = await mkdtemp(join(tmpdir(), 'gateway-bench-bundles-'));
   try {
+    // Modules a bundle leaves outside (the AWS SDK the Lambda runtime provides) resolve from the project's.
+    await symlink(join(PROJECT_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
     const preload = join(outdir, 'awslambda-stub.mjs');
     await writeFile(preload, PRELOAD);
     const handlers = (await readdir(join(PROJECT_ROOT, 'functions'), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
     const figures: ColdStartFigure[] = [];
     for (const handler of handlers) {
-      const file = await bundle(handler, outdir);
+      const file = await bundler(handler, outdir);
       const bundleBytes = (await stat(file)).size;
-      await timeImport(file, preload); // first run warms the file cache
+      await timeImport(file, preload); // the first run warms the file cache
       const samples: Array<{ importMs: number; processMs: number }> = [];
       for (let run = 0; run < runs; run += 1) samples.push(await timeImport(file, preload));
       const imports = samples.map((sample) => sample.importMs);
       figures.push({
-        handler: basename(dirname(file)),
+        handler,
         bundleBytes,
         importMs: { median: median(imports), min: Math.min(...imports), max: Math.max(...imports), p90: percentile(imports, 90) },
         processMs: median(samples.map((sample) => sample.processMs)),
@@ -86,4 +109,20 @@ export async function measureColdStarts(runs: number): Promise<ColdStartFigure[]
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }
+}
+
+export interface ColdStartResults {
+  /** One self-contained file per function (everything but gpt-tokenizer bundled): the bench's fixed method. */
+  selfContained: ColdStartFigure[];
+  /** As the CDK app bundles them (AWS SDK left to the runtime, zod without its locales), if the project has that bundler. */
+  deployed: ColdStartFigure[] | { skipped: string };
+}
+
+/** Bundles every function both ways and imports each bundle `runs` times, each in a fresh process. */
+export async function measureColdStarts(runs: number, withDeployed: boolean): Promise<ColdStartResults> {
+  const selfContained = await measureWith(bundle, runs);
+  if (!withDeployed) return { selfContained, deployed: { skipped: 'not in quick mode' } };
+  const deployedBundle = await deployedBundler();
+  const deployed = typeof deployedBundle === 'string' ? { skipped: deployedBundle } : await measureWith(deployedBundle, runs).catch((error: unknown) => ({ skipped: String(error) }));
+  return { selfContained, deployed };
 }

@@ -21,38 +21,42 @@ export interface ProfileShare {
 export interface ProfileSummary {
   busyMs: number;
   idleShare: number;
-  /** Self time by where the code lives: a package, a project folder, Node internals, GC. */
-  byArea: ProfileShare[];
+  /** Busy time by part of the gateway: each sample goes to the nearest project file or package on its stack. */
+  byPart: ProfileShare[];
+  /** The same, by that nearest project file or package (finer). */
+  byOwner: ProfileShare[];
   /** Self time of the busiest functions. */
   topFunctions: ProfileShare[];
-  /** Inclusive time of a few named stages of the request path (a sample counts once per stage). */
-  stages: ProfileShare[];
 }
 
-function area(url: string, functionName: string): string {
-  if (functionName === '(garbage collector)') return 'GC';
-  if (functionName === '(program)') return 'native / runtime (program)';
-  if (!url) return `native: ${functionName || '(anonymous)'}`;
+/** The project file (shared/…, functions/…) or npm package a frame belongs to; undefined for Node's own code. */
+function ownerOf(url: string): string | undefined {
+  const project = /\/((?:shared|functions|bench)\/.+)$/.exec(url);
+  if (project && !url.includes('/node_modules/')) return project[1];
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return `npm: ${pkg[1]}`;
-  if (url.startsWith('node:internal/deps/')) return `node: ${url.slice(5).split('/').slice(0, 3).join('/')}`;
-  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(0, 2).join('/')}`;
-  const project = /\/(shared\/[^/]+|functions\/[^/]+|bench)\//.exec(url);
-  if (project) return project[1] ?? url;
-  return url.split('/').slice(-2).join('/');
+  return pkg ? `npm:${pkg[1]}` : undefined;
 }
 
-/** Stages of interest: a sample belongs to a stage when one of its frames matches. */
-const STAGES: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> = [
-  ['usage writer (writer handler, dynalite, LevelDB, transactional front)', (f) => /functions\/writer|node_modules\/(dynalite|classic-level|abstract-level|level-|lazy|once)|transactional-front|transact-write|local-usage-queue|file-usage-archive/.test(f.url)],
-  ['AWS SDK (any client)', (f) => /node_modules\/@(aws-sdk|smithy)\//.test(f.url)],
-  ['undici fetch to the upstream', (f) => /node:internal\/deps\/undici/.test(f.url)],
-  ['zod parsing', (f) => /node_modules\/zod\//.test(f.url)],
-  ['middy', (f) => /node_modules\/@middy\//.test(f.url)],
-  ['local host HTTP server / function-URL emulation', (f) => /shared\/local\/(local-host|function-url-event|lambda-runtime-emulation)/.test(f.url)],
+/** Parts of the request path, by owner (checked in order). */
+const PARTS: Array<[string, RegExp]> = [
+  ['usage writer (local queue, writer handler, embedded store, usage files)', /^(shared\/local\/(local-usage-queue|transactional-front|transact-write|store-connection|in-process)|functions\/writer|shared\/metering\/process-usage|shared\/adapters\/|npm:(dynalite|classic-level|abstract-level|level-|memory-level|lazy|big\.js|@smithy|@aws-sdk|bowser))/],
+  ['upstream call (fetch / undici)', /^(shared\/wiring\/create-gateway-services|shared\/upstream\/call-upstream|node:undici)/],
+  ['local host (HTTP server, function-URL event, response stream)', /^(shared\/local\/|node:http-server)/],
+  ['middy', /^npm:@middy\//],
+  ['gateway logic (keys, routing, admission, metering, protocol)', /^(shared\/|functions\/openai|npm:zod)/],
+  ['profiler overhead (bench probe)', /^bench\//],
 ];
 
-/** Reads a .cpuprofile written by `node --cpu-prof` and summarizes where the CPU went. */
+/** For samples in Node's own code only: what it was doing (the sample's outermost frames). */
+function nodeOnlyPart(frames: ProfileNode['callFrame'][]): string {
+  const names = frames.map((frame) => `${frame.functionName} ${frame.url}`).join(' | ');
+  if (/garbage collector/.test(names)) return 'GC';
+  if (/undici|writeIterable/.test(names)) return 'upstream call (fetch / undici)';
+  if (/_http_server|parserOnIncoming|connectionCorkNT|_http_outgoing/.test(names)) return 'local host (HTTP server, function-URL event, response stream)';
+  return 'Node internals not attributable (I/O callbacks, microtasks, streams)';
+}
+
+/** Reads a .cpuprofile (V8 sampling profiler) and summarizes where the CPU went. */
 export async function summarizeCpuProfile(file: string): Promise<ProfileSummary> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -63,33 +67,35 @@ export async function summarizeCpuProfile(file: string): Promise<ProfileSummary>
   let busy = 0;
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
-    const node = byId.get(id);
-    if (node?.callFrame.functionName === '(idle)') idle += delta;
+    if (byId.get(id)?.callFrame.functionName === '(idle)') idle += delta;
     else {
       busy += delta;
       selfTime.set(id, (selfTime.get(id) ?? 0) + delta);
     }
   });
-  const areas = new Map<string, number>();
+  const parts = new Map<string, number>();
+  const owners = new Map<string, number>();
   const functions = new Map<string, number>();
-  const stages = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, time: number) => map.set(key, (map.get(key) ?? 0) + time);
   for (const [id, time] of selfTime) {
-    const node = byId.get(id);
-    if (!node) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = area(url, functionName);
-    areas.set(where, (areas.get(where) ?? 0) + time);
-    const fn = `${functionName || '(anonymous)'} ${url ? `${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : ''}`.trim();
-    functions.set(fn, (functions.get(fn) ?? 0) + time);
-    const matched = new Set<string>();
-    for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
-      const frame = byId.get(cursor)?.callFrame;
-      if (!frame) break;
-      for (const [stage, test] of STAGES) if (!matched.has(stage) && test(frame)) matched.add(stage);
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) continue;
+    add(functions, `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}` : ''}`.trim(), time);
+    const stack: ProfileNode['callFrame'][] = [];
+    let owner: string | undefined;
+    for (let cursor: number | undefined = id; cursor !== undefined && owner === undefined; cursor = parent.get(cursor)) {
+      const current = byId.get(cursor)?.callFrame;
+      if (!current) break;
+      stack.push(current);
+      owner = ownerOf(current.url);
+      if (!owner && /internal\/deps\/undici/.test(current.url)) owner = 'node:undici';
+      if (!owner && /node:_http_server/.test(current.url)) owner = 'node:http-server';
     }
-    for (const stage of matched) stages.set(stage, (stages.get(stage) ?? 0) + time);
+    add(owners, owner ?? 'node (no project frame on the stack)', time);
+    const part = owner ? PARTS.find(([, pattern]) => pattern.test(owner))?.[0] ?? 'other' : nodeOnlyPart(stack);
+    add(parts, part, time);
   }
   const ranked = (map: Map<string, number>, limit: number): ProfileShare[] =>
     [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([name, time]) => ({ name, share: busy ? time / busy : 0 }));
-  return { busyMs: busy / 1000, idleShare: idle / (idle + busy || 1), byArea: ranked(areas, 15), topFunctions: ranked(functions, 15), stages: ranked(stages, STAGES.length) };
+  return { busyMs: busy / 1000, idleShare: idle / (idle + busy || 1), byPart: ranked(parts, 12), byOwner: ranked(owners, 20), topFunctions: ranked(functions, 15) };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
@@ -20,6 +20,8 @@ export interface GatewayOptions {
   entry?: string;
   env?: Record<string, string>;
   name?: string;
+  /** Loads bench/probe-preload.ts with an IPC channel and --expose-gc: memory and CPU-profile probes on request. */
+  probes?: boolean;
 }
 
 /**
@@ -33,10 +35,11 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
   const service = await startService({
     name: options.name ?? 'gateway',
     command: NODE,
-    args: [...(options.nodeFlags ?? []), ...TSX, options.entry ?? 'shared/local/start.ts'],
+    args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), ...TSX, options.entry ?? 'shared/local/start.ts'],
     env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...options.env },
     readyPattern: /Model gateway listening on (http:\/\/\S+)/,
     pinTo: options.pinTo,
+    ipc: options.probes ?? false,
   });
   try {
     const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'shared/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
@@ -51,7 +54,8 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
       key: created.key,
       dataDir,
       async stop() {
-        await service.stop();
+        // A graceful stop drains the usage backlog first, which can take minutes after heavy load.
+        await service.stop(1_000);
         await rm(dataDir, { recursive: true, force: true });
       },
     };
@@ -59,5 +63,32 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+export interface HeapFigures {
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  rss: number;
+  collected: boolean;
+}
+
+/** The gateway's memory after a full garbage collection (needs `probes`). */
+export async function heapAfterGc(gateway: BenchGateway): Promise<HeapFigures | undefined> {
+  try {
+    return (await gateway.service.ask({ probe: 'memory' })) as HeapFigures;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Usage files the gateway's writer has written so far (one per usage record). */
+export async function countUsageFiles(dataDir: string): Promise<number> {
+  try {
+    const entries = await readdir(join(dataDir, 'usage'), { recursive: true });
+    return entries.filter((entry) => entry.endsWith('.json')).length;
+  } catch {
+    return 0;
   }
 }

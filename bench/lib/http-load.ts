@@ -27,12 +27,15 @@ export function chatBody(model: string, stream: boolean): string {
   });
 }
 
-/** Runs autocannon against one target for `seconds` with `connections` concurrent connections (no pipelining). */
+/**
+ * Runs autocannon against one target for `seconds` with `connections` concurrent connections (no
+ * pipelining). Latencies are taken from its per-response event: its own histogram has 1 ms resolution,
+ * too coarse for sub-millisecond overheads.
+ */
 export async function runLoad(target: Target, connections: number, seconds: number): Promise<LoadRun> {
   const latencies: number[] = [];
-  let instance: autocannon.Instance | undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon(
+    const instance = autocannon(
       {
         url: `${target.url}/v1/chat/completions`,
         method: 'POST',

@@ -11,7 +11,10 @@ export interface Service {
   ready: string;
   /** Everything the process wrote so far (stdout and stderr). */
   output(): string;
-  stop(): Promise<void>;
+  /** Sends a message over the IPC channel (services started with `ipc: true`) and resolves with the reply. */
+  ask(message: { probe: string; [field: string]: unknown }, timeoutMs?: number): Promise<unknown>;
+  /** SIGTERM, then SIGKILL after `graceMs` (5 s unless given). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface SpawnOptions {
@@ -25,6 +28,8 @@ export interface SpawnOptions {
   pinTo?: string | undefined;
   cwd?: string;
   timeoutMs?: number;
+  /** Opens an IPC channel to the process (for bench/probe-preload.ts). */
+  ipc?: boolean;
 }
 
 let tasksetPath: string | null | undefined;
@@ -44,7 +49,7 @@ export function startService(options: SpawnOptions): Promise<Service> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? PROJECT_ROOT,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -61,7 +66,7 @@ export function startService(options: SpawnOptions): Promise<Service> {
       if (match && child.pid !== undefined) {
         clearTimeout(timer);
         child.off('exit', onExit);
-        resolve({ name: options.name, pid: child.pid, ready: match[1] ?? match[0], output: () => output, stop: () => stopChild(child) });
+        resolve({ name: options.name, pid: child.pid, ready: match[1] ?? match[0], output: () => output, ask: (message, timeoutMs) => ask(child, message, timeoutMs), stop: (graceMs?: number) => stopChild(child, graceMs) });
       }
     };
     const onExit = (code: number | null): void => fail(new Error(`${options.name} exited early (code ${code})`));
@@ -72,10 +77,28 @@ export function startService(options: SpawnOptions): Promise<Service> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function ask(child: ChildProcess, message: { probe: string }, timeoutMs = 30_000): Promise<unknown> {
+  if (!child.send) return Promise.reject(new Error('the process has no IPC channel'));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no answer to ${message.probe} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (reply: unknown) => {
+      if (typeof reply !== 'object' || reply === null || (reply as { probe?: unknown }).probe !== message.probe) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve((reply as { result?: unknown }).result);
+    };
+    child.on('message', onMessage);
+    child.send?.(message);
+  });
+}
+
+function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
       clearTimeout(force);
       resolve();

@@ -1,0 +1,49 @@
+/** How long and how often each phase runs: the full bench (~6 min) or the quick one (under a minute). */
+export interface BenchPlan {
+  mode: 'full' | 'quick';
+  profile: boolean;
+  latency: { seconds: number; rounds: number; warmupSeconds: number };
+  throughput: { seconds: number; rounds: number; warmupSeconds: number; connections: number };
+  lightStreams: { concurrency: number; streamsPerWorker: number; staggerMs: number; rounds: number; skipFirst: boolean };
+  heavyStreams: { concurrency: number; rounds: number };
+  /** Rounds of 200 long streams (events each) through the gateway alone, for its memory. */
+  memory: { rounds: number; events: number };
+  coldStartRuns: number;
+  /** Also bundle with the deployment's own bundler (infra/bundling), when present. */
+  coldStartDeployed: boolean;
+  writerRecords: number;
+  withSqsVariant: boolean;
+}
+
+export function planFor(argv: string[]): BenchPlan {
+  const quick = argv.includes('--quick');
+  const profile = argv.includes('--profile');
+  if (quick) {
+    return {
+      mode: 'quick',
+      profile,
+      latency: { seconds: 0.75, rounds: 2, warmupSeconds: 0.5 },
+      throughput: { seconds: 0.75, rounds: 2, warmupSeconds: 0, connections: 64 },
+      lightStreams: { concurrency: 10, streamsPerWorker: 1, staggerMs: 50, rounds: 1, skipFirst: true },
+      heavyStreams: { concurrency: 200, rounds: 1 },
+      memory: { rounds: 1, events: 120 },
+      coldStartRuns: 2,
+      coldStartDeployed: false,
+      writerRecords: 200,
+      withSqsVariant: false,
+    };
+  }
+  return {
+    mode: 'full',
+    profile,
+    latency: { seconds: 4, rounds: 5, warmupSeconds: 2 },
+    throughput: { seconds: 4, rounds: 5, warmupSeconds: 2, connections: 64 },
+    lightStreams: { concurrency: 10, streamsPerWorker: 2, staggerMs: 128, rounds: 3, skipFirst: true },
+    heavyStreams: { concurrency: 200, rounds: 3 },
+    memory: { rounds: 2, events: 200 },
+    coldStartRuns: 10,
+    coldStartDeployed: true,
+    writerRecords: 2000,
+    withSqsVariant: true,
+  };
+}
