@@ -48,7 +48,8 @@ export class LocalUsageQueue implements UsageSink {
   async send(record: UsageRecord): Promise<void> {
     const now = Date.now();
     this.messages.push({ messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now });
-    this.schedule(this.batchWindowMs);
+    // Like the event source mapping: a full batch goes at once, a partial one waits for the batching window.
+    this.schedule(this.messages.length >= this.batchSize ? 0 : this.batchWindowMs);
   }
 
   /** Resolves once every message has been delivered or dead-lettered (for shutdown and tests). */
@@ -69,7 +70,13 @@ export class LocalUsageQueue implements UsageSink {
   }
 
   private schedule(delayMs: number): void {
-    if (this.timer || this.delivering) return;
+    if (this.delivering) return;
+    if (this.timer && delayMs === 0) {
+      // A batch filled up while the window was open: it need not wait for the window to close.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.startDelivery();
@@ -80,8 +87,13 @@ export class LocalUsageQueue implements UsageSink {
   private startDelivery(): void {
     this.delivering = this.deliverBatch().finally(() => {
       this.delivering = undefined;
-      if (this.messages.length > 0) this.schedule(Math.max(this.batchWindowMs, this.nextVisibleIn()));
+      if (this.messages.length > 0) this.schedule(this.visibleCount() >= this.batchSize ? 0 : Math.max(this.batchWindowMs, this.nextVisibleIn()));
     });
+  }
+
+  private visibleCount(): number {
+    const now = Date.now();
+    return this.messages.filter((message) => message.visibleAt <= now).length;
   }
 
   private nextVisibleIn(): number {

@@ -50,18 +50,18 @@ describe('LocalUsageQueue', () => {
   const receiveCounts = (messageId: string) =>
     deliveries.flatMap((delivery) => delivery.records.filter((record) => record.messageId === messageId).map((record) => record.attributes.ApproximateReceiveCount));
 
-  it('delivers batches of at most batchSize, the first after the batch window', async () => {
+  it('delivers full batches of batchSize at once and waits out the batch window only for the partial rest', async () => {
     const usage = queue(async () => undefined, { batchSize: 10, batchWindowMs: 40 });
     const records = Array.from({ length: 25 }, () => sampleRecord());
     const sentAt = Date.now();
 
     for (const record of records) await usage.send(record);
-    // Not drain(): it flushes at once. Left alone, the queue waits out the window before each batch.
+    // Not drain(): it flushes at once. Left alone, only the partial batch waits for the window.
     while (deliveries.flatMap((delivery) => delivery.records).length < 25) await new Promise((resolve) => setTimeout(resolve, 2));
 
     expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10, 5]);
-    expect(deliveries[0]?.at ?? 0).toBeGreaterThanOrEqual(sentAt + 35);
-    expect((deliveries[1]?.at ?? 0) - (deliveries[0]?.at ?? 0)).toBeGreaterThanOrEqual(35);
+    expect(deliveries[0]?.at ?? Infinity).toBeLessThan(sentAt + 35);
+    expect((deliveries[2]?.at ?? 0) - (deliveries[1]?.at ?? 0)).toBeGreaterThanOrEqual(35);
     expect(deliveries.flatMap(bodiesOf)).toEqual(records.map((record) => JSON.stringify(record)));
   });
 
@@ -191,5 +191,24 @@ describe('LocalUsageQueue', () => {
     await draining;
     expect(drained).toBe(true);
     expect(deliveries).toHaveLength(1);
+  });
+});
+
+describe('LocalUsageQueue with a full batch waiting', () => {
+  it('delivers a full batch at once instead of waiting for the batching window', async () => {
+    const batches: number[] = [];
+    const queue = new LocalUsageQueue({
+      deliver: async (event) => {
+        batches.push(event.Records.length);
+        return { batchItemFailures: [] };
+      },
+      deadLetterFile: '/dev/null',
+      report: () => {},
+      batchSize: 3,
+      batchWindowMs: 10_000,
+    });
+    for (let index = 0; index < 3; index++) await queue.send(sampleRecord());
+
+    await expect.poll(() => batches, { timeout: 1_000 }).toEqual([3]);
   });
 });
