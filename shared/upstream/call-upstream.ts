@@ -48,6 +48,8 @@ class UpstreamTimeout extends Error {
 
 /** fetch reports "fetch failed" and hides the reason in `cause.code` (ECONNREFUSED, ENOTFOUND, …). */
 function describeNetworkError(error: unknown): string {
+  // Node's HTTP client puts the code on the error itself.
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.message : 'network error';

@@ -8,6 +8,7 @@ import { CoolDown } from '../core/cool-down.ts';
 import { processConfigCaches } from '../gateway/config-caches.ts';
 import type { GatewayServices } from '../gateway/gateway-services.ts';
 import { createMockProviderFetch, withMockProvider } from '../upstream/mock-provider.ts';
+import { nodeHttpFetch } from '../upstream/node-http-fetch.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
 function createUsageSink(config: RuntimeConfig): UsageSink {
@@ -24,7 +25,7 @@ export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: 
     projects: adapters.projects,
     secrets: adapters.secrets,
     fetch: withMockProvider(
-      (url, init) => fetch(url, init),
+      nodeHttpFetch,
       createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now }),
     ),
     clock,
