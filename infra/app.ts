@@ -9,5 +9,5 @@ new GatewayStack(app, app.node.tryGetContext('stackName') ?? 'ModelGateway', {
   ...stackPropsFromContext(app),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
-// Runs at synthesis: any finding not acknowledged (with its reason) in infra/nag-suppressions.ts stops it.
+// Runs at synthesis; a finding not acknowledged (with its reason) in infra/nag-suppressions.ts stops it.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

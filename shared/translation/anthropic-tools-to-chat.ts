@@ -4,7 +4,7 @@ import type { DroppedFields } from './translated-request.ts';
 
 /**
  * Anthropic client tools as chat function tools (`input_schema` → `parameters`). Server tools (web search,
- * code execution, bash, text editor: any tool with a versioned `type`) run inside Anthropic's platform and
+ * code execution, bash, text editor, i.e. every tool with a versioned `type`) run inside Anthropic's platform and
  * have no chat form, so they are dropped and named.
  */
 export function anthropicToolsToChat(tools: AnthropicRequest['tools'], dropped: DroppedFields): ChatFunctionTool[] {

@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectStore } from '../../../shared/adapters/aws/dynamo-project-store.ts';
 import type { AllowedModel, Project, ProviderConfig, RateCardEntry } from '../../../shared/core/project-config.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
 
 const at = '2025-01-02T03:04:05.000Z';
 
@@ -205,97 +201,6 @@ describe('DynamoProjectStore', () => {
         TableName: 'projects-table',
         Item: { ...miniRate, projectId: '@org', itemKey: 'rate#openai/gpt-4o-mini' },
       });
-    });
-  });
-
-  describe('against the embedded store', () => {
-    let dataDir: string;
-    let embedded: EmbeddedStore | undefined;
-    let dynamo: DynamoDBClient | undefined;
-    let store: DynamoProjectStore;
-
-    beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'dynamo-project-store-'));
-      const started = await startEmbeddedStore(dataDir, { keys: 'test-keys', projects: 'test-projects' });
-      embedded = started;
-      const client = new DynamoDBClient({
-        endpoint: started.endpoint,
-        region: 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      dynamo = client;
-      store = new DynamoProjectStore(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), 'test-projects');
-    });
-    afterAll(async () => {
-      dynamo?.destroy();
-      await embedded?.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    it('creates a project once, then only overwrites it on request', async () => {
-      await expect(store.putProject(project('once'), { mustNotExist: true })).resolves.toBe(true);
-      await expect(store.putProject(project('once', { name: 'Second' }), { mustNotExist: true })).resolves.toBe(false);
-      expect((await store.loadProjectConfig('once'))?.project.name).toBe('once');
-
-      await expect(store.putProject(project('once', { name: 'Third', plan: 'inactive' }), { mustNotExist: false })).resolves.toBe(true);
-      expect((await store.loadProjectConfig('once'))?.project).toEqual(project('once', { name: 'Third', plan: 'inactive' }));
-    });
-
-    it('loads a project with its providers, models and rates', async () => {
-      const mock: ProviderConfig = { provider: 'mock', protocol: 'openai', baseUrl: 'mock://offline/v1', hasApiKey: false, updatedAt: at };
-      const gpt4o: AllowedModel = { slug: 'openai/gpt-4o', provider: 'openai', model: 'gpt-4o', createdAt: at };
-      await store.putProject(project('full'), { mustNotExist: true });
-      await store.putProvider('full', openai);
-      await store.putProvider('full', mock);
-      await store.putModel('full', mini, miniRate);
-      await store.putModel('full', gpt4o, undefined);
-
-      const config = await store.loadProjectConfig('full');
-
-      expect(config?.project).toEqual(project('full'));
-      expect(Object.fromEntries(config?.providers ?? [])).toEqual({ openai, mock });
-      expect([...(config?.models ?? [])].sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([gpt4o, mini]);
-      expect(Object.fromEntries(config?.rates ?? [])).toEqual({ [miniRate.slug]: miniRate });
-    });
-
-    it('answers undefined for a project that does not exist', async () => {
-      await expect(store.loadProjectConfig('never-created')).resolves.toBeUndefined();
-    });
-
-    it('keeps the organisation rate card under @org, apart from every project', async () => {
-      const orgRate: RateCardEntry = { slug: 'openai/gpt-4o', inputPriceMicrosPer1k: 2500, outputPriceMicrosPer1k: 10000 };
-      await store.putProject(project('priced'), { mustNotExist: true });
-      await store.putOrgRate(orgRate);
-      await store.putOrgRate({ ...orgRate, slug: 'anthropic/claude', inputPriceMicrosPer1k: 3000 });
-
-      const card = await store.loadOrgRateCard();
-
-      expect(card.get('openai/gpt-4o')).toEqual(orgRate);
-      expect(card.get('anthropic/claude')).toEqual({ ...orgRate, slug: 'anthropic/claude', inputPriceMicrosPer1k: 3000 });
-      expect((await store.loadProjectConfig('priced'))?.rates.size).toBe(0);
-      await expect(store.loadProjectConfig('@org')).resolves.toBeUndefined();
-    });
-
-    it('removes a model together with its project rate', async () => {
-      await store.putProject(project('trim'), { mustNotExist: true });
-      await store.putModel('trim', mini, miniRate);
-
-      await expect(store.removeModel('trim', mini.slug)).resolves.toBe(true);
-      const config = await store.loadProjectConfig('trim');
-      expect(config?.models).toEqual([]);
-      expect(config?.rates.size).toBe(0);
-      await expect(store.removeModel('trim', mini.slug)).resolves.toBe(false);
-    });
-
-    it("keeps projects' partitions apart", async () => {
-      await store.putProject(project('left'), { mustNotExist: true });
-      await store.putProject(project('right'), { mustNotExist: true });
-      await store.putModel('left', mini, miniRate);
-
-      const right = await store.loadProjectConfig('right');
-      expect(right?.models).toEqual([]);
-      expect(right?.rates.size).toBe(0);
-      expect((await store.loadProjectConfig('left'))?.models).toEqual([mini]);
     });
   });
 });
