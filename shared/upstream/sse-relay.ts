@@ -65,6 +65,36 @@ export function relaySseStream(upstream: ReadableStream<Uint8Array>, options: Ss
     }
   }
 
+  /**
+   * Hands one upstream read to the handler and the client. True when this pull is done (something was
+   * enqueued, or the stream ended); false to read on (the bytes held no whole event yet).
+   */
+  async function forward(read: ReadableStreamReadResult<Uint8Array>, controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
+    if (read.done) {
+      const rest = splitter.push(decoder.decode());
+      // A last event without its blank line is still an event: the handler must see it (a usage chunk, `[DONE]`).
+      const unterminated = splitter.flush();
+      if (unterminated) rest.push(unterminated);
+      let text = '';
+      for (const event of rest) text += await options.handler.onEvent(event);
+      const ending = await options.handler.onEnd();
+      // Appended text must not run into a last event that came without its blank line.
+      if (ending && text && !/(\n\n|\r\n\r\n|\r\r)$/.test(text)) text += '\n\n';
+      text += ending;
+      if (text) controller.enqueue(encoder.encode(text));
+      await settle({ outcome: 'completed' });
+      controller.close();
+      return true;
+    }
+    let text = '';
+    for (const event of splitter.push(decoder.decode(read.value, { stream: true }))) {
+      text += await options.handler.onEvent(event);
+    }
+    if (!text) return false;
+    controller.enqueue(encoder.encode(text));
+    return true;
+  }
+
   async function settle(settlement: StreamSettlement): Promise<void> {
     if (settled) return;
     settled = true;
@@ -96,28 +126,15 @@ export function relaySseStream(upstream: ReadableStream<Uint8Array>, options: Ss
             controller.close();
             return;
           }
-          if (read.done) {
-            const rest = splitter.push(decoder.decode());
-            // A last event without its blank line is still an event: the handler must see it (a usage chunk, `[DONE]`).
-            const unterminated = splitter.flush();
-            if (unterminated) rest.push(unterminated);
-            let text = '';
-            for (const event of rest) text += await options.handler.onEvent(event);
-            const ending = await options.handler.onEnd();
-            // Appended text must not run into a last event that came without its blank line.
-            if (ending && text && !/(\n\n|\r\n\r\n|\r\r)$/.test(text)) text += '\n\n';
-            text += ending;
-            if (text) controller.enqueue(encoder.encode(text));
-            await settle({ outcome: 'completed' });
+          try {
+            if (await forward(read, controller)) return;
+          } catch (cause) {
+            // A handler that cannot process an event must not leave the request unmetered or the client hanging.
+            const error = new GatewayError('internal', 'The gateway failed to relay the stream.', { code: 'stream_relay_failed', cause });
+            controller.enqueue(encoder.encode(options.errorFrame(error)));
+            await settle({ outcome: 'failed', error });
             controller.close();
-            return;
-          }
-          let text = '';
-          for (const event of splitter.push(decoder.decode(read.value, { stream: true }))) {
-            text += await options.handler.onEvent(event);
-          }
-          if (text) {
-            controller.enqueue(encoder.encode(text));
+            await reader.cancel(cause).catch(() => undefined);
             return;
           }
         }

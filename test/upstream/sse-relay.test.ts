@@ -183,3 +183,25 @@ describe('relaySseStream settlement', () => {
     await reader.cancel();
   });
 });
+
+describe('relaySseStream with a handler that fails', () => {
+  it('ends the stream with one error frame and settles it as failed, so the request is still metered', async () => {
+    let seen = 0;
+    const failing: SseEventHandler = {
+      onEvent: (event) => {
+        seen += 1;
+        if (seen === 2) throw new Error('translator bug');
+        return event;
+      },
+      onEnd: () => '',
+    };
+    const { body, settlements } = relay([encoder.encode(recorded)], failing);
+
+    const text = new TextDecoder().decode(await readAll(body));
+
+    expect(text).toContain('"code":"stream_relay_failed"');
+    expect(text).not.toContain('translator bug');
+    expect(settlements).toHaveLength(1);
+    expect(settlements[0]).toMatchObject({ outcome: 'failed' });
+  });
+});
