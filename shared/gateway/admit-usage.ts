@@ -42,10 +42,12 @@ async function guarded<T>(operation: () => Promise<T>): Promise<T> {
 export async function admitUsage(
   services: GatewayServices,
   admitted: { key: KeyRecord; project: Project; targets: readonly RouteTarget[] },
-  estimate: UsageEstimate,
+  estimateBound: () => UsageEstimate,
 ): Promise<UsageAdmission> {
   const now = services.clock.now();
   const { key, project } = admitted;
+  // Most requests face no token limit and no balance: they need no estimate.
+  const estimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, maxOutputTokens: 0, outputCapGiven: false };
   // Tokens per minute count the prompt and an explicit output cap now; the real output is added once metered.
   const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCapGiven ? estimate.maxOutputTokens : 0), now);
   let headers: Record<string, string> = {};

@@ -29,7 +29,7 @@ export async function handleChatCompletions(request: GatewayRequest, services: G
     endpoint: 'chat.completions',
     // Anthropic-protocol models are reached through translation; OpenAI-compatible ones natively.
     protocols: ['openai', 'anthropic'],
-    estimate: estimateChatUsageBound(chatRequest),
+    estimate: () => estimateChatUsageBound(chatRequest),
     requestFor: chatRequestFor(chatRequest, request),
   });
   const { target, response: upstream, apiKey, metering, attempt, servedBy } = served;

@@ -40,10 +40,12 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
   try {
     const { response } = await tryTargets(
       [target],
-      (chosen) => {
-        const { max_tokens: _notCounted, stream: _neither, ...body } = JSON.parse(buildUpstreamMessagesBody(countRequest, chosen.model.model)) as Record<string, unknown>;
-        return { path: '/messages/count_tokens', headers: anthropicUpstreamHeaders(request, false), body: JSON.stringify(body) };
-      },
+      // count_tokens takes neither an output cap nor streaming.
+      (chosen) => ({
+        path: '/messages/count_tokens',
+        headers: anthropicUpstreamHeaders(request, false),
+        body: buildUpstreamMessagesBody(countRequest, chosen.model.model, ['max_tokens', 'stream']),
+      }),
       {
         services,
         projectId: project.projectId,

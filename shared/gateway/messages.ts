@@ -43,7 +43,7 @@ export async function handleMessages(request: GatewayRequest, services: GatewayS
       endpoint: 'messages',
       // OpenAI-compatible models are reached through translation; Anthropic-protocol ones natively.
       protocols: ['anthropic', 'openai'],
-      estimate: estimateMessagesUsageBound(messagesRequest),
+      estimate: () => estimateMessagesUsageBound(messagesRequest),
       requestFor: messagesRequestFor(messagesRequest, request),
     });
   } catch (thrown) {

@@ -25,7 +25,8 @@ export interface AttemptPlan {
   endpoint: string;
   /** The provider protocols the endpoint serves, natively or by translation. */
   protocols: ProviderProtocol[];
-  estimate: UsageEstimate;
+  /** The admission bound, computed only when a token limit or a prepaid balance needs it. */
+  estimate: () => UsageEstimate;
   requestFor: (target: RouteTarget) => UpstreamRequest;
 }
 
@@ -61,15 +62,18 @@ export async function routeAndAttempt(
 ): Promise<ServedRequest> {
   const { key, config, orgRates } = admitted;
   const { project } = config;
+  const preferences = parseProviderPreferences(body.provider);
   const targets = planRoute(
     {
       model: body.model,
       fallbackModels: body.models ?? [],
       failoverEnabled: body.route === 'fallback' || project.failover,
-      preferences: parseProviderPreferences(body.provider),
+      preferences,
       protocols: plan.protocols,
-      // Parameters sent as null or false ask for nothing a provider could fail to honour.
-      parameters: Object.entries(body).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name),
+      // Only `require_parameters` looks at them; sent as null or false, a parameter asks for nothing.
+      parameters: preferences.require_parameters
+        ? Object.entries(body).filter(([, value]) => value !== null && value !== undefined && value !== false).map(([name]) => name)
+        : [],
       isCoolingDown: (slug) => services.coolDown.isCoolingDown(coolDownKey(project.projectId, slug)),
     },
     config,

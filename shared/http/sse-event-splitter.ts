@@ -1,3 +1,5 @@
+import { parseJsonObject } from '../core/json-object.ts';
+
 /**
  * Splits decoded SSE text into whole events, each kept with its original bytes and terminator so
  * events the gateway does not touch reach the client exactly as the upstream sent them. Events end at a
@@ -52,11 +54,6 @@ export function sseEventData(event: string): string | undefined {
 
 /** An event's data as a JSON object, or undefined for `[DONE]`, comments and anything that is not one. */
 export function parseEventObject(data: string): Record<string, unknown> | undefined {
-  if (!data.trimStart().startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  // Cheap first: most non-object events (`[DONE]`, comments) are told apart without parsing.
+  return data.trimStart().startsWith('{') ? parseJsonObject(data) : undefined;
 }

@@ -1,3 +1,5 @@
+import { parseJsonObject } from '../core/json-object.ts';
+
 /**
  * The key under which tool arguments that are not a JSON object are kept when they must become an
  * Anthropic `input` (which has to be an object): the model still sees what it sent, and the request stays valid.
@@ -10,13 +12,8 @@ export const RAW_ARGUMENTS_KEY = 'raw_arguments';
  */
 export function parseToolArguments(argumentsText: string | null | undefined): Record<string, unknown> {
   if (argumentsText === null || argumentsText === undefined || argumentsText.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(argumentsText);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // Models sometimes emit broken JSON; it is kept as text below.
-  }
-  return { [RAW_ARGUMENTS_KEY]: argumentsText };
+  // Models sometimes emit broken JSON: it is kept as text.
+  return parseJsonObject(argumentsText) ?? { [RAW_ARGUMENTS_KEY]: argumentsText };
 }
 
 /** An Anthropic tool_use `input` as a chat tool call's `arguments` string (absent input is `{}`). */

@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
+import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_MESSAGE_LENGTH = 500;
@@ -21,17 +22,29 @@ export async function readUpstreamErrorAnswer(response: Response, apiKey: string
   };
 }
 
+/** What an error body says, in either protocol's shape: `{error: {type, code, message}}`, `{error: "…"}` or `{message}`. */
+export interface ErrorWords {
+  type: string | undefined;
+  code: string | undefined;
+  /** The message, or the whole text when the body is not a recognised error. */
+  message: string;
+}
+
+export function readErrorWords(body: string): ErrorWords {
+  const payload = parseJsonObject(body);
+  const error = payload?.error;
+  const detail = asJsonObject(error);
+  const message = typeof error === 'string' ? error : typeof detail?.message === 'string' ? detail.message : typeof payload?.message === 'string' ? payload.message : body;
+  return {
+    type: typeof detail?.type === 'string' ? detail.type : undefined,
+    code: typeof detail?.code === 'string' ? detail.code : undefined,
+    message,
+  };
+}
+
 /** The message of an upstream error body, bounded. */
 export function upstreamErrorMessage(answer: UpstreamErrorAnswer): string {
-  let message = answer.body;
-  try {
-    const parsed: unknown = JSON.parse(answer.body);
-    const candidate = extractMessage(parsed);
-    if (candidate) message = candidate;
-  } catch {
-    // Not JSON: keep the text as it is.
-  }
-  return message.trim().slice(0, MAX_MESSAGE_LENGTH) || `HTTP ${answer.status}`;
+  return readErrorWords(answer.body).message.trim().slice(0, MAX_MESSAGE_LENGTH) || `HTTP ${answer.status}`;
 }
 
 /** Reads an upstream error body, bounded, and tells its message apart from the rest. */
@@ -39,16 +52,6 @@ export async function readUpstreamErrorMessage(response: Response, apiKey: strin
   return upstreamErrorMessage(await readUpstreamErrorAnswer(response, apiKey));
 }
 
-function extractMessage(payload: unknown): string | undefined {
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const error = 'error' in payload ? payload.error : undefined;
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string') {
-    return error.message;
-  }
-  if ('message' in payload && typeof payload.message === 'string') return payload.message;
-  return undefined;
-}
 
 /** Provider keys must never reach a client, not even inside a provider's own error message. */
 export function redactSecrets(text: string, apiKey: string | undefined): string {

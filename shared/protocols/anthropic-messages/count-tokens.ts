@@ -1,14 +1,11 @@
 import { countTokens } from '../../metering/estimate-tokens.ts';
+import { asJsonObject } from '../../core/json-object.ts';
 
 /** The parts of a Messages (or count_tokens) request that make up its input. */
 export interface MessagesPrompt {
   system?: unknown;
   messages: readonly unknown[];
   tools?: unknown;
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /**
@@ -23,7 +20,7 @@ function contentText(content: unknown, parts: string[]): void {
   }
   if (!Array.isArray(content)) return;
   for (const item of content as unknown[]) {
-    const block = asRecord(item);
+    const block = asJsonObject(item);
     if (!block) continue;
     if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
     else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
@@ -34,7 +31,7 @@ function contentText(content: unknown, parts: string[]): void {
 }
 
 function toolText(tool: unknown, parts: string[]): void {
-  const definition = asRecord(tool);
+  const definition = asJsonObject(tool);
   if (!definition) return;
   if (typeof definition.name === 'string') parts.push(definition.name);
   if (typeof definition.description === 'string') parts.push(definition.description);
@@ -45,7 +42,7 @@ function toolText(tool: unknown, parts: string[]): void {
 export function messagesPromptText(request: MessagesPrompt): string {
   const parts: string[] = [];
   contentText(request.system, parts);
-  for (const message of request.messages) contentText(asRecord(message)?.content, parts);
+  for (const message of request.messages) contentText(asJsonObject(message)?.content, parts);
   if (Array.isArray(request.tools)) for (const tool of request.tools as unknown[]) toolText(tool, parts);
   return parts.join('\n');
 }

@@ -49,8 +49,9 @@ export function parseMessagesRequest(body: string): MessagesRequest {
 }
 
 /** The body the upstream receives: its own model id, routing-only fields removed, every other field as sent. */
-export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string): string {
+/** (`omit` names further fields an endpoint does not take, e.g. count_tokens.) */
+export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string, omit: readonly string[] = []): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
-  for (const field of messagesRoutingOnlyFields) delete upstream[field];
+  for (const field of [...messagesRoutingOnlyFields, ...omit]) delete upstream[field];
   return JSON.stringify(upstream);
 }

@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../core/price-usage.ts';
+import { asJsonObject } from '../../core/json-object.ts';
 import { parseEventObject, sseEventData } from '../../http/sse-event-splitter.ts';
 import { readAnthropicErrorBody } from './anthropic-errors.ts';
 import { mergeAnthropicUsageCounts, readAnthropicUsageCounts, toTokenUsage, type AnthropicUsageCounts } from './messages-usage.ts';
@@ -28,10 +29,6 @@ type StreamPayload = Record<string, unknown> & { type?: unknown };
 
 const parsePayload = (data: string): StreamPayload | undefined => parseEventObject(data);
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
 /**
  * Reads a native Anthropic Messages stream event by event, beside the bytes: every event is forwarded
  * exactly as received (unknown event types, content blocks and fields included), so the native proxy
@@ -57,20 +54,20 @@ export function createMessagesStreamMeter() {
   function observe(payload: StreamPayload, data: string): void {
     switch (payload.type) {
       case 'message_start': {
-        const message = asRecord(payload.message);
+        const message = asJsonObject(payload.message);
         if (typeof message?.id === 'string' && message.id) upstreamId ??= message.id;
         if (typeof message?.model === 'string' && message.model) model ??= message.model;
         addUsage(message?.usage);
         break;
       }
       case 'content_block_start':
-        completionText += generatedBlockText(asRecord(payload.content_block));
+        completionText += generatedBlockText(asJsonObject(payload.content_block));
         break;
       case 'content_block_delta':
-        completionText += generatedDeltaText(asRecord(payload.delta));
+        completionText += generatedDeltaText(asJsonObject(payload.delta));
         break;
       case 'message_delta': {
-        const delta = asRecord(payload.delta);
+        const delta = asJsonObject(payload.delta);
         if (typeof delta?.stop_reason === 'string') stopReason = delta.stop_reason;
         if (addUsage(payload.usage)?.outputTokens !== undefined) outputTokensFinal = true;
         break;
