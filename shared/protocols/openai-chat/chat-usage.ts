@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TokenUsage } from '../../core/price-usage.ts';
+import { stringifyWithExactDecimals } from '../../http/exact-decimal-json.ts';
 
 /** OpenAI's usage object, leniently: providers omit details or send nulls. */
 const tokenCount = z.number().int().nonnegative().nullish();
@@ -40,17 +41,10 @@ export function renderOpenAiUsage(usage: TokenUsage): Record<string, unknown> {
   };
 }
 
-const COST_PLACEHOLDER = '"__gateway_exact_cost__"';
-
 /**
  * Serialises a payload whose `usage` gets `cost` as an exact decimal number literal: JSON.stringify would
  * print small costs in exponent notation (1.5e-7), which the issue forbids.
  */
 export function stringifyWithUsageCost(payload: Record<string, unknown>, usage: Record<string, unknown>, costUsd: string): string {
-  // The placeholder must not occur elsewhere: generated text can spell it.
-  const elsewhere = JSON.stringify({ ...payload, usage });
-  let placeholder = COST_PLACEHOLDER;
-  for (let n = 0; elsewhere.includes(placeholder); n += 1) placeholder = `"__gateway_exact_cost_${n}__"`;
-  const withPlaceholder = { ...payload, usage: { ...usage, cost: JSON.parse(placeholder) as string } };
-  return JSON.stringify(withPlaceholder).replace(placeholder, costUsd);
+  return stringifyWithExactDecimals((decimal) => ({ ...payload, usage: { ...usage, cost: decimal(costUsd) } }));
 }
