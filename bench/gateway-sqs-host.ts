@@ -1,4 +1,4 @@
-import { startLocalHost } from '../shared/local/local-host.ts';
+import { startLocalHost } from '../tools/local-host/local-host.ts';
 
 /**
  * The local host in the shape the gateway has in AWS: usage records leave through SQS SendMessage (to

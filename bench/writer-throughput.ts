@@ -8,8 +8,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoUsageLedger } from '../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { FileUsageArchive } from '../shared/adapters/local/file-usage-archive.ts';
 import { usageRecordSchema, type UsageRecord } from '../shared/core/usage-record.ts';
-import { startEmbeddedStore } from '../shared/local/embedded-store.ts';
-import { processUsageBatch, type UsageWriterDeps } from '../shared/metering/process-usage-batch.ts';
+import { startEmbeddedStore } from '../tools/local-host/embedded-store.ts';
+import { processUsageBatch, type UsageWriterDeps } from '../shared/usage-writer/process-usage-batch.ts';
 
 /**
  * Usage records per second through the writer (processUsageBatch with the real DynamoUsageLedger on the

@@ -6,7 +6,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { USAGE_DATABASE_NAME } from '../shared/metering/usage-table.ts';
+import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
 import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';

@@ -16,7 +16,7 @@ export interface GatewayOptions {
   pinTo: string | undefined;
   /** Extra node flags for the gateway process (e.g. --cpu-prof). */
   nodeFlags?: string[];
-  /** The host entry: `shared/local/start.ts` (what `npm start` runs) unless given. */
+  /** The host entry: `tools/local-host/start.ts` (what `npm start` runs) unless given. */
   entry?: string;
   env?: Record<string, string>;
   name?: string;
@@ -25,7 +25,7 @@ export interface GatewayOptions {
 }
 
 /**
- * Starts the local host (`shared/local/start.ts`) in a process of its own on a fresh data directory and
+ * Starts the local host (`tools/local-host/start.ts`) in a process of its own on a fresh data directory and
  * configures a `bench` project through the admin CLI, as an operator would: the OpenAI provider at the
  * fake upstream, one allowed model and a key. `node --import tsx` is what `npx tsx` runs, minus its
  * wrapper processes, so the pid is the gateway's own (for taskset and /proc).
@@ -35,14 +35,14 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
   const service = await startService({
     name: options.name ?? 'gateway',
     command: NODE,
-    args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), ...TSX, options.entry ?? 'shared/local/start.ts'],
+    args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), ...TSX, options.entry ?? 'tools/local-host/start.ts'],
     env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...options.env },
     readyPattern: /Model gateway listening on (http:\/\/\S+)/,
     pinTo: options.pinTo,
     ipc: options.probes ?? false,
   });
   try {
-    const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'shared/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
+    const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
     await admin('project', 'create', 'bench');
     await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${options.upstreamPort}/v1`, '--protocol', 'openai');
     await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');

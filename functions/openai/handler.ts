@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
-import { createOpenAiRouteGroup } from '../../shared/gateway/openai-route-group.ts';
+import { createOpenAiRouteGroup } from '../../shared/endpoints/openai-route-group.ts';
 import type { StreamingResult } from '../../shared/lambda/function-url.ts';
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
-import { processUsageBatch } from '../../shared/metering/process-usage-batch.ts';
+import { processUsageBatch } from '../../shared/usage-writer/process-usage-batch.ts';
 import { createUsageWriterDeps } from '../../shared/wiring/create-usage-writer.ts';
 import { createLogger } from '../../shared/wiring/logger.ts';
 

@@ -48,7 +48,7 @@ export async function bundleHandler(entry: string, outdir: string): Promise<Bund
     format: 'esm',
     target: 'node24',
     minify: true,
-    // Dynamic imports (the tokenizer of shared/metering/estimate-tokens.ts) become chunks loaded on first use.
+    // Dynamic imports (the tokenizer of shared/tokenizer/estimate-tokens.ts) become chunks loaded on first use.
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',

@@ -4,7 +4,7 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/metering/usage-table.ts';
+import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
 
 export interface UsageAnalyticsProps {
   /** The Glue database; one deployment per account and region may use the default name. */
@@ -15,7 +15,7 @@ export interface UsageAnalyticsProps {
 
 /**
  * Where accountants read usage: the writer's date-partitioned files in S3, the Glue table over them
- * (shared/metering/usage-table.ts, partition projection), and an Athena workgroup with the named queries.
+ * (shared/usage-writer/usage-table.ts, partition projection), and an Athena workgroup with the named queries.
  */
 export class UsageAnalytics extends Construct {
   readonly usageBucket: Bucket;

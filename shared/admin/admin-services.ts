@@ -1,4 +1,4 @@
-import type { ConfigCaches } from '../gateway/config-caches.ts';
+import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import type {
   Clock,
   KeyStore,

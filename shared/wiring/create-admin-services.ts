@@ -1,6 +1,6 @@
 import type { AdminServices } from '../admin/admin-services.ts';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
-import { processConfigCaches } from '../gateway/config-caches.ts';
+import { processConfigCaches } from '../pipeline/config-caches.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
 export function createAdminServices(config: RuntimeConfig): AdminServices {

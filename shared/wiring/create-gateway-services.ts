@@ -3,12 +3,12 @@ import { SqsUsageSink } from '../adapters/aws/sqs-usage-sink.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageSink } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
-import { inProcessUsageSink } from '../local/in-process-usage-sink.ts';
+import { inProcessUsageSink } from '../../tools/local-host/in-process-usage-sink.ts';
 import { CoolDown } from '../core/cool-down.ts';
-import { processConfigCaches } from '../gateway/config-caches.ts';
-import type { GatewayServices } from '../gateway/gateway-services.ts';
-import { createMockProviderFetch, withMockProvider } from '../upstream/mock-provider.ts';
-import { nodeHttpFetch } from '../upstream/node-http-fetch.ts';
+import { processConfigCaches } from '../pipeline/config-caches.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { createMockProviderFetch, withMockProvider } from '../transport/mock-provider.ts';
+import { nodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
 function createUsageSink(config: RuntimeConfig): UsageSink {

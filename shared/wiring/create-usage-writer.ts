@@ -3,7 +3,7 @@ import { S3UsageArchive } from '../adapters/aws/s3-usage-archive.ts';
 import { FileUsageArchive } from '../adapters/local/file-usage-archive.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageArchive } from '../core/ports.ts';
-import type { UsageWriterDeps } from '../metering/process-usage-batch.ts';
+import type { UsageWriterDeps } from '../usage-writer/process-usage-batch.ts';
 import { createAdapters } from './create-adapters.ts';
 
 function createUsageArchive(config: RuntimeConfig): UsageArchive {

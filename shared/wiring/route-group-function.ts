@@ -2,8 +2,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { GatewayError } from '../core/errors.ts';
-import type { GatewayServices } from '../gateway/gateway-services.ts';
-import type { ErrorReporter } from '../gateway/route-group.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult, type StreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';

@@ -14,8 +14,8 @@ import type { AdminServices } from '../../shared/admin/admin-services.ts';
 import type { describeProject } from '../../shared/admin/describe-project.ts';
 import { runAdminCommand } from '../../shared/admin/run-admin-command.ts';
 import type { describeKey } from '../../shared/core/key-record.ts';
-import { createConfigCaches } from '../../shared/gateway/config-caches.ts';
-import { startEmbeddedStore } from '../../shared/local/embedded-store.ts';
+import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
+import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 
 export type ProjectView = ReturnType<typeof describeProject> & { warning?: string };
 export type KeyView = ReturnType<typeof describeKey>;

@@ -6,7 +6,7 @@ import {
   keysTableDefinition,
   projectsTableDefinition,
 } from '../../shared/adapters/aws/table-definitions.ts';
-import { namedUsageQueries, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/metering/usage-table.ts';
+import { namedUsageQueries, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/usage-writer/usage-table.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;

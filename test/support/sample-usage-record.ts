@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SQSRecord } from 'aws-lambda';
 import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
-import { serializeUsageRow, usageObjectKey } from '../../shared/metering/usage-row.ts';
+import { serializeUsageRow, usageObjectKey } from '../../shared/usage-writer/usage-row.ts';
 
 let sequence = 0;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
-import { startLocalHost, type LocalHost } from '../../shared/local/local-host.ts';
+import { startLocalHost, type LocalHost } from '../../tools/local-host/local-host.ts';
 
 export interface TestGateway {
   host: LocalHost;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { startEmbeddedStore, type EmbeddedStore } from '../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 
 /** Two tables shaped like the metering writer's: generations (pk) and counters (pk + period). */
 export const GENERATIONS = 'test-generations';

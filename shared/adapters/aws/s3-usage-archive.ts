@@ -1,7 +1,7 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { UsageArchive } from '../../core/ports.ts';
 import type { UsageRecord } from '../../core/usage-record.ts';
-import { serializeUsageRow, usageObjectKey } from '../../metering/usage-row.ts';
+import { serializeUsageRow, usageObjectKey } from '../../usage-writer/usage-row.ts';
 
 /** The usage files in S3 that the Glue table describes: one object per record, date-partitioned. */
 export class S3UsageArchive implements UsageArchive {

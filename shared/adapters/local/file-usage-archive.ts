@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { UsageArchive } from '../../core/ports.ts';
 import type { UsageRecord } from '../../core/usage-record.ts';
-import { serializeUsageRow, usageObjectKey } from '../../metering/usage-row.ts';
+import { serializeUsageRow, usageObjectKey } from '../../usage-writer/usage-row.ts';
 
 /** The local usage files, laid out as in S3 under the data directory, each written atomically. */
 export class FileUsageArchive implements UsageArchive {

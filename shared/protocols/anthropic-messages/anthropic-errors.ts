@@ -1,6 +1,6 @@
 import type { GatewayError, GatewayErrorKind } from '../../core/errors.ts';
 import { jsonResponse, type GatewayResponse } from '../../http/gateway-http.ts';
-import { redactSecrets } from '../../upstream/upstream-errors.ts';
+import { redactSecrets } from '../../transport/upstream-errors.ts';
 
 /**
  * Anthropic's `error.type` for each kind of gateway error, with the statuses Anthropic documents

@@ -7,7 +7,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoKeyStore } from '../../../shared/adapters/aws/dynamo-key-store.ts';
 import type { KeyRecord } from '../../../shared/core/key-record.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 
 const hashA = 'a'.repeat(64);
 const hashB = 'b'.repeat(64);

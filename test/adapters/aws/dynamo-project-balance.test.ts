@@ -7,7 +7,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectBalance } from '../../../shared/adapters/aws/dynamo-project-balance.ts';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 describe('DynamoProjectBalance', () => {

@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectStore } from '../../../shared/adapters/aws/dynamo-project-store.ts';
 import type { AllowedModel, Project, ProviderConfig, RateCardEntry } from '../../../shared/core/project-config.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 
 const at = '2025-01-02T03:04:05.000Z';
 

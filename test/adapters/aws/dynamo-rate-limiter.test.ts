@@ -7,7 +7,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoRateLimiter } from '../../../shared/adapters/aws/dynamo-rate-limiter.ts';
 import type { LimitCharge } from '../../../shared/core/ports.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 
 // 2025-03-01T10:01:00Z: the window's end, 1740823260 s after the epoch.
 const windowEndsAt = 1_740_823_260_000;

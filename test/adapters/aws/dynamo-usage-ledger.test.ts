@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand 
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../shared/local/embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 const tables = { generations: 'gen-table', projects: 'projects-table', retentionDays: 30 };

@@ -2,7 +2,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { S3UsageArchive } from '../../../shared/adapters/aws/s3-usage-archive.ts';
-import { toUsageRow } from '../../../shared/metering/usage-row.ts';
+import { toUsageRow } from '../../../shared/usage-writer/usage-row.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 describe('S3UsageArchive', () => {

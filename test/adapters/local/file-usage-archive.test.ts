@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileUsageArchive } from '../../../shared/adapters/local/file-usage-archive.ts';
-import { serializeUsageRow, toUsageRow } from '../../../shared/metering/usage-row.ts';
+import { serializeUsageRow, toUsageRow } from '../../../shared/usage-writer/usage-row.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 describe('FileUsageArchive', () => {

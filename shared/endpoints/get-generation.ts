@@ -1,0 +1,42 @@
+import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { stringifyWithExactDecimals } from '../http/exact-decimal-json.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { describeGeneration } from '../usage-writer/describe-generation.ts';
+import { admitRequest } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+
+/**
+ * GET /v1/generation?id=: the generation record of one of the key's project's requests. Records are
+ * written asynchronously, so a record not (yet) found is a 404 that says so; a record of another project
+ * is indistinguishable from a missing one.
+ */
+export async function handleGetGeneration(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+  const { config } = await admitRequest(request, services, 'generation');
+  const id = request.query.get('id');
+  if (!id) {
+    throw new GatewayError('invalid_request', 'The query parameter "id" is required: GET /v1/generation?id=<request id>.', {
+      code: 'missing_id',
+      param: 'id',
+    });
+  }
+  let record;
+  try {
+    record = await services.generations.findGeneration(config.project.projectId, id);
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+  if (!record) {
+    throw new GatewayError(
+      'not_found',
+      `Generation "${id}" not found yet: stats are written asynchronously, typically within seconds of the response ending. Retry shortly.`,
+      { code: 'generation_not_found', param: 'id' },
+    );
+  }
+  const found = record;
+  // The spec's fields at the top level, and OpenRouter's `data` envelope for its clients; costs exact.
+  const body = stringifyWithExactDecimals((decimal) => {
+    const generation = describeGeneration(found, decimal);
+    return { ...generation, data: generation };
+  });
+  return { status: 200, headers: { 'content-type': 'application/json' }, body };
+}

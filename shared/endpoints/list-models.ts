@@ -1,0 +1,68 @@
+import type { AllowedModel, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { effectiveRate } from '../core/project-config.ts';
+import { microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
+import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { admitRequest } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+
+/**
+ * Messages-style agent clients (Claude Code) send `anthropic-version` and a `claude-cli/` User-Agent;
+ * their model picker keeps only ids that contain these names and reads the extra fields below.
+ */
+function isMessagesStyleClient(request: GatewayRequest): boolean {
+  const userAgent = request.headers['user-agent'] ?? '';
+  return (
+    userAgent.startsWith('claude-cli') ||
+    request.headers['anthropic-version'] !== undefined ||
+    request.headers['upstream-version'] !== undefined
+  );
+}
+
+function isAnthropicFamily(slug: string): boolean {
+  return slug.includes('claude') || slug.includes('anthropic');
+}
+
+function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
+  const rate = effectiveRate(entry.slug, config, orgRates);
+  return {
+    id: entry.slug,
+    object: 'model',
+    name: entry.alias ? `${entry.alias} (${entry.slug})` : entry.slug,
+    canonical_slug: entry.slug,
+    created: Math.floor(Date.parse(entry.createdAt) / 1000),
+    owned_by: entry.provider,
+    ...(entry.alias ? { alias: entry.alias } : {}),
+    pricing: {
+      prompt: microsPer1kToUsdPerToken(rate.inputPriceMicrosPer1k),
+      completion: microsPer1kToUsdPerToken(rate.outputPriceMicrosPer1k),
+      request: '0',
+      ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
+    },
+    architecture: { modality: 'text', input_modalities: ['text'], output_modalities: ['text'] },
+  };
+}
+
+/** GET /v1/models: exactly the project's allowlist, priced from its rate card. */
+export async function handleListModels(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+  const { config, orgRates } = await admitRequest(request, services, 'models');
+  const sorted = [...config.models].sort((a, b) => a.slug.localeCompare(b.slug));
+
+  if (!isMessagesStyleClient(request)) {
+    return jsonResponse(200, { object: 'list', data: sorted.map((entry) => describeModel(entry, config, orgRates)) });
+  }
+  const data = sorted
+    .filter((entry) => isAnthropicFamily(entry.slug))
+    .map((entry) => ({
+      ...describeModel(entry, config, orgRates),
+      type: 'model',
+      display_name: entry.alias ?? entry.model,
+      created_at: entry.createdAt,
+    }));
+  return jsonResponse(200, {
+    object: 'list',
+    data,
+    has_more: false,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+  });
+}

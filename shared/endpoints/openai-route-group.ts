@@ -1,0 +1,26 @@
+import { jsonResponse } from '../http/gateway-http.ts';
+import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
+import { handleChatCompletions } from './chat-completions.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { handleGetGeneration } from './get-generation.ts';
+import { handleListModels } from './list-models.ts';
+import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
+
+export type { ErrorReporter } from '../pipeline/route-group.ts';
+
+/** The OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour), errors in OpenAI's format. */
+export function createOpenAiRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
+  return createRouteGroup(
+    {
+      routes: {
+        '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
+        '/v1/chat/completions': { POST: handleChatCompletions },
+        '/v1/models': { GET: handleListModels },
+        '/v1/generation': { GET: handleGetGeneration },
+      },
+      renderError: renderOpenAiError,
+    },
+    services,
+    reportError,
+  );
+}

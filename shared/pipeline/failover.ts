@@ -1,0 +1,99 @@
+import { GatewayError, toGatewayError } from '../core/errors.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
+import { callUpstream } from '../transport/call-upstream.ts';
+import {
+  isGatewaySideUpstreamStatus,
+  readUpstreamErrorAnswer,
+  upstreamAnswerToGatewayError,
+  type UpstreamErrorAnswer,
+} from '../transport/upstream-errors.ts';
+import { loadProviderApiKey } from './admit-request.ts';
+import type { GatewayServices } from './gateway-services.ts';
+
+export interface AttemptFailure {
+  target: RouteTarget;
+  error: GatewayError;
+  /** The upstream's own error answer, when it gave one (protocols that pass upstream errors through need it). */
+  answer?: UpstreamErrorAnswer;
+}
+
+/** The upstream that answered (success, or a 4xx about the client's request) and the attempts before it. */
+export interface ServedAttempt {
+  target: RouteTarget;
+  response: Response;
+  apiKey: string | undefined;
+  failures: AttemptFailure[];
+}
+
+/** Every target failed: the last failure's status, a message listing each attempt, and the attempts for metering. */
+export class AttemptsExhaustedError extends GatewayError {
+  constructor(readonly failures: AttemptFailure[]) {
+    const last = failures.at(-1) as AttemptFailure;
+    const message =
+      failures.length === 1
+        ? last.error.message
+        : `All ${failures.length} attempts failed: ${failures.map(({ target, error }) => `"${target.model.slug}": ${error.message}`).join(' | ')}`;
+    super(last.error.kind, message, { code: last.error.code, status: last.error.status, headers: last.error.headers, cause: last.error });
+  }
+}
+
+/** What to send to one target: a target of another protocol gets a translated request. */
+export interface UpstreamRequest {
+  /** The path below the provider's base URL, e.g. `/chat/completions`. */
+  path: string;
+  headers: (apiKey: string | undefined) => Record<string, string>;
+  body: string;
+}
+
+/**
+ * Tries the targets in order until one answers: an upstream 401/403/429/5xx, a connection failure or a
+ * time-out moves on to the next target (and cools the failed one down); anything else is the answer.
+ * Nothing has reached the client yet, so every failure can still be retried elsewhere.
+ */
+export async function tryTargets(
+  targets: readonly RouteTarget[],
+  requestFor: (target: RouteTarget) => UpstreamRequest,
+  options: { services: GatewayServices; projectId: string; firstByteTimeoutMs: number; deadlineAt: number },
+): Promise<ServedAttempt> {
+  const { services } = options;
+  const failures: AttemptFailure[] = [];
+  for (const target of targets) {
+    const remainingMs = options.deadlineAt - services.clock.now();
+    if (remainingMs <= 0) {
+      failures.push({ target, error: new GatewayError('upstream', 'The request deadline passed before this target could be tried.', { code: 'deadline_exceeded' }) });
+      break;
+    }
+    const provider = target.provider.provider;
+    let apiKey: string | undefined;
+    try {
+      apiKey = await loadProviderApiKey(services, options.projectId, provider);
+      const request = requestFor(target);
+      const response = await callUpstream({
+        fetch: services.fetch,
+        provider,
+        url: `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`,
+        headers: request.headers(apiKey),
+        body: request.body,
+        firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
+      });
+      if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };
+      const answer = await readUpstreamErrorAnswer(response, apiKey);
+      failures.push({ target, error: upstreamAnswerToGatewayError(answer, provider), answer });
+      if (response.status === 429 || response.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
+    } catch (thrown) {
+      const error = toGatewayError(thrown);
+      if (error.kind === 'config_unavailable') throw error;
+      failures.push({ target, error });
+      services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
+    }
+  }
+  throw new AttemptsExhaustedError(failures);
+}
+
+/**
+ * Cool-down is per project: a 429 is usually the project's own provider account hitting its limits, which
+ * says nothing about other projects' keys for the same provider.
+ */
+export function coolDownKey(projectId: string, slug: string): string {
+  return `${projectId}/${slug}`;
+}

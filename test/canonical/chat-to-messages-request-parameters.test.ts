@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../shared/core/errors.ts';
+import { convertChatRequestToMessages } from '../../shared/canonical/chat-to-messages-request.ts';
+
+const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
+  convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-sonnet-4-5-20250929', ...options });
+const hello = [{ role: 'user', content: 'Hello' }];
+
+describe('convertChatRequestToMessages: tools', () => {
+  const tool = { type: 'function', function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+
+  it('sends function tools with parameters as input_schema and drops other tool types', () => {
+    const { body, droppedFields } = convert({ messages: hello, tools: [tool, { type: 'custom', custom: { name: 'grammar' } }] });
+    expect(body.tools).toEqual([{ name: 'get_weather', description: 'Weather now', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
+    expect(droppedFields).toEqual(['tools[].type=custom']);
+  });
+
+  it.each([
+    ['auto', { type: 'auto' }],
+    ['none', { type: 'none' }],
+    ['required', { type: 'any' }],
+    [{ type: 'function', function: { name: 'get_weather' } }, { type: 'tool', name: 'get_weather' }],
+  ])('maps tool_choice %j to %j', (choice, expected) => {
+    expect(convert({ messages: hello, tools: [tool], tool_choice: choice }).body.tool_choice).toEqual(expected);
+  });
+
+  it('turns parallel_tool_calls: false into disable_parallel_tool_use', () => {
+    expect(convert({ messages: hello, tools: [tool], parallel_tool_calls: false }).body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(convert({ messages: hello, tools: [tool], tool_choice: 'required', parallel_tool_calls: false }).body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+  });
+
+  it('sends no tool_choice without tools', () => {
+    const { body, droppedFields } = convert({ messages: hello, tool_choice: 'required' });
+    expect(body.tool_choice).toBeUndefined();
+    expect(droppedFields).toEqual(['tool_choice']);
+  });
+});
+
+describe('convertChatRequestToMessages: parameters', () => {
+  it('turns stop, as a string or a list, into stop_sequences', () => {
+    expect(convert({ messages: hello, stop: 'END' }).body.stop_sequences).toEqual(['END']);
+    expect(convert({ messages: hello, stop: ['a', 'b'] }).body.stop_sequences).toEqual(['a', 'b']);
+  });
+
+  it('takes max_completion_tokens over max_tokens, and 4096 (or the given default) when neither is set', () => {
+    expect(convert({ messages: hello, max_tokens: 100, max_completion_tokens: 200 }).body.max_tokens).toBe(200);
+    expect(convert({ messages: hello, max_tokens: 100 }).body.max_tokens).toBe(100);
+    expect(convert({ messages: hello }).body.max_tokens).toBe(4096);
+    expect(convert({ messages: hello }, { defaultMaxTokens: 8192 }).body.max_tokens).toBe(8192);
+  });
+
+  it('passes temperature (capped at 1) and top_p, stream, and user as metadata.user_id', () => {
+    const { body } = convert({ messages: hello, temperature: 0.3, top_p: 0.9, stream: true, stream_options: { include_usage: true }, user: 'user-42' });
+    expect(body).toMatchObject({ temperature: 0.3, top_p: 0.9, stream: true, metadata: { user_id: 'user-42' } });
+    expect(convert({ messages: hello, temperature: 1.7 }).body.temperature).toBe(1);
+  });
+
+  it.each([
+    ['low', 1024, 4096],
+    ['medium', 4096, 8192],
+    ['high', 16384, 20480],
+  ])('turns reasoning_effort %s into a %i-token thinking budget with max_tokens %i', (effort, budget, maxTokens) => {
+    const { body } = convert({ messages: hello, reasoning_effort: effort });
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+    expect(body.max_tokens).toBe(maxTokens);
+  });
+
+  it('keeps a max_tokens that already leaves room above the budget', () => {
+    expect(convert({ messages: hello, reasoning_effort: 'medium', max_tokens: 10000 }).body.max_tokens).toBe(10000);
+  });
+
+  it('drops temperature and a top_p under 0.95 with thinking, which Anthropic refuses them with', () => {
+    const { body, droppedFields } = convert({ messages: hello, reasoning_effort: 'low', temperature: 0.2, top_p: 0.5 });
+    expect(body.temperature).toBeUndefined();
+    expect(body.top_p).toBeUndefined();
+    expect(droppedFields).toEqual(['temperature', 'top_p']);
+  });
+
+  it('sends no thinking for effort none, or when a tool is forced (Anthropic refuses thinking with it)', () => {
+    expect(convert({ messages: hello, reasoning_effort: 'none' }).body.thinking).toBeUndefined();
+    const tool = { type: 'function', function: { name: 'f' } };
+    const forced = convert({ messages: hello, reasoning_effort: 'high', tools: [tool], tool_choice: 'required' });
+    expect(forced.body.thinking).toBeUndefined();
+    expect(forced.droppedFields).toEqual(['reasoning_effort']);
+  });
+
+  it('names every field it drops', () => {
+    const { body, droppedFields } = convert({ messages: hello, n: 2, seed: 7, frequency_penalty: 0.5, response_format: { type: 'json_object' }, logprobs: true });
+    expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'response_format', 'logprobs']);
+    expect(body).not.toHaveProperty('n');
+  });
+
+  it('refuses a body without messages with a 400 that names the field', () => {
+    let thrown: unknown;
+    try {
+      convert({ messages: 'Hello' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(GatewayError);
+    expect(thrown).toMatchObject({ status: 400, param: 'messages' });
+  });
+});

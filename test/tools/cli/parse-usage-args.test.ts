@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../tools/cli/parse-admin-args.ts';
+import { parseUsageArgs } from '../../../tools/cli/parse-usage-args.ts';
+
+function refusal(argv: string[]): string {
+  try {
+    parseUsageArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(argv)} to be refused`);
+}
+
+describe('parseUsageArgs', () => {
+  it('takes the SQL of query as one argument', () => {
+    expect(parseUsageArgs(['query', 'SELECT 1'])).toEqual({ command: 'query', sql: 'SELECT 1' });
+    expect(refusal(['query'])).toMatch(/exactly one SQL statement/);
+    expect(refusal(['query', 'SELECT', '1'])).toMatch(/quote it/);
+  });
+
+  it('finds the named query to run and refuses unknown names', () => {
+    expect(parseUsageArgs(['run', 'cost-by-key'])).toMatchObject({ command: 'run', query: { name: 'cost-by-key' } });
+    expect(refusal(['run', 'cost-by-weather'])).toMatch(/no named query "cost-by-weather"/);
+  });
+
+  it('reads the report filters', () => {
+    expect(parseUsageArgs(['report', '--project', 'acme', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({
+      command: 'report',
+      filter: { projectId: 'acme', from: '2025-03-01', to: '2025-03-31' },
+    });
+    expect(parseUsageArgs(['report'])).toEqual({ command: 'report', filter: {} });
+  });
+
+  it('refuses days that are not YYYY-MM-DD calendar days, and a range that ends before it starts', () => {
+    expect(refusal(['report', '--from', '2025-3-1'])).toMatch(/--from takes a day as YYYY-MM-DD/);
+    expect(refusal(['report', '--to', '2025-02-30'])).toMatch(/--to takes a day/);
+    expect(refusal(['report', '--from', '2025-03-02', '--to', '2025-03-01'])).toMatch(/is after --to/);
+  });
+
+  it('refuses unknown commands and options', () => {
+    expect(refusal([])).toMatch(/no command/);
+    expect(refusal(['delete'])).toMatch(/unknown command "delete"/);
+    expect(refusal(['report', '--model', 'x'])).toMatch(/--model/);
+    expect(refusal(['queries', 'extra'])).toMatch(/no arguments/);
+  });
+
+  it('recognises a request for help', () => {
+    expect(parseUsageArgs(['--help'])).toEqual({ command: 'help' });
+  });
+});

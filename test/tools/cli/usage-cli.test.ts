@@ -1,0 +1,76 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../support/run-command.ts';
+import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../../support/sample-usage-record.ts';
+
+const usageCli = (dataDir: string, ...args: string[]) =>
+  runCommand('npm', ['run', '--silent', 'usage', '--', ...args], { GATEWAY_DATA_DIR: dataDir });
+
+describe('usage CLI', () => {
+  let dataDir: string;
+  let emptyDataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await makeTempDataDir();
+    emptyDataDir = await makeTempDataDir();
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ projectId: 'acme', createdAt: '2025-03-01T08:00:00Z', costNanos: 1_234_567_890 }),
+      sampleRecord({ projectId: 'acme', createdAt: '2025-03-01T09:00:00Z', costNanos: 5 }),
+      sampleRecord({ projectId: 'globex', createdAt: '2025-03-02T08:00:00Z', costNanos: 10_000_000_000 }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(emptyDataDir, { recursive: true, force: true });
+  });
+
+  it('prints the rows of a query as one JSON array', async () => {
+    const result = await usageCli(dataDir, 'query', 'SELECT count(*) AS n FROM usage_records');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ n: 3 }]);
+  });
+
+  it('runs a named query by name', async () => {
+    const result = await usageCli(dataDir, 'run', 'cost-by-project-by-day');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject([
+      { dt: '2025-03-01', project_id: 'acme', requests: 2, cost_nanos: 1_234_567_895 },
+      { dt: '2025-03-02', project_id: 'globex', requests: 1, cost_nanos: 10_000_000_000 },
+    ]);
+  });
+
+  it('prints a report per day, project and model with an exact total in USD', async () => {
+    const result = await usageCli(dataDir, 'report', '--project', 'acme');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^2025-03-01\s+acme\s+openai\/gpt-4o-mini\s+2\s+200\s+40\s+1\.234567895$/m);
+    expect(result.stdout).toMatch(/^total\s+2\s+200\s+40\s+1\.234567895$/m);
+    expect(result.stdout).not.toContain('globex');
+  });
+
+  it('answers [] and "no usage yet" before any usage was recorded', async () => {
+    const missing = join(emptyDataDir, 'never-created');
+    const query = await usageCli(missing, 'query', 'SELECT * FROM usage_records');
+    expect([query.code, JSON.parse(query.stdout)]).toEqual([0, []]);
+    const report = await usageCli(missing, 'report');
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/No usage has been recorded yet/);
+    expect(report.stderr).not.toMatch(/No files found/i);
+  });
+
+  it('prints the DuckDB error on stderr and exits 1 for bad SQL', async () => {
+    const result = await usageCli(dataDir, 'query', 'SELEC 1');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/Parser Error: syntax error at or near "SELEC"/);
+  });
+
+  it('prints the usage text on stderr and exits 2 for bad arguments', async () => {
+    const result = await usageCli(dataDir, 'report', '--from', '1st of March');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/--from takes a day as YYYY-MM-DD/);
+    expect(result.stderr).toMatch(/Usage: npm run --silent usage -- <command>/);
+  });
+});

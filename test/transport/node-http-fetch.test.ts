@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeHttpFetch } from '../../shared/transport/node-http-fetch.ts';
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      if (request.url === '/echo') {
+        response.writeHead(201, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] });
+        response.end(JSON.stringify({ method: request.method, body, authorization: request.headers.authorization, length: request.headers['content-length'] }));
+      } else if (request.url === '/stream') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write('data: 1\n\n');
+        setTimeout(() => response.end('data: 2\n\n'), 20);
+      } else if (request.url === '/empty') {
+        response.writeHead(204).end();
+      } else {
+        // Never answers: for the abort test.
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('nodeHttpFetch', () => {
+  it('sends the method, headers and body, and answers a Response with status, headers and body', async () => {
+    const response = await nodeHttpFetch(`${base}/echo`, { method: 'POST', headers: { authorization: 'Bearer sk-x' }, body: 'héllo' });
+    expect(response.status).toBe(201);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(await response.json()).toEqual({ method: 'POST', body: 'héllo', authorization: 'Bearer sk-x', length: '6' });
+  });
+
+  it('streams the body as it arrives', async () => {
+    const response = await nodeHttpFetch(`${base}/stream`, { method: 'POST', body: '{}' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: 1\n\n');
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += new TextDecoder().decode(read.value);
+    expect(rest).toBe('data: 2\n\n');
+  });
+
+  it('answers a bodiless status without a body', async () => {
+    const response = await nodeHttpFetch(`${base}/empty`, { method: 'POST', body: '' });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it('rejects with the connection error code when nothing listens', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(nodeHttpFetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('gives up when its signal is aborted before the answer', async () => {
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(new Error('too slow')), 30);
+    await expect(nodeHttpFetch(`${base}/silent`, { method: 'POST', body: '', signal: abort.signal })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  isGatewaySideUpstreamStatus,
+  readUpstreamErrorMessage,
+  redactSecrets,
+  upstreamFailureToGatewayError,
+} from '../../shared/transport/upstream-errors.ts';
+import { readFixture } from '../support/fixtures.ts';
+
+const API_KEY = 'sk-proj-Zq8XvN3kLm0pQr7StUv1WxYz';
+
+function jsonError(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+describe('upstreamFailureToGatewayError', () => {
+  it.each([401, 403])('turns an upstream %i into 502 provider_auth_failed', async (status) => {
+    const response = jsonError(status, { error: { message: `Incorrect API key provided: ${API_KEY}.` } });
+    const error = await upstreamFailureToGatewayError(response, 'openai', API_KEY);
+    expect(error.status).toBe(502);
+    expect(error.kind).toBe('upstream');
+    expect(error.code).toBe('provider_auth_failed');
+    expect(error.message).toBe(
+      `Provider "openai" rejected the project's credential (HTTP ${status}). An administrator must update it with "provider set".`,
+    );
+  });
+
+  it('never puts the API key in a provider_auth_failed message, whatever the provider said', async () => {
+    const response = new Response(`bad key ${API_KEY} / ${API_KEY.slice(0, 12)}`, { status: 401 });
+    const error = await upstreamFailureToGatewayError(response, 'openai', API_KEY);
+    expect(error.message).not.toContain(API_KEY);
+    expect(error.message).not.toContain('Zq8XvN3k');
+    expect(error.publicMessage).not.toContain(API_KEY);
+  });
+
+  it('keeps an upstream 429 as 429 upstream_rate_limited with its retry-after and the provider message', async () => {
+    const response = new Response(readFixture('openai-chat/chat-error-429-rate-limit-exceeded-2024.json'), {
+      status: 429,
+      headers: { 'retry-after': '20' },
+    });
+    const error = await upstreamFailureToGatewayError(response, 'openai', API_KEY);
+    expect(error.status).toBe(429);
+    expect(error.kind).toBe('rate_limited');
+    expect(error.code).toBe('upstream_rate_limited');
+    expect(error.headers).toEqual({ 'retry-after': '20' });
+    expect(error.message).toMatch(/^Provider "openai" is rate limiting requests: Rate limit reached for gpt-4o-mini in organization/);
+  });
+
+  it('sends no retry-after when the upstream 429 had none', async () => {
+    const error = await upstreamFailureToGatewayError(jsonError(429, { error: 'slow down' }), 'groq', API_KEY);
+    expect(error.headers).toEqual({});
+    expect(error.message).toBe('Provider "groq" is rate limiting requests: slow down');
+  });
+
+  it.each([500, 502, 503, 529])('turns an upstream %i into 502 upstream_error', async (status) => {
+    const error = await upstreamFailureToGatewayError(jsonError(status, { error: { message: 'overloaded' } }), 'mistral', API_KEY);
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toBe(`Provider "mistral" failed with HTTP ${status}: overloaded`);
+  });
+
+  it('redacts the key from a 5xx message that echoes it', async () => {
+    const response = new Response(`internal failure for key ${API_KEY}`, { status: 500 });
+    const error = await upstreamFailureToGatewayError(response, 'openai', API_KEY);
+    expect(error.message).toBe('Provider "openai" failed with HTTP 500: internal failure for key [redacted]');
+  });
+});
+
+describe('readUpstreamErrorMessage', () => {
+  it('takes error.message from an OpenAI-style body', async () => {
+    expect(await readUpstreamErrorMessage(jsonError(400, { error: { message: 'nope', type: 'x' } }), undefined)).toBe('nope');
+  });
+
+  it('takes error when it is a string', async () => {
+    expect(await readUpstreamErrorMessage(jsonError(500, { error: 'flat' }), undefined)).toBe('flat');
+  });
+
+  it('takes a top-level message', async () => {
+    expect(await readUpstreamErrorMessage(jsonError(500, { message: 'top' }), undefined)).toBe('top');
+  });
+
+  it('keeps a JSON body without a message as its text', async () => {
+    expect(await readUpstreamErrorMessage(jsonError(500, { detail: 'x' }), undefined)).toBe('{"detail":"x"}');
+  });
+
+  it('keeps a plain text body, trimmed', async () => {
+    expect(await readUpstreamErrorMessage(new Response('  <html>Bad Gateway</html>\n', { status: 502 }), undefined)).toBe(
+      '<html>Bad Gateway</html>',
+    );
+  });
+
+  it('says "HTTP <status>" for an empty body', async () => {
+    expect(await readUpstreamErrorMessage(new Response('', { status: 503 }), undefined)).toBe('HTTP 503');
+  });
+
+  it('cuts a long message to 500 characters', async () => {
+    const message = await readUpstreamErrorMessage(new Response('x'.repeat(10_000), { status: 500 }), undefined);
+    expect(message).toBe('x'.repeat(500));
+  });
+
+  it('says "HTTP <status>" when the body cannot be read', async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('reset'));
+      },
+    });
+    expect(await readUpstreamErrorMessage(new Response(broken, { status: 500 }), undefined)).toBe('HTTP 500');
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces every occurrence of the project API key', () => {
+    expect(redactSecrets(`a ${API_KEY} b ${API_KEY}`, API_KEY)).toBe('a [redacted] b [redacted]');
+  });
+
+  it('replaces a key of any shape, not only sk- keys', () => {
+    expect(redactSecrets('key AIzaSyA1b2C3d4E5f6 refused', 'AIzaSyA1b2C3d4E5f6')).toBe('key [redacted] refused');
+  });
+
+  it.each([
+    ['sk-proj-abcdefgh12345678', '[redacted]'],
+    ['Incorrect API key provided: sk-abc12*********************xyz9.', 'Incorrect API key provided: [redacted].'],
+    ['xai-ABCDEFGH12345 and gsk_abcdefgh123456 and pk-live_12345678', '[redacted] and [redacted] and [redacted]'],
+    ['sk-ant-api03-AbCdEfGh', '[redacted]'],
+  ])('redacts the key-like pattern in %j', (text, expected) => {
+    expect(redactSecrets(text, undefined)).toBe(expected);
+  });
+
+  it.each(['task-manager-12345678', 'sk-short', 'risk_of_rain', 'the sk is blue'])('leaves the ordinary text %j alone', (text) => {
+    expect(redactSecrets(text, undefined)).toBe(text);
+  });
+
+  it('does nothing with an empty API key', () => {
+    expect(redactSecrets('plain text', '')).toBe('plain text');
+  });
+
+  it('never leaves a base62 key in the text, wherever it appears', () => {
+    const base62 = fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz');
+    const key = fc.array(base62, { minLength: 20, maxLength: 60 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(key, fc.array(fc.string(), { minLength: 1, maxLength: 5 }), (apiKey, pieces) => {
+        const text = pieces.join(apiKey);
+        expect(redactSecrets(text, apiKey)).not.toContain(apiKey);
+      }),
+    );
+  });
+});
+
+describe('isGatewaySideUpstreamStatus', () => {
+  it.each([401, 403, 429, 500, 502, 503, 504])('counts %i as the gateway side', (status) => {
+    expect(isGatewaySideUpstreamStatus(status)).toBe(true);
+  });
+
+  it.each([400, 404, 409, 413, 422])('counts %i as the client side', (status) => {
+    expect(isGatewaySideUpstreamStatus(status)).toBe(false);
+  });
+});

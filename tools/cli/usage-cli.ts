@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { type LocalUsage, openLocalUsage } from '../../shared/usage-writer/local-usage-query.ts';
+import { namedUsageQueries } from '../../shared/usage-writer/usage-table.ts';
+import { formatUsageReport } from './format-usage-report.ts';
+import { UsageError } from './parse-admin-args.ts';
+import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
+
+const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway') });
+
+async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' }>) {
+  switch (command.command) {
+    case 'query':
+      console.log(JSON.stringify(await usage.query(command.sql), null, 2));
+      return;
+    case 'run':
+      console.log(JSON.stringify(await usage.query(command.query.sql), null, 2));
+      return;
+    case 'report': {
+      if (!usage.hasUsageFiles) {
+        console.log('No usage has been recorded yet.');
+        return;
+      }
+      const lines = await usage.report(command.filter);
+      console.log(lines.length > 0 ? formatUsageReport(lines) : 'No usage matches the filter.');
+      return;
+    }
+  }
+}
+
+/** `npm run --silent usage -- …`: results on stdout; errors on stderr with exit code 1 (2 for a bad command line). */
+async function main(argv: string[]): Promise<number> {
+  let command: UsageCliCommand;
+  try {
+    command = parseUsageArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`error: ${error.message}\n\n${USAGE_CLI_USAGE}`);
+    return 2;
+  }
+  if (command.command === 'help') {
+    console.log(USAGE_CLI_USAGE);
+    return 0;
+  }
+  if (command.command === 'queries') {
+    console.log(JSON.stringify(namedUsageQueries.map(({ name, description }) => ({ name, description })), null, 2));
+    return 0;
+  }
+  const { GATEWAY_DATA_DIR: dataDir } = environmentSchema.parse(process.env);
+  const usage = await openLocalUsage(dataDir);
+  try {
+    await runOnUsageFiles(usage, command);
+    return 0;
+  } finally {
+    usage.close();
+  }
+}
+
+// exitCode rather than exit(): lets a large JSON answer drain into a pipe before the process ends.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+// dynalite serves the DynamoDB API from a LevelDB directory: the embedded, on-disk store of the local host.
+import dynalite from 'dynalite';
+import { startTransactionalFront, type TransactionalFront } from './transactional-front.ts';
+import {
+  countersTableDefinition,
+  generationsTableDefinition,
+  keysTableDefinition,
+  projectsTableDefinition,
+} from '../../shared/adapters/aws/table-definitions.ts';
+
+export interface EmbeddedStore {
+  endpoint: string;
+  /** True when no project and no key exists yet: a first start. */
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface TableNames {
+  keys: string;
+  projects: string;
+  /** The metering and rate-limit tables; absent in stores that only hold configuration (some tests). */
+  generations?: string;
+  counters?: string;
+}
+
+/**
+ * Starts the DynamoDB-compatible store on a free loopback port, its data under `directory`. `endpoint` is
+ * the transactional front (see transactional-front.ts); dynalite listens behind it on its own port.
+ */
+export async function startEmbeddedStore(directory: string, tables: TableNames): Promise<EmbeddedStore> {
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const closeDynalite = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    });
+  // dynalite lacks TransactWriteItems: clients talk to the front, which adds it and relays the rest.
+  let front: TransactionalFront;
+  try {
+    front = await startTransactionalFront(port);
+  } catch (error) {
+    await closeDynalite();
+    throw error;
+  }
+  const endpoint = front.endpoint;
+  const close = async () => {
+    await front.close();
+    await closeDynalite();
+  };
+  try {
+    await ensureTables(endpoint, tables);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const isEmpty = async () => {
+    const client = localClient(endpoint);
+    try {
+      for (const TableName of [tables.projects, tables.keys]) {
+        const { Count } = await client.send(new ScanCommand({ TableName, Limit: 1, Select: 'COUNT' }));
+        if ((Count ?? 0) > 0) return false;
+      }
+      return true;
+    } finally {
+      client.destroy();
+    }
+  };
+  return { endpoint, isEmpty, close };
+}
+
+function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+async function ensureTables(endpoint: string, tables: TableNames): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
+    const definitions = [keysTableDefinition(tables.keys), projectsTableDefinition(tables.projects)];
+    if (tables.generations) definitions.push(generationsTableDefinition(tables.generations));
+    if (tables.counters) definitions.push(countersTableDefinition(tables.counters));
+    for (const definition of definitions) {
+      if (!existing.has(definition.TableName ?? '')) await client.send(new CreateTableCommand(definition));
+    }
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,149 @@
+import { appendFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { UsageSink } from '../../shared/core/ports.ts';
+import type { UsageRecord } from '../../shared/core/usage-record.ts';
+
+interface QueuedMessage {
+  messageId: string;
+  body: string;
+  sentAt: number;
+  receiveCount: number;
+  visibleAt: number;
+}
+
+export interface LocalUsageQueueOptions {
+  /** The writer handler, called with SQS-shaped batches exactly as the event source mapping would. */
+  deliver(event: SQSEvent): Promise<SQSBatchResponse | void>;
+  /** Messages that failed maxReceiveCount times are appended here, one JSON line each. */
+  deadLetterFile: string;
+  report(message: string): void;
+  batchSize?: number;
+  batchWindowMs?: number;
+  maxReceiveCount?: number;
+  retryDelayMs?: number;
+}
+
+/**
+ * The local stand-in for the SQS usage queue and its Lambda event source: batches of up to `batchSize`
+ * messages after a short window, partial batch failures retried after a delay, and messages that fail
+ * `maxReceiveCount` times moved to a dead-letter file and reported.
+ */
+export class LocalUsageQueue implements UsageSink {
+  private readonly messages: QueuedMessage[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private delivering: Promise<void> | undefined;
+  private readonly batchSize: number;
+  private readonly batchWindowMs: number;
+  private readonly maxReceiveCount: number;
+  private readonly retryDelayMs: number;
+
+  constructor(private readonly options: LocalUsageQueueOptions) {
+    this.batchSize = options.batchSize ?? 10;
+    this.batchWindowMs = options.batchWindowMs ?? 50;
+    this.maxReceiveCount = options.maxReceiveCount ?? 5;
+    this.retryDelayMs = options.retryDelayMs ?? 200;
+  }
+
+  async send(record: UsageRecord): Promise<void> {
+    const now = Date.now();
+    this.messages.push({ messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now });
+    // Like the event source mapping: a full batch goes at once, a partial one waits for the batching window.
+    this.schedule(this.messages.length >= this.batchSize ? 0 : this.batchWindowMs);
+  }
+
+  /** Resolves once every message has been delivered or dead-lettered (for shutdown and tests). */
+  async drain(): Promise<void> {
+    for (;;) {
+      if (this.delivering) {
+        await this.delivering;
+        continue;
+      }
+      if (this.messages.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, this.nextVisibleIn()));
+      if (!this.delivering) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.startDelivery();
+      }
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.delivering) return;
+    if (this.timer && delayMs === 0) {
+      // A batch filled up while the window was open: it need not wait for the window to close.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.startDelivery();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private startDelivery(): void {
+    this.delivering = this.deliverBatch().finally(() => {
+      this.delivering = undefined;
+      if (this.messages.length > 0) this.schedule(this.visibleCount() >= this.batchSize ? 0 : Math.max(this.batchWindowMs, this.nextVisibleIn()));
+    });
+  }
+
+  private visibleCount(): number {
+    const now = Date.now();
+    return this.messages.filter((message) => message.visibleAt <= now).length;
+  }
+
+  private nextVisibleIn(): number {
+    const now = Date.now();
+    return Math.max(0, Math.min(...this.messages.map((message) => message.visibleAt - now)));
+  }
+
+  private async deliverBatch(): Promise<void> {
+    const now = Date.now();
+    const batch = this.messages.filter((message) => message.visibleAt <= now).slice(0, this.batchSize);
+    if (batch.length === 0) return;
+    for (const message of batch) {
+      message.receiveCount += 1;
+      this.messages.splice(this.messages.indexOf(message), 1);
+    }
+    let failedIds: Set<string>;
+    try {
+      const response = await this.options.deliver({ Records: batch.map((message) => toSqsRecord(message, now)) });
+      failedIds = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      this.options.report(`usage writer failed a whole batch: ${error instanceof Error ? error.message : String(error)}`);
+      failedIds = new Set(batch.map((message) => message.messageId));
+    }
+    for (const message of batch.filter((candidate) => failedIds.has(candidate.messageId))) {
+      if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
+      else this.messages.push({ ...message, visibleAt: Date.now() + this.retryDelayMs * message.receiveCount });
+    }
+  }
+
+  private async deadLetter(message: QueuedMessage): Promise<void> {
+    await appendFile(this.options.deadLetterFile, `${JSON.stringify({ messageId: message.messageId, receiveCount: message.receiveCount, body: message.body })}\n`, { mode: 0o600 });
+    this.options.report(`usage message ${message.messageId} failed ${message.receiveCount} times: moved to ${this.options.deadLetterFile}`);
+  }
+}
+
+function toSqsRecord(message: QueuedMessage, now: number): SQSRecord {
+  return {
+    messageId: message.messageId,
+    receiptHandle: message.messageId,
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(now),
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(message.body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:gateway-usage',
+    awsRegion: 'local',
+  };
+}
