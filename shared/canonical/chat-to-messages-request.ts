@@ -1,9 +1,9 @@
-import type { AnthropicMessagesRequestBody } from './anthropic-request-types.ts';
-import { chatMessagesToAnthropic } from './chat-messages-to-anthropic.ts';
-import { chatToolChoiceToAnthropic, chatToolsToAnthropic } from './chat-tools-to-anthropic.ts';
-import { chatRequestSchema, type ChatRequest } from './chat-wire-types.ts';
+import type { AnthropicMessagesRequestBody } from '../protocols/anthropic-messages/anthropic-request-types.ts';
+import { chatMessagesToAnthropic } from '../protocols/openai-chat/chat-messages-to-anthropic.ts';
+import { chatToolChoiceToAnthropic, chatToolsToAnthropic } from '../protocols/openai-chat/chat-tools-to-anthropic.ts';
+import { chatRequestSchema, type ChatRequest } from '../protocols/openai-chat/chat-wire-types.ts';
 import { parseRequestBody } from './read-payload.ts';
-import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './reasoning-effort-budget.ts';
+import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
 import { DroppedFields, type TranslatedRequest } from './translated-request.ts';
 
 export interface ChatToMessagesRequestOptions {

@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
-import { chatCompletionSchema } from './chat-wire-types.ts';
+import { chatCompletionSchema } from '../protocols/openai-chat/chat-wire-types.ts';
 import { anthropicStopReasonFor, mapChatFinishReason } from './map-finish-reason.ts';
 import { parseProviderPayload } from './read-payload.ts';
 import { parseToolArguments } from './tool-arguments.ts';

@@ -1,5 +1,5 @@
-import { createChatStreamReader } from './chat-stream-reader.ts';
-import { createMessagesEventWriter, type MessagesEventWriterOptions } from './messages-event-writer.ts';
+import { createChatStreamReader } from '../protocols/openai-chat/chat-stream-reader.ts';
+import { createMessagesEventWriter, type MessagesEventWriterOptions } from '../protocols/anthropic-messages/messages-event-writer.ts';
 
 /**
  * Translates an OpenAI chat completion stream into an Anthropic Messages stream (for an Anthropic client,

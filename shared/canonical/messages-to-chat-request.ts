@@ -1,7 +1,7 @@
-import { anthropicAssistantToChat, anthropicSystemToChat, anthropicUserToChat } from './anthropic-content-to-chat.ts';
-import { anthropicToolChoiceToChat, anthropicToolsToChat } from './anthropic-tools-to-chat.ts';
-import { anthropicRequestSchema } from './anthropic-wire-types.ts';
-import type { ChatCompletionRequestBody, ChatMessageOut } from './chat-request-types.ts';
+import { anthropicAssistantToChat, anthropicSystemToChat, anthropicUserToChat } from '../protocols/anthropic-messages/anthropic-content-to-chat.ts';
+import { anthropicToolChoiceToChat, anthropicToolsToChat } from '../protocols/anthropic-messages/anthropic-tools-to-chat.ts';
+import { anthropicRequestSchema } from '../protocols/anthropic-messages/anthropic-wire-types.ts';
+import type { ChatCompletionRequestBody, ChatMessageOut } from '../protocols/openai-chat/chat-request-types.ts';
 import { parseRequestBody } from './read-payload.ts';
 import { DroppedFields, type TranslatedRequest } from './translated-request.ts';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
-import { anthropicMessageSchema } from './anthropic-wire-types.ts';
-import type { ChatToolCallOut } from './chat-request-types.ts';
+import { anthropicMessageSchema } from '../protocols/anthropic-messages/anthropic-wire-types.ts';
+import type { ChatToolCallOut } from '../protocols/openai-chat/chat-request-types.ts';
 import { mapAnthropicStopReason, toChatFinishReason } from './map-finish-reason.ts';
 import { parseProviderPayload } from './read-payload.ts';
 import { stringifyToolInput } from './tool-arguments.ts';

@@ -1,5 +1,5 @@
-import { createAnthropicStreamReader } from './anthropic-stream-reader.ts';
-import { createChatChunkWriter, type ChatChunkWriterOptions } from './chat-chunk-writer.ts';
+import { createAnthropicStreamReader } from '../protocols/anthropic-messages/anthropic-stream-reader.ts';
+import { createChatChunkWriter, type ChatChunkWriterOptions } from '../protocols/openai-chat/chat-chunk-writer.ts';
 
 /**
  * Translates an Anthropic Messages stream into an OpenAI chat completion stream (for a chat client on an

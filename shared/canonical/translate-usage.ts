@@ -1,6 +1,6 @@
-import type { AnthropicUsage } from './anthropic-wire-types.ts';
+import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-wire-types.ts';
 import type { CanonicalUsage } from './canonical-events.ts';
-import type { ChatUsage } from './chat-wire-types.ts';
+import type { ChatUsage } from '../protocols/openai-chat/chat-wire-types.ts';
 
 /**
  * Anthropic's usage in canonical terms. Anthropic's `input_tokens` excludes the cached parts, so the

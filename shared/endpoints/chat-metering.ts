@@ -2,7 +2,7 @@ import type { TokenUsage } from '../core/price-usage.ts';
 import { formatUsd, priceUsage } from '../core/price-usage.ts';
 import type { RateCardEntry } from '../core/project-config.ts';
 import { createChatStreamMeter, isDoneEvent } from '../protocols/openai-chat/chat-stream-meter.ts';
-import { chatPromptText, countTokens } from '../usage-writer/estimate-tokens.ts';
+import { chatPromptText, countTokens } from '../tokenizer/estimate-tokens.ts';
 import type { SseEventHandler } from '../transport/sse-relay.ts';
 import { DEFAULT_MAX_OUTPUT_TOKENS, type UsageEstimate } from '../pipeline/admit-usage.ts';
 

@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../core/price-usage.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
 import type { MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
-import { countTokens } from '../usage-writer/estimate-tokens.ts';
+import { countTokens } from '../tokenizer/estimate-tokens.ts';
 
 /**
  * Estimates a messages request's usage with the tokenizer when the upstream reported none (or a stream

@@ -7,7 +7,7 @@ import { inProcessUsageSink } from '../../tools/local-host/in-process-usage-sink
 import { CoolDown } from '../core/cool-down.ts';
 import { processConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createMockProviderFetch, withMockProvider } from '../transport/mock-provider.ts';
+import { createMockProviderFetch, withMockProvider } from '../providers/mock-provider.ts';
 import { nodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 

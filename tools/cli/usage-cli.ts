@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LocalUsage, openLocalUsage } from '../../shared/usage-writer/local-usage-query.ts';
+import { type LocalUsage, openLocalUsage } from './local-usage-query.ts';
 import { namedUsageQueries } from '../../shared/usage-writer/usage-table.ts';
 import { formatUsageReport } from './format-usage-report.ts';
 import { UsageError } from './parse-admin-args.ts';

@@ -4,11 +4,11 @@ import type {
   AnthropicTextBlock,
   AnthropicToolResultBlock,
   AnthropicToolUseBlock,
-} from './anthropic-request-types.ts';
+} from '../anthropic-messages/anthropic-request-types.ts';
 import { chatContentToAnthropic, chatSystemText } from './chat-content-to-anthropic.ts';
 import type { ChatMessage } from './chat-wire-types.ts';
-import { parseToolArguments } from './tool-arguments.ts';
-import type { DroppedFields } from './translated-request.ts';
+import { parseToolArguments } from '../../canonical/tool-arguments.ts';
+import type { DroppedFields } from '../../canonical/translated-request.ts';
 
 export interface AnthropicConversation {
   system: AnthropicTextBlock[];

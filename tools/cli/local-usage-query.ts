@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
 import { z } from 'zod';
-import { USAGE_PARTITION_KEY, usageColumns } from './usage-row.ts';
-import { USAGE_PREFIX, USAGE_TABLE_NAME } from './usage-table.ts';
+import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';
+import { USAGE_PREFIX, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
 
 /**
  * Runs the accountants' SQL on this machine: an in-memory DuckDB with a view `usage_records` over the usage

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../shared/core/price-usage.ts';
-import { describeGeneration } from '../../shared/usage-writer/describe-generation.ts';
+import { describeGeneration } from '../../shared/endpoints/describe-generation.ts';
 import { sampleRecord } from '../support/sample-usage-record.ts';
 
 describe('describeGeneration', () => {

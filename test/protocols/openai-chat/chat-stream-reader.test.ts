@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalEvent } from '../../shared/canonical/canonical-events.ts';
-import { createChatStreamReader } from '../../shared/canonical/chat-stream-reader.ts';
+import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 
 const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ id: 'c', model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }] });
 const read = (chunks: unknown[]): CanonicalEvent[] => {

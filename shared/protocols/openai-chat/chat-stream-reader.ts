@@ -1,9 +1,9 @@
-import type { CanonicalEvent } from './canonical-events.ts';
+import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { chatChunkSchema, type ChatChunk } from './chat-wire-types.ts';
-import { mapChatErrorType } from './map-error-type.ts';
-import { mapChatFinishReason } from './map-finish-reason.ts';
-import { parseProviderPayload } from './read-payload.ts';
-import { readChatUsage } from './translate-usage.ts';
+import { mapChatErrorType } from '../../canonical/map-error-type.ts';
+import { mapChatFinishReason } from '../../canonical/map-finish-reason.ts';
+import { parseProviderPayload } from '../../canonical/read-payload.ts';
+import { readChatUsage } from '../../canonical/translate-usage.ts';
 
 type ToolCallDelta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>['tool_calls']>[number];
 

@@ -1,7 +1,7 @@
-import type { CanonicalEvent, CanonicalUsage, FinishReason } from './canonical-events.ts';
-import { toAnthropicErrorType } from './map-error-type.ts';
-import { anthropicStopReasonFor } from './map-finish-reason.ts';
-import { renderAnthropicUsage } from './translate-usage.ts';
+import type { CanonicalEvent, CanonicalUsage, FinishReason } from '../../canonical/canonical-events.ts';
+import { toAnthropicErrorType } from '../../canonical/map-error-type.ts';
+import { anthropicStopReasonFor } from '../../canonical/map-finish-reason.ts';
+import { renderAnthropicUsage } from '../../canonical/translate-usage.ts';
 
 export interface MessagesEventWriterOptions {
   /** The model name the client asked for. */

@@ -1,7 +1,7 @@
-import type { CanonicalEvent, CanonicalUsage } from './canonical-events.ts';
-import { toChatErrorType } from './map-error-type.ts';
-import { toChatFinishReason } from './map-finish-reason.ts';
-import { renderChatUsage } from './translate-usage.ts';
+import type { CanonicalEvent, CanonicalUsage } from '../../canonical/canonical-events.ts';
+import { toChatErrorType } from '../../canonical/map-error-type.ts';
+import { toChatFinishReason } from '../../canonical/map-finish-reason.ts';
+import { renderChatUsage } from '../../canonical/translate-usage.ts';
 
 export interface ChatChunkWriterOptions {
   /** The model name the client asked for, shown in every chunk. */

@@ -1,7 +1,7 @@
 import type { AnthropicBlock } from './anthropic-wire-types.ts';
-import type { ChatContentPartOut, ChatMessageOut, ChatToolCallOut } from './chat-request-types.ts';
-import { stringifyToolInput } from './tool-arguments.ts';
-import type { DroppedFields } from './translated-request.ts';
+import type { ChatContentPartOut, ChatMessageOut, ChatToolCallOut } from '../openai-chat/chat-request-types.ts';
+import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
+import type { DroppedFields } from '../../canonical/translated-request.ts';
 
 type AnthropicContent = string | AnthropicBlock[];
 

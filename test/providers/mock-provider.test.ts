@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
-import { createMockProviderFetch, withMockProvider } from '../../shared/transport/mock-provider.ts';
+import { createMockProviderFetch, withMockProvider } from '../../shared/providers/mock-provider.ts';
 
 const URL_ = 'mock://offline/v1/chat/completions';
 const NOW_MS = 1_700_000_000_123;

@@ -1,10 +1,10 @@
 import { anthropicStreamEventSchema, type AnthropicBlock, type AnthropicStreamEvent, type AnthropicUsage } from './anthropic-wire-types.ts';
-import type { CanonicalEvent } from './canonical-events.ts';
-import { mapAnthropicErrorType } from './map-error-type.ts';
-import { mapAnthropicStopReason } from './map-finish-reason.ts';
-import { parseProviderPayload } from './read-payload.ts';
-import { stringifyToolInput } from './tool-arguments.ts';
-import { mergeAnthropicUsage, readAnthropicUsage } from './translate-usage.ts';
+import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import { mapAnthropicErrorType } from '../../canonical/map-error-type.ts';
+import { mapAnthropicStopReason } from '../../canonical/map-finish-reason.ts';
+import { parseProviderPayload } from '../../canonical/read-payload.ts';
+import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
+import { mergeAnthropicUsage, readAnthropicUsage } from '../../canonical/translate-usage.ts';
 
 type OpenBlock =
   | { kind: 'text' | 'thinking' | 'ignored' }

@@ -1,6 +1,6 @@
-import type { AnthropicDocumentBlock, AnthropicImageBlock, AnthropicTextBlock } from './anthropic-request-types.ts';
+import type { AnthropicDocumentBlock, AnthropicImageBlock, AnthropicTextBlock } from '../anthropic-messages/anthropic-request-types.ts';
 import type { ChatContentPart } from './chat-wire-types.ts';
-import type { DroppedFields } from './translated-request.ts';
+import type { DroppedFields } from '../../canonical/translated-request.ts';
 
 export type AnthropicContentBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalEvent } from '../../shared/canonical/canonical-events.ts';
-import { createAnthropicStreamReader } from '../../shared/canonical/anthropic-stream-reader.ts';
+import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createAnthropicStreamReader } from '../../../shared/protocols/anthropic-messages/anthropic-stream-reader.ts';
 
 const read = (events: unknown[]): CanonicalEvent[] => {
   const reader = createAnthropicStreamReader();

@@ -1,6 +1,6 @@
-import type { AnthropicTool, AnthropicToolChoice } from './anthropic-request-types.ts';
+import type { AnthropicTool, AnthropicToolChoice } from '../anthropic-messages/anthropic-request-types.ts';
 import type { ChatRequest } from './chat-wire-types.ts';
-import type { DroppedFields } from './translated-request.ts';
+import type { DroppedFields } from '../../canonical/translated-request.ts';
 
 /**
  * Chat function tools as Anthropic tools (`parameters` → `input_schema`, which Anthropic requires to be an

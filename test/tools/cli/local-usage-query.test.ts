@@ -1,8 +1,8 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LocalUsage, openLocalUsage, queryLocalUsage, toJsonValue } from '../../shared/usage-writer/local-usage-query.ts';
-import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
+import { type LocalUsage, openLocalUsage, queryLocalUsage, toJsonValue } from '../../../tools/cli/local-usage-query.ts';
+import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../../support/sample-usage-record.ts';
 
 let dataDir: string;
 let usage: LocalUsage | undefined;

@@ -1,6 +1,6 @@
 import type { AnthropicRequest } from './anthropic-wire-types.ts';
-import type { ChatFunctionTool, ChatToolChoiceOut } from './chat-request-types.ts';
-import type { DroppedFields } from './translated-request.ts';
+import type { ChatFunctionTool, ChatToolChoiceOut } from '../openai-chat/chat-request-types.ts';
+import type { DroppedFields } from '../../canonical/translated-request.ts';
 
 /**
  * Anthropic client tools as chat function tools (`input_schema` → `parameters`). Server tools (web search,
