@@ -84,7 +84,6 @@ export class GatewayStack extends Stack {
         environment: {
           ...tableEnvironment,
           GATEWAY_SECRET_PREFIX: secretPrefix,
-          GATEWAY_USAGE_SINK: 'sqs',
           GATEWAY_USAGE_QUEUE_URL: usageQueue.queue.queueUrl,
           GATEWAY_ORIGIN_SECRET_ARN: originSecret.secretArn,
         },

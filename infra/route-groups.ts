@@ -1,6 +1,8 @@
 /**
  * The gateway's route groups: one function with a URL each, and CloudFront behaviours routing paths to it.
- * Adding a route group (messages, editor, MCP) is one entry here plus its `functions/<name>/handler.ts`.
+ * Adding a route group (editor, MCP) is one entry here plus its `functions/<name>/handler.ts`, which
+ * exports `handler` (Lambda's entry) and `createHandler(config, dependencies)` (the local host's). The
+ * local host routes paths with this very table, as CloudFront does.
  */
 export interface RouteGroup {
   /** Lower-case id: names the function's construct, its logs (`gateway-<name>`) and its metrics service. */
@@ -20,9 +22,6 @@ export const routeGroups: readonly RouteGroup[] = [
   { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
-  // As they land (see ../shared/DESIGN.md):
-  // { name: 'editor', entry: 'functions/editor/handler.ts', paths: ['/v1/editor/*'] },
-  // { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'] },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */
@@ -36,4 +35,19 @@ export function validateRouteGroups(groups: readonly RouteGroup[]): void {
     if (seen.has(pattern)) throw new Error(`Path pattern ${pattern} belongs to two route groups.`);
     seen.add(pattern);
   }
+}
+
+/**
+ * Whether a path matches a CloudFront path pattern: `*` stands for any characters (none included), `?`
+ * for exactly one; matching is case-sensitive and covers the whole path.
+ */
+export function matchesPathPattern(path: string, pattern: string): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(path);
+}
+
+/** The route group CloudFront sends a path to: the first whose patterns match, else the default group. */
+export function routeGroupForPath(path: string, groups: readonly RouteGroup[] = routeGroups): RouteGroup {
+  const matched = groups.find((group) => group.paths !== 'default' && group.paths.some((pattern) => matchesPathPattern(path, pattern)));
+  return matched ?? (groups.find((group) => group.paths === 'default') as RouteGroup);
 }

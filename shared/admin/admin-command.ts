@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../core/project-config.ts';
+import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
@@ -40,7 +40,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     provider: providerNameSchema,
     apiKey: z.string().min(1).optional(),
     baseUrl: z.string().optional(),
-    protocol: providerProtocolSchema.optional(),
+    protocol: providerFamilySchema.optional(),
   }),
   z.object({
     command: z.literal('model.allow'),
@@ -51,6 +51,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros.optional(),
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    kind: modelKindSchema.optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
   z.object({

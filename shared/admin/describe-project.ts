@@ -30,7 +30,8 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     updated_at: project.updatedAt,
     providers: [...config.providers.values()].map((provider) => ({
       provider: provider.provider,
-      protocol: provider.protocol,
+      protocols: provider.protocols,
+      auth: provider.auth,
       base_url: provider.baseUrl,
       has_api_key: provider.hasApiKey,
     })),
@@ -42,6 +43,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
         provider: model.provider,
         model: model.model,
         alias: model.alias ?? null,
+        kind: model.kind,
         input_price_micros_per_1k: rate?.inputPriceMicrosPer1k ?? 0,
         output_price_micros_per_1k: rate?.outputPriceMicrosPer1k ?? 0,
         cached_input_price_micros_per_1k: rate?.cachedInputPriceMicrosPer1k ?? null,

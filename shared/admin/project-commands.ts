@@ -1,5 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
-import { ENDPOINT_GROUPS, parseCidr } from '../core/access-policy.ts';
+import { parseCidr } from '../core/access-policy.ts';
+import { ENDPOINT_GROUPS, isEndpointGroup } from '../core/endpoints.ts';
 import { parseUsdToNanos } from '../core/price-usage.ts';
 import type { Project, ProjectConfig } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -59,7 +60,7 @@ function updatedAccessPolicy(project: Project, command: Command<'project.update'
     if (!parseCidr(cidr)) throw new GatewayError('invalid_request', `"${cidr}" is not an IPv4 or IPv6 CIDR block.`, { code: 'invalid_cidr' });
   }
   for (const group of Array.isArray(command.allowedEndpoints) ? command.allowedEndpoints : []) {
-    if (!ENDPOINT_GROUPS.includes(group as (typeof ENDPOINT_GROUPS)[number])) {
+    if (!isEndpointGroup(group)) {
       throw new GatewayError('invalid_request', `"${group}" is not an endpoint group; use ${ENDPOINT_GROUPS.join(', ')}.`, { code: 'invalid_endpoint_group' });
     }
   }

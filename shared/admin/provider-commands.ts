@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
-import { splitModelSlug } from '../core/project-config.ts';
+import { PROVIDER_FAMILIES, splitModelSlug } from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey } from '../core/provider-catalog.ts';
 import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -15,9 +15,9 @@ type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { com
 export async function setProvider(services: AdminServices, command: Command<'provider.set'>) {
   await requireProject(services, command.projectId);
   const known = knownProviders[command.provider];
-  const protocol = command.protocol ?? known?.protocol;
+  const family = command.protocol ?? known?.family;
   const baseUrl = command.baseUrl ?? known?.baseUrl;
-  if (!protocol || !baseUrl) {
+  if (!family || !baseUrl) {
     throw new GatewayError(
       'invalid_request',
       `"${command.provider}" is not a known provider: give its --protocol (openai or anthropic) and --base-url.`,
@@ -35,7 +35,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   if (command.apiKey) await services.secrets.putApiKey(command.projectId, command.provider, command.apiKey);
   await services.projects.putProvider(command.projectId, {
     provider: command.provider,
-    protocol,
+    ...PROVIDER_FAMILIES[family],
     baseUrl: validatedUrl,
     hasApiKey: command.apiKey !== undefined,
     updatedAt: new Date(services.clock.now()).toISOString(),
@@ -77,6 +77,7 @@ export async function allowModel(services: AdminServices, command: Command<'mode
       provider: parts.provider,
       model: parts.model,
       ...(command.alias ?? existing?.alias ? { alias: command.alias ?? existing?.alias } : {}),
+      kind: command.kind ?? existing?.kind ?? 'chat',
       createdAt: existing?.createdAt ?? new Date(services.clock.now()).toISOString(),
     },
     hasPrice

@@ -16,8 +16,7 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_COUNTERS_TABLE: z.string().min(1).default('gateway-counters'),
   /** How long generation records stay queryable through GET /v1/generation. */
   GATEWAY_GENERATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
-  /** `sqs` in AWS; `in-process` on the local host, whose queue feeds the writer handler directly. */
-  GATEWAY_USAGE_SINK: z.enum(['sqs', 'in-process']).default('sqs'),
+  /** The usage queue (SQS) route groups send records to; the local host injects its own queue instead. */
   GATEWAY_USAGE_QUEUE_URL: z.string().optional(),
   /** Where the writer puts the usage files: an S3 bucket in AWS, a directory locally. */
   GATEWAY_USAGE_ARCHIVE: z.enum(['s3', 'file']).default('s3'),
@@ -42,6 +41,8 @@ export const runtimeConfigSchema = z.object({
    */
   GATEWAY_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
   AWS_REGION: z.string().default('us-east-1'),
+  /** The structured logs' level (Powertools' own variable). */
+  POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).default('INFO'),
   /** Set by the Lambda runtime: embedded metrics are emitted only there. */
   AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });

@@ -1,9 +1,8 @@
 import { GatewayError, toGatewayError } from './errors.ts';
-import type { AllowedModel, OrgRateCard, ProjectConfig, ProviderConfig, ProviderProtocol, RateCardEntry } from './project-config.ts';
+import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from './project-config.ts';
 import { effectiveRate } from './project-config.ts';
-import { providerRequiresApiKey } from './provider-catalog.ts';
+import { providerRequiresApiKey, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
-import { unsupportedRequestParameters } from './provider-parameters.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 
 /** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
@@ -20,8 +19,10 @@ export interface RouteRequest {
   /** `route: "fallback"` or the project's failover flag. */
   failoverEnabled: boolean;
   preferences: ProviderPreferences;
-  /** The provider protocols the endpoint can serve, natively or by translation; other providers are skipped. */
-  protocols: readonly ProviderProtocol[];
+  /** The wire protocols the endpoint can reach, natively or by translation; providers speaking none are skipped. */
+  protocols: readonly WireProtocolId[];
+  /** The kinds of model the endpoint serves (a chat request never reaches an embedding model). */
+  modelKinds: readonly ModelKind[];
   /** The top-level parameters of the request body, for `require_parameters`. */
   parameters: readonly string[];
   /** Targets that failed recently are tried last. */
@@ -30,14 +31,17 @@ export interface RouteRequest {
 
 /** Why a candidate was left out, for the error when nothing remains. */
 type Exclusion = string | undefined;
-const PROTOCOL_MISMATCH = 'protocol, which this endpoint does not serve';
+const NOT_FOR_THIS_ENDPOINT = 'which this endpoint does not serve';
 
 function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardEntry, request: RouteRequest): Exclusion {
   const { preferences } = request;
   const provider = config.providers.get(entry.provider);
   if (!provider) return `provider "${entry.provider}" is not configured`;
   if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
-  if (!request.protocols.includes(provider.protocol)) return `served over the ${provider.protocol} ${PROTOCOL_MISMATCH}`;
+  if (!request.modelKinds.includes(entry.kind)) return `${/^[aeiou]/.test(entry.kind) ? 'an' : 'a'} ${entry.kind} model, ${NOT_FOR_THIS_ENDPOINT}`;
+  if (!provider.protocols.some((protocol) => request.protocols.includes(protocol))) {
+    return `served over ${provider.protocols.join(', ')}, ${NOT_FOR_THIS_ENDPOINT}`;
+  }
   if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
   if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
   const maxPrice = preferences.max_price;
@@ -112,7 +116,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
   }
   if (targets.length === 0) {
     if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model);
-    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(PROTOCOL_MISMATCH))) {
+    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(NOT_FOR_THIS_ENDPOINT))) {
       throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.`, {
         code: 'model_unsupported_for_endpoint',
         param: 'model',

@@ -9,8 +9,32 @@ export const providerNameSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'provider names are 1-64 characters of a-z, 0-9, "-" and "_"');
 
-export const providerProtocolSchema = z.enum(['openai', 'anthropic']);
-export type ProviderProtocol = z.infer<typeof providerProtocolSchema>;
+/**
+ * The wire protocols the gateway speaks with providers (and clients). A provider speaks a set of them
+ * (many OpenAI-compatible providers serve chat completions and the Responses API).
+ */
+export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages']);
+export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
+
+/** How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, or none (the offline mock). */
+export const providerAuthSchema = z.enum(['bearer', 'x-api-key', 'none']);
+export type ProviderAuth = z.infer<typeof providerAuthSchema>;
+
+/**
+ * The protocol family an administrator names with `provider set --protocol`: the wire protocols and the
+ * authentication it stands for.
+ */
+export const providerFamilySchema = z.enum(['openai', 'anthropic']);
+export type ProviderFamily = z.infer<typeof providerFamilySchema>;
+
+export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: WireProtocolId[]; auth: ProviderAuth }>> = {
+  openai: { protocols: ['openai-chat'], auth: 'bearer' },
+  anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
+};
+
+/** What a model does, so a request reaches only models that serve its endpoint. */
+export const modelKindSchema = z.enum(['chat', 'embedding', 'image', 'audio', 'rerank', 'video', 'moderation']);
+export type ModelKind = z.infer<typeof modelKindSchema>;
 
 export const projectSchema = z.object({
   projectId: projectIdSchema,
@@ -44,15 +68,32 @@ export const projectSchema = z.object({
 });
 export type Project = z.infer<typeof projectSchema>;
 
-/** A provider configured on a project. The API key itself lives in the secret store, never here. */
-export const providerConfigSchema = z.object({
-  provider: providerNameSchema,
-  protocol: providerProtocolSchema,
-  baseUrl: z.string(),
-  /** Whether the secret store holds a key for it (the offline mock provider needs none). */
-  hasApiKey: z.boolean(),
-  updatedAt: z.string(),
-});
+/**
+ * Items written before providers carried capabilities hold `protocol: openai|anthropic`: read as that
+ * family's protocols and authentication.
+ */
+function withCapabilities(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || 'protocols' in item || !('protocol' in item)) return item;
+  const family = providerFamilySchema.safeParse(item.protocol);
+  if (!family.success) return item;
+  const { protocol: _legacy, ...rest } = item as Record<string, unknown>;
+  return { ...rest, ...PROVIDER_FAMILIES[family.data] };
+}
+
+/** A provider configured on a project, with its capabilities. The API key lives in the secret store, never here. */
+export const providerConfigSchema = z.preprocess(
+  withCapabilities,
+  z.object({
+    provider: providerNameSchema,
+    /** The wire protocols it serves; a request in another protocol reaches it through translation. */
+    protocols: z.array(wireProtocolSchema).min(1),
+    auth: providerAuthSchema,
+    baseUrl: z.string(),
+    /** Whether the secret store holds a key for it (the offline mock provider needs none). */
+    hasApiKey: z.boolean(),
+    updatedAt: z.string(),
+  }),
+);
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 
 /** A model on the project's allowlist: `provider/model`, where the model id may itself contain slashes. */
@@ -61,6 +102,8 @@ export const allowedModelSchema = z.object({
   provider: providerNameSchema,
   model: z.string().min(1),
   alias: z.string().optional(),
+  /** What the model does; chat unless set (every model allowed before kinds existed was a chat model). */
+  kind: modelKindSchema.default('chat'),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;

@@ -1,10 +1,16 @@
-import type { ProviderProtocol } from './project-config.ts';
+import type { ProviderFamily } from './project-config.ts';
 
 export interface KnownProvider {
-  protocol: ProviderProtocol;
+  /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
+  family: ProviderFamily;
   baseUrl: string;
   /** The offline mock needs no credential; every real provider does. */
   requiresApiKey: boolean;
+  /**
+   * Request parameters the provider documents as unsupported: with `provider.require_parameters`, a
+   * provider that would drop one of the request's parameters is skipped.
+   */
+  unsupportedParameters?: readonly string[];
 }
 
 /** The built-in offline provider: deterministic answers for trying the gateway without any provider account. */
@@ -16,23 +22,30 @@ export const MOCK_BASE_URL = 'mock://offline/v1';
  * Base URLs end before the protocol's paths (`/chat/completions`, `/messages`).
  */
 export const knownProviders: Readonly<Record<string, KnownProvider>> = {
-  openai: { protocol: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true },
-  anthropic: { protocol: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
-  groq: { protocol: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true },
-  mistral: { protocol: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true },
-  deepseek: { protocol: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true },
-  xai: { protocol: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true },
-  together: { protocol: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
-  fireworks: { protocol: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
-  openrouter: { protocol: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true },
+  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true },
+  anthropic: { family: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
+  groq: { family: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true, unsupportedParameters: ['logprobs', 'top_logprobs', 'logit_bias'] },
+  mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },
+  deepseek: { family: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'n'] },
+  xai: { family: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias'] },
+  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
+  fireworks: { family: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
+  openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true },
   gemini: {
-    protocol: 'openai',
+    family: 'openai',
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
     requiresApiKey: true,
+    unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty'],
   },
-  [MOCK_PROVIDER]: { protocol: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
+  [MOCK_PROVIDER]: { family: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
 };
 
 export function providerRequiresApiKey(provider: string): boolean {
   return knownProviders[provider]?.requiresApiKey ?? true;
+}
+
+/** The request's parameters the provider would not honour (providers not listed support them all). */
+export function unsupportedRequestParameters(provider: string, parameters: readonly string[]): string[] {
+  const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
+  return parameters.filter((parameter) => unsupported.includes(parameter));
 }

@@ -1,10 +1,11 @@
 import { jsonResponse } from '../http/gateway-http.ts';
-import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
-import { handleChatCompletions } from './chat-completions.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
+import { runGeneration } from '../pipeline/run-generation.ts';
+import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
+import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleListModels } from './list-models.ts';
-import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
@@ -14,7 +15,7 @@ export function createOpenAiRouteGroup(services: GatewayServices, reportError?: 
     {
       routes: {
         '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
-        '/v1/chat/completions': { POST: handleChatCompletions },
+        '/v1/chat/completions': { POST: (request, groupServices, route) => runGeneration(chatCompletionsEndpoint, request, groupServices, route) },
         '/v1/models': { GET: handleListModels },
         '/v1/generation': { GET: handleGetGeneration },
       },

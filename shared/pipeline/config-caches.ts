@@ -6,7 +6,7 @@ import { TtlCache } from '../core/ttl-cache.ts';
 /**
  * Short-lived caches of configuration, so the hot path does no store read per request. A revoked key
  * stops working within KEY_TTL_MS everywhere, and at once in the process that revoked it (the admin
- * function invalidates these caches; on the local host it shares the process with the route groups).
+ * function invalidates its caches; the local host gives the route groups and the admin function one set).
  */
 export const KEY_TTL_MS = 30_000;
 const CONFIG_TTL_MS = 30_000;
@@ -28,6 +28,3 @@ export function createConfigCaches(clock: Clock): ConfigCaches {
     providerKeys: new TtlCache({ ttlMs: 5 * 60_000, maxStaleMs: MAX_STALE_MS, clock }),
   };
 }
-
-/** One set per process: the route groups read through it and the admin function invalidates it. */
-export const processConfigCaches: ConfigCaches = createConfigCaches({ now: () => Date.now() });

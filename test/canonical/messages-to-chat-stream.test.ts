@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMessagesToChatStreamTranslator } from '../../shared/canonical/messages-to-chat-stream.ts';
+import { createMessagesToChatStreamTranslator } from './support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { accumulateAnthropicEvents, summarizeMessage } from './support/anthropic-stream-accumulator.ts';
 import { chatFramePayloads, readChatStreamWithOpenAiSdk } from './support/openai-sdk-stream.ts';

@@ -49,7 +49,6 @@ describe('gateway functions', () => {
       GATEWAY_GENERATIONS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesGenerations') },
       GATEWAY_COUNTERS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesCounters') },
       GATEWAY_SECRET_PREFIX: 'model-gateway/provider/',
-      GATEWAY_USAGE_SINK: 'sqs',
       GATEWAY_USAGE_QUEUE_URL: { Ref: logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords') },
       GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },
       POWERTOOLS_SERVICE_NAME: `gateway-${name}`,

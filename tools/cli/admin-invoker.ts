@@ -57,7 +57,7 @@ export async function chooseAdminInvoker(env: Record<string, string | undefined>
 
   const { openLocalEnvironment } = await import('../local-host/local-environment.ts');
   const environment = await openLocalEnvironment(dataDir);
-  const { handler } = await import('../../functions/admin/handler.ts');
-  const invoke = handler as unknown as (event: unknown, context: object) => Promise<unknown>;
+  const { createHandler } = await import('../../functions/admin/handler.ts');
+  const invoke = createHandler(environment.config) as unknown as (event: unknown, context: object) => Promise<unknown>;
   return { invoke: (event) => invoke(event, {}), target: 'in-process', close: () => environment.store.close() };
 }

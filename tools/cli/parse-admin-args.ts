@@ -18,7 +18,7 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
   member remove <projectId> <member>      # refuses the member's keys (403)
   member restore <projectId> <member>
   provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
-  model allow <projectId> <provider>/<model> [--alias NAME]
+  model allow <projectId> <provider>/<model> [--alias NAME] [--kind chat|embedding|image|audio|rerank|video|moderation]
                           [--input-micros-per-1k N] [--output-micros-per-1k N]
                           [--cached-input-micros-per-1k N] [--cache-write-input-micros-per-1k N]
   model remove <projectId> <provider>/<model>
@@ -53,6 +53,7 @@ const options = {
   'base-url': { type: 'string' },
   protocol: { type: 'string' },
   alias: { type: 'string' },
+  kind: { type: 'string' },
   'input-micros-per-1k': { type: 'string' },
   'output-micros-per-1k': { type: 'string' },
   'cached-input-micros-per-1k': { type: 'string' },
@@ -179,6 +180,7 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         projectId: projectId(),
         slug: positional(rest, 1, '<provider>/<model>'),
         alias: flags.alias,
+        kind: flags.kind,
         inputMicrosPer1k: micros(flags, 'input-micros-per-1k'),
         outputMicrosPer1k: micros(flags, 'output-micros-per-1k'),
         cachedInputMicrosPer1k: micros(flags, 'cached-input-micros-per-1k'),

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { registerInProcessUsageSink } from './in-process-usage-sink.ts';
+import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
+import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
+import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
@@ -17,7 +20,7 @@ export interface LocalHostOptions {
   /** Loopback by default: the local host is for development, not for serving a network. */
   hostname?: string;
   dataDir: string;
-  /** Extra environment for the handlers (e.g. a short upstream time-out in tests). */
+  /** Settings for the handlers, by their environment names (e.g. a short upstream time-out in tests). */
   env?: Record<string, string>;
 }
 
@@ -37,44 +40,41 @@ export interface LocalHost {
 
 type StreamingHandler = (event: APIGatewayProxyEventV2, stream: LocalResponseStream, context: Context) => Promise<void>;
 type InvokeHandler = (event: unknown, context: Context) => Promise<unknown>;
+/** What every `functions/<group>/handler.ts` of a route group exports for hosts that inject their dependencies. */
+type RouteGroupModule = { createHandler(config: RuntimeConfig, dependencies: RouteGroupDependencies): unknown };
 
 /** Function URLs refuse request payloads above 6 MB before the handler runs; a little headroom here. */
 const MAX_LOCAL_BODY_BYTES = 8 * 1024 * 1024;
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
-let started = false;
 
 /**
  * Hosts the Lambda handlers on one machine: an HTTP server that behaves like their function URLs
- * (streaming included), the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible
- * store on disk and the owner-only secret file. Handlers read their configuration at import, as at a
- * cold start, so one process hosts one gateway.
+ * (streaming included) and routes paths to route groups with CloudFront's table (infra/route-groups.ts),
+ * the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible store on disk and the
+ * owner-only secret file. Each handler is built by its module's factory with what the host injects: the
+ * durable usage queue, and one set of configuration caches shared with the admin function (so a revoked
+ * key stops working at once, as in the process that revoked it in AWS).
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
-  if (started) throw new Error('A local host is already running in this process.');
-  started = true;
-  let environment: LocalEnvironment;
-  try {
-    environment = await openLocalEnvironment(options.dataDir, options.env);
-  } catch (error) {
-    started = false;
-    throw error;
-  }
-  const { dataDir, store } = environment;
+  const environment = await openLocalEnvironment(options.dataDir, options.env);
+  const { dataDir, store, config } = environment;
   const startedEmpty = await store.isEmpty();
   installLambdaRuntimeEmulation();
-  // The usage queue must exist before the route groups start handing it records.
-  const writer = (await import('../../functions/writer/handler.ts')).handler as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  const writerModule = await import('../../functions/writer/handler.ts');
+  const writer = writerModule.createHandler(config) as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
   const usageQueue = new LocalUsageQueue({
     deliver: (event) => writer(event, lambdaContext('gateway-writer')),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
   });
-  registerInProcessUsageSink(usageQueue);
-  const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
-  const messages = (await import('../../functions/messages/handler.ts')).handler as unknown as StreamingHandler;
-  /** CloudFront's behaviours: path patterns to route groups, the OpenAI-compatible group by default. */
-  const routeGroupFor = (path: string): StreamingHandler => (path === '/v1/messages' || path.startsWith('/v1/messages/') ? messages : openAi);
-  const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
+  const caches = createConfigCaches({ now: () => Date.now() });
+  const handlers = new Map<string, StreamingHandler>();
+  for (const group of routeGroups) {
+    const module = (await import(new URL(`../../${group.entry}`, import.meta.url).href)) as RouteGroupModule;
+    handlers.set(group.name, module.createHandler(config, { usageSink: usageQueue, caches }) as StreamingHandler);
+  }
+  const adminModule = await import('../../functions/admin/handler.ts');
+  const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
 
@@ -88,8 +88,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
     const stream = new LocalResponseStream(response);
-    const handler = routeGroupFor(path);
-    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(handler === messages ? 'gateway-messages' : 'gateway-openai'));
+    const group = routeGroupForPath(path);
+    const handler = handlers.get(group.name) as StreamingHandler;
+    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {
@@ -126,7 +127,6 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       });
       await usageQueue.drain();
       await store.close();
-      started = false;
     },
   };
 }

@@ -1,4 +1,4 @@
-/** The Anthropic Messages request the chat → messages translation produces (only what it can emit). */
+/** The Anthropic Messages request a translation produces (only what it can emit). */
 export interface AnthropicTextBlock {
   type: 'text';
   text: string;
@@ -15,8 +15,15 @@ export interface AnthropicImageBlock {
 
 export interface AnthropicDocumentBlock {
   type: 'document';
-  source: { type: 'base64'; media_type: string; data: string };
+  source: { type: 'base64' | 'text'; media_type: string; data: string };
   title?: string;
+}
+
+/** Earlier thinking, sent back with Anthropic's signature (required for it to be accepted). */
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
 }
 
 export interface AnthropicToolUseBlock {
@@ -30,12 +37,14 @@ export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  is_error?: boolean;
 }
 
 export type AnthropicRequestBlock =
   | AnthropicTextBlock
   | AnthropicImageBlock
   | AnthropicDocumentBlock
+  | AnthropicThinkingBlock
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock;
 

@@ -1,10 +1,10 @@
-import { anthropicStreamEventSchema, type AnthropicBlock, type AnthropicStreamEvent, type AnthropicUsage } from './anthropic-wire-types.ts';
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
-import { mapAnthropicErrorType } from '../../canonical/map-error-type.ts';
-import { mapAnthropicStopReason } from '../../canonical/map-finish-reason.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
-import { mergeAnthropicUsage, readAnthropicUsage } from '../../canonical/translate-usage.ts';
+import { mapAnthropicErrorType } from './anthropic-errors.ts';
+import { anthropicStreamEventSchema, type AnthropicBlock, type AnthropicStreamEvent } from './anthropic-wire-types.ts';
+import { mapAnthropicStopReason } from './messages-stop-reason.ts';
+import { mergeAnthropicUsageCounts, readAnthropicUsageCounts, toTokenUsage, type AnthropicUsageCounts } from './messages-usage.ts';
 
 type OpenBlock =
   | { kind: 'text' | 'thinking' | 'ignored' }
@@ -19,7 +19,7 @@ type OpenBlock =
  */
 export function createAnthropicStreamReader() {
   const blocks = new Map<number, OpenBlock>();
-  let usage: AnthropicUsage = {};
+  let counts: AnthropicUsageCounts = {};
   let nextToolIndex = 0;
   let started = false;
   let failed = false;
@@ -72,8 +72,8 @@ export function createAnthropicStreamReader() {
   function read(event: AnthropicStreamEvent): CanonicalEvent[] {
     switch (event.type) {
       case 'message_start':
-        usage = event.message?.usage ?? {};
-        return [{ type: 'message-start', id: event.message?.id ?? '', model: event.message?.model ?? '', usage: readAnthropicUsage(usage) }];
+        counts = readAnthropicUsageCounts(event.message?.usage) ?? {};
+        return [{ type: 'message-start', id: event.message?.id ?? '', model: event.message?.model ?? '', usage: toTokenUsage(counts) }];
       case 'content_block_start':
         return startBlock(event.index ?? 0, event.content_block);
       case 'content_block_delta':
@@ -81,10 +81,12 @@ export function createAnthropicStreamReader() {
       case 'content_block_stop':
         return stopBlock(event.index ?? 0);
       case 'message_delta': {
-        if (event.usage) usage = mergeAnthropicUsage(usage, event.usage);
+        // Only a delta that reports output_tokens makes the usage final (message_start's is a placeholder).
+        const update = readAnthropicUsageCounts(event.usage);
+        if (update) counts = mergeAnthropicUsageCounts(counts, update);
         const stopReason = event.delta?.stop_reason;
         return [
-          { type: 'usage', ...readAnthropicUsage(usage) },
+          ...(update?.outputTokens !== undefined ? [{ type: 'usage' as const, usage: toTokenUsage(counts) }] : []),
           ...(stopReason ? [{ type: 'finish' as const, reason: mapAnthropicStopReason(stopReason), raw: stopReason }] : []),
         ];
       }

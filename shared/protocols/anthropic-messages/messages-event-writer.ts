@@ -1,7 +1,8 @@
-import type { CanonicalEvent, CanonicalUsage, FinishReason } from '../../canonical/canonical-events.ts';
-import { toAnthropicErrorType } from '../../canonical/map-error-type.ts';
-import { anthropicStopReasonFor } from '../../canonical/map-finish-reason.ts';
-import { renderAnthropicUsage } from '../../canonical/translate-usage.ts';
+import type { CanonicalEvent, FinishReason } from '../../canonical/canonical-events.ts';
+import type { TokenUsage } from '../../core/token-usage.ts';
+import { toAnthropicErrorType } from './anthropic-errors.ts';
+import { anthropicStopReasonFor } from './messages-stop-reason.ts';
+import { renderAnthropicUsage } from './messages-usage.ts';
 
 export interface MessagesEventWriterOptions {
   /** The model name the client asked for. */
@@ -29,7 +30,7 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
   let nextBlockIndex = 0;
   let madeToolCalls = false;
   let finish: FinishReason | undefined;
-  let usage: CanonicalUsage | undefined;
+  let usage: TokenUsage | undefined;
 
   const frame = (type: string, payload: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
 
@@ -95,11 +96,9 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       }
       case 'tool-call-end':
         return block?.kind === 'tool' && block.toolIndex === event.index ? closeBlock() : [];
-      case 'usage': {
-        const { type: _type, ...counts } = event;
-        usage = counts;
+      case 'usage':
+        usage = event.usage;
         return [];
-      }
       case 'finish':
         finish ??= event.reason;
         return closeBlock();
@@ -126,11 +125,6 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       frames.push(frame('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: finalUsage }));
       frames.push(frame('message_stop', {}));
       return frames;
-    },
-
-    /** What the stream reported, for metering: the final usage, if any came. */
-    usage(): CanonicalUsage | undefined {
-      return usage;
     },
   };
 }

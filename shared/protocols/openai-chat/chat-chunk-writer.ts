@@ -1,13 +1,16 @@
-import type { CanonicalEvent, CanonicalUsage } from '../../canonical/canonical-events.ts';
-import { toChatErrorType } from '../../canonical/map-error-type.ts';
-import { toChatFinishReason } from '../../canonical/map-finish-reason.ts';
-import { renderChatUsage } from '../../canonical/translate-usage.ts';
+import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import type { TokenUsage } from '../../core/token-usage.ts';
+import { toChatFinishReason } from './chat-finish-reason.ts';
+import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+import { toChatErrorType } from './openai-errors.ts';
 
 export interface ChatChunkWriterOptions {
   /** The model name the client asked for, shown in every chunk. */
   model: string;
-  /** The client sent `stream_options.include_usage: true`: a usage chunk (`choices: []`) precedes `[DONE]`. */
+  /** A usage chunk (`choices: []`) precedes `[DONE]`: the client asked for it, or cost injection shows it. */
   includeUsage: boolean;
+  /** Shows the usage chunk with `cost`, priced by this function (usage-cost injection). */
+  priceUsd?: (usage: TokenUsage) => string;
   /** Unix seconds for `created` (the translation reads no clock); 0 when not given. */
   created?: number;
 }
@@ -25,7 +28,7 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
   let finished = false;
   let closed = false;
   let toolCalls = 0;
-  let usage: CanonicalUsage | undefined;
+  let usage: TokenUsage | undefined;
 
   const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
   const envelope = () => ({ id, object: 'chat.completion.chunk', created: options.created ?? 0, model: options.model });
@@ -55,11 +58,9 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
         return event.argumentsDelta ? [chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] })] : [];
       case 'tool-call-end':
         return [];
-      case 'usage': {
-        const { type: _type, ...counts } = event;
-        usage = counts;
+      case 'usage':
+        usage = event.usage;
         return [];
-      }
       case 'finish':
         if (finished) return [];
         finished = true;
@@ -80,20 +81,22 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
       return [...opening, ...write(event)];
     },
 
-    /** Closes the stream: a finish reason if none came (tool_calls when calls were made, else stop), usage, `[DONE]`. */
-    end(): string[] {
+    /**
+     * Closes the stream: a finish reason if none came (tool_calls when calls were made, else stop), the
+     * usage chunk (`finalUsage` when given, e.g. an estimate, else what the stream reported), `[DONE]`.
+     */
+    end(finalUsage?: TokenUsage): string[] {
       if (closed) return [];
       closed = true;
       const frames = open();
       if (!finished) frames.push(chunk({}, toolCalls > 0 ? 'tool_calls' : 'stop'));
-      if (options.includeUsage && usage) frames.push(frame({ ...envelope(), choices: [], usage: renderChatUsage(usage) }));
+      const shown = finalUsage ?? usage;
+      if (options.includeUsage && shown) {
+        const usageChunk = { ...envelope(), choices: [] };
+        frames.push(options.priceUsd ? `data: ${stringifyWithUsageCost(usageChunk, renderChatUsage(shown), options.priceUsd(shown))}\n\n` : frame({ ...usageChunk, usage: renderChatUsage(shown) }));
+      }
       frames.push('data: [DONE]\n\n');
       return frames;
-    },
-
-    /** What the stream reported, for metering: the final usage, if any came. */
-    usage(): CanonicalUsage | undefined {
-      return usage;
     },
   };
 }

@@ -1,4 +1,4 @@
-/** The OpenAI chat request the messages → chat translation produces (only what it can emit). */
+/** The OpenAI chat request a translation produces (only what it can emit). */
 export type ChatContentPartOut =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }

@@ -1,9 +1,9 @@
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { chatChunkSchema, type ChatChunk } from './chat-wire-types.ts';
-import { mapChatErrorType } from '../../canonical/map-error-type.ts';
-import { mapChatFinishReason } from '../../canonical/map-finish-reason.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
-import { readChatUsage } from '../../canonical/translate-usage.ts';
+import { mapChatFinishReason } from './chat-finish-reason.ts';
+import { readChatUsage } from './chat-usage.ts';
+import { mapChatErrorType } from './openai-errors.ts';
 
 type ToolCallDelta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>['tool_calls']>[number];
 
@@ -78,7 +78,8 @@ export function createChatStreamReader() {
       for (const call of calls.values()) if (!call.ended) end(call, events);
       events.push({ type: 'finish', reason: mapChatFinishReason(choice.finish_reason), raw: choice.finish_reason });
     }
-    if (chunk.usage) events.push({ type: 'usage', ...readChatUsage(chunk.usage) });
+    const usage = readChatUsage(chunk.usage);
+    if (usage) events.push({ type: 'usage', usage });
   }
 
   return {
@@ -92,6 +93,8 @@ export function createChatStreamReader() {
         const { type, code, message } = chunk.error;
         return [{ type: 'error', errorType: mapChatErrorType(type, typeof code === 'string' ? code : null), message: message ?? 'The upstream stream failed.' }];
       }
+      // A placeholder before the message (Azure's prompt-filter chunk: no id, no choices) starts nothing.
+      if (!started && !chunk.id && !chunk.choices?.length && !chunk.usage) return [];
       const events: CanonicalEvent[] = [];
       if (!started) {
         started = true;

@@ -113,19 +113,28 @@ export const chatRequestSchema = z.looseObject({
             name: z.string(),
             description: z.string().nullish(),
             parameters: z.record(z.string(), z.unknown()).nullish(),
+            strict: z.boolean().nullish(),
           })
           .nullish(),
+        /** OpenAI's custom tools take free text, optionally constrained by a grammar. */
+        custom: z.looseObject({ name: z.string(), description: z.string().nullish(), format: z.record(z.string(), z.unknown()).nullish() }).nullish(),
       }),
     )
     .nullish(),
   tool_choice: z
     .union([
       z.enum(['auto', 'none', 'required']),
-      z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }).nullish() }),
+      z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }).nullish(), custom: z.looseObject({ name: z.string() }).nullish() }),
     ])
     .nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   user: z.string().nullish(),
   reasoning_effort: z.string().nullish(),
+  response_format: z
+    .looseObject({
+      type: z.string(),
+      json_schema: z.looseObject({ name: z.string().nullish(), schema: z.record(z.string(), z.unknown()).nullish(), strict: z.boolean().nullish() }).nullish(),
+    })
+    .nullish(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

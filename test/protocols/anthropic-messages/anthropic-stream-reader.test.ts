@@ -11,7 +11,7 @@ const start = { type: 'message_start', message: { id: 'msg_1', model: 'claude', 
 describe('createAnthropicStreamReader', () => {
   it('reads message_start usage as the whole prompt, cache reads included', () => {
     expect(read([start])).toEqual([
-      { type: 'message-start', id: 'msg_1', model: 'claude', usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 2, cacheWriteTokens: 0 } },
+      { type: 'message-start', id: 'msg_1', model: 'claude', usage: { promptTokens: 7, completionTokens: 1, cachedTokens: 2, cacheWriteTokens: 0, reasoningTokens: 0, estimated: false } },
     ]);
   });
 
@@ -31,7 +31,7 @@ describe('createAnthropicStreamReader', () => {
   it('keeps the input_tokens of message_start when message_delta repeats only output_tokens', () => {
     const events = read([start, { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }]);
     expect(events.slice(1)).toEqual([
-      { type: 'usage', inputTokens: 7, outputTokens: 9, cacheReadTokens: 2, cacheWriteTokens: 0 },
+      { type: 'usage', usage: { promptTokens: 7, completionTokens: 9, cachedTokens: 2, cacheWriteTokens: 0, reasoningTokens: 0, estimated: false } },
       { type: 'finish', reason: 'stop', raw: 'end_turn' },
     ]);
   });

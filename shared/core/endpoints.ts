@@ -1,0 +1,25 @@
+/**
+ * The one vocabulary of endpoint names. A name appears in usage records (`endpoint`), generation records
+ * and the usage files; its group is what an access policy allows (`--allowed-endpoints chat,models`).
+ */
+export const ENDPOINTS = {
+  'chat.completions': { group: 'chat' },
+  messages: { group: 'messages' },
+  'messages.count_tokens': { group: 'messages' },
+  models: { group: 'models' },
+  generation: { group: 'generation' },
+} as const satisfies Record<string, { group: string }>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export type EndpointGroup = (typeof ENDPOINTS)[EndpointName]['group'];
+
+/** The groups an access policy can name, each once, in a stable order. */
+export const ENDPOINT_GROUPS: readonly EndpointGroup[] = [...new Set(Object.values(ENDPOINTS).map((endpoint) => endpoint.group))];
+
+export function endpointGroupOf(endpoint: EndpointName): EndpointGroup {
+  return ENDPOINTS[endpoint].group;
+}
+
+export function isEndpointGroup(name: string): name is EndpointGroup {
+  return (ENDPOINT_GROUPS as readonly string[]).includes(name);
+}
