@@ -1,3 +1,4 @@
+import '../check-node-version.js';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { chooseAdminInvoker } from './admin-invoker.ts';
 import { ADMIN_USAGE, parseAdminArgs, UsageError } from './parse-admin-args.ts';

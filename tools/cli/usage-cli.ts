@@ -1,3 +1,4 @@
+import '../check-node-version.js';
 import { z } from 'zod';
 import { type LocalUsage, openLocalUsage } from '../../shared/usage-writer/local-usage-query.ts';
 import { namedUsageQueries } from '../../shared/usage-writer/usage-table.ts';

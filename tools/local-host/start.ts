@@ -1,3 +1,4 @@
+import '../check-node-version.js';
 import { z } from 'zod';
 import { startLocalHost } from './local-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
