@@ -166,6 +166,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       putApiKey: async () => {
         throw new Error('disk full');
       },
+      deleteApiKey: async () => undefined,
     };
 
     const answer = await admin.run(
