@@ -61,6 +61,10 @@ export const allowedModelSchema = z.object({
   provider: providerNameSchema,
   model: z.string().min(1),
   alias: z.string().optional(),
+  /** Set by the admin; absent, the known-models table gives them (see known-models.ts), else unknown. */
+  contextLength: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  description: z.string().optional(),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;

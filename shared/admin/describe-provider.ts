@@ -1,0 +1,11 @@
+import type { ProviderConfig } from '../core/project-config.ts';
+
+/** A configured provider, never its key: only whether the secret store holds one. */
+export function describeProvider(provider: ProviderConfig) {
+  return {
+    provider: provider.provider,
+    protocol: provider.protocol,
+    base_url: provider.baseUrl,
+    has_api_key: provider.hasApiKey,
+  };
+}
