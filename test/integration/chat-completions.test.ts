@@ -190,7 +190,7 @@ describe('GET /v1/models', () => {
     const projectKey = await createProjectWithKey(gateway, {
       projectId: 'agents',
       baseUrl: upstream.baseUrl,
-      models: [{ slug: 'openrouter/anthropic/claude-sonnet-4.5' }, { slug: 'openai/gpt-4o-mini' }],
+      models: [{ slug: 'openrouter/anthropic/claude-sonnet-4.5' }, { slug: 'openrouter/openai/gpt-4o-mini' }],
       provider: 'openrouter',
     });
 
