@@ -83,7 +83,8 @@ export async function removeModel(services: AdminServices, command: Command<'mod
 }
 
 export async function listModels(services: AdminServices, command: Command<'model.list'>) {
-  const [config, orgRates] = await Promise.all([requireProject(services, command.projectId), services.projects.loadOrgRateCard()]);
+  const config = await requireProject(services, command.projectId);
+  const orgRates = await services.projects.loadOrgRateCard();
   const sorted = [...config.models].sort((a, b) => a.slug.localeCompare(b.slug));
   return { models: sorted.map((model) => describeAllowedModel(model, config, orgRates)) };
 }

@@ -49,11 +49,9 @@ export async function listProjects(services: AdminServices) {
 }
 
 export async function getProject(services: AdminServices, projectId: string) {
-  const [config, orgRates, totals] = await Promise.all([
-    requireProject(services, projectId),
-    services.projects.loadOrgRateCard(),
-    services.balances.loadUsageTotals(projectId),
-  ]);
+  // The project first: reads still in flight after a refusal would outlive the command (and a closed store).
+  const config = await requireProject(services, projectId);
+  const [orgRates, totals] = await Promise.all([services.projects.loadOrgRateCard(), services.balances.loadUsageTotals(projectId)]);
   return describeProject(config, orgRates, totals);
 }
 
