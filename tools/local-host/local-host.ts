@@ -11,6 +11,7 @@ import { openLocalEnvironment, type LocalEnvironment } from './local-environment
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { createRequestLog } from './request-log.ts';
 
 export interface LocalHostOptions {
   port: number;
@@ -19,6 +20,8 @@ export interface LocalHostOptions {
   dataDir: string;
   /** Extra environment for the handlers (e.g. a short upstream time-out in tests). */
   env?: Record<string, string>;
+  /** Receives one line per gateway request (request-log.ts); no log without it. */
+  logRequest?: (line: string) => void;
 }
 
 export interface LocalHost {
@@ -69,7 +72,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
   });
-  registerInProcessUsageSink(usageQueue);
+  const requestLog = createRequestLog(options.logRequest);
+  registerInProcessUsageSink(requestLog.observe(usageQueue));
   const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
   const messages = (await import('../../functions/messages/handler.ts')).handler as unknown as StreamingHandler;
   /** CloudFront's behaviours: path patterns to route groups, the OpenAI-compatible group by default. */
@@ -79,7 +83,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const adminToken = randomBytes(32).toString('base64url');
 
   const server = createServer((request, response) => {
-    void serveRequest(request, response).catch((error: unknown) => failRequest(response, error));
+    void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
   });
   async function serveRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
