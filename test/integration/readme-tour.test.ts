@@ -7,6 +7,7 @@ import { README_FILE } from '../../tools/cli/cli-reference-files.ts';
 import { readmeCommands } from '../support/readme-commands.ts';
 import { projectRoot, runCommand } from '../support/run-command.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+import { seedDemoProject } from '../../tools/local-host/seed-demo.ts';
 
 const TOUR = 'A 5-minute tour';
 
@@ -27,6 +28,8 @@ describe("the README's tour, offline", () => {
   let gateway: TestGateway;
   beforeAll(async () => {
     gateway = await startTestGateway();
+    // Step 1, as npm start does on a first start.
+    await seedDemoProject(gateway.host.invokeAdmin);
   });
   afterAll(async () => {
     await gateway.close();
