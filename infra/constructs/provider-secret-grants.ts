@@ -17,11 +17,11 @@ export function grantProviderSecretsRead(grantee: IGrantable, scope: Stack, pref
   );
 }
 
-/** The admin function stores keys (create on first set, a new version after) and reads them back. */
+/** The admin function stores keys (create on first set, a new version after), reads them back and deletes them (`provider remove`). */
 export function grantProviderSecretsManage(grantee: IGrantable, scope: Stack, prefix: string): void {
   grantee.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
-      actions: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:GetSecretValue'],
+      actions: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:GetSecretValue', 'secretsmanager:DeleteSecret'],
       resources: [providerSecretsArn(scope, prefix)],
     }),
   );

@@ -13,6 +13,7 @@ const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'ali
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('project.create'), projectId: projectIdSchema, name: z.string().optional() }),
   z.object({ command: z.literal('project.get'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('project.list') }),
   z.object({
     command: z.literal('project.update'),
     projectId: projectIdSchema,
@@ -42,6 +43,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     baseUrl: z.string().optional(),
     protocol: providerFamilySchema.optional(),
   }),
+  z.object({ command: z.literal('provider.list'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('provider.remove'), projectId: projectIdSchema, provider: providerNameSchema }),
   z.object({
     command: z.literal('model.allow'),
     projectId: projectIdSchema,
@@ -52,8 +55,13 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
     kind: modelKindSchema.optional(),
+    /** Tokens; absent, the known-models table's value (or unknown) applies. */
+    contextLength: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    description: z.string().min(1).max(1000).optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
+  z.object({ command: z.literal('model.list'), projectId: projectIdSchema }),
   z.object({
     command: z.literal('ratecard.set'),
     slug: slugSchema,

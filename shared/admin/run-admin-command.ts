@@ -2,8 +2,10 @@ import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { createKey, listKeys, revokeKey, updateKey } from './key-commands.ts';
-import { changeMembership, createProject, getProject, updateProject } from './project-commands.ts';
-import { allowModel, listOrgRates, removeModel, setOrgRate, setProvider } from './provider-commands.ts';
+import { allowModel, listModels, removeModel } from './model-commands.ts';
+import { changeMembership, createProject, getProject, listProjects, updateProject } from './project-commands.ts';
+import { listProviders, removeProvider, setProvider } from './provider-commands.ts';
+import { listOrgRates, setOrgRate } from './ratecard-commands.ts';
 
 async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
   switch (command.command) {
@@ -11,14 +13,22 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return createProject(services, command);
     case 'project.get':
       return getProject(services, command.projectId);
+    case 'project.list':
+      return listProjects(services);
     case 'project.update':
       return updateProject(services, command);
     case 'provider.set':
       return setProvider(services, command);
+    case 'provider.list':
+      return listProviders(services, command);
+    case 'provider.remove':
+      return removeProvider(services, command);
     case 'model.allow':
       return allowModel(services, command);
     case 'model.remove':
       return removeModel(services, command);
+    case 'model.list':
+      return listModels(services, command);
     case 'ratecard.set':
       return setOrgRate(services, command);
     case 'ratecard.list':

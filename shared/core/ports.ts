@@ -36,8 +36,12 @@ export interface ProjectAdminStore {
   /** Returns false when `mustNotExist` is set and the project already exists. */
   putProject(project: Project, options: { mustNotExist: boolean }): Promise<boolean>;
   putProvider(projectId: string, provider: ProviderConfig): Promise<void>;
+  /** Returns false when the project has no such provider. */
+  removeProvider(projectId: string, provider: string): Promise<boolean>;
   putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void>;
   removeModel(projectId: string, slug: string): Promise<boolean>;
+  /** Every project (the records alone, without providers or models), in no particular order. */
+  listProjects(): Promise<Project[]>;
 }
 
 export interface OrgRateCardStore {
@@ -48,6 +52,8 @@ export interface OrgRateCardStore {
 export interface ProviderSecrets {
   getApiKey(projectId: string, provider: string): Promise<string | undefined>;
   putApiKey(projectId: string, provider: string, apiKey: string): Promise<void>;
+  /** Deletes the key for good (nothing to recover); deleting a key that does not exist is not an error. */
+  deleteApiKey(projectId: string, provider: string): Promise<void>;
 }
 
 export interface Clock {

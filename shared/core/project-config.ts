@@ -104,6 +104,10 @@ export const allowedModelSchema = z.object({
   alias: z.string().optional(),
   /** What the model does; chat unless set (every model allowed before kinds existed was a chat model). */
   kind: modelKindSchema.default('chat'),
+  /** Set by the admin; absent, the known-models table gives them (see known-models.ts), else unknown. */
+  contextLength: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  description: z.string().optional(),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;

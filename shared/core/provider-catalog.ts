@@ -1,4 +1,4 @@
-import type { ProviderFamily } from './project-config.ts';
+import type { ProviderFamily, WireProtocolId } from './project-config.ts';
 
 export interface KnownProvider {
   /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
@@ -48,4 +48,24 @@ export function providerRequiresApiKey(provider: string): boolean {
 export function unsupportedRequestParameters(provider: string, parameters: readonly string[]): string[] {
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
   return parameters.filter((parameter) => unsupported.includes(parameter));
+}
+
+/** The chat parameters OpenAI-compatible providers honour, as OpenRouter's `supported_parameters` names them. */
+const OPENAI_CHAT_PARAMETERS = [
+  'max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logit_bias',
+  'logprobs', 'top_logprobs', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
+] as const;
+
+/** What a translation to Anthropic's protocol carries (the rest it drops and names). */
+const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
+
+/** The offline mock reads only the tools (it calls one when asked: docs/decisions/mock-provider.md). */
+const MOCK_PARAMETERS = ['tools', 'tool_choice'] as const;
+
+/** The chat request parameters a model served by this provider honours, for the model list. */
+export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[]): string[] {
+  if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
+  if (!protocols.includes('openai-chat')) return [...ANTHROPIC_CHAT_PARAMETERS];
+  const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
+  return OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
 }

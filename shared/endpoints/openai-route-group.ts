@@ -5,6 +5,7 @@ import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
+import { handleGetModel } from './get-model.ts';
 import { handleListModels } from './list-models.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
@@ -17,6 +18,8 @@ export function createOpenAiRouteGroup(services: GatewayServices, reportError?: 
         '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
         '/v1/chat/completions': { POST: (request, groupServices, route) => runGeneration(chatCompletionsEndpoint, request, groupServices, route) },
         '/v1/models': { GET: handleListModels },
+        // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
+        '/v1/models/*': { GET: handleGetModel },
         '/v1/generation': { GET: handleGetGeneration },
       },
       renderError: renderOpenAiError,

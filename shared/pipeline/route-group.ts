@@ -6,8 +6,19 @@ import type { RouteContext } from './route-context.ts';
 
 export type RouteHandler = (request: GatewayRequest, services: GatewayServices, route: RouteContext) => Promise<GatewayResponse>;
 
-/** Path → method → handler. */
+/** Path → method → handler. A path ending in `/*` serves every path below it (e.g. `/v1/models/*`). */
 export type RouteTable = Record<string, Partial<Record<string, RouteHandler>>>;
+
+/** The routes of a path: its own, else those of the longest `/*` prefix route above it. */
+function routesFor(routes: RouteTable, path: string): Partial<Record<string, RouteHandler>> | undefined {
+  const exact = routes[path];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const pattern of Object.keys(routes)) {
+    if (pattern.endsWith('/*') && path.startsWith(pattern.slice(0, -1)) && path.length > pattern.length - 1 && (!best || pattern.length > best.length)) best = pattern;
+  }
+  return best === undefined ? undefined : routes[best];
+}
 
 /** Logs what the client never sees: the cause of an internal or upstream failure. */
 export type ErrorReporter = (error: GatewayError, requestId: string) => void;
@@ -42,7 +53,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
 
 async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-  const methods = routes[path];
+  const methods = routesFor(routes, path);
   if (!methods) {
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
   }

@@ -6,7 +6,7 @@ import type { UpstreamFetch, UsageSink } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createMockProviderFetch, withMockProvider } from '../providers/mock-provider.ts';
+import { createMockProviderFetch, withMockProvider } from '../providers/mock/mock-provider-fetch.ts';
 import { nodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 

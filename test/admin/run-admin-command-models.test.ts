@@ -60,9 +60,11 @@ describe('runAdminCommand: models and the rate card', () => {
         cached_input_price_micros_per_1k: null,
         cache_write_input_price_micros_per_1k: null,
         price_source: 'project',
+        context_length: 128_000,
+        max_output_tokens: 16_384,
+        description: null,
       },
     ]);
-    expect(result.warning).toBeUndefined();
   });
 
   it('prices a model without project prices from the organisation card, or at zero when it has none', async () => {
@@ -80,10 +82,23 @@ describe('runAdminCommand: models and the rate card', () => {
     expect(model(result, 'openai/o3')).toMatchObject({ input_price_micros_per_1k: 0, output_price_micros_per_1k: 0, price_source: 'none' });
   });
 
-  it('follows a later change of the organisation price, and warns of a provider not yet configured', async () => {
+  it('refuses a model of a provider the project has not configured with 409 provider_not_configured', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'unconfigured' });
+
+    const error = await admin.refused({ command: 'model.allow', projectId: 'unconfigured', slug: 'mistral/mistral-large' });
+
+    expect(error).toEqual({
+      status: 409,
+      code: 'provider_not_configured',
+      message: 'Provider "mistral" is not configured on "unconfigured": run "provider set unconfigured mistral" first.',
+    });
+    expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'unconfigured' })).models).toEqual([]);
+  });
+
+  it('follows a later change of the organisation price', async () => {
     await admin.ok({ command: 'project.create', projectId: 'follower' });
+    await admin.ok({ command: 'provider.set', projectId: 'follower', provider: 'mistral', apiKey: 'sk-mistral' });
     const first = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'follower', slug: 'mistral/mistral-large' });
-    expect(first.warning).toBe('Provider "mistral" is not configured on this project yet: run "provider set".');
     expect(model(first, 'mistral/mistral-large')?.price_source).toBe('none');
 
     await admin.ok({ command: 'ratecard.set', slug: 'mistral/mistral-large', inputMicrosPer1k: 2000, outputMicrosPer1k: 6000 });
@@ -94,6 +109,7 @@ describe('runAdminCommand: models and the rate card', () => {
 
   it('keeps a model id that itself contains slashes', async () => {
     await admin.ok({ command: 'project.create', projectId: 'router' });
+    await admin.ok({ command: 'provider.set', projectId: 'router', provider: 'openrouter', apiKey: 'sk-or' });
 
     const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'router', slug: 'openrouter/openai/gpt-4o-mini' });
 
@@ -138,6 +154,9 @@ describe('runAdminCommand: models and the rate card', () => {
           cached_input_price_micros_per_1k: null,
           cache_write_input_price_micros_per_1k: null,
           price_source: 'project',
+          context_length: 128_000,
+          max_output_tokens: 16_384,
+          description: null,
         },
       ]);
       const config = await admin.projects.loadProjectConfig('again');

@@ -58,6 +58,21 @@ describe('runAdminCommand: projects and invalid commands', () => {
     expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'twice' })).name).toBe('First');
   });
 
+  it('lists every project sorted by id, with its name, plan and times', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'listed-b', name: 'Listed B' });
+    await admin.ok({ command: 'project.create', projectId: 'listed-a' });
+    await admin.ok({ command: 'project.update', projectId: 'listed-b', plan: 'inactive' });
+
+    const { projects } = await admin.ok<{ projects: Array<Record<string, unknown>> }>({ command: 'project.list' });
+
+    const ids = projects.map((project) => project.id as string);
+    expect(ids).toEqual([...ids].sort());
+    expect(projects.filter((project) => String(project.id).startsWith('listed-'))).toEqual([
+      { id: 'listed-a', name: 'listed-a', plan: 'active', created_at: START_TIME, updated_at: START_TIME },
+      { id: 'listed-b', name: 'Listed B', plan: 'inactive', created_at: START_TIME, updated_at: START_TIME },
+    ]);
+  });
+
   it('answers 404 project_not_found for a project that does not exist', async () => {
     for (const event of [
       { command: 'project.get', projectId: 'missing' },
@@ -166,6 +181,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       putApiKey: async () => {
         throw new Error('disk full');
       },
+      deleteApiKey: async () => undefined,
     };
 
     const answer = await admin.run(

@@ -70,9 +70,10 @@ describe('least-privilege grants', () => {
     expect(actionsOn(writer, queue)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
   });
 
-  it('lets the admin function create, update and read provider keys, and manage keys and projects', () => {
+  it('lets the admin function create, update, read and delete provider keys, and manage keys and projects', () => {
     expect(actionsOn(admin, PROVIDER_SECRETS)).toEqual([
       'secretsmanager:CreateSecret',
+      'secretsmanager:DeleteSecret',
       'secretsmanager:GetSecretValue',
       'secretsmanager:PutSecretValue',
     ]);

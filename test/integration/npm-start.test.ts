@@ -37,21 +37,34 @@ describe('npm start', () => {
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('[offline mock echo] You said: Hello');
+
+      // One line per request, written once the request is metered: never the prompt or the key.
+      const requestLines = () => gateway.output().split('\n').filter((line) => /^(GET|POST) \//.test(line));
+      await expect.poll(() => requestLines().filter((line) => line.startsWith('POST /v1/chat/completions')).length).toBe(2);
+      expect(requestLines().filter((line) => /^GET \/health 200 · \d+ ms$/.test(line))).toHaveLength(1);
+      for (const line of requestLines().filter((candidate) => candidate.startsWith('POST'))) {
+        expect(line).toMatch(/^POST \/v1\/chat\/completions 200 · mock\/echo · \d+ ms · \d+ in \/ \d+ out tokens · \$0\.\d+$/);
+      }
+      expect(requestLines().join('\n')).not.toMatch(/Hello|gw\./);
     } finally {
       await gateway.stop();
     }
   });
 
-  it('keeps its data across restarts, does not create a second demo key, and removes its host file on exit', async () => {
-    const gateway = startCommand('npm', ['start'], env(), /OpenAI-compatible base URL/);
+  it('keeps its data across restarts, says how to get a key instead of a second demo key, is quiet when asked, and removes its host file on exit', async () => {
+    const gateway = startCommand('npm', ['start'], { ...env(), GATEWAY_QUIET: '1' }, /key create demo --name laptop/);
     try {
-      await gateway.started;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(gateway.output()).not.toMatch(/First start/);
+      const output = await gateway.started;
+      expect(output).not.toMatch(/First start/);
+      expect(output).not.toMatch(/gw\.[0-9A-Za-z]{43}/);
       expect((await stat(join(dataDir, 'host.json'))).mode & 0o777).toBe(0o600);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      expect((await fetch(`${url}/health`)).status).toBe(200);
     } finally {
       await gateway.stop();
     }
+    expect(gateway.output()).not.toMatch(/^GET \/health/m);
+    expect(gateway.output()).not.toMatch(/One line per request/);
     // A stopped host leaves no host file behind, so the admin CLI no longer tries to reach it. npm may exit
     // before the gateway process has finished closing, so give it a moment.
     await expect.poll(() => stat(join(dataDir, 'host.json')).then(() => 'present', () => 'gone'), { timeout: 5_000 }).toBe('gone');

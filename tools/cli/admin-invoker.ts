@@ -55,6 +55,8 @@ export async function chooseAdminInvoker(env: Record<string, string | undefined>
     return { invoke: lambdaInvoker(client, 'admin'), target: 'local host', close: async () => client.destroy() };
   }
 
+  // The CLI prints a refusal itself: the handler's WARN log line of it would only repeat it on stderr.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   const { openLocalEnvironment } = await import('../local-host/local-environment.ts');
   const environment = await openLocalEnvironment(dataDir);
   const { createHandler } = await import('../../functions/admin/handler.ts');

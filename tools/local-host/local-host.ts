@@ -14,6 +14,7 @@ import { openLocalEnvironment, type LocalEnvironment } from './local-environment
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { createRequestLog } from './request-log.ts';
 
 export interface LocalHostOptions {
   port: number;
@@ -22,6 +23,8 @@ export interface LocalHostOptions {
   dataDir: string;
   /** Settings for the handlers, by their environment names (e.g. a short upstream time-out in tests). */
   env?: Record<string, string>;
+  /** Receives one line per gateway request (request-log.ts); no log without it. */
+  logRequest?: (line: string) => void;
 }
 
 export interface LocalHost {
@@ -67,11 +70,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
   });
+  const requestLog = createRequestLog(options.logRequest);
+  const usageSink = requestLog.observe(usageQueue);
   const caches = createConfigCaches({ now: () => Date.now() });
   const handlers = new Map<string, StreamingHandler>();
   for (const group of routeGroups) {
     const module = (await import(new URL(`../../${group.entry}`, import.meta.url).href)) as RouteGroupModule;
-    handlers.set(group.name, module.createHandler(config, { usageSink: usageQueue, caches }) as StreamingHandler);
+    handlers.set(group.name, module.createHandler(config, { usageSink, caches }) as StreamingHandler);
   }
   const adminModule = await import('../../functions/admin/handler.ts');
   const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
@@ -79,7 +84,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const adminToken = randomBytes(32).toString('base64url');
 
   const server = createServer((request, response) => {
-    void serveRequest(request, response).catch((error: unknown) => failRequest(response, error));
+    void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
   });
   async function serveRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);

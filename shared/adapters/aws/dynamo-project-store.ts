@@ -1,5 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { OrgRateCardStore, ProjectAdminStore, ProjectConfigSource } from '../../core/ports.ts';
 import {
   allowedModelSchema,
@@ -85,6 +93,32 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     await this.client.send(
       new PutCommand({ TableName: this.tableName, Item: { ...provider, projectId, itemKey: `provider#${provider.provider}` } }),
     );
+  }
+
+  async removeProvider(projectId: string, provider: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `provider#${provider}` }, ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  /** A scan filtered to the project records: an admin listing, rare and small next to the request path's reads. */
+  async listProjects(): Promise<Project[]> {
+    const projects: Project[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'itemKey = :project',
+          ExpressionAttributeValues: { ':project': 'project' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      projects.push(...(page.Items ?? []).map((item) => projectSchema.parse(item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return projects;
   }
 
   async putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void> {

@@ -97,6 +97,34 @@ describe('DynamoProjectStore', () => {
       await expect(store.removeModel('trim', mini.slug)).resolves.toBe(false);
     });
 
+    it('removes a provider and leaves the rest of the project as it was', async () => {
+      await store.putProject(project('unplug'), { mustNotExist: true });
+      await store.putProvider('unplug', openai);
+      await store.putModel('unplug', mini, miniRate);
+
+      await expect(store.removeProvider('unplug', 'openai')).resolves.toBe(true);
+      const config = await store.loadProjectConfig('unplug');
+      expect(config?.providers.size).toBe(0);
+      expect(config?.models).toEqual([mini]);
+      await expect(store.removeProvider('unplug', 'openai')).resolves.toBe(false);
+    });
+
+    it('lists every project record, and nothing else of the table', async () => {
+      await store.putProject(project('listed-a'), { mustNotExist: true });
+      await store.putProject(project('listed-b', { plan: 'inactive' }), { mustNotExist: true });
+      await store.putProvider('listed-a', openai);
+      await store.putModel('listed-a', mini, miniRate);
+      await store.putOrgRate(miniRate);
+
+      const projects = await store.listProjects();
+
+      expect(projects.filter((entry) => entry.projectId.startsWith('listed-'))).toEqual(
+        expect.arrayContaining([project('listed-a'), project('listed-b', { plan: 'inactive' })]),
+      );
+      expect(projects.every((entry) => entry.projectId !== '@org')).toBe(true);
+      expect(new Set(projects.map((entry) => entry.projectId)).size).toBe(projects.length);
+    });
+
     it("keeps projects' partitions apart", async () => {
       await store.putProject(project('left'), { mustNotExist: true });
       await store.putProject(project('right'), { mustNotExist: true });

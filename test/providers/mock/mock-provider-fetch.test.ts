@@ -1,6 +1,7 @@
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamFetch } from '../../shared/core/ports.ts';
-import { createMockProviderFetch, withMockProvider } from '../../shared/providers/mock-provider.ts';
+import type { UpstreamFetch } from '../../../shared/core/ports.ts';
+import { createMockProviderFetch, withMockProvider } from '../../../shared/providers/mock/mock-provider-fetch.ts';
 
 const URL_ = 'mock://offline/v1/chat/completions';
 const NOW_MS = 1_700_000_000_123;
@@ -180,5 +181,42 @@ describe('withMockProvider', () => {
     await withMockProvider(capture, capture)('https://x.example', init);
     expect(seen).toEqual([init, init]);
     expect(seen[0]).toBe(init);
+  });
+});
+
+describe('createMockProviderFetch with tools, read by the openai SDK', () => {
+  const sdk = new OpenAI({
+    apiKey: 'sk-unused',
+    baseURL: 'http://mock.test/v1',
+    maxRetries: 0,
+    fetch: (url, init) => mock(String(url).replace('http://mock.test/v1', 'mock://offline/v1'), init ?? {}),
+  });
+  const tools = [
+    { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  ];
+  const messages = [{ role: 'user' as const, content: 'Call get_weather {"city": "Reykjavík, Ísland 🌋"}' }];
+
+  it('answers a tool call in OpenAI chat JSON, finish_reason tool_calls', async () => {
+    const completion = await sdk.chat.completions.create({ model: 'echo', tools, messages });
+    const choice = completion.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBeNull();
+    expect(choice?.message.tool_calls).toEqual([
+      { id: expect.stringMatching(/^call_mock_[0-9a-f]{8}$/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Reykjavík, Ísland 🌋"}' } },
+    ]);
+    expect(completion.usage?.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams the same call in pieces the SDK puts back together, then a usage chunk when asked', async () => {
+    const whole = await sdk.chat.completions.create({ model: 'echo', tools, messages });
+    const stream = sdk.chat.completions.stream({ model: 'echo', tools, messages, stream_options: { include_usage: true } });
+    let argumentPieces = 0;
+    for await (const chunk of stream) if (chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments) argumentPieces += 1;
+    const streamed = await stream.finalChatCompletion();
+
+    expect(argumentPieces).toBeGreaterThan(1);
+    expect(streamed.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(streamed.choices[0]?.message.tool_calls).toEqual(whole.choices[0]?.message.tool_calls);
+    expect(streamed.usage).toEqual(whole.usage);
   });
 });

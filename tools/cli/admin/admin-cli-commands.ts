@@ -1,0 +1,25 @@
+import type { CliCommand } from './cli-command.ts';
+import { keyCommands } from './key-commands.ts';
+import { modelCommands } from './model-commands.ts';
+import { projectCommands } from './project-commands.ts';
+import { providerCommands } from './provider-commands.ts';
+
+/** The command groups, in the order help and the reference list them. */
+export const ADMIN_CLI_GROUPS: Readonly<Record<string, string>> = {
+  project: 'Projects: create, show, list and configure them',
+  member: "Project members: refuse or accept again a member's keys",
+  provider: 'Upstream providers of a project and their keys',
+  model: "A project's model allowlist, prices and limits",
+  ratecard: "The organisation's default prices",
+  key: 'Project keys (gw.…)',
+};
+
+/** Every command of the admin CLI. */
+export const ADMIN_CLI_COMMANDS: readonly CliCommand[] = [...projectCommands, ...providerCommands, ...modelCommands, ...keyCommands];
+
+/** How a command's usage line reads: `project update <projectId> [--name NAME] …`. */
+export function commandSynopsis(command: CliCommand): string {
+  const argumentsText = command.arguments.map((argument) => `<${argument.name}>`);
+  const flags = command.flags.map((flag) => (flag.required ? `${flag.name} ${flag.value}` : `[${flag.name} ${flag.value}]`));
+  return [command.group, command.verb, ...argumentsText, ...flags].join(' ');
+}
