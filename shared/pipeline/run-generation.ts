@@ -129,7 +129,7 @@ function presentationFor<Body extends RoutableBody>(
   injectCost: boolean,
 ): Omit<Presentation, 'finalUsage'> {
   return {
-    model: body.model,
+    model: target.model.model,
     created: Math.floor(services.clock.now() / 1000),
     responseId: route.requestId.replace(/[^0-9A-Za-z]/g, ''),
     showUsage: bridge.client.clientAskedForStreamUsage(body),

@@ -97,7 +97,10 @@ export interface ClientStream {
 
 /** How an answer is shown to the client: the names it asked for, and whether and how usage appears. */
 export interface Presentation {
-  /** The model name shown in translated answers. */
+  /**
+   * The model named in translated answers when the upstream names none: the provider's own model id, the
+   * one rule for every route (docs/decisions/model-in-answers.md).
+   */
   model: string;
   /** Unix seconds for `created` fields. */
   created: number;

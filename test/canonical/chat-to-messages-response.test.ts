@@ -12,7 +12,7 @@ describe('convertChatResponseToMessages', () => {
       id: 'msg_gateway_1',
       type: 'message',
       role: 'assistant',
-      model: 'gpt-client-name',
+      model: 'gpt-4o-mini-2024-07-18',
       content: [{ type: 'tool_use', id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', name: 'lookup_population', input: { country: 'Crumpet' } }],
       stop_reason: 'tool_use',
       stop_sequence: null,

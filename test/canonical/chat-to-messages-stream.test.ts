@@ -61,7 +61,7 @@ describe('createChatToMessagesStreamTranslator over recorded chat streams', () =
         id: 'msg_gateway_1',
         type: 'message',
         role: 'assistant',
-        model: 'gpt-client-name',
+        model: 'gpt-4o-mini-2024-07-18',
         content: [],
         stop_reason: null,
         stop_sequence: null,

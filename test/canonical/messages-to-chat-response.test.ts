@@ -7,12 +7,12 @@ const convert = (fixture: string) =>
   convertMessagesResponseToChat(JSON.parse(readFixture(`anthropic/${fixture}`)) as unknown, { model: 'claude-client-name', created: 1_700_000_000 });
 
 describe('convertMessagesResponseToChat', () => {
-  it('answers a recorded text message as a chat completion with the message id, the client model and usage', () => {
+  it("answers a recorded text message as a chat completion with the message id, the provider's model and usage", () => {
     expect(convert('messages-nonstream-text.json')).toEqual({
       id: 'msg_01VdEjxAP5ahtHKrrRdNBteQ',
       object: 'chat.completion',
       created: 1_700_000_000,
-      model: 'claude-client-name',
+      model: 'claude-sonnet-4-5-20250929',
       choices: [
         {
           index: 0,

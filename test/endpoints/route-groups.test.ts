@@ -29,11 +29,11 @@ describe('the OpenAI-compatible route group', () => {
     expect(response.headers['x-request-id']).toMatch(/^gen-/);
   });
 
-  it('answers a chat completion for an Anthropic model in the chat shape, with the model the client named', async () => {
+  it("answers a chat completion for an Anthropic model in the chat shape, naming the provider's own model", async () => {
     const fake = gateway();
     const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1/chat/completions', { model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }] }));
     expect(response.status).toBe(200);
-    expect(JSON.parse(String(response.body))).toMatchObject({ object: 'chat.completion', model: 'anthropic/claude-haiku-4-5', choices: [{ message: { role: 'assistant' } }] });
+    expect(JSON.parse(String(response.body))).toMatchObject({ object: 'chat.completion', model: 'claude-sonnet-4-5-20250929', choices: [{ message: { role: 'assistant' } }] });
     expect(fake.records).toHaveLength(1);
   });
 
@@ -49,7 +49,7 @@ describe('the messages route group', () => {
     const fake = gateway();
     const response = await createMessagesRouteGroup(fake.services)(request('POST', '/v1/messages', { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }));
     expect(response.status).toBe(200);
-    expect(JSON.parse(String(response.body))).toMatchObject({ type: 'message', model: 'openai/gpt-4o-mini', content: [{ type: 'text' }] });
+    expect(JSON.parse(String(response.body))).toMatchObject({ type: 'message', model: 'gpt-4.1-nano-2025-04-14', content: [{ type: 'text' }] });
     expect(fake.records[0]).toMatchObject({ endpoint: 'messages', status: 'completed' });
   });
 

@@ -5,7 +5,7 @@ import { anthropicStopReasonFor } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
 
 export interface MessagesEventWriterOptions {
-  /** The model name the client asked for. */
+  /** The model shown until the upstream names its own (the model id the gateway sent). */
   model: string;
   /** The message id to show (`msg_…`), chosen by the caller (the translation makes no ids). */
   messageId: string;
@@ -31,6 +31,7 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
   let madeToolCalls = false;
   let finish: FinishReason | undefined;
   let usage: TokenUsage | undefined;
+  let model = options.model;
 
   const frame = (type: string, payload: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
 
@@ -41,7 +42,7 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       id: options.messageId,
       type: 'message',
       role: 'assistant',
-      model: options.model,
+      model,
       content: [],
       stop_reason: null,
       stop_sequence: null,
@@ -112,6 +113,7 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
     push(event: CanonicalEvent): string[] {
       if (closed) return [];
       if (event.type === 'error') return write(event);
+      if (event.type === 'message-start' && event.model) model = event.model;
       return [...messageStart(), ...write(event)];
     },
 

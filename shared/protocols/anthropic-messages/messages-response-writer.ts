@@ -21,7 +21,7 @@ export function writeMessagesResponse(response: CanonicalResponse, presentation:
     id: `msg_${presentation.responseId}`,
     type: 'message',
     role: 'assistant',
-    model: presentation.model,
+    model: response.model || presentation.model,
     content,
     stop_reason: anthropicStopReasonFor(response.finish, madeToolCalls),
     stop_sequence: null,

@@ -5,7 +5,7 @@ import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 import { toChatErrorType } from './openai-errors.ts';
 
 export interface ChatChunkWriterOptions {
-  /** The model name the client asked for, shown in every chunk. */
+  /** The model shown in every chunk until the upstream names its own (the model id the gateway sent). */
   model: string;
   /** A usage chunk (`choices: []`) precedes `[DONE]`: the client asked for it, or cost injection shows it. */
   includeUsage: boolean;
@@ -31,7 +31,8 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
   let usage: TokenUsage | undefined;
 
   const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
-  const envelope = () => ({ id, object: 'chat.completion.chunk', created: options.created ?? 0, model: options.model });
+  let model = options.model;
+  const envelope = () => ({ id, object: 'chat.completion.chunk', created: options.created ?? 0, model });
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
     frame({ ...envelope(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
 
@@ -76,7 +77,10 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
       if (closed) return [];
       if (event.type === 'error') return write(event);
       // OpenAI's SDK only takes a chunk's usage when the chunk has an id, so an id is never empty.
-      if (event.type === 'message-start') id ||= event.id || 'chatcmpl-translated';
+      if (event.type === 'message-start') {
+        id ||= event.id || 'chatcmpl-translated';
+        if (event.model) model = event.model;
+      }
       const opening = event.type === 'usage' ? [] : open();
       return [...opening, ...write(event)];
     },

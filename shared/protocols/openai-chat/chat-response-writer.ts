@@ -25,7 +25,7 @@ export function writeChatResponse(response: CanonicalResponse, presentation: Pre
     id: response.id || `chatcmpl-${presentation.responseId}`,
     object: 'chat.completion',
     created: presentation.created,
-    model: presentation.model,
+    model: response.model || presentation.model,
     choices: [
       {
         index: 0,
