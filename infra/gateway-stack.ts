@@ -11,10 +11,11 @@ import { GatewayDistribution, type CustomDomain } from './constructs/gateway-dis
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';
 import { DEFAULT_MANAGED_RULE_GROUPS, GatewayWebAcl } from './constructs/gateway-web-acl.ts';
-import { grantProviderSecretsManage, grantProviderSecretsRead, providerSecretsArn } from './constructs/provider-secret-grants.ts';
+import { providerSecretsArn } from './permissions/provider-secrets-arn.ts';
 import { UsageAnalytics } from './constructs/usage-analytics.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
 import { acknowledgeAcceptedFindings } from './nag-suppressions.ts';
+import { grantAdmin, grantRouteGroup, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
 import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from './route-groups.ts';
 
 export interface GatewayStackProps extends StackProps {
@@ -66,6 +67,16 @@ export class GatewayStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
+    const resources: GatewayResources = {
+      keysTable: tables.keys,
+      projectsTable: tables.projects,
+      generationsTable: tables.generations,
+      countersTable: tables.counters,
+      usageQueue: usageQueue.queue,
+      originSecret,
+      providerSecretsArn: providerSecretsArn(this, secretPrefix),
+      usageObjectsArn: analytics.usageObjectsArn,
+    };
     const tableEnvironment = {
       GATEWAY_KEYS_TABLE: tables.keys.tableName,
       GATEWAY_PROJECTS_TABLE: tables.projects.tableName,
@@ -90,13 +101,7 @@ export class GatewayStack extends Stack {
         },
       });
       const fn = routeFunction.function;
-      tables.keys.grantReadData(fn);
-      tables.projects.grantReadData(fn);
-      tables.generations.grantReadData(fn);
-      tables.counters.grantReadWriteData(fn);
-      usageQueue.queue.grantSendMessages(fn);
-      originSecret.grantRead(fn);
-      grantProviderSecretsRead(fn, this, secretPrefix);
+      grantRouteGroup(fn, resources, group);
       // Auth NONE: CloudFront's origin secret and the gateway's project keys guard it (docs/decisions/origin-secret.md).
       const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
       return { group, function: fn, role: routeFunction.role, url };
@@ -115,9 +120,7 @@ export class GatewayStack extends Stack {
       },
     });
     const writer = writerFunction.function;
-    tables.generations.grantWriteData(writer);
-    tables.projects.grantWriteData(writer);
-    analytics.grantUsageFileWrites(writer);
+    grantWriter(writer, resources);
     writer.addEventSource(
       new SqsEventSource(usageQueue.queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }),
     );
@@ -132,9 +135,7 @@ export class GatewayStack extends Stack {
       environment: { ...tableEnvironment, GATEWAY_SECRET_PREFIX: secretPrefix },
     });
     const admin = adminFunction.function;
-    tables.keys.grantReadWriteData(admin);
-    tables.projects.grantReadWriteData(admin);
-    grantProviderSecretsManage(admin, this, secretPrefix);
+    grantAdmin(admin, resources);
 
     if (props.waf && props.webAclArn) throw new Error('Give either waf (create a web ACL) or webAclArn (attach one), not both.');
     const webAclArn = props.waf
@@ -160,7 +161,6 @@ export class GatewayStack extends Stack {
       adminRole: adminFunction.role,
       originSecret,
       distribution: distribution.distribution,
-      keysTable: tables.keys,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
       usageObjectsArn: analytics.usageObjectsArn,
       hasCustomDomain: props.customDomain !== undefined,

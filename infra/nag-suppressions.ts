@@ -1,6 +1,5 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
@@ -18,7 +17,6 @@ export interface AcceptedFindings {
   adminRole: IRole;
   originSecret: ISecret;
   distribution: Distribution;
-  keysTable: TableV2;
   providerSecretsArn: string;
   usageObjectsArn: string;
   hasCustomDomain: boolean;
@@ -26,14 +24,11 @@ export interface AcceptedFindings {
 }
 
 export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFindings): void {
-  const keysIndexes = wildcard(stack, `${accepted.keysTable.tableArn}/index/*`);
   const providerSecrets = wildcard(stack, accepted.providerSecretsArn);
-  const indexReason = 'The keys table\'s only index, by-project, lists and revokes a project\'s keys; CDK grants table reads on "<table>/index/*".';
   const secretsReason =
     'Provider keys are created at run time by the admin function as model-gateway/provider/<projectId>/<provider>; the grant names that prefix, and Secrets Manager adds a random suffix to each ARN.';
 
   for (const role of [...accepted.routeGroupRoles, accepted.adminRole]) {
-    acknowledge(role, `AwsSolutions-IAM5[${keysIndexes}]`, indexReason);
     acknowledge(role, `AwsSolutions-IAM5[${providerSecrets}]`, secretsReason);
   }
   acknowledge(

@@ -1,7 +1,6 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
@@ -98,13 +97,6 @@ export class UsageAnalytics extends Construct {
       });
       namedQuery.addResourceDependency(table);
     }
-  }
-
-  /** The writer puts usage files under the usage prefix, and nothing else: no reads, no deletes. */
-  grantUsageFileWrites(grantee: IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.usageObjectsArn] }),
-    );
   }
 
   get usageObjectsArn(): string {
