@@ -40,6 +40,8 @@ export interface GatewayStackProps extends StackProps {
   usageDatabaseName?: string;
   /** SNS topic that the usage alarms notify. */
   alarmTopicArn?: string;
+  /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
+  writerMaxConcurrency?: number;
 }
 
 /** The whole gateway (../shared/DESIGN.md, "Deployment shape"): `npx cdk deploy` ships it. */
@@ -122,7 +124,13 @@ export class GatewayStack extends Stack {
     const writer = writerFunction.function;
     grantWriter(writer, resources);
     writer.addEventSource(
-      new SqsEventSource(usageQueue.queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }),
+      new SqsEventSource(usageQueue.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        // Bounds the writes on the tables and the bucket when a backlog drains; excess batches wait in the queue.
+        maxConcurrency: props.writerMaxConcurrency ?? 5,
+      }),
     );
 
     const adminFunction = new GatewayFunction(this, 'Admin', {
@@ -152,8 +160,12 @@ export class GatewayStack extends Stack {
 
     new CfnOutput(this, 'GatewayUrl', { value: distribution.url, description: 'Base URL for clients (OpenAI SDKs: <url>/v1)' });
     new CfnOutput(this, 'AdminFunctionName', { value: admin.functionName, description: 'export GATEWAY_ADMIN_FUNCTION_NAME=<this>' });
-    new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref });
+    new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup with the named usage queries' });
+    new CfnOutput(this, 'UsageDatabase', { value: analytics.databaseName, description: 'Glue database of the usage_records table' });
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
+    new CfnOutput(this, 'UsageQueueUrl', { value: usageQueue.queue.queueUrl, description: 'Usage records on their way to the writer' });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: usageQueue.deadLetterQueue.queueUrl, description: 'Usage records the writer failed five times' });
+    new CfnOutput(this, 'DistributionId', { value: distribution.distribution.distributionId, description: 'CloudFront distribution' });
 
     acknowledgeAcceptedFindings(this, {
       routeGroupRoles: routes.map((route) => route.role),

@@ -61,9 +61,10 @@ export class GatewayFunction extends Construct {
   }
 }
 
+/** Memory from measurement (docs/decisions/function-sizing.md); the deploy settings may change it. */
 export const defaultSizing = {
   /** Streams for as long as a generation takes: Lambda's 15-minute ceiling (the request deadline is 14). */
-  routeGroup: { memorySize: 1024, timeout: Duration.minutes(15) },
-  writer: { memorySize: 512, timeout: Duration.seconds(60) },
-  admin: { memorySize: 512, timeout: Duration.seconds(30) },
+  routeGroup: { memorySize: 512, timeout: Duration.minutes(15) },
+  writer: { memorySize: 256, timeout: Duration.seconds(60) },
+  admin: { memorySize: 256, timeout: Duration.seconds(30) },
 } satisfies Record<string, FunctionSizing>;
