@@ -1,12 +1,12 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
+import { GatewayAlarms } from './constructs/gateway-alarms.ts';
+import { GatewayDashboard } from './constructs/gateway-dashboard.ts';
 import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';
@@ -38,8 +38,8 @@ export interface GatewayStackProps extends StackProps {
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
   secretPrefix?: string;
   usageDatabaseName?: string;
-  /** SNS topic that the usage alarms notify. */
-  alarmTopicArn?: string;
+  /** Addresses subscribed to the stack's alarm topic, which every alarm notifies. */
+  alarmEmails?: readonly string[];
   /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
   writerMaxConcurrency?: number;
 }
@@ -58,11 +58,11 @@ export class GatewayStack extends Stack {
     const usageQueue = new UsageQueue(this, 'UsageQueue', {
       consumerTimeout: writerSizing.timeout,
       maxMessageAge: Duration.minutes(10),
-      ...(props.alarmTopicArn ? { alarmAction: new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) } : {}),
     });
     const analytics = new UsageAnalytics(this, 'UsageAnalytics', {
       databaseName: props.usageDatabaseName ?? USAGE_DATABASE_NAME,
       infrequentAccessAfterDays: 90,
+      cloudFrontLogDays: 90,
     });
     const originSecret = new Secret(this, 'OriginSecret', {
       description: 'Model gateway: header value CloudFront adds to origin requests; functions refuse requests without it.',
@@ -78,6 +78,7 @@ export class GatewayStack extends Stack {
       originSecret,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
       usageObjectsArn: analytics.usageObjectsArn,
+      spillObjectsArn: analytics.spillObjectsArn,
     };
     const tableEnvironment = {
       GATEWAY_KEYS_TABLE: tables.keys.tableName,
@@ -99,6 +100,7 @@ export class GatewayStack extends Stack {
           GATEWAY_SECRET_PREFIX: secretPrefix,
           GATEWAY_USAGE_SINK: 'sqs',
           GATEWAY_USAGE_QUEUE_URL: usageQueue.queue.queueUrl,
+          GATEWAY_USAGE_SPILL_BUCKET: analytics.usageBucket.bucketName,
           GATEWAY_ORIGIN_SECRET_ARN: originSecret.secretArn,
         },
       });
@@ -106,7 +108,7 @@ export class GatewayStack extends Stack {
       grantRouteGroup(fn, resources, group);
       // Auth NONE: CloudFront's origin secret and the gateway's project keys guard it (docs/decisions/origin-secret.md).
       const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
-      return { group, function: fn, role: routeFunction.role, url };
+      return { group, function: fn, role: routeFunction.role, logGroup: routeFunction.logGroup, url };
     });
 
     const writerFunction = new GatewayFunction(this, 'Writer', {
@@ -156,6 +158,30 @@ export class GatewayStack extends Stack {
       originKeepaliveTimeout: Duration.seconds(60),
       ...(props.customDomain ? { customDomain: props.customDomain } : {}),
       ...(webAclArn ? { webAclArn } : {}),
+      logBucket: analytics.cloudFrontLogsBucket,
+    });
+
+    const alarms = new GatewayAlarms(this, 'Alarms', {
+      functions: [
+        ...routes.map((route) => ({ name: route.group.name, function: route.function, logGroup: route.logGroup, servesUrl: true })),
+        { name: 'writer', function: writer, logGroup: writerFunction.logGroup, servesUrl: false },
+        { name: 'admin', function: admin, logGroup: adminFunction.logGroup, servesUrl: false },
+      ],
+      emails: props.alarmEmails ?? [],
+      otherAlarms: [usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
+    });
+    const dashboard = new GatewayDashboard(this, 'Dashboard', {
+      routeGroups: routes.map((route) => ({ name: route.group.name, function: route.function })),
+      functions: [
+        ...routes.map((route) => ({ name: route.group.name, function: route.function })),
+        { name: 'writer', function: writer },
+        { name: 'admin', function: admin },
+      ],
+      usageQueue: usageQueue.queue,
+      deadLetterQueue: usageQueue.deadLetterQueue,
+      spilledRecords: alarms.spilledRecords,
+      unsentRecords: alarms.unsentRecords,
+      alarms: [...alarms.alarms, usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
     });
 
     new CfnOutput(this, 'GatewayUrl', { value: distribution.url, description: 'Base URL for clients (OpenAI SDKs: <url>/v1)' });
@@ -165,6 +191,8 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
     new CfnOutput(this, 'UsageQueueUrl', { value: usageQueue.queue.queueUrl, description: 'Usage records on their way to the writer' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: usageQueue.deadLetterQueue.queueUrl, description: 'Usage records the writer failed five times' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Every alarm notifies this topic; subscribe more with aws sns subscribe' });
+    new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, 'DistributionId', { value: distribution.distribution.distributionId, description: 'CloudFront distribution' });
 
     acknowledgeAcceptedFindings(this, {
@@ -175,6 +203,7 @@ export class GatewayStack extends Stack {
       distribution: distribution.distribution,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
       usageObjectsArn: analytics.usageObjectsArn,
+      spillObjectsArn: analytics.spillObjectsArn,
       hasCustomDomain: props.customDomain !== undefined,
       hasWebAcl: webAclArn !== undefined,
     });

@@ -19,6 +19,7 @@ export interface AcceptedFindings {
   distribution: Distribution;
   providerSecretsArn: string;
   usageObjectsArn: string;
+  spillObjectsArn: string;
   hasCustomDomain: boolean;
   hasWebAcl: boolean;
 }
@@ -36,6 +37,13 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
     `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
     'The writer puts one usage file per record under usage/dt=<day>/, named by record id; it may write nothing else.',
   );
+  for (const role of accepted.routeGroupRoles) {
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[${wildcard(stack, accepted.spillObjectsArn)}]`,
+      'A route group puts a usage record SQS refused under spill/<recordId>.json; it may put nothing else there and read nothing.',
+    );
+  }
   acknowledge(
     accepted.originSecret,
     'AwsSolutions-SMG4',
@@ -43,11 +51,6 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
   );
 
   const distribution = accepted.distribution;
-  acknowledge(
-    distribution,
-    'AwsSolutions-CFR3',
-    'Each request is logged by its function (request id, status, project; JSON logs). Legacy CloudFront access logs need an ACL-enabled bucket and would record client IPs and paths a second time.',
-  );
   acknowledge(distribution, 'AwsSolutions-CFR1', 'An API for the organisation\'s own applications and agents, authenticated by project keys: geo restriction is the deployer\'s policy choice.');
   if (!accepted.hasCustomDomain) {
     acknowledge(

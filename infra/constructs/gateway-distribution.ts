@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
@@ -31,6 +32,8 @@ export interface GatewayDistributionProps {
   originKeepaliveTimeout: Duration;
   customDomain?: CustomDomain;
   webAclArn?: string;
+  /** CloudFront standard logging: one line per viewer request (time, edge, status, path, client IP, no headers). */
+  logBucket: IBucket;
 }
 
 /**
@@ -85,6 +88,9 @@ export class GatewayDistribution extends Construct {
           }
         : {}),
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
     });
     this.url = `https://${domain ? domain.domainName : this.distribution.distributionDomainName}`;
   }

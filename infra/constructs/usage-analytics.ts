@@ -3,6 +3,7 @@ import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { USAGE_SPILL_PREFIX } from '../../shared/adapters/aws/s3-usage-spill.ts';
 import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
 
 export interface UsageAnalyticsProps {
@@ -10,6 +11,8 @@ export interface UsageAnalyticsProps {
   databaseName: string;
   /** Days before usage files move to S3 Standard-IA: accountants read recent months most. */
   infrequentAccessAfterDays: number;
+  /** Days CloudFront's access logs are kept. */
+  cloudFrontLogDays: number;
 }
 
 /**
@@ -20,6 +23,8 @@ export class UsageAnalytics extends Construct {
   readonly usageBucket: Bucket;
   readonly resultsBucket: Bucket;
   readonly accessLogsBucket: Bucket;
+  /** CloudFront standard logs: the legacy log delivery needs object ACLs, so a bucket of their own. */
+  readonly cloudFrontLogsBucket: Bucket;
   readonly workGroup: CfnWorkGroup;
   readonly databaseName: string;
 
@@ -36,6 +41,14 @@ export class UsageAnalytics extends Construct {
       lifecycleRules: [{ expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    this.cloudFrontLogsBucket = new Bucket(this, 'CloudFrontLogs', {
+      ...secured,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'cloudfront-logs/',
+      lifecycleRules: [{ expiration: Duration.days(props.cloudFrontLogDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     // The billing record of the organisation: versioned, kept when the stack goes.
     this.usageBucket = new Bucket(this, 'Usage', {
       ...secured,
@@ -48,6 +61,8 @@ export class UsageAnalytics extends Construct {
           transitions: [{ storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(props.infrequentAccessAfterDays) }],
           noncurrentVersionExpiration: Duration.days(30),
         },
+        // A replayed record's spill object is deleted; its old versions need not stay.
+        { prefix: USAGE_SPILL_PREFIX, noncurrentVersionExpiration: Duration.days(30) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -101,5 +116,10 @@ export class UsageAnalytics extends Construct {
 
   get usageObjectsArn(): string {
     return this.usageBucket.arnForObjects(`${USAGE_PREFIX}*`);
+  }
+
+  /** Usage records SQS refused, put there by the route groups and drained by `npm run replay`. */
+  get spillObjectsArn(): string {
+    return this.usageBucket.arnForObjects(`${USAGE_SPILL_PREFIX}*`);
   }
 }

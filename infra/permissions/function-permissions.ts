@@ -19,8 +19,9 @@ export interface GatewayResources {
   originSecret: ISecret;
   /** ARN pattern of the provider-key secrets (`<prefix>*`). */
   providerSecretsArn: string;
-  /** ARN pattern of the usage files (`usage/*`). */
+  /** ARN pattern of the usage files (`usage/*`) and of the spill of records the queue refused (`spill/*`). */
   usageObjectsArn: string;
+  spillObjectsArn: string;
 }
 
 function allow(grantee: IGrantable, actions: string[], resources: string[]): void {
@@ -31,7 +32,8 @@ function allow(grantee: IGrantable, actions: string[], resources: string[]): voi
  * The request path: key lookup (GetItem), project and rate card (Query), balance reservations (UpdateItem
  * on the projects table's `usage` item), rate-limit counters (UpdateItem), generation lookup (Query, for
  * the group that serves it),
- * provider keys and the origin secret (GetSecretValue), usage records (SendMessage).
+ * provider keys and the origin secret (GetSecretValue), usage records (SendMessage, and PutObject under
+ * spill/ when the queue refuses one).
  */
 export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources, group: RouteGroup): void {
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
@@ -40,6 +42,7 @@ export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources
   allow(grantee, ['dynamodb:UpdateItem'], [resources.countersTable.tableArn]);
   allow(grantee, ['sqs:SendMessage'], [resources.usageQueue.queueArn]);
   allow(grantee, ['secretsmanager:GetSecretValue'], [resources.originSecret.secretArn, resources.providerSecretsArn]);
+  allow(grantee, ['s3:PutObject'], [resources.spillObjectsArn]);
 }
 
 /**

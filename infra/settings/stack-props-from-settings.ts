@@ -37,6 +37,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     ...(settings.waf ? { waf: settings.waf } : {}),
     ...(settings.webAclArn ? { webAclArn: settings.webAclArn } : {}),
     deletionProtection: settings.deletionProtection,
+    alarmEmails: settings.alarmEmails,
     originReadTimeout: Duration.seconds(settings.originReadTimeoutSeconds),
     secretPrefix: settings.secretPrefix,
     usageDatabaseName: settings.usageDatabaseName,

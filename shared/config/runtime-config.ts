@@ -19,6 +19,8 @@ export const runtimeConfigSchema = z.object({
   /** `sqs` in AWS; `in-process` on the local host, whose queue feeds the writer handler directly. */
   GATEWAY_USAGE_SINK: z.enum(['sqs', 'in-process']).default('sqs'),
   GATEWAY_USAGE_QUEUE_URL: z.string().optional(),
+  /** The bucket whose `spill/` prefix takes usage records SQS refused (route groups in AWS); unset locally. */
+  GATEWAY_USAGE_SPILL_BUCKET: z.string().min(1).optional(),
   /** Where the writer puts the usage files: an S3 bucket in AWS, a directory locally. */
   GATEWAY_USAGE_ARCHIVE: z.enum(['s3', 'file']).default('s3'),
   GATEWAY_USAGE_BUCKET: z.string().optional(),

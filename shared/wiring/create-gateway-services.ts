@@ -1,4 +1,6 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { S3UsageSpill } from '../adapters/aws/s3-usage-spill.ts';
 import { SqsUsageSink } from '../adapters/aws/sqs-usage-sink.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageSink } from '../core/ports.ts';
@@ -9,15 +11,26 @@ import { processConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { createMockProviderFetch, withMockProvider } from '../transport/mock-provider.ts';
 import { nodeHttpFetch } from '../transport/node-http-fetch.ts';
+import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
-function createUsageSink(config: RuntimeConfig): UsageSink {
+/** What the request path says about a record the queue refused: spilled (to replay), or not even that. */
+export interface UnsentUsageReports {
+  spilled(record: UsageRecord, error: unknown): void;
+  unsent(record: UsageRecord, error: unknown): void;
+}
+
+/** SQS in AWS, with the spill bucket behind it when configured; the local host's queue otherwise. */
+function createUsageSink(config: RuntimeConfig, reports: UnsentUsageReports): UsageSink {
   if (config.GATEWAY_USAGE_SINK === 'in-process') return inProcessUsageSink;
-  return new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL'));
+  const sqs = new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL'));
+  const spillBucket = config.GATEWAY_USAGE_SPILL_BUCKET;
+  if (spillBucket === undefined) return sqs;
+  return withSpill(sqs, new S3UsageSpill(new S3Client({ region: config.AWS_REGION }), spillBucket), reports.spilled);
 }
 
 /** The request path's services from the cold-start configuration. */
-export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: (record: UsageRecord, error: unknown) => void): GatewayServices {
+export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsageReports): GatewayServices {
   const adapters = createAdapters(config);
   const clock = { now: () => Date.now() };
   return {
@@ -38,10 +51,10 @@ export function createGatewayServices(config: RuntimeConfig, reportUnsentUsage: 
       behindCloudFront: config.GATEWAY_ORIGIN_SECRET_ARN !== undefined,
     },
     coolDown: new CoolDown(clock),
-    usageSink: createUsageSink(config),
+    usageSink: createUsageSink(config, reports),
     generations: adapters.usage,
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,
-    reportUnsentUsage,
+    reportUnsentUsage: reports.unsent,
   };
 }

@@ -11,6 +11,10 @@ import { createGatewayServices } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
 
+/** Log messages that CloudWatch metric filters count (infra/constructs/gateway-alarms.ts). */
+export const USAGE_RECORD_SPILLED = 'usage record spilled';
+export const USAGE_RECORD_NOT_QUEUED = 'usage record not queued';
+
 export interface RouteGroupFunction {
   serviceName: string;
   createRouteGroup: (services: GatewayServices, reportError: ErrorReporter) => (request: GatewayRequest) => Promise<GatewayResponse>;
@@ -26,8 +30,12 @@ export interface RouteGroupFunction {
 export function createRouteGroupFunction(config: RuntimeConfig, definition: RouteGroupFunction) {
   const logger = createLogger(definition.serviceName);
   const metrics = createGatewayMetrics({ serviceName: definition.serviceName, enabled: config.AWS_LAMBDA_FUNCTION_NAME !== undefined });
-  // A usage record the queue refused is logged whole (it holds no prompt, completion or secret) for replay.
-  const services = createGatewayServices(config, (record, error) => logger.error('usage record not queued', { usageRecord: record, error }));
+  // A record the queue refused goes to the spill (npm run replay drains it); if even that fails, it is logged
+  // whole (it holds no prompt, completion or secret) for replay by hand. Both messages have alarms.
+  const services = createGatewayServices(config, {
+    spilled: (record, error) => logger.warn(USAGE_RECORD_SPILLED, { recordId: record.recordId, error }),
+    unsent: (record, error) => logger.error(USAGE_RECORD_NOT_QUEUED, { usageRecord: record, error }),
+  });
   const routeGroup = definition.createRouteGroup({ ...services, usageSink: withUsageMetrics(services.usageSink, metrics) }, (error, requestId) =>
     logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
   );

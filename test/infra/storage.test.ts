@@ -101,7 +101,10 @@ describe('usage files and Athena', () => {
       VersioningConfiguration: { Status: 'Enabled' },
       LoggingConfiguration: { DestinationBucketName: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsAccessLogs') } },
       LifecycleConfiguration: {
-        Rules: [expect.objectContaining({ Prefix: 'usage/', Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }] })],
+        Rules: [
+          expect.objectContaining({ Prefix: 'usage/', Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }] }),
+          expect.objectContaining({ Prefix: 'spill/', NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+        ],
       },
     });
     gateway.template.hasResourceProperties('AWS::S3::BucketPolicy', {
