@@ -38,6 +38,8 @@ export interface GatewayStackProps extends StackProps {
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
   secretPrefix?: string;
   usageDatabaseName?: string;
+  /** The origin secret's version id CloudFront sends (after a rotation); unset: the version current at the first deployment. */
+  originSecretVersion?: string;
   /** Addresses subscribed to the stack's alarm topic, which every alarm notifies. */
   alarmEmails?: readonly string[];
   /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
@@ -154,6 +156,7 @@ export class GatewayStack extends Stack {
     const distribution = new GatewayDistribution(this, 'Distribution', {
       routes,
       originSecret,
+      ...(props.originSecretVersion ? { originSecretVersion: props.originSecretVersion } : {}),
       originReadTimeout: props.originReadTimeout ?? Duration.seconds(60),
       originKeepaliveTimeout: Duration.seconds(60),
       ...(props.customDomain ? { customDomain: props.customDomain } : {}),
@@ -191,6 +194,7 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
     new CfnOutput(this, 'UsageQueueUrl', { value: usageQueue.queue.queueUrl, description: 'Usage records on their way to the writer' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: usageQueue.deadLetterQueue.queueUrl, description: 'Usage records the writer failed five times' });
+    new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'npm run rotate-origin-secret -- --secret-arn <this>' });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Every alarm notifies this topic; subscribe more with aws sns subscribe' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, 'DistributionId', { value: distribution.distribution.distributionId, description: 'CloudFront distribution' });

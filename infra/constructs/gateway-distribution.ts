@@ -1,4 +1,4 @@
-import type { Duration } from 'aws-cdk-lib';
+import { SecretValue, type Duration } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -27,6 +27,8 @@ export interface CustomDomain {
 export interface GatewayDistributionProps {
   routes: ReadonlyArray<{ group: RouteGroup; url: IFunctionUrl }>;
   originSecret: ISecret;
+  /** A version id pins the header to that version, so a rotation changes the template and CloudFront follows. */
+  originSecretVersion?: string;
   /** How long CloudFront waits for the first byte, and between bytes, from a function. */
   originReadTimeout: Duration;
   originKeepaliveTimeout: Duration;
@@ -50,7 +52,10 @@ export class GatewayDistribution extends Construct {
   constructor(scope: Construct, id: string, props: GatewayDistributionProps) {
     super(scope, id);
     // A dynamic reference ({{resolve:secretsmanager:…}}): CloudFormation resolves it, the template never holds it.
-    const customHeaders = { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() };
+    const secretValue = props.originSecretVersion
+      ? SecretValue.secretsManager(props.originSecret.secretArn, { versionId: props.originSecretVersion })
+      : props.originSecret.secretValue;
+    const customHeaders = { [ORIGIN_SECRET_HEADER]: secretValue.unsafeUnwrap() };
     const behaviorFor = (url: IFunctionUrl): BehaviorOptions => ({
       origin: new FunctionUrlOrigin(url, {
         readTimeout: props.originReadTimeout,

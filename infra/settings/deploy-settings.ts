@@ -30,6 +30,8 @@ export const deploySettingsSchema = z
     /** Or attach an existing CloudFront web ACL. */
     webAclArn: z.string().regex(/^arn:aws:wafv2:us-east-1:\d{12}:global\/webacl\/.+$/).optional(),
     deletionProtection: z.boolean().default(true),
+    /** The origin secret's version CloudFront sends; written by `npm run rotate-origin-secret` (docs/decisions/origin-secret.md). */
+    originSecretVersion: z.uuid().optional(),
     /** Subscribed to the stack's alarm topic (each address confirms once by e-mail). */
     alarmEmails: z.array(z.email()).default([]),
     /** 1–180 s; above 60 needs CloudFront's quota for the account (docs/decisions/infrastructure.md). */

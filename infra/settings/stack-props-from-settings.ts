@@ -38,6 +38,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     ...(settings.webAclArn ? { webAclArn: settings.webAclArn } : {}),
     deletionProtection: settings.deletionProtection,
     alarmEmails: settings.alarmEmails,
+    ...(settings.originSecretVersion ? { originSecretVersion: settings.originSecretVersion } : {}),
     originReadTimeout: Duration.seconds(settings.originReadTimeoutSeconds),
     secretPrefix: settings.secretPrefix,
     usageDatabaseName: settings.usageDatabaseName,

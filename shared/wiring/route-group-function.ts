@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { GatewayError } from '../core/errors.ts';
@@ -42,7 +42,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
   // Requests refused for a missing origin secret are counted too: a rising 403 count means direct calls.
   const serve = withResponseMetrics(
     guardOrigin(routeGroup, {
-      loadSecret: originSecretLoader(config),
+      loadSecrets: originSecretLoader(config),
       renderError: (error) => {
         if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
         return definition.renderError(error, {});
@@ -53,10 +53,26 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
   return async (event: APIGatewayProxyEventV2): Promise<StreamingResult> => toStreamingResult(await serve(toGatewayRequest(event)));
 }
 
-/** The origin secret, read from Secrets Manager once per execution environment (CloudFront deployments only). */
+/**
+ * The origin secret's current and previous values from Secrets Manager (CloudFront deployments only); the
+ * previous one exists once the secret has been rotated (docs/decisions/origin-secret.md).
+ */
 function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
   const client = new SecretsManagerClient({ region: config.AWS_REGION });
-  return async () => (await client.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString ?? '';
+  return async () => {
+    const [current, previous] = await Promise.all([
+      client.send(new GetSecretValueCommand({ SecretId: secretArn })),
+      client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: 'AWSPREVIOUS' })).catch((error: unknown) => {
+        if (error instanceof ResourceNotFoundException) return undefined; // never rotated
+        throw error;
+      }),
+    ]);
+    return {
+      current: current.SecretString ?? '',
+      ...(previous?.SecretString ? { previous: previous.SecretString } : {}),
+      currentSince: current.CreatedDate?.getTime() ?? 0,
+    };
+  };
 }
