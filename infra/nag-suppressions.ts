@@ -47,7 +47,7 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
   acknowledge(
     accepted.originSecret,
     'AwsSolutions-SMG4',
-    'The origin secret is a random header value shared by CloudFront and the functions, not a credential of another service: rotated by npm run rotate-origin-secret and a deployment, since CloudFront's configuration must change with it (docs/decisions/origin-secret.md).',
+    'The origin secret is a random header value shared by CloudFront and the functions, not a credential of another service: rotated by npm run rotate-origin-secret and a deployment, since the CloudFront configuration must change with it (docs/decisions/origin-secret.md).',
   );
 
   const distribution = accepted.distribution;
