@@ -40,6 +40,8 @@ export interface GatewayStackProps extends StackProps {
   usageDatabaseName?: string;
   /** The origin secret's version id CloudFront sends (after a rotation); unset: the version current at the first deployment. */
   originSecretVersion?: string;
+  /** Per-query scan limit of the Athena workgroup, in GB; default 10 (about $0.05 a query). */
+  athenaBytesScannedCutoffGb?: number;
   /** Addresses subscribed to the stack's alarm topic, which every alarm notifies. */
   alarmEmails?: readonly string[];
   /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
@@ -65,6 +67,7 @@ export class GatewayStack extends Stack {
       databaseName: props.usageDatabaseName ?? USAGE_DATABASE_NAME,
       infrequentAccessAfterDays: 90,
       cloudFrontLogDays: 90,
+      bytesScannedCutoffGb: props.athenaBytesScannedCutoffGb ?? 10,
     });
     const originSecret = new Secret(this, 'OriginSecret', {
       description: 'Model gateway: header value CloudFront adds to origin requests; functions refuse requests without it.',

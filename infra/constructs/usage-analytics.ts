@@ -11,6 +11,8 @@ export interface UsageAnalyticsProps {
   databaseName: string;
   /** Days before usage files move to S3 Standard-IA: accountants read recent months most. */
   infrequentAccessAfterDays: number;
+  /** Athena cancels a query of the workgroup that would scan more than this. */
+  bytesScannedCutoffGb: number;
   /** Days CloudFront's access logs are kept. */
   cloudFrontLogDays: number;
 }
@@ -96,6 +98,9 @@ export class UsageAnalytics extends Construct {
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
         publishCloudWatchMetricsEnabled: true,
+        // A query that would scan more is cancelled (and billed for what it read): a forgotten `dt` filter
+        // over years of usage cannot run up a bill. Setting `athenaBytesScannedCutoffGb`.
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoffGb * 1024 ** 3,
         resultConfiguration: {
           outputLocation: `s3://${this.resultsBucket.bucketName}/athena/`,
           encryptionConfiguration: { encryptionOption: 'SSE_S3' },

@@ -37,6 +37,8 @@ export const deploySettingsSchema = z
     /** 1–180 s; above 60 needs CloudFront's quota for the account (docs/decisions/infrastructure.md). */
     originReadTimeoutSeconds: z.int().min(1).max(180).default(60),
     secretPrefix: z.string().regex(/^[A-Za-z0-9/_+=.@-]+\/$/).default('model-gateway/provider/'),
+    /** Athena cancels a workgroup query that would scan more than this many GB (1–10,000). */
+    athenaBytesScannedCutoffGb: z.int().min(1).max(10_000).default(10),
     usageDatabaseName: z.string().regex(/^[a-z0-9_]{1,255}$/).default('model_gateway'),
     /** CloudWatch Logs retention of every function's log group, in days. */
     logRetentionDays: z.union([z.literal(30), z.literal(90), z.literal(180), z.literal(365), z.literal(731), z.literal(1827)]).default(90),

@@ -42,6 +42,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     originReadTimeout: Duration.seconds(settings.originReadTimeoutSeconds),
     secretPrefix: settings.secretPrefix,
     usageDatabaseName: settings.usageDatabaseName,
+    athenaBytesScannedCutoffGb: settings.athenaBytesScannedCutoffGb,
     logRetention: retention[settings.logRetentionDays],
     routeGroupSizing: sizing(settings.routeGroups.memoryMb, settings.routeGroups.reservedConcurrency),
     writerSizing: sizing(settings.writer.memoryMb, settings.writer.reservedConcurrency),
