@@ -15,11 +15,13 @@ export interface RouteGroup {
    * list, so put more specific patterns first.
    */
   paths: 'default' | readonly string[];
+  /** Serves `GET /v1/generation`, so it may query the generations table (least privilege: the others may not). */
+  looksUpGenerations?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
   // `/v1/*` and `/health`: the OpenAI-compatible group takes what the others do not.
-  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default' },
+  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
 ];

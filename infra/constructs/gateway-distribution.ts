@@ -1,4 +1,4 @@
-import type { Duration } from 'aws-cdk-lib';
+import { SecretValue, type Duration } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
@@ -26,11 +27,15 @@ export interface CustomDomain {
 export interface GatewayDistributionProps {
   routes: ReadonlyArray<{ group: RouteGroup; url: IFunctionUrl }>;
   originSecret: ISecret;
+  /** A version id pins the header to that version, so a rotation changes the template and CloudFront follows. */
+  originSecretVersion?: string;
   /** How long CloudFront waits for the first byte, and between bytes, from a function. */
   originReadTimeout: Duration;
   originKeepaliveTimeout: Duration;
   customDomain?: CustomDomain;
   webAclArn?: string;
+  /** CloudFront standard logging: one line per viewer request (time, edge, status, path, client IP, no headers). */
+  logBucket: IBucket;
 }
 
 /**
@@ -47,7 +52,10 @@ export class GatewayDistribution extends Construct {
   constructor(scope: Construct, id: string, props: GatewayDistributionProps) {
     super(scope, id);
     // A dynamic reference ({{resolve:secretsmanager:…}}): CloudFormation resolves it, the template never holds it.
-    const customHeaders = { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() };
+    const secretValue = props.originSecretVersion
+      ? SecretValue.secretsManager(props.originSecret.secretArn, { versionId: props.originSecretVersion })
+      : props.originSecret.secretValue;
+    const customHeaders = { [ORIGIN_SECRET_HEADER]: secretValue.unsafeUnwrap() };
     const behaviorFor = (url: IFunctionUrl): BehaviorOptions => ({
       origin: new FunctionUrlOrigin(url, {
         readTimeout: props.originReadTimeout,
@@ -85,6 +93,9 @@ export class GatewayDistribution extends Construct {
           }
         : {}),
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
     });
     this.url = `https://${domain ? domain.domainName : this.distribution.distributionDomainName}`;
   }

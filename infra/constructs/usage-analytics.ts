@@ -1,9 +1,9 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { USAGE_SPILL_PREFIX } from '../../shared/adapters/aws/s3-usage-spill.ts';
 import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
 
 export interface UsageAnalyticsProps {
@@ -11,6 +11,10 @@ export interface UsageAnalyticsProps {
   databaseName: string;
   /** Days before usage files move to S3 Standard-IA: accountants read recent months most. */
   infrequentAccessAfterDays: number;
+  /** Athena cancels a query of the workgroup that would scan more than this. */
+  bytesScannedCutoffGb: number;
+  /** Days CloudFront's access logs are kept. */
+  cloudFrontLogDays: number;
 }
 
 /**
@@ -21,6 +25,8 @@ export class UsageAnalytics extends Construct {
   readonly usageBucket: Bucket;
   readonly resultsBucket: Bucket;
   readonly accessLogsBucket: Bucket;
+  /** CloudFront standard logs: the legacy log delivery needs object ACLs, so a bucket of their own. */
+  readonly cloudFrontLogsBucket: Bucket;
   readonly workGroup: CfnWorkGroup;
   readonly databaseName: string;
 
@@ -37,6 +43,14 @@ export class UsageAnalytics extends Construct {
       lifecycleRules: [{ expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    this.cloudFrontLogsBucket = new Bucket(this, 'CloudFrontLogs', {
+      ...secured,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'cloudfront-logs/',
+      lifecycleRules: [{ expiration: Duration.days(props.cloudFrontLogDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     // The billing record of the organisation: versioned, kept when the stack goes.
     this.usageBucket = new Bucket(this, 'Usage', {
       ...secured,
@@ -49,6 +63,8 @@ export class UsageAnalytics extends Construct {
           transitions: [{ storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(props.infrequentAccessAfterDays) }],
           noncurrentVersionExpiration: Duration.days(30),
         },
+        // A replayed record's spill object is deleted; its old versions need not stay.
+        { prefix: USAGE_SPILL_PREFIX, noncurrentVersionExpiration: Duration.days(30) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -82,6 +98,9 @@ export class UsageAnalytics extends Construct {
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
         publishCloudWatchMetricsEnabled: true,
+        // A query that would scan more is cancelled (and billed for what it read): a forgotten `dt` filter
+        // over years of usage cannot run up a bill. Setting `athenaBytesScannedCutoffGb`.
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoffGb * 1024 ** 3,
         resultConfiguration: {
           outputLocation: `s3://${this.resultsBucket.bucketName}/athena/`,
           encryptionConfiguration: { encryptionOption: 'SSE_S3' },
@@ -100,14 +119,12 @@ export class UsageAnalytics extends Construct {
     }
   }
 
-  /** The writer puts usage files under the usage prefix, and nothing else: no reads, no deletes. */
-  grantUsageFileWrites(grantee: IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.usageObjectsArn] }),
-    );
-  }
-
   get usageObjectsArn(): string {
     return this.usageBucket.arnForObjects(`${USAGE_PREFIX}*`);
+  }
+
+  /** Usage records SQS refused, put there by the route groups and drained by `npm run replay`. */
+  get spillObjectsArn(): string {
+    return this.usageBucket.arnForObjects(`${USAGE_SPILL_PREFIX}*`);
   }
 }

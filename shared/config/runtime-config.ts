@@ -18,6 +18,8 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_GENERATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** The usage queue (SQS) route groups send records to; the local host injects its own queue instead. */
   GATEWAY_USAGE_QUEUE_URL: z.string().optional(),
+  /** The bucket whose `spill/` prefix takes usage records SQS refused (route groups in AWS); unset locally. */
+  GATEWAY_USAGE_SPILL_BUCKET: z.string().min(1).optional(),
   /** Where the writer puts the usage files: an S3 bucket in AWS, a directory locally. */
   GATEWAY_USAGE_ARCHIVE: z.enum(['s3', 'file']).default('s3'),
   GATEWAY_USAGE_BUCKET: z.string().optional(),

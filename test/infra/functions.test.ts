@@ -34,7 +34,7 @@ describe('gateway functions', () => {
       InvokeMode: 'RESPONSE_STREAM',
       TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] },
     });
-    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 512 });
   });
 
   it('gives function URLs to the route groups only', () => {
@@ -75,7 +75,23 @@ describe('gateway functions', () => {
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
     });
+  });
+
+  it('sizes functions from the measured defaults: route groups 512 MB, writer and admin 256 MB, nothing reserved', () => {
+    expect(functionProperties('Writer')).toMatchObject({ MemorySize: 256 });
+    expect(functionProperties('Admin')).toMatchObject({ MemorySize: 256 });
+    for (const { Properties } of Object.values(resourcesOfType(gateway.template, FUNCTION))) {
+      expect(Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    }
+  });
+
+  it('prints the outputs an operator needs', () => {
+    for (const output of ['GatewayUrl', 'AdminFunctionName', 'UsageQueueUrl', 'DeadLetterQueueUrl', 'UsageDatabase', 'AthenaWorkGroup', 'DistributionId', 'UsageBucketName']) {
+      gateway.template.hasOutput(output, Match.objectLike({ Value: Match.anyValue() }));
+    }
+    gateway.template.hasOutput('DistributionId', { Value: { Ref: logicalId(gateway.template, 'AWS::CloudFront::Distribution', 'Distribution') }, Description: Match.anyValue() });
   });
 
   it('keeps each function\'s logs in its own log group with a retention', () => {

@@ -59,7 +59,7 @@ describe('cdk-nag (AwsSolutions)', () => {
     const acknowledged = acknowledgedRules(gateway.app);
     const rules = [...acknowledged.keys()].map((rule) => rule.replace(/^annotation::/i, '').replace(/\[.*\]$/, '[…]'));
     expect(new Set(rules)).toEqual(
-      new Set(['AwsSolutions-IAM5[…]', 'AwsSolutions-SMG4', 'AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4']),
+      new Set(['AwsSolutions-IAM5[…]', 'AwsSolutions-SMG4', 'AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR4']),
     );
     for (const reason of [...acknowledged.values()].flat()) expect(reason.length).toBeGreaterThan(60);
   });
