@@ -11,7 +11,7 @@ import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
 import { readAttribution } from './attribution.ts';
-import { createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
+import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutRoutingFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -45,7 +45,13 @@ export async function runGeneration<Body extends RoutableBody>(
   const targets = planTargets(services, admitted, body, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
-  const admission = await admitUsage(services, { key, project, targets }, () => estimateUsageBound(prompt(), endpoint.maxOutputTokens(body)));
+  const admission = await admitUsage(services, { key, project, targets }, () =>
+    estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
+      bodyBytes: Buffer.byteLength(request.body, 'utf8'),
+      images: countImageParts(body),
+      tools: Array.isArray(body.tools) && body.tools.length > 0,
+    }),
+  );
   const settlement = createUsageSettlement(services, {
     requestId: route.requestId,
     projectId: project.projectId,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createUsageEstimator, estimateUsageBound, finalUsageOf } from '../../shared/pipeline/estimate-usage.ts';
-import { chatPromptText } from '../../shared/tokenizer/estimate-tokens.ts';
+import fc from 'fast-check';
+import {
+  countImageParts,
+  createUsageEstimator,
+  estimateUsageBound,
+  finalUsageOf,
+  IMAGE_TOKENS_BOUND,
+  REQUEST_OVERHEAD_TOKENS_BOUND,
+  TOOLS_OVERHEAD_TOKENS_BOUND,
+} from '../../shared/pipeline/estimate-usage.ts';
+import { chatPromptText, countTokens } from '../../shared/tokenizer/estimate-tokens.ts';
 
 const chatEstimator = (messages: unknown[]) => createUsageEstimator(() => chatPromptText(messages));
 
@@ -66,8 +75,52 @@ describe('finalUsageOf', () => {
 });
 
 describe('estimateUsageBound', () => {
-  it('bounds the prompt at four characters a token and takes the output cap, or 4096 when none is set', () => {
-    expect(estimateUsageBound('x'.repeat(41), 100)).toEqual({ promptTokens: 11, maxOutputTokens: 100, outputCapGiven: true });
-    expect(estimateUsageBound('', undefined)).toEqual({ promptTokens: 0, maxOutputTokens: 4096, outputCapGiven: false });
+  it('estimates the prompt at four characters a token for rate limits, and takes the output cap when set', () => {
+    const shape = { bodyBytes: 100, images: 0, tools: false };
+    expect(estimateUsageBound('x'.repeat(41), 100, shape)).toMatchObject({ promptTokens: 11, outputCap: 100 });
+    expect(estimateUsageBound('', undefined, shape)).toMatchObject({ promptTokens: 0, outputCap: undefined });
+  });
+
+  it('bounds the prompt by the body bytes, plus a bound per image, for tools and for the chat template', () => {
+    expect(estimateUsageBound('', undefined, { bodyBytes: 1_000, images: 2, tools: true }).promptTokensBound).toBe(1_000 + 2 * IMAGE_TOKENS_BOUND + TOOLS_OVERHEAD_TOKENS_BOUND + REQUEST_OVERHEAD_TOKENS_BOUND);
+  });
+});
+
+describe('countImageParts', () => {
+  it('counts image parts of every protocol, wherever they stand', () => {
+    const body = {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'https://x/a.png' } }] },
+        { role: 'user', content: [{ type: 'tool_result', content: [{ type: 'image', source: { type: 'url', url: 'https://x/b.png' } }] }] },
+      ],
+      input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/c.png' }] }],
+    };
+    expect(countImageParts(body)).toBe(3);
+  });
+});
+
+const word = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('function', ' the', '🎉🎉', '你好世界', '\n\n', '{"a":1}', 'ZZZZZZZZ'));
+const text = fc.array(word, { maxLength: 40 }).map((words) => words.join(' '));
+const toolCall = fc.record({ id: fc.stringMatching(/^call_[a-z0-9]{4,12}$/), type: fc.constant('function'), function: fc.record({ name: fc.stringMatching(/^[a-z_]{1,16}$/), arguments: text.map((value) => JSON.stringify({ value })) }) });
+const message = fc.oneof(
+  fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: text }),
+  fc.record({ role: fc.constant('user'), content: fc.array(fc.record({ type: fc.constant('text'), text }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({ role: fc.constant('assistant'), content: fc.constant(null), tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }) }),
+  fc.record({ role: fc.constant('tool'), tool_call_id: fc.string({ maxLength: 12 }), content: text }),
+);
+const tool = fc.record({ type: fc.constant('function'), function: fc.record({ name: fc.stringMatching(/^[a-z_]{1,16}$/), description: text, parameters: fc.constant({ type: 'object', properties: { q: { type: 'string' } } }) }) });
+
+describe('the prompt bound, against the tokenizer', () => {
+  it('is never below what a provider counts for a conversation: its text and tool definitions, plus a few tokens per message', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 8 }), fc.array(tool, { maxLength: 3 }), async (messages, tools) => {
+        const body = JSON.stringify({ model: 'openai/gpt-4o-mini', messages, ...(tools.length > 0 ? { tools } : {}) });
+        const bound = estimateUsageBound(chatPromptText(messages), undefined, { bodyBytes: Buffer.byteLength(body), images: 0, tools: tools.length > 0 }).promptTokensBound;
+        // OpenAI's accounting: the text of every message and tool definition, 4 tokens of framing per message, 3 to prime the reply.
+        const billed = (await countTokens(chatPromptText(messages))) + (await countTokens(JSON.stringify(tools))) + 4 * messages.length + 3;
+        expect(bound).toBeGreaterThanOrEqual(billed);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
