@@ -1,6 +1,7 @@
 import { toGatewayError } from '../core/errors.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
+import { admitRequestRate } from '../pipeline/admit-usage.ts';
 import { AttemptsExhaustedError, tryTargets } from '../pipeline/failover.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits, planTargets } from '../pipeline/plan-targets.ts';
@@ -15,18 +16,20 @@ export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
 /**
  * POST /v1/messages/count_tokens: asked of the provider for models whose provider speaks Anthropic's
  * protocol; for any other allowlisted model, counted with the gateway's tokenizer and marked as an
- * estimate. Counting generates nothing, so it is not metered. The same planning and attempt step as
- * every generation request, for one target and without failover.
+ * estimate (bounded: see countTokens). Counting generates nothing, so it is not metered, but it counts
+ * toward requests per minute. The same planning and attempt step as every generation request, for one
+ * target and without failover.
  */
 export async function handleCountTokens(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, 'messages.count_tokens');
+  const rateHeaders = await admitRequestRate(services, { key: admitted.key, project: admitted.config.project });
   const countRequest = parseMessagesRequest(request.body);
   const [target] = planTargets(services, admitted, { ...countRequest, models: [], route: undefined }, {
     protocols: ['anthropic-messages', 'openai-chat'],
     modelKinds: ['chat'],
   });
   if (!target?.provider.protocols.includes('anthropic-messages')) {
-    return jsonResponse(200, await countMessagesTokensEstimate(countRequest), { [TOKEN_COUNT_HEADER]: 'estimated' });
+    return jsonResponse(200, await countMessagesTokensEstimate(countRequest), { ...rateHeaders, [TOKEN_COUNT_HEADER]: 'estimated' });
   }
   try {
     const { response } = await tryTargets(
@@ -40,7 +43,7 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
       { services, projectId: admitted.config.project.projectId, ...attemptLimits(services, admitted, route.receivedAt) },
     );
     const body = await response.text();
-    return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json', [TOKEN_COUNT_HEADER]: 'provider' }, body };
+    return { status: response.status, headers: { ...rateHeaders, 'content-type': response.headers.get('content-type') ?? 'application/json', [TOKEN_COUNT_HEADER]: 'provider' }, body };
   } catch (thrown) {
     const error = toGatewayError(thrown);
     const answer = error instanceof AttemptsExhaustedError ? error.failures.at(-1)?.answer : undefined;

@@ -97,3 +97,16 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
     { slug: rate.slug, inputPriceMicrosPer1k: dearestPromptPrice, outputPriceMicrosPer1k: rate.outputPriceMicrosPer1k },
   );
 }
+
+/**
+ * Rate limits for a request that reaches no model (count_tokens): it counts toward requests per minute, so a
+ * flood of counting requests is refused like any other, and takes nothing from tokens or the balance.
+ */
+export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }): Promise<Record<string, string>> {
+  const now = services.clock.now();
+  const charges = limitChargesFor(admitted.key, admitted.project, 0, now).filter((charge) => charge.kind === 'requests');
+  if (charges.length === 0) return {};
+  const decision = await guarded(() => services.rateLimiter.acquire(charges));
+  if (!decision.allowed) throw rateLimited(decision, charges, now);
+  return rateLimitHeaders(charges, decision.counts, now);
+}
