@@ -17,13 +17,15 @@ export interface RouteGroup {
   paths: 'default' | readonly string[];
   /** Serves `GET /v1/generation`, so it may query the generations table (least privilege: the others may not). */
   looksUpGenerations?: true;
+  /** The wire protocol its clients speak: errors the local host answers itself (oversized or stalled bodies) use it. */
+  protocol?: 'openai-chat' | 'anthropic-messages';
 }
 
 export const routeGroups: readonly RouteGroup[] = [
   // `/v1/*` and `/health`: the OpenAI-compatible group takes what the others do not.
-  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true },
+  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, protocol: 'openai-chat' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
-  { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
+  { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */

@@ -1,5 +1,5 @@
 import { toGatewayError } from '../core/errors.ts';
-import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { bodyText, jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import { admitRequestRate } from '../pipeline/admit-usage.ts';
 import { AttemptsExhaustedError, tryTargets } from '../pipeline/failover.ts';
@@ -23,7 +23,7 @@ export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
 export async function handleCountTokens(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, 'messages.count_tokens');
   const rateHeaders = await admitRequestRate(services, { key: admitted.key, project: admitted.config.project });
-  const countRequest = parseMessagesRequest(request.body);
+  const countRequest = parseMessagesRequest(bodyText(request));
   const [target] = planTargets(services, admitted, { ...countRequest, models: [], route: undefined }, {
     protocols: ['anthropic-messages', 'openai-chat'],
     modelKinds: ['chat'],

@@ -13,7 +13,7 @@ export function toGatewayRequest(event: APIGatewayProxyEventV2): GatewayRequest 
     path: event.rawPath,
     query: new URLSearchParams(event.rawQueryString ?? ''),
     headers,
-    body: event.isBase64Encoded ? Buffer.from(rawBody, 'base64').toString('utf8') : rawBody,
+    body: Buffer.from(rawBody, event.isBase64Encoded ? 'base64' : 'utf8'),
     sourceIp: event.requestContext.http.sourceIp,
   };
 }

@@ -52,21 +52,25 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
 }
 
 async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
+  // Repeated slashes are one (as most web servers read them); a trailing one is none.
+  const collapsed = request.path.replace(/\/{2,}/g, '/');
+  const path = collapsed.length > 1 ? collapsed.replace(/\/+$/, '') : collapsed;
   const methods = routesFor(routes, path);
   if (!methods) {
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
   }
-  const handler = methods[request.method];
+  // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
+  const head = request.method === 'HEAD' && methods.GET !== undefined;
+  const handler = head ? methods.GET : methods[request.method];
   if (!handler) {
     throw new GatewayError('method_not_allowed', `${request.path} does not accept ${request.method}.`, {
       code: 'method_not_allowed',
       headers: { allow: Object.keys(methods).join(', ') },
     });
   }
-  // Cheap first: a body under a quarter of the limit in characters cannot exceed it in UTF-8 bytes.
-  if (request.body.length > MAX_REQUEST_BODY_BYTES / 4 && Buffer.byteLength(request.body, 'utf8') > MAX_REQUEST_BODY_BYTES) {
+  if (request.body.byteLength > MAX_REQUEST_BODY_BYTES) {
     throw new GatewayError('request_too_large', 'The request body is larger than the 6 MB the gateway accepts.', { code: 'request_too_large' });
   }
-  return handler(request, services, route);
+  const response = await handler(head ? { ...request, method: 'GET' } : request, services, route);
+  return head ? { ...response, body: '' } : response;
 }

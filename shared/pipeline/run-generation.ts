@@ -3,7 +3,7 @@ import { toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
-import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
 import { wireProtocols } from '../protocols/registry.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
@@ -39,7 +39,7 @@ export async function runGeneration<Body extends RoutableBody>(
   route: RouteContext,
 ): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, endpoint.name);
-  const body = endpoint.parse(request.body);
+  const body = endpoint.parse(bodyText(request));
   const { key, config } = admitted;
   const { project } = config;
   const targets = planTargets(services, admitted, body, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
@@ -47,7 +47,7 @@ export async function runGeneration<Body extends RoutableBody>(
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>
     estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
-      bodyBytes: Buffer.byteLength(request.body, 'utf8'),
+      bodyBytes: request.body.byteLength,
       images: countImageParts(body),
       tools: Array.isArray(body.tools) && body.tools.length > 0,
     }),

@@ -6,7 +6,7 @@ import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gatew
 import { readFixture } from '../support/fixtures.ts';
 
 function request(method: string, path: string, body: unknown = undefined): GatewayRequest {
-  return { method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: body === undefined ? '' : JSON.stringify(body), sourceIp: '127.0.0.1' };
+  return { method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(body === undefined ? '' : JSON.stringify(body)), sourceIp: '127.0.0.1' };
 }
 
 /** Both route groups over in-memory services: an OpenAI-compatible provider and an Anthropic one. */
@@ -35,6 +35,16 @@ describe('the OpenAI-compatible route group', () => {
     expect(response.status).toBe(200);
     expect(JSON.parse(String(response.body))).toMatchObject({ object: 'chat.completion', model: 'claude-sonnet-4-5-20250929', choices: [{ message: { role: 'assistant' } }] });
     expect(fake.records).toHaveLength(1);
+  });
+
+  it('answers HEAD like GET without a body, and reads repeated slashes as one', async () => {
+    const serve = createOpenAiRouteGroup(gateway().services);
+    const head = await serve({ ...request('HEAD', '/health'), headers: {} });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    const models = await serve(request('GET', '//v1//models/'));
+    expect(models.status).toBe(200);
+    expect(JSON.parse(String(models.body))).toMatchObject({ object: 'list' });
   });
 
   it('renders an unknown path as a 404 in OpenAI error format', async () => {

@@ -7,7 +7,7 @@ import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-err
 const SECRET = 'Xq3v9Lr0PzA7mK2sT8wY4bN6cD1eF5gH';
 
 function request(headers: Record<string, string> = {}): GatewayRequest {
-  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers, body: '{}', sourceIp: '203.0.113.9' };
+  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers, body: Buffer.from('{}'), sourceIp: '203.0.113.9' };
 }
 
 const served = vi.fn(async (_request: GatewayRequest) => jsonResponse(200, { ok: true }));

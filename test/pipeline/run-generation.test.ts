@@ -10,7 +10,7 @@ import { readFixture } from '../support/fixtures.ts';
 const chatAnswer = readFixture('openai-chat/chat-nonstream-text-usage-details.json');
 
 function request(body: Record<string, unknown>): GatewayRequest {
-  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: JSON.stringify(body), sourceIp: '127.0.0.1' };
+  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(JSON.stringify(body)), sourceIp: '127.0.0.1' };
 }
 
 const route = { requestId: 'gen-unit-1', receivedAt: Date.now() };

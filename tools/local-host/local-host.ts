@@ -8,6 +8,7 @@ import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
+import { answerClientError, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
@@ -23,6 +24,8 @@ export interface LocalHostOptions {
   dataDir: string;
   /** Settings for the handlers, by their environment names (e.g. a short upstream time-out in tests). */
   env?: Record<string, string>;
+  /** How long a request body may send nothing before the host answers 408 (10 s unless given). */
+  bodyStallMs?: number;
   /** Receives one line per gateway request (request-log.ts); no log without it. */
   logRequest?: (line: string) => void;
 }
@@ -86,10 +89,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const server = createServer((request, response) => {
     void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
   });
+  server.on('clientError', answerClientError);
   async function serveRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
-    if (body === undefined) return sendJson(response, 413, { message: 'Request Entity Too Large' });
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
+    const body = await readBody(request, stallMs);
+    if (body === 'too-large') return sendHostError(response, path, bodyTooLarge());
+    if (body === 'stalled') return sendHostError(response, path, bodyStalled(stallMs / 1000));
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
     const stream = new LocalResponseStream(response);
@@ -136,15 +142,36 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_LOCAL_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** A body that sends nothing for this long (shorter than its Content-Length, say) is given up on with 408. */
+const BODY_STALL_MS = 10_000;
+
+/** The whole body, or why not: larger than a function URL takes, or stalled for `stallMs`. */
+function readBody(request: IncomingMessage, stallMs: number): Promise<Buffer | 'too-large' | 'stalled'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stall = setTimeout(() => resolve('stalled'), stallMs);
+    request.on('data', (chunk: Buffer) => {
+      clearTimeout(stall);
+      stall = setTimeout(() => resolve('stalled'), stallMs);
+      size += chunk.length;
+      if (size > MAX_LOCAL_BODY_BYTES) {
+        clearTimeout(stall);
+        request.removeAllListeners('data');
+        request.resume();
+        return resolve('too-large');
+      }
+      chunks.push(chunk);
+    });
+    request.once('end', () => {
+      clearTimeout(stall);
+      resolve(Buffer.concat(chunks));
+    });
+    request.once('error', () => {
+      clearTimeout(stall);
+      resolve('stalled');
+    });
+  });
 }
 
 function sendJson(response: ServerResponse, status: number, payload: unknown): void {
