@@ -106,6 +106,7 @@ export class GatewayStack extends Stack {
           GATEWAY_USAGE_QUEUE_URL: usageQueue.queue.queueUrl,
           GATEWAY_USAGE_SPILL_BUCKET: analytics.usageBucket.bucketName,
           GATEWAY_ORIGIN_SECRET_ARN: originSecret.secretArn,
+          GATEWAY_ORIGIN_READ_TIMEOUT_MS: String((props.originReadTimeout ?? Duration.seconds(60)).toMilliseconds()),
         },
       });
       const fn = routeFunction.function;

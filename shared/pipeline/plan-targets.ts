@@ -39,11 +39,28 @@ export function planTargets(services: GatewayServices, admitted: AdmittedRequest
   );
 }
 
-/** The time limits of the request's attempts: per project, else the gateway's. */
-export function attemptLimits(services: GatewayServices, admitted: AdmittedRequest, receivedAt: number) {
+/**
+ * The time limits of the request's attempts: per project, else the gateway's. Behind CloudFront, a JSON
+ * answer must start before the origin read timeout (nothing can be sent before it), so its attempts end by
+ * then; a stream is committed early instead (commitAfterMs) and keeps the full limits.
+ */
+export function attemptLimits(services: GatewayServices, admitted: AdmittedRequest, receivedAt: number, streamed = true) {
   const { project } = admitted.config;
-  return {
-    firstByteTimeoutMs: project.upstreamFirstByteTimeoutMs ?? services.settings.upstreamFirstByteTimeoutMs,
-    deadlineAt: receivedAt + (project.requestDeadlineMs ?? services.settings.requestDeadlineMs),
-  };
+  const firstByteTimeoutMs = project.upstreamFirstByteTimeoutMs ?? services.settings.upstreamFirstByteTimeoutMs;
+  const deadlineAt = receivedAt + (project.requestDeadlineMs ?? services.settings.requestDeadlineMs);
+  const readTimeout = services.settings.originReadTimeoutMs;
+  if (streamed || readTimeout === undefined) return { firstByteTimeoutMs, deadlineAt };
+  const jsonBudget = originBudgetMs(readTimeout);
+  return { firstByteTimeoutMs: Math.min(firstByteTimeoutMs, jsonBudget), deadlineAt: Math.min(deadlineAt, receivedAt + jsonBudget) };
+}
+
+/** Three quarters of the origin read timeout: the rest is margin for the gateway's own work and the network. */
+function originBudgetMs(readTimeoutMs: number): number {
+  return Math.floor((readTimeoutMs * 3) / 4);
+}
+
+/** How much longer a stream's status may be held back (undefined where no CloudFront stands in front). */
+export function commitAfterMs(settings: GatewayServices['settings'], receivedAt: number, now: number): number | undefined {
+  if (settings.originReadTimeoutMs === undefined) return undefined;
+  return Math.max(0, originBudgetMs(settings.originReadTimeoutMs) - (now - receivedAt));
 }

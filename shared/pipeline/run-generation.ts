@@ -16,7 +16,8 @@ import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failov
 import { withoutRoutingFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import { readJsonAnswer } from './json-answer.ts';
-import { attemptLimits, planTargets } from './plan-targets.ts';
+import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
+import { holdOrCommit } from './commit-early.ts';
 import { createUsageSettlement, type AttemptDescription, type AttemptOutcome } from './record-usage.ts';
 import type { RouteContext } from './route-context.ts';
 import { streamAnswer } from './stream-answer.ts';
@@ -68,57 +69,70 @@ export async function runGeneration<Body extends RoutableBody>(
   const bridgeTo = (target: RouteTarget): Bridge =>
     chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
 
-  let attempt = describeAttempt(targets[0] as RouteTarget, 0, streamed);
-  let served: ServedAttempt | undefined;
-  // What the `finally` records unless a path below says otherwise: a failure the gateway did not foresee.
-  let outcome: AttemptOutcome = { ...attempt, status: 'failed', httpStatus: 500, errorCode: 'internal_error', usage: ZERO_USAGE };
-  let handedToStream = false;
-  try {
-    served = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
-      services,
-      projectId: project.projectId,
-      ...attemptLimits(services, admitted, route.receivedAt),
-      onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
-    });
-    attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
-    const bridge = bridgeTo(served.target);
-    const servedBy = { ...admission.headers, 'x-gateway-model': served.target.model.slug, 'x-gateway-provider': served.target.provider.provider, 'x-generation-id': route.requestId };
+  const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
+  const answering = (async (): Promise<GatewayResponse> => {
+    let attempt = describeAttempt(targets[0] as RouteTarget, 0, streamed);
+    let served: ServedAttempt | undefined;
+    // What the `finally` records unless a path below says otherwise: a failure the gateway did not foresee.
+    let outcome: AttemptOutcome = { ...attempt, status: 'failed', httpStatus: 500, errorCode: 'internal_error', usage: ZERO_USAGE };
+    let handedToStream = false;
+    try {
+      served = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
+        services,
+        projectId: project.projectId,
+        ...limits,
+        onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
+      });
+      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+      const bridge = bridgeTo(served.target);
+      const servedBy = { ...admission.headers, 'x-gateway-model': served.target.model.slug, 'x-gateway-provider': served.target.provider.provider, 'x-generation-id': route.requestId };
 
-    if (!served.response.ok) {
-      // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
-      const answer = await readUpstreamErrorAnswer(served.response, served.apiKey);
-      outcome = { ...attempt, status: 'failed', httpStatus: served.response.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
-      const relayed = bridge.relayUpstreamError(answer);
-      return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
+      if (!served.response.ok) {
+        // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
+        const answer = await readUpstreamErrorAnswer(served.response, served.apiKey);
+        outcome = { ...attempt, status: 'failed', httpStatus: served.response.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
+        const relayed = bridge.relayUpstreamError(answer);
+        return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
+      }
+      const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
+      if (streamed && served.response.body) {
+        handedToStream = true;
+        return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
+      }
+      const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
+      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };
+      return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
+    } catch (thrown) {
+      const error = toGatewayError(thrown);
+      const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
+      // Every target failed: the record names the last one and counts every attempt.
+      const last = failed.at(-1);
+      if (last) attempt = describeAttempt(last.target, failed.length, streamed);
+      outcome = {
+        ...attempt,
+        status: 'failed',
+        httpStatus: error.status,
+        errorCode: error.code,
+        // The upstream accepted the request before its answer broke off: it bills at least the prompt.
+        usage: served?.response.ok ? await estimate({ completionText: '' }) : ZERO_USAGE,
+      };
+      const only = failed.length === 1 ? failed[0] : undefined;
+      if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
+      throw error;
+    } finally {
+      if (!handedToStream) await settlement.settle(outcome);
     }
-    const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
-    if (streamed && served.response.body) {
-      handedToStream = true;
-      return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
-    }
-    const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
-    outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };
-    return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
-  } catch (thrown) {
-    const error = toGatewayError(thrown);
-    const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
-    // Every target failed: the record names the last one and counts every attempt.
-    const last = failed.at(-1);
-    if (last) attempt = describeAttempt(last.target, failed.length, streamed);
-    outcome = {
-      ...attempt,
-      status: 'failed',
-      httpStatus: error.status,
-      errorCode: error.code,
-      // The upstream accepted the request before its answer broke off: it bills at least the prompt.
-      usage: served?.response.ok ? await estimate({ completionText: '' }) : ZERO_USAGE,
-    };
-    const only = failed.length === 1 ? failed[0] : undefined;
-    if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
-    throw error;
-  } finally {
-    if (!handedToStream) await settlement.settle(outcome);
-  }
+
+  })();
+  const holdMs = commitAfterMs(services.settings, route.receivedAt, services.clock.now());
+  if (!streamed || holdMs === undefined) return answering;
+  return holdOrCommit(answering, {
+    holdMs,
+    heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
+    errorFrame: endpoint.clientProtocol.streamErrorFrame,
+    contentType: endpoint.clientProtocol.streamContentType,
+    headers: { ...admission.headers, 'x-generation-id': route.requestId },
+  });
 }
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {

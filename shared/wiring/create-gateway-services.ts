@@ -54,6 +54,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
       requestDeadlineMs: config.GATEWAY_REQUEST_DEADLINE_MS,
       heartbeatIntervalMs: config.GATEWAY_HEARTBEAT_INTERVAL_MS,
       behindCloudFront: config.GATEWAY_ORIGIN_SECRET_ARN !== undefined,
+      ...(config.GATEWAY_ORIGIN_READ_TIMEOUT_MS !== undefined ? { originReadTimeoutMs: config.GATEWAY_ORIGIN_READ_TIMEOUT_MS } : {}),
     },
     coolDown: new CoolDown(clock),
     usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports),
