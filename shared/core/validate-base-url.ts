@@ -1,24 +1,21 @@
 import { isIP } from 'node:net';
 import { GatewayError } from './errors.ts';
+import { isPublicAddress } from './public-address.ts';
 import { MOCK_BASE_URL, MOCK_PROVIDER } from './provider-catalog.ts';
 
 function invalidBaseUrl(message: string): GatewayError {
   return new GatewayError('invalid_request', message, { code: 'invalid_base_url', param: 'base_url' });
 }
 
-/** Loopback, private, link-local and unspecified addresses: where a provider key must never be sent. */
+/**
+ * Hosts a provider key must never be sent to: names that mean this machine or a private network, and any IP
+ * address that is not public (see isPublicAddress). Names that resolve to such addresses are caught when
+ * the connection is made (the transport checks the resolved address).
+ */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) return true;
-  const version = isIP(host);
-  if (version === 4) {
-    const [a = 0, b = 0] = host.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (version === 6) {
-    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
-  }
-  return false;
+  return isIP(host) !== 0 && !isPublicAddress(host);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { createMockProviderFetch, withMockProvider } from '../providers/mock/mock-provider-fetch.ts';
-import { nodeHttpFetch } from '../transport/node-http-fetch.ts';
+import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
@@ -45,7 +45,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     keys: adapters.keys,
     projects: adapters.projects,
     secrets: adapters.secrets,
-    fetch: dependencies.fetch ?? withMockProvider(nodeHttpFetch, createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now })),
+    fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now })),
     clock,
     randomBytes: secureRandomBytes,
     caches: dependencies.caches ?? createConfigCaches(clock),
