@@ -67,9 +67,15 @@ export type RandomBytes = (size: number) => Uint8Array;
 /** The upstream transport: fetch-shaped so tests, the mock provider and real providers share one path. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Where the request path hands each usage record (SQS in AWS, an in-process queue locally). */
+/** Where the request path hands each usage record (SQS in AWS, the local host's durable queue locally). */
 export interface UsageSink {
   send(record: UsageRecord): Promise<void>;
+  /**
+   * The record a request will send once its answer ends, provisional (the prompt estimated, no output yet).
+   * A sink that can keep it (the local journal) delivers it should the process stop before the real one
+   * (same record id) is sent; a sink that cannot leaves this out.
+   */
+  expect?(record: UsageRecord): void;
 }
 
 /** The generation lookup: a project's most recent record for a request id. */

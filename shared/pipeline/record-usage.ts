@@ -44,10 +44,25 @@ export interface AttemptOutcome extends AttemptDescription {
  * is logged whole (it holds no prompt, completion or secret) so that it can be replayed: usage is never
  * dropped silently, and the client's response is not failed for it.
  */
-export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome): Promise<UsageRecord> {
-  const record: UsageRecord = {
+export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId?: string): Promise<UsageRecord> {
+  const record = buildUsageRecord(services, context, outcome, recordId ?? newRecordId(services));
+  try {
+    await services.usageSink.send(record);
+  } catch (error) {
+    services.reportUnsentUsage(record, error);
+  }
+  await correctTokenCharge(services, context.admission.tokenCharge, outcome.usage);
+  return record;
+}
+
+function newRecordId(services: GatewayServices): string {
+  return `rec-${randomBase62(24, services.randomBytes)}`;
+}
+
+function buildUsageRecord(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId: string): UsageRecord {
+  return {
     version: 1,
-    recordId: `rec-${randomBase62(24, services.randomBytes)}`,
+    recordId,
     requestId: context.requestId,
     projectId: context.projectId,
     keyId: context.keyId,
@@ -75,13 +90,6 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     createdAt: new Date(context.startedAt).toISOString(),
     attribution: context.attribution,
   };
-  try {
-    await services.usageSink.send(record);
-  } catch (error) {
-    services.reportUnsentUsage(record, error);
-  }
-  await correctTokenCharge(services, context.admission.tokenCharge, outcome.usage);
-  return record;
 }
 
 /** The tokens-per-minute window was charged an estimate; now that the real count is known, correct it. */
@@ -100,9 +108,20 @@ async function correctTokenCharge(services: GatewayServices, charge: LimitCharge
  */
 export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext) {
   let settling: Promise<void> | undefined;
+  // One id for the provisional record and the real one, so that at most one of them is ever applied.
+  const recordId = newRecordId(services);
   return {
+    /** Leaves the provisional outcome with a sink that keeps it, should the process stop before settle. */
+    expect(outcome: AttemptOutcome): void {
+      if (settling || !services.usageSink.expect) return;
+      try {
+        services.usageSink.expect(buildUsageRecord(services, context, outcome, recordId));
+      } catch {
+        // Best effort: the real record still follows.
+      }
+    },
     settle(outcome: AttemptOutcome): Promise<void> {
-      settling ??= recordUsage(services, context, outcome).then(() => undefined);
+      settling ??= recordUsage(services, context, outcome, recordId).then(() => undefined);
       return settling;
     },
     get settled(): boolean {

@@ -94,6 +94,8 @@ export async function runGeneration<Body extends RoutableBody>(
         const relayed = bridge.relayUpstreamError(answer);
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }
+      // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
+      settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
       if (streamed && served.response.body) {
         handedToStream = true;

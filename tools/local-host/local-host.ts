@@ -71,6 +71,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const usageQueue = new LocalUsageQueue({
     deliver: (event) => writer(event, lambdaContext('gateway-writer')),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
+    journalFile: join(dataDir, 'usage-queue.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
   });
   const requestLog = createRequestLog(options.logRequest);
@@ -137,6 +138,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         server.closeAllConnections();
       });
       await usageQueue.drain();
+      usageQueue.close();
       await store.close();
     },
   };

@@ -48,6 +48,7 @@ export function createRequestLog(write: ((line: string) => void) | undefined, no
         if (request) request.usage = record;
         return sink.send(record);
       },
+      ...(sink.expect ? { expect: (record: UsageRecord) => sink.expect?.(record) } : {}),
     }),
     async serve(request, response, serve) {
       const path = (request.url ?? '/').split('?')[0] ?? '/';
