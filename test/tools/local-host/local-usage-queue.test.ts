@@ -57,13 +57,13 @@ describe('LocalUsageQueue', () => {
       const records = Array.from({ length: 25 }, () => sampleRecord());
       for (const record of records) await usage.send(record);
 
-      // No time passes: the two full batches go at once, one after the other; the partial rest waits.
-      for (let tick = 0; tick < 5; tick += 1) await vi.advanceTimersByTimeAsync(0);
+      // The two full batches go at once (Node's shortest timer is 1 ms), one after the other; the rest waits.
+      await vi.advanceTimersByTimeAsync(2);
       expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10]);
-      await vi.advanceTimersByTimeAsync(39);
+      await vi.advanceTimersByTimeAsync(38);
       expect(deliveries).toHaveLength(2);
-      // The window closes: the rest goes.
-      await vi.advanceTimersByTimeAsync(1);
+      // The batch window (40 ms after the last full batch) closes: the rest goes.
+      await vi.advanceTimersByTimeAsync(5);
       expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10, 5]);
       expect(deliveries.flatMap(bodiesOf)).toEqual(records.map((record) => JSON.stringify(record)));
     } finally {
