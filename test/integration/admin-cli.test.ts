@@ -31,6 +31,14 @@ describe('admin CLI without a running host', () => {
     expect(result.stderr).toMatch(/There is no project "no-such-project"\. \(project_not_found\)/);
   });
 
+  it('says on stderr which store it changes when no gateway runs on it, and prints no log lines', async () => {
+    const result = await admin(dataDir, 'project', 'get', 'no-such-project');
+    expect(result.stderr.split('\n').filter((line) => line !== '')).toEqual([
+      `(no gateway is running on ${dataDir}: the command runs on its store directly)`,
+      'error: There is no project "no-such-project". (project_not_found)',
+    ]);
+  });
+
   it('explains a malformed command line in one line and a hint on stderr, and exits 2', async () => {
     const result = await admin(dataDir, 'project', 'update', 'cli-project', '--rpm', '-3');
     expect(result).toEqual({

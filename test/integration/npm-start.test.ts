@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCommand } from '../support/run-command.ts';
+import { runCommand, startCommand } from '../support/run-command.ts';
 
 let dataDir: string;
 
@@ -68,5 +68,26 @@ describe('npm start', () => {
     // A stopped host leaves no host file behind, so the admin CLI no longer tries to reach it. npm may exit
     // before the gateway process has finished closing, so give it a moment.
     await expect.poll(() => stat(join(dataDir, 'host.json')).then(() => 'present', () => 'gone'), { timeout: 5_000 }).toBe('gone');
+  });
+
+  it('refuses, in one line, to start on a data directory a running gateway uses, or on a port in use', async () => {
+    const gateway = startCommand('npm', ['start'], { ...env(), GATEWAY_QUIET: '1' }, /listening on/);
+    try {
+      const output = await gateway.started;
+      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] as string;
+      const sameDirectory = await runCommand('npm', ['start', '--silent'], { ...env(), GATEWAY_QUIET: '1' });
+      expect(sameDirectory.code).toBe(1);
+      expect(sameDirectory.stderr.trim()).toMatch(/^error: A gateway is already running on .+ \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)\. Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=/);
+      const otherDirectory = await mkdtemp(join(tmpdir(), 'gateway-start-port-'));
+      try {
+        const samePort = await runCommand('npm', ['start', '--silent'], { PORT: port, GATEWAY_DATA_DIR: otherDirectory, GATEWAY_QUIET: '1' });
+        expect(samePort.code).toBe(1);
+        expect(samePort.stderr.trim()).toBe(`error: Port ${port} is already in use. Stop what uses it, or start on another port: PORT=${Number(port) + 1} npm start`);
+      } finally {
+        await rm(otherDirectory, { recursive: true, force: true });
+      }
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -19,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const invoker = await chooseAdminInvoker(process.env);
+  if (invoker.note) console.error(invoker.note);
   try {
     const answer = (await invoker.invoke(line.event)) as AdminResult;
     if (!answer.ok) {

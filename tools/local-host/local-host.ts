@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
@@ -14,8 +14,13 @@ import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
-import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
 import { createRequestLog } from './request-log.ts';
+
+/** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
+export class LocalHostError extends Error {
+  override readonly name = 'LocalHostError';
+}
 
 export interface LocalHostOptions {
   port: number;
@@ -62,7 +67,15 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
  * key stops working at once, as in the process that revoked it in AWS).
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
-  const environment = await openLocalEnvironment(options.dataDir, options.env);
+  const running = await readLiveHostFile(resolve(options.dataDir));
+  if (running) {
+    throw new LocalHostError(
+      `A gateway is already running on ${resolve(options.dataDir)} (pid ${running.pid}, ${running.url}). Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=./.gateway-2 npm start`,
+    );
+  }
+  const environment = await openLocalEnvironment(options.dataDir, options.env).catch((error: unknown) => {
+    throw new LocalHostError(`${error instanceof Error ? error.message : String(error)} Stop the other process, or use another data directory (GATEWAY_DATA_DIR).`, { cause: error });
+  });
   const { dataDir, store, config } = environment;
   const startedEmpty = await store.isEmpty();
   installLambdaRuntimeEmulation();
@@ -115,10 +128,19 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     sendJson(response, 200, await handler(event, lambdaContext(name)));
   }
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.hostname ?? '127.0.0.1', () => resolveListen());
-  });
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.hostname ?? '127.0.0.1', () => resolveListen());
+    });
+  } catch (error) {
+    usageQueue.close();
+    await store.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
+    }
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   await writeHostFile(dataDir, { url, pid: process.pid, adminToken });

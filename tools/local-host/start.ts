@@ -2,7 +2,7 @@ import '../check-node-version.js';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeHowToGetAKey } from './key-hint.ts';
-import { startLocalHost } from './local-host.ts';
+import { LocalHostError, startLocalHost } from './local-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
 /** `npm start`: the gateway on this machine, no AWS account needed. `-- --quiet` (or GATEWAY_QUIET=1): no line per request. */
@@ -32,6 +32,11 @@ const host = await startLocalHost({
   hostname: environment.HOST,
   dataDir: environment.GATEWAY_DATA_DIR,
   ...(quiet ? {} : { logRequest: (line: string) => console.log(line) }),
+}).catch((error: unknown) => {
+  // What the person can fix is said in one line; anything else keeps its trace.
+  if (error instanceof LocalHostError) console.error(`error: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
 });
 console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
 console.log(`  OpenAI-compatible base URL: ${host.url}/v1`);
