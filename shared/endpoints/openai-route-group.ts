@@ -1,6 +1,6 @@
 import { jsonResponse } from '../http/gateway-http.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
+import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
@@ -10,21 +10,17 @@ import { handleListModels } from './list-models.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
-/** The OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour), errors in OpenAI's format. */
+/** The routes of the OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour). */
+export const openAiRoutes: RouteTable = {
+  '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
+  '/v1/chat/completions': { POST: (request, services, route) => runGeneration(chatCompletionsEndpoint, request, services, route) },
+  '/v1/models': { GET: handleListModels },
+  // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
+  '/v1/models/*': { GET: handleGetModel },
+  '/v1/generation': { GET: handleGetGeneration },
+};
+
+/** The OpenAI-compatible route group, errors in OpenAI's format. */
 export function createOpenAiRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup(
-    {
-      routes: {
-        '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
-        '/v1/chat/completions': { POST: (request, groupServices, route) => runGeneration(chatCompletionsEndpoint, request, groupServices, route) },
-        '/v1/models': { GET: handleListModels },
-        // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
-        '/v1/models/*': { GET: handleGetModel },
-        '/v1/generation': { GET: handleGetGeneration },
-      },
-      renderError: renderOpenAiError,
-    },
-    services,
-    reportError,
-  );
+  return createRouteGroup({ routes: openAiRoutes, renderError: renderOpenAiError }, services, reportError);
 }

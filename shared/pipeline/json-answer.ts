@@ -17,15 +17,16 @@ export interface JsonAnswer {
 /**
  * Reads a complete answer once: as the upstream's protocol into canonical terms (for metering, and for
  * the client's writer on a translated bridge). A native answer reaches the client as the upstream sent it
- * (with `usage.cost` when injection is on); a body that is not the protocol's JSON passes as it is and is
- * metered by estimate. A body that breaks off is an upstream failure the caller settles.
+ * (with `usage.cost` when injection is on). A body that is not JSON, or breaks off, is an upstream failure
+ * the caller settles (the prompt estimated, since the provider took the request).
  */
 export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string; contentType: string; usage: TokenUsage; described: { finishReason?: string; upstreamId?: string } }> {
   const { bridge, served } = answer;
   const text = await readWholeBody(served.response, served.target.provider.provider);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
   const payload = parseJsonObject(text);
-  if (!payload) return { body: text, contentType: upstreamType, usage: await answer.estimate({ completionText: text }), described: {} };
+  // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
+  if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
   const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.upstream.readResponse(payload);
   const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };

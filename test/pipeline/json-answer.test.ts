@@ -131,11 +131,8 @@ describe('readJsonAnswer of a native chat completion', () => {
     ['a JSON array', '[{"id":"x"}]'],
     ['a JSON string', '"text"'],
     ['JSON null', 'null'],
-  ])('passes %s through unchanged even with injection on, with an estimate', async (_label, body) => {
-    const { meterOptions, estimatedFrom } = options(true);
-    const metered = await meterChatCompletion(body, meterOptions);
-    expect(metered.body).toBe(body);
-    expect(metered.usage).toEqual(ESTIMATE);
-    expect(estimatedFrom).toEqual([body]);
+  ])('refuses %s as no answer: a 502 upstream_invalid_response, never passed on as a 200', async (_label, body) => {
+    const { meterOptions } = options(true);
+    await expect(meterChatCompletion(body, meterOptions)).rejects.toMatchObject({ status: 502, code: 'upstream_invalid_response' });
   });
 });
