@@ -30,6 +30,11 @@ export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
   body: string | ReadableStream<Uint8Array>;
+  /**
+   * Work that waits until the client's answer has ended (handing the usage record over): the host runs it
+   * once the body is written, and does not end the invocation before it is done.
+   */
+  afterAnswer?: () => Promise<void>;
 }
 
 export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): GatewayResponse {

@@ -25,6 +25,6 @@ export interface StreamingResult {
   body: string | ReadableStream<Uint8Array>;
 }
 
-export function toStreamingResult(response: GatewayResponse): StreamingResult {
-  return { statusCode: response.status, headers: response.headers, body: response.body };
+export function toStreamingResult(response: GatewayResponse): StreamingResult & Pick<GatewayResponse, 'afterAnswer'> {
+  return { statusCode: response.status, headers: response.headers, body: response.body, ...(response.afterAnswer ? { afterAnswer: response.afterAnswer } : {}) };
 }

@@ -1,13 +1,27 @@
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { StreamingResult } from './function-url.ts';
 
-type Serve = (event: APIGatewayProxyEventV2) => Promise<StreamingResult>;
+type Serve = (event: APIGatewayProxyEventV2) => Promise<StreamingResult & { afterAnswer?: () => Promise<void> }>;
 
-/** A function-URL handler in response-streaming mode (middy's streamifyResponse). */
+/**
+ * A function-URL handler in response-streaming mode (middy's streamifyResponse). What the answer defers
+ * (handing the usage record over) runs in middy's requestEnd, which comes after the response stream has
+ * ended and before the invocation does: the client never waits for it, and Lambda never freezes before it.
+ */
 export function streamingHandler(serve: Serve) {
-  return middy<APIGatewayProxyEventV2, StreamingResult>({ executionMode: executionModeStreamifyResponse }).handler(serve);
+  const deferredWork = new WeakMap<Context, () => Promise<void>>();
+  return middy<APIGatewayProxyEventV2, StreamingResult>({
+    executionMode: executionModeStreamifyResponse,
+    requestEnd: async (request) => {
+      await deferredWork.get(request.context)?.();
+    },
+  }).handler(async (event, context) => {
+    const { afterAnswer, ...result } = await serve(event);
+    if (afterAnswer) deferredWork.set(context, afterAnswer);
+    return result;
+  });
 }
 
 /**

@@ -48,6 +48,11 @@ export interface GatewaySettings {
    * committed before it, JSON answers must start before it. Undefined where no CloudFront stands in front.
    */
   originReadTimeoutMs?: number;
+  /**
+   * The host runs GatewayResponse.afterAnswer once the answer has ended: usage records are handed over
+   * then, so that no answer waits for the usage queue.
+   */
+  handsOverUsageAfterAnswer?: boolean;
 }
 
 /** Function URLs refuse bodies over 6 MB; the gateway says so in the client's protocol. */

@@ -106,7 +106,7 @@ async function correctTokenCharge(services: GatewayServices, charge: LimitCharge
  * balance reservation and corrects the tokens-per-minute charge), later ones are ignored, so every exit of
  * a request can hand its outcome over without counting twice.
  */
-export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext) {
+export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext, afterAnswer?: (work: () => Promise<void>) => void) {
   let settling: Promise<void> | undefined;
   // One id for the provisional record and the real one, so that at most one of them is ever applied.
   const recordId = newRecordId(services);
@@ -120,8 +120,14 @@ export function createUsageSettlement(services: GatewayServices, context: Reques
         // Best effort: the real record still follows.
       }
     },
+    /** Records the outcome: at once, or, where the host defers it, once the answer has ended. */
     settle(outcome: AttemptOutcome): Promise<void> {
-      settling ??= recordUsage(services, context, outcome, recordId).then(() => undefined);
+      if (settling) return settling;
+      const record = () => recordUsage(services, context, outcome, recordId).then(() => undefined);
+      if (afterAnswer) {
+        afterAnswer(record);
+        settling = Promise.resolve();
+      } else settling = record();
       return settling;
     },
     get settled(): boolean {

@@ -36,17 +36,19 @@ export interface RouteGroupDefinition {
 export function createRouteGroup(definition: RouteGroupDefinition, services: GatewayServices, reportError: ErrorReporter = () => {}) {
   return async function serve(request: GatewayRequest): Promise<GatewayResponse> {
     const receivedAt = services.clock.now();
+    const deferred = services.settings.handsOverUsageAfterAnswer ? createDeferredWork() : undefined;
+    const withDeferred = (response: GatewayResponse): GatewayResponse => (deferred ? { ...response, afterAnswer: deferred.run } : response);
     let requestId: string | undefined;
     try {
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
-      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt });
+      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt, ...(deferred ? { afterAnswer: deferred.add } : {}) });
       response.headers['x-request-id'] = requestId;
-      return response;
+      return withDeferred(response);
     } catch (thrown) {
       requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
-      return definition.renderError(error, { 'x-request-id': requestId });
+      return withDeferred(definition.renderError(error, { 'x-request-id': requestId }));
     }
   };
 }
@@ -73,4 +75,18 @@ async function dispatch(routes: RouteTable, request: GatewayRequest, services: G
   }
   const response = await handler(head ? { ...request, method: 'GET' } : request, services, route);
   return head ? { ...response, body: '' } : response;
+}
+
+/** Work a request defers until its answer has ended; work added while it runs is run too. */
+function createDeferredWork() {
+  const pending: Array<() => Promise<void>> = [];
+  return {
+    add: (work: () => Promise<void>) => void pending.push(work),
+    async run(): Promise<void> {
+      while (pending.length > 0) {
+        const work = pending.splice(0);
+        await Promise.allSettled(work.map((task) => task()));
+      }
+    },
+  };
 }

@@ -61,7 +61,7 @@ export async function runGeneration<Body extends RoutableBody>(
     attribution: readAttribution(request.headers),
     startedAt: route.receivedAt,
     admission,
-  });
+  }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt);
   const streamed = body.stream === true;
   const clientBody = withoutRoutingFields(body);

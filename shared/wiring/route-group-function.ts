@@ -36,8 +36,10 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
     spilled: (record, error) => logger.warn(USAGE_RECORD_SPILLED, { recordId: record.recordId, error }),
     unsent: (record, error) => logger.error(USAGE_RECORD_NOT_QUEUED, { usageRecord: record, error }),
   }, dependencies);
-  const routeGroup = definition.createRouteGroup({ ...services, usageSink: withUsageMetrics(services.usageSink, metrics) }, (error, requestId) =>
-    logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
+  const routeGroup = definition.createRouteGroup(
+    { ...services, usageSink: withUsageMetrics(services.usageSink, metrics), settings: { ...services.settings, handsOverUsageAfterAnswer: true } },
+    (error, requestId) =>
+      logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
   );
   // Requests refused for a missing origin secret are counted too: a rising 403 count means direct calls.
   const serve = withResponseMetrics(
@@ -50,7 +52,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
     }),
     metrics,
   );
-  return async (event: APIGatewayProxyEventV2): Promise<StreamingResult> => toStreamingResult(await serve(toGatewayRequest(event)));
+  return async (event: APIGatewayProxyEventV2) => toStreamingResult(await serve(toGatewayRequest(event)));
 }
 
 /**
