@@ -26,7 +26,7 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
   const payload = parseJsonObject(text);
   if (!payload) return { body: text, contentType: upstreamType, usage: await answer.estimate({ completionText: text }), described: {} };
-  const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.upstream.readResponse(payload);
+  const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
   const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
@@ -37,7 +37,7 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
 /** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */
 function readLeniently(bridge: Bridge, payload: Record<string, unknown>): CanonicalResponse {
   try {
-    return bridge.upstream.readResponse(payload);
+    return bridge.readResponse(payload);
   } catch {
     return { id: '', model: '', content: [{ type: 'text', text: JSON.stringify(payload) }], finish: 'other' };
   }

@@ -40,7 +40,7 @@ interface TranslatedCompletion {
   id: string;
   model: string;
   created: number;
-  choices: Array<{ message: { role: string; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCallOut[]; refusal: null }; finish_reason: string }>;
+  choices: Array<{ message: { role: string; content: string | null; reasoning_content?: string; tool_calls?: Array<Extract<ChatToolCallOut, { type: 'function' }>>; refusal: null }; finish_reason: string }>;
   usage: Record<string, unknown>;
 }
 
