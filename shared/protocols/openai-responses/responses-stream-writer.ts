@@ -12,6 +12,8 @@ type OpenItem =
   | { kind: 'message'; index: number; id: string; text: string }
   | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean; signature?: string; encrypted?: string }
   | { kind: 'tool'; index: number; id: string; toolIndex: number; callId: string; name: string; custom: boolean; input: string };
+type MessageItem = Extract<OpenItem, { kind: 'message' }>;
+type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
 
 /**
  * Writes canonical events as a Responses stream, in the order OpenAI documents and sends it: response.created
@@ -43,41 +45,43 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
   }
 
   /** Ends the open item and adds the next one, numbered after every item before it. */
-  function open(build: (index: number) => { next: OpenItem; added: Record<string, unknown> }): string {
+  function open<Next extends OpenItem>(build: (index: number) => { next: Next; added: Record<string, unknown> }): { frames: string; opened: Next } {
     const frames = close();
     const { next, added } = build(done.length);
     item = next;
-    return frames + emit('response.output_item.added', { output_index: next.index, item: added });
+    return { frames: frames + emit('response.output_item.added', { output_index: next.index, item: added }), opened: next };
   }
 
-  function openMessage(): string {
-    if (item?.kind === 'message') return '';
-    const frames = open((index) => {
+  /** The open message item (opened with its output_text part when another item, or none, was open). */
+  function openMessage(): { frames: string; message: MessageItem } {
+    if (item?.kind === 'message') return { frames: '', message: item };
+    const { frames, opened } = open((index) => {
       const id = outputItemId('message', presentation.responseId, index);
-      return { next: { kind: 'message', index, id, text: '' }, added: messageItem(id, 'in_progress', undefined) };
+      return { next: { kind: 'message' as const, index, id, text: '' }, added: messageItem(id, 'in_progress', undefined) };
     });
-    const message = item as unknown as Extract<OpenItem, { kind: 'message' }>;
-    return frames + emit('response.content_part.added', { item_id: message.id, output_index: message.index, content_index: 0, part: outputTextPart('') });
+    const part = emit('response.content_part.added', { item_id: opened.id, output_index: opened.index, content_index: 0, part: outputTextPart('') });
+    return { frames: frames + part, message: opened };
   }
 
-  /** Continues the open reasoning item; text after a signature (which ends Anthropic's thinking block) starts another. */
-  function openReasoning(text: string): string {
-    if (item?.kind === 'reasoning' && !(text && item.signature)) return '';
-    return open((index) => {
+  /** The open reasoning item; text after a signature (which ends Anthropic's thinking block) opens another. */
+  function openReasoning(text: string): { frames: string; reasoning: ReasoningItem } {
+    if (item?.kind === 'reasoning' && !(text && item.signature)) return { frames: '', reasoning: item };
+    const { frames, opened } = open((index) => {
       const id = outputItemId('reasoning', presentation.responseId, index);
-      return { next: { kind: 'reasoning', index, id, text: '', summaryOpen: false }, added: reasoningItem(id, undefined) };
+      return { next: { kind: 'reasoning' as const, index, id, text: '', summaryOpen: false }, added: reasoningItem(id, undefined) };
     });
+    return { frames, reasoning: opened };
   }
 
-  function reasoningText(text: string): string {
-    if (item?.kind !== 'reasoning' || !text) return '';
+  function reasoningText(reasoning: ReasoningItem, text: string): string {
+    if (!text) return '';
     let frames = '';
-    const location = { item_id: item.id, output_index: item.index, summary_index: 0 };
-    if (!item.summaryOpen) {
-      item.summaryOpen = true;
+    const location = { item_id: reasoning.id, output_index: reasoning.index, summary_index: 0 };
+    if (!reasoning.summaryOpen) {
+      reasoning.summaryOpen = true;
       frames += emit('response.reasoning_summary_part.added', { ...location, part: summaryPart('') });
     }
-    item.text += text;
+    reasoning.text += text;
     return frames + emit('response.reasoning_summary_text.delta', { ...location, delta: text });
   }
 
@@ -117,18 +121,16 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
         return '';
       case 'text-delta': {
         if (!event.text) return '';
-        const frames = openMessage();
-        const message = item as Extract<OpenItem, { kind: 'message' }>;
+        const { frames, message } = openMessage();
         message.text += event.text;
         return frames + emit('response.output_text.delta', { item_id: message.id, output_index: message.index, content_index: 0, delta: event.text, logprobs: [] });
       }
       case 'reasoning-delta': {
         if (!event.text && !event.signature && !event.encrypted) return '';
-        const frames = openReasoning(event.text) + reasoningText(event.text);
-        const reasoning = item as Extract<OpenItem, { kind: 'reasoning' }>;
+        const { frames, reasoning } = openReasoning(event.text);
         if (event.signature) reasoning.signature = event.signature;
         if (event.encrypted) reasoning.encrypted = event.encrypted;
-        return frames;
+        return frames + reasoningText(reasoning, event.text);
       }
       case 'tool-call-start': {
         const custom = event.custom === true;
@@ -136,10 +138,10 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
         return open((index) => {
           const id = outputItemId(custom ? 'custom_tool_call' : 'function_call', presentation.responseId, index);
           return {
-            next: { kind: 'tool', index, id, toolIndex: event.index, callId, name: event.name, custom, input: '' },
+            next: { kind: 'tool' as const, index, id, toolIndex: event.index, callId, name: event.name, custom, input: '' },
             added: toolCallItem(id, 'in_progress', { callId, name: event.name, input: '', custom }),
           };
-        });
+        }).frames;
       }
       case 'tool-call-delta': {
         if (item?.kind !== 'tool' || item.toolIndex !== event.index || !event.argumentsDelta) return '';
