@@ -42,6 +42,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     apiKey: z.string().min(1).optional(),
     baseUrl: z.string().optional(),
     protocol: providerFamilySchema.optional(),
+    /** Whether OpenAI-protocol requests to `/responses` go to the provider as they are, or are translated to chat. */
+    responses: z.enum(['native', 'translate']).optional(),
   }),
   z.object({ command: z.literal('provider.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('provider.remove'), projectId: projectIdSchema, provider: providerNameSchema }),
@@ -59,6 +61,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     contextLength: z.number().int().positive().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
     description: z.string().min(1).max(1000).optional(),
+    /** The one OpenAI API that serves the model (`any` clears it: every protocol of its provider). */
+    upstreamApi: z.enum(['chat', 'responses', 'any']).optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
   z.object({ command: z.literal('model.list'), projectId: projectIdSchema }),

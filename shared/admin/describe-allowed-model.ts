@@ -20,5 +20,6 @@ export function describeAllowedModel(model: AllowedModel, config: ProjectConfig,
     context_length: limits.contextLength,
     max_output_tokens: limits.maxOutputTokens,
     description: model.description ?? null,
+    upstream_api: model.upstreamApi ?? null,
   };
 }

@@ -9,8 +9,9 @@ import { withCachePrices } from './ratecard-commands.ts';
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
 /**
- * Adds a model to the allowlist, or changes its alias, prices, limits or description (what is not given
- * stays). The provider must be configured first: a model nobody can serve is refused, not half-added.
+ * Adds a model to the allowlist, or changes its alias, prices, limits, description or upstream API (what
+ * is not given stays). The provider must be configured first: a model nobody can serve is refused, not
+ * half-added. A model only one OpenAI API serves (`upstreamApi`) is reached through it by every client.
  */
 export async function allowModel(services: AdminServices, command: Command<'model.allow'>) {
   const config = await requireProject(services, command.projectId);
@@ -27,6 +28,13 @@ export async function allowModel(services: AdminServices, command: Command<'mode
   }
   refuseTakenAlias(config, command);
   const existing = config.models.find((entry) => entry.slug === command.slug);
+  const upstreamApi = command.upstreamApi === 'any' ? undefined : (command.upstreamApi ?? existing?.upstreamApi);
+  if (upstreamApi && !config.providers.get(parts.provider)?.protocols.includes('openai-chat')) {
+    throw new GatewayError('invalid_request', `--upstream-api names an OpenAI API, and "${parts.provider}" does not speak OpenAI's protocol.`, {
+      code: 'upstream_api_not_served',
+      param: 'upstream_api',
+    });
+  }
   const model: AllowedModel = {
     slug: command.slug,
     provider: parts.provider,
@@ -38,6 +46,7 @@ export async function allowModel(services: AdminServices, command: Command<'mode
       contextLength: command.contextLength ?? existing?.contextLength,
       maxOutputTokens: command.maxOutputTokens ?? existing?.maxOutputTokens,
       description: command.description ?? existing?.description,
+      upstreamApi,
     }),
   };
   await services.projects.putModel(command.projectId, model, projectRate(command, config.rates.get(command.slug)));

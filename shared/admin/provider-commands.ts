@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
-import { PROVIDER_FAMILIES } from '../core/project-config.ts';
-import { knownProviders, providerRequiresApiKey } from '../core/provider-catalog.ts';
+import { PROVIDER_FAMILIES, type ProjectConfig, type ProviderFamily, type WireProtocolId } from '../core/project-config.ts';
+import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
 import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
@@ -11,10 +11,12 @@ type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { com
 
 /**
  * Configures a provider on a project. Known providers bring their protocol and base URL; any other
- * name must state both. The key goes to the secret store only.
+ * name must state both. The key goes to the secret store only. An OpenAI-protocol provider also serves
+ * the Responses API natively or not (`--responses`): given, else as before, else by default for OpenAI,
+ * OpenRouter and Azure OpenAI (docs/decisions/responses-protocol.md).
  */
 export async function setProvider(services: AdminServices, command: Command<'provider.set'>) {
-  await requireProject(services, command.projectId);
+  const config = await requireProject(services, command.projectId);
   const known = knownProviders[command.provider];
   const family = command.protocol ?? known?.family;
   const baseUrl = command.baseUrl ?? known?.baseUrl;
@@ -33,10 +35,12 @@ export async function setProvider(services: AdminServices, command: Command<'pro
     });
   }
   const validatedUrl = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
+  const protocols = providerProtocols(config, command, family, validatedUrl);
   if (command.apiKey) await services.secrets.putApiKey(command.projectId, command.provider, command.apiKey);
   await services.projects.putProvider(command.projectId, {
     provider: command.provider,
     ...PROVIDER_FAMILIES[family],
+    protocols,
     baseUrl: validatedUrl,
     hasApiKey: command.apiKey !== undefined,
     updatedAt: new Date(services.clock.now()).toISOString(),
@@ -44,6 +48,23 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   services.caches.projects.invalidate(command.projectId);
   services.caches.providerKeys.invalidate(`${command.projectId}/${command.provider}`);
   return getProject(services, command.projectId);
+}
+
+function providerProtocols(config: ProjectConfig, command: Command<'provider.set'>, family: ProviderFamily, baseUrl: string): WireProtocolId[] {
+  const protocols = PROVIDER_FAMILIES[family].protocols;
+  if (family !== 'openai') {
+    if (command.responses === 'native') {
+      throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks Anthropic's protocol, which has no Responses API: --responses native needs an OpenAI-protocol provider.`, {
+        code: 'responses_not_served',
+        param: 'responses',
+      });
+    }
+    return protocols;
+  }
+  const previous = config.providers.get(command.provider);
+  const previously = previous?.protocols.includes('openai-chat') ? previous.protocols.includes('openai-responses') : undefined;
+  const native = command.responses ? command.responses === 'native' : (previously ?? servesResponsesByDefault(command.provider, baseUrl));
+  return native ? [...protocols, 'openai-responses'] : protocols;
 }
 
 export async function listProviders(services: AdminServices, command: Command<'provider.list'>) {

@@ -40,11 +40,16 @@ export interface TextDeltaEvent {
   text: string;
 }
 
-/** Reasoning ("thinking") text. `signature` is Anthropic's opaque thinking signature, when it arrives. */
+/**
+ * Reasoning ("thinking") text. `signature` is Anthropic's opaque thinking signature and `encrypted` OpenAI's
+ * encrypted reasoning (Responses' `encrypted_content`), when they arrive: what lets a client send the
+ * reasoning back on the next turn.
+ */
 export interface ReasoningDeltaEvent {
   type: 'reasoning-delta';
   text: string;
   signature?: string;
+  encrypted?: string;
 }
 
 /** A tool call begins: its dense tool-call index, the call id and the function name. */

@@ -4,11 +4,15 @@
  */
 export const ENDPOINTS = {
   'chat.completions': { group: 'chat' },
+  /** Its answers are stored upstream under their own id (`resp_…`), which clients name again later. */
+  responses: { group: 'responses', storesUpstreamObjects: true },
+  /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */
+  'responses.stored': { group: 'responses' },
   messages: { group: 'messages' },
   'messages.count_tokens': { group: 'messages' },
   models: { group: 'models' },
   generation: { group: 'generation' },
-} as const satisfies Record<string, { group: string }>;
+} as const satisfies Record<string, { group: string; storesUpstreamObjects?: true }>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 export type EndpointGroup = (typeof ENDPOINTS)[EndpointName]['group'];
@@ -18,6 +22,15 @@ export const ENDPOINT_GROUPS: readonly EndpointGroup[] = [...new Set(Object.valu
 
 export function endpointGroupOf(endpoint: EndpointName): EndpointGroup {
   return ENDPOINTS[endpoint].group;
+}
+
+/**
+ * Whether the answers of an endpoint (named as a usage record names it) live on at the provider under their
+ * upstream id, so the gateway must remember which project and provider made each.
+ */
+export function storesUpstreamObjects(endpoint: string): boolean {
+  const known = (ENDPOINTS as Record<string, { storesUpstreamObjects?: true }>)[endpoint];
+  return known?.storesUpstreamObjects === true;
 }
 
 export function isEndpointGroup(name: string): name is EndpointGroup {

@@ -1,6 +1,6 @@
 import { GatewayError, toGatewayError } from './errors.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from './project-config.ts';
-import { effectiveRate } from './project-config.ts';
+import { effectiveRate, modelProtocols } from './project-config.ts';
 import { providerRequiresApiKey, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
@@ -8,6 +8,7 @@ import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 /** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
 export interface RouteTarget {
   model: AllowedModel;
+  /** The provider as it serves this model: its protocols are the model's (see modelProtocols). */
   provider: ProviderConfig;
   rate: RateCardEntry;
 }
@@ -39,8 +40,9 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
   if (!provider) return `provider "${entry.provider}" is not configured`;
   if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
   if (!request.modelKinds.includes(entry.kind)) return `${/^[aeiou]/.test(entry.kind) ? 'an' : 'a'} ${entry.kind} model, ${NOT_FOR_THIS_ENDPOINT}`;
-  if (!provider.protocols.some((protocol) => request.protocols.includes(protocol))) {
-    return `served over ${provider.protocols.join(', ')}, ${NOT_FOR_THIS_ENDPOINT}`;
+  const protocols = modelProtocols(entry, provider);
+  if (!protocols.some((protocol) => request.protocols.includes(protocol))) {
+    return `served over ${protocols.join(', ')}, ${NOT_FOR_THIS_ENDPOINT}`;
   }
   if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
   if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
@@ -53,6 +55,10 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
     if (unsupported.length > 0) return `provider "${entry.provider}" does not support ${unsupported.join(', ')}`;
   }
   return undefined;
+}
+
+function servingProvider(entry: AllowedModel, provider: ProviderConfig): ProviderConfig {
+  return entry.upstreamApi ? { ...provider, protocols: modelProtocols(entry, provider) } : provider;
 }
 
 /** Orders one model's providers: `order` first (in its order), then by price if asked, cooling-down targets last. */
@@ -108,7 +114,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
       const rate = effectiveRate(entry.slug, config, orgRates);
       const excluded = exclusionOf(entry, config, rate, request);
       if (excluded) reasons.push(`"${entry.slug}": ${excluded}`);
-      else eligible.push({ model: entry, provider: config.providers.get(entry.provider) as ProviderConfig, rate });
+      else eligible.push({ model: entry, provider: servingProvider(entry, config.providers.get(entry.provider) as ProviderConfig), rate });
     }
     for (const target of orderGroup(eligible, request)) {
       if (!targets.some((known) => known.model.slug === target.model.slug)) targets.push(target);

@@ -78,9 +78,25 @@ export interface UsageSink {
   expect?(record: UsageRecord): void;
 }
 
-/** The generation lookup: a project's most recent record for a request id. */
+/** What the gateway remembers of past generations: the records, and who made the answers providers store. */
 export interface GenerationLookup {
+  /** A project's most recent record for a request id. */
   findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined>;
+  /**
+   * The project and provider that made a stored upstream answer (a Responses `resp_…` id), once its usage
+   * record was written; undefined for an id the gateway never relayed (or not yet recorded).
+   */
+  findStoredResponse(responseId: string): Promise<StoredResponseOwner | undefined>;
+}
+
+/** Who made a stored upstream answer: only that project may reach it, only through that provider. */
+export interface StoredResponseOwner {
+  projectId: string;
+  provider: string;
+  /** Slug of the model that made it. */
+  model: string;
+  /** The gateway request that made it. */
+  requestId: string;
 }
 
 /**

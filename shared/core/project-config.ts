@@ -13,7 +13,7 @@ export const providerNameSchema = z
  * The wire protocols the gateway speaks with providers (and clients). A provider speaks a set of them
  * (many OpenAI-compatible providers serve chat completions and the Responses API).
  */
-export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages']);
+export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses']);
 export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
 
 /** How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, or none (the offline mock). */
@@ -30,6 +30,18 @@ export type ProviderFamily = z.infer<typeof providerFamilySchema>;
 export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: WireProtocolId[]; auth: ProviderAuth }>> = {
   openai: { protocols: ['openai-chat'], auth: 'bearer' },
   anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
+};
+
+/**
+ * The OpenAI API a model is served by on its provider, when not every API of the provider serves it: a
+ * Responses-only model (`responses`) is reached by chat and messages clients through translation.
+ */
+export const upstreamApiSchema = z.enum(['chat', 'responses']);
+export type UpstreamApi = z.infer<typeof upstreamApiSchema>;
+
+export const UPSTREAM_API_PROTOCOLS: Readonly<Record<UpstreamApi, WireProtocolId>> = {
+  chat: 'openai-chat',
+  responses: 'openai-responses',
 };
 
 /** What a model does, so a request reaches only models that serve its endpoint. */
@@ -108,6 +120,8 @@ export const allowedModelSchema = z.object({
   contextLength: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   description: z.string().optional(),
+  /** Set for a model only one of its provider's OpenAI APIs serves; absent, every protocol of the provider. */
+  upstreamApi: upstreamApiSchema.optional(),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;
@@ -141,6 +155,14 @@ export function effectiveRate(slug: string, config: ProjectConfig, orgRates: Org
   return (
     config.rates.get(slug) ?? orgRates.get(slug) ?? { slug, inputPriceMicrosPer1k: 0, outputPriceMicrosPer1k: 0 }
   );
+}
+
+/**
+ * The protocols a model is reached by on its provider: the provider's own, unless the model is served by
+ * one API only (`upstreamApi`), which then is its only protocol.
+ */
+export function modelProtocols(model: Pick<AllowedModel, 'upstreamApi'>, provider: Pick<ProviderConfig, 'protocols'>): WireProtocolId[] {
+  return model.upstreamApi ? [UPSTREAM_API_PROTOCOLS[model.upstreamApi]] : provider.protocols;
 }
 
 /** Splits `provider/model` at the first slash: `openrouter/openai/gpt-4o-mini` → openrouter + openai/gpt-4o-mini. */

@@ -1,6 +1,6 @@
 import { effectiveModelLimits } from '../core/known-models.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
-import { effectiveRate } from '../core/project-config.ts';
+import { effectiveRate, modelProtocols } from '../core/project-config.ts';
 import { supportedChatParameters } from '../core/provider-catalog.ts';
 import { microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
@@ -54,7 +54,8 @@ function architectureOf(kind: ModelKind) {
 /** One entry of the model list, in OpenRouter's shape (docs/decisions/model-list.md). */
 export function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
   const limits = effectiveModelLimits(entry);
-  const protocols = config.providers.get(entry.provider)?.protocols ?? ['openai-chat'];
+  const provider = config.providers.get(entry.provider);
+  const protocols = provider ? modelProtocols(entry, provider) : ['openai-chat' as const];
   return {
     id: entry.slug,
     object: 'model',

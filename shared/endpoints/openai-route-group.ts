@@ -7,6 +7,8 @@ import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
 import { handleListModels } from './list-models.ts';
+import { responsesEndpoint } from './responses.ts';
+import { handleStoredResponse } from './stored-responses.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
@@ -14,6 +16,9 @@ export type { ErrorReporter } from '../pipeline/route-group.ts';
 export const openAiRoutes: RouteTable = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
   '/v1/chat/completions': { POST: (request, services, route) => runGeneration(chatCompletionsEndpoint, request, services, route) },
+  '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
+  // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
+  '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
   '/v1/models': { GET: handleListModels },
   // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
   '/v1/models/*': { GET: handleGetModel },

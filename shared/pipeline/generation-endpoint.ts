@@ -1,6 +1,7 @@
 import type { EndpointName } from '../core/endpoints.ts';
-import type { ModelKind } from '../core/project-config.ts';
+import type { ModelKind, ProjectConfig } from '../core/project-config.ts';
 import type { WireProtocol } from '../protocols/wire-protocol.ts';
+import type { GatewayServices } from './gateway-services.ts';
 
 /** The routing fields every generation endpoint reads (spec 2.2), beside its other parameters. */
 export interface RoutableBody extends Record<string, unknown> {
@@ -30,6 +31,17 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   promptText(body: Body): string;
   /** The request's own cap on output tokens, if it sets one. */
   maxOutputTokens(body: Body): number | undefined;
+  /**
+   * Routing the body implies beyond its routing fields, decided before the targets are planned (a request
+   * that continues a stored response must reach the provider that stored it): the body as planning sees it.
+   */
+  refineRouting?(body: Body, context: RoutingContext): Promise<Body>;
+}
+
+/** What an endpoint may consult to refine a request's routing. */
+export interface RoutingContext {
+  config: ProjectConfig;
+  services: GatewayServices;
 }
 
 export function withoutRoutingFields(body: Record<string, unknown>): Record<string, unknown> {

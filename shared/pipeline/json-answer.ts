@@ -27,7 +27,7 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   const payload = parseJsonObject(text);
   // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
   if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
-  const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.upstream.readResponse(payload);
+  const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
   const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
@@ -38,7 +38,7 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
 /** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */
 function readLeniently(bridge: Bridge, payload: Record<string, unknown>): CanonicalResponse {
   try {
-    return bridge.upstream.readResponse(payload);
+    return bridge.readResponse(payload);
   } catch {
     return { id: '', model: '', content: [{ type: 'text', text: JSON.stringify(payload) }], finish: 'other' };
   }

@@ -43,7 +43,8 @@ export async function runGeneration<Body extends RoutableBody>(
   const body = endpoint.parse(bodyText(request));
   const { key, config } = admitted;
   const { project } = config;
-  const targets = planTargets(services, admitted, body, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
+  const targets = planTargets(services, admitted, routed, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>

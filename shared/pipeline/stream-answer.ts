@@ -28,7 +28,7 @@ export interface StreamAnswer {
 export function streamAnswer(answer: StreamAnswer): GatewayResponse {
   const { bridge, served, services } = answer;
   const meter = createCanonicalMeter();
-  const reader = bridge.upstream.createStreamReader();
+  const reader = bridge.createStreamReader();
   const finalUsage = () => finalUsageOf(meter.result(), answer.estimate);
   const presentation: Presentation = { ...answer.presentation, finalUsage };
   const output = bridge.native ? bridge.client.createPassThrough(presentation) : bridge.client.createStreamWriter(presentation);
@@ -43,7 +43,7 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
       },
       onEnd: () => output.end(),
     },
-    errorFrame: bridge.client.streamErrorFrame,
+    errorFrame: (error) => output.fail?.(error) ?? bridge.client.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
     onSettled: async (settlement) => {
       const observed = meter.result();

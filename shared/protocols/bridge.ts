@@ -1,9 +1,10 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
+import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { WireProtocolId } from '../core/project-config.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { wireProtocol } from './registry.ts';
-import type { WireProtocol } from './wire-protocol.ts';
+import type { StreamReader, WireProtocol } from './wire-protocol.ts';
 
 /** A request as one upstream receives it: the path below its base URL, the protocol's headers, the body. */
 export interface UpstreamRequest {
@@ -25,6 +26,10 @@ export interface Bridge {
   request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
   /** An upstream's refusal of the request, in the client's protocol. */
   relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
+  /** The upstream's complete answer in canonical terms, read knowing the request it answers when translated. */
+  readResponse(payload: unknown): CanonicalResponse;
+  /** The upstream protocol's stream reader, knowing the request it answers when translated. */
+  createStreamReader(): StreamReader;
 }
 
 /**
@@ -49,5 +54,7 @@ export function chooseBridge(client: WireProtocol, providerProtocols: readonly W
       const body = client.writeErrorBody(upstream.readErrorBody(answer.body));
       return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
     },
+    readResponse: (payload) => (native ? upstream.readResponse(payload) : upstream.readResponse(payload, canonical())),
+    createStreamReader: () => (native ? upstream.createStreamReader() : upstream.createStreamReader(canonical())),
   };
 }

@@ -30,12 +30,16 @@ export interface WireProtocol {
   nativeRequestBody(body: Record<string, unknown>, upstreamModel: string): string;
   /** A translated request in this protocol's body. */
   writeRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown>;
-  /** A complete answer in canonical terms (throws an upstream GatewayError when it is not one). */
-  readResponse(payload: unknown): CanonicalResponse;
+  /**
+   * A complete answer in canonical terms (throws an upstream GatewayError when it is not one). `request` is
+   * the translated request it answers, so that what the writer encoded on the way out (a custom tool's free
+   * text inside a JSON object) is decoded on the way back; absent for a native answer.
+   */
+  readResponse(payload: unknown, request?: CanonicalRequest): CanonicalResponse;
   /** How this protocol's streams are framed (SSE, or AWS event-stream). */
   createStreamDecoder(): StreamDecoder;
-  /** Reads the protocol's stream events as canonical events, one upstream event at a time. */
-  createStreamReader(): StreamReader;
+  /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
+  createStreamReader(request?: CanonicalRequest): StreamReader;
   /** What an error body of this protocol says, in canonical words. */
   readErrorBody(body: string): ErrorWords;
 
@@ -93,6 +97,12 @@ export interface ClientStream {
   push(event: UpstreamEvent, canonical: readonly CanonicalEvent[]): string | Promise<string>;
   /** The frames that close the stream once the upstream ended (not after a failure). */
   end(): string | Promise<string>;
+  /**
+   * The frames that end the stream when the gateway fails after the first byte (the upstream broke off),
+   * for a protocol whose failure frame depends on what was sent (Responses numbers its events and closes
+   * the response it opened); absent, the protocol's stateless `streamErrorFrame`.
+   */
+  fail?(error: GatewayError): string;
 }
 
 /** How an answer is shown to the client: the names it asked for, and whether and how usage appears. */

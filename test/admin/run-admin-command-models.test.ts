@@ -63,6 +63,7 @@ describe('runAdminCommand: models and the rate card', () => {
         context_length: 128_000,
         max_output_tokens: 16_384,
         description: null,
+        upstream_api: null,
       },
     ]);
   });
@@ -157,6 +158,7 @@ describe('runAdminCommand: models and the rate card', () => {
           context_length: 128_000,
           max_output_tokens: 16_384,
           description: null,
+          upstream_api: null,
         },
       ]);
       const config = await admin.projects.loadProjectConfig('again');

@@ -31,7 +31,7 @@ describe('runAdminCommand: listing and removing providers', () => {
 
     expect(list.providers).toEqual([
       { provider: 'mock', protocols: ['openai-chat'], auth: 'bearer', base_url: 'mock://offline/v1', has_api_key: false, models: 2, updated_at: '2025-01-02T03:04:05.000Z' },
-      { provider: 'openai', protocols: ['openai-chat'], auth: 'bearer', base_url: 'https://api.openai.com/v1', has_api_key: true, models: 0, updated_at: '2025-01-02T03:04:05.000Z' },
+      { provider: 'openai', protocols: ['openai-chat', 'openai-responses'], auth: 'bearer', base_url: 'https://api.openai.com/v1', has_api_key: true, models: 0, updated_at: '2025-01-02T03:04:05.000Z' },
     ]);
     expect(JSON.stringify(list)).not.toContain('sk-openai-key');
   });

@@ -32,7 +32,7 @@ describe('runAdminCommand: providers', () => {
     });
 
     expect(result.providers).toEqual([
-      { provider: 'openai', protocols: ['openai-chat'], auth: 'bearer', base_url: 'https://api.openai.com/v1', has_api_key: true },
+      { provider: 'openai', protocols: ['openai-chat', 'openai-responses'], auth: 'bearer', base_url: 'https://api.openai.com/v1', has_api_key: true },
     ]);
     await expect(admin.secrets.getApiKey('known', 'openai')).resolves.toBe('sk-secret-openai-0001');
     const stored = (await admin.scan('admin-test-projects')).filter((item) => item.projectId === 'known');
@@ -152,7 +152,7 @@ describe('runAdminCommand: providers', () => {
     const result = await admin.ok<ProjectView>(event, { allowPrivateUpstreams: true });
 
     expect(result.providers).toEqual([
-      { provider: 'openai', protocols: ['openai-chat'], auth: 'bearer', base_url: 'http://127.0.0.1:8080/v1', has_api_key: true },
+      { provider: 'openai', protocols: ['openai-chat', 'openai-responses'], auth: 'bearer', base_url: 'http://127.0.0.1:8080/v1', has_api_key: true },
     ]);
   });
 

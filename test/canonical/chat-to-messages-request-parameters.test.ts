@@ -9,10 +9,28 @@ const hello = [{ role: 'user', content: 'Hello' }];
 describe('convertChatRequestToMessages: tools', () => {
   const tool = { type: 'function', function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 
-  it('sends function tools with parameters as input_schema and drops other tool types', () => {
-    const { body, droppedFields } = convert({ messages: hello, tools: [tool, { type: 'custom', custom: { name: 'grammar' } }] });
+  it('sends function tools with parameters as input_schema and drops tool types it does not know', () => {
+    const { body, droppedFields } = convert({ messages: hello, tools: [tool, { type: 'web_search' }] });
     expect(body.tools).toEqual([{ name: 'get_weather', description: 'Weather now', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
-    expect(droppedFields).toEqual(['tools[].type=custom']);
+    expect(droppedFields).toEqual(['tools[].type=web_search']);
+  });
+
+  it('sends a custom tool as a tool taking its free text in one string property, spelling out its grammar', () => {
+    const format = { type: 'grammar', syntax: 'lark', definition: 'start: "*** Begin Patch" /.+/' };
+    const { body, droppedFields } = convert({ messages: hello, tools: [{ type: 'custom', custom: { name: 'apply_patch', description: 'Edit files', format } }] });
+    expect(body.tools).toEqual([
+      {
+        name: 'apply_patch',
+        description: 'Edit files',
+        input_schema: {
+          type: 'object',
+          properties: { input: { type: 'string', description: `The tool's input as free text, following this lark grammar:\n${format.definition}` } },
+          required: ['input'],
+          additionalProperties: false,
+        },
+      },
+    ]);
+    expect(droppedFields).toEqual([]);
   });
 
   it.each([

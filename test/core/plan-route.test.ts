@@ -207,3 +207,34 @@ describe('cool-down', () => {
     expect(plan({ model: 'mistral/mistral-small', isCoolingDown: () => true })).toEqual(['mistral/mistral-small']);
   });
 });
+
+describe('planRoute: models served by one OpenAI API', () => {
+  const openai: ProviderConfig = { ...provider('openai'), protocols: ['openai-chat', 'openai-responses'] };
+  const responsesOnly: AllowedModel = { ...allowed('openai/o3-pro'), upstreamApi: 'responses' };
+  const request: RouteRequest = {
+    model: 'openai/o3-pro',
+    fallbackModels: [],
+    failoverEnabled: false,
+    preferences: {},
+    protocols: ['openai-chat', 'anthropic-messages', 'openai-responses'],
+    modelKinds: ['chat'],
+    parameters: [],
+    isCoolingDown: () => false,
+  };
+
+  it('gives the target only the Responses protocol, so chat and messages clients reach it through translation', () => {
+    const [target] = planRoute(request, config({ providers: [openai], models: [responsesOnly] }), NO_ORG_RATES);
+    expect(target?.provider.protocols).toEqual(['openai-responses']);
+    expect(target?.provider.baseUrl).toBe(openai.baseUrl);
+  });
+
+  it('leaves the provider its protocols for models without the mark', () => {
+    const [target] = planRoute({ ...request, model: 'openai/gpt-5' }, config({ providers: [openai], models: [allowed('openai/gpt-5')] }), NO_ORG_RATES);
+    expect(target?.provider.protocols).toEqual(['openai-chat', 'openai-responses']);
+  });
+
+  it('says the model is not served on an endpoint that cannot reach its API', () => {
+    const error = refusal(() => planRoute({ ...request, protocols: ['openai-chat'] }, config({ providers: [openai], models: [responsesOnly] }), NO_ORG_RATES));
+    expect(error).toMatchObject({ code: 'model_unsupported_for_endpoint', message: expect.stringContaining('served over openai-responses') });
+  });
+});

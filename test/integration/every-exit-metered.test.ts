@@ -6,7 +6,7 @@ import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
- * Every exit of a generation request, on both generation routes, leaves exactly one usage record and a
+ * Every exit of a generation request, on every generation route (native: chat, messages, responses), leaves exactly one usage record and a
  * settled prepaid reservation: success (JSON and stream), an upstream refusal, every target failing, an
  * answer whose body breaks off after a 200 head, a stream that breaks off, a client that goes away.
  */
@@ -20,18 +20,21 @@ type Behaviour = 'ok' | 'bad-request' | 'overloaded' | 'broken-body' | 'broken-s
 /** The fake upstream answers as the model id it received says, in the protocol of the path it was called on. */
 function answer(request: ReceivedRequest, response: ServerResponse): void {
   const behaviour = String(request.body.model) as Behaviour;
-  const anthropic = request.path.endsWith('/messages');
-  if (behaviour === 'bad-request') return sendJson(response, 400, JSON.parse(readFixture(anthropic ? 'anthropic/messages-error-400-invalid-request.json' : 'openai-chat/chat-error-400-unsupported-parameter.json')));
+  const protocol = request.path.endsWith('/messages') ? 'anthropic' : request.path.endsWith('/responses') ? 'responses' : 'chat';
+  const fixture = (kinds: Record<typeof protocol, string>) => readFixture(kinds[protocol]);
+  if (behaviour === 'bad-request') {
+    return sendJson(response, 400, JSON.parse(fixture({ anthropic: 'anthropic/messages-error-400-invalid-request.json', chat: 'openai-chat/chat-error-400-unsupported-parameter.json', responses: 'openai-responses/responses-error-400-invalid-temperature.json' })));
+  }
   if (behaviour === 'overloaded') return sendJson(response, 503, { error: { message: 'overloaded', type: 'server_error' } });
   const stream = request.body.stream === true;
   if (!stream) {
-    const body = readFixture(anthropic ? 'anthropic/messages-nonstream-text.json' : 'openai-chat/chat-nonstream-text-usage-details.json');
+    const body = fixture({ anthropic: 'anthropic/messages-nonstream-text.json', chat: 'openai-chat/chat-nonstream-text-usage-details.json', responses: 'openai-responses/responses-nonstream-text.json' });
     if (behaviour !== 'broken-body') return sendJson(response, 200, body);
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
     response.write(body.slice(0, 40));
     return void setTimeout(() => response.socket?.destroy(), 20);
   }
-  const events = sseEvents(readFixture(anthropic ? 'anthropic/messages-stream-text.sse' : 'openai-chat/chat-stream-text-include-usage.sse'));
+  const events = sseEvents(fixture({ anthropic: 'anthropic/messages-stream-text.sse', chat: 'openai-chat/chat-stream-text-include-usage.sse', responses: 'openai-responses/responses-stream-text.sse' }));
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const cut = behaviour === 'broken-stream' ? 2 : events.length;
   const pause = behaviour === 'slow-stream' ? 40 : 1;
@@ -51,8 +54,9 @@ beforeAll(async () => {
   await gateway.admin({ command: 'project.create', projectId: 'exits' });
   await gateway.admin({ command: 'provider.set', projectId: 'exits', provider: 'chatty', apiKey: 'sk-chatty-0123456789', baseUrl: upstream.baseUrl, protocol: 'openai' });
   await gateway.admin({ command: 'provider.set', projectId: 'exits', provider: 'claude', apiKey: 'sk-claude-0123456789', baseUrl: upstream.baseUrl, protocol: 'anthropic' });
+  await gateway.admin({ command: 'provider.set', projectId: 'exits', provider: 'codexy', apiKey: 'sk-codexy-0123456789', baseUrl: upstream.baseUrl, protocol: 'openai', responses: 'native' });
   for (const behaviour of ['ok', 'bad-request', 'overloaded', 'broken-body', 'broken-stream', 'slow-stream']) {
-    for (const provider of ['chatty', 'claude']) {
+    for (const provider of ['chatty', 'claude', 'codexy']) {
       await gateway.admin({ command: 'model.allow', projectId: 'exits', slug: `${provider}/${behaviour}`, inputMicrosPer1k: 1_000, outputMicrosPer1k: 2_000 });
     }
   }
@@ -68,14 +72,18 @@ afterAll(async () => {
 let sequence = 0;
 
 /** Sends one request (reading whatever comes back), then returns the usage rows of its request id once written. */
-async function send(route: 'chat' | 'messages', model: string, options: { stream: boolean; abortAfterFirstChunk?: boolean }) {
+const ROUTES = {
+  chat: { path: '/v1/chat/completions', provider: 'chatty', body: { messages: [{ role: 'user', content: 'Hi' }] } },
+  messages: { path: '/v1/messages', provider: 'claude', body: { max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] } },
+  responses: { path: '/v1/responses', provider: 'codexy', body: { input: 'Hi' } },
+};
+type Route = keyof typeof ROUTES;
+
+async function send(route: Route, model: string, options: { stream: boolean; abortAfterFirstChunk?: boolean }) {
   const requestId = `exit-${++sequence}`;
-  const body =
-    route === 'chat'
-      ? { model, stream: options.stream, messages: [{ role: 'user', content: 'Hi' }] }
-      : { model, stream: options.stream, max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] };
+  const body = { model, stream: options.stream, ...ROUTES[route].body };
   const abort = new AbortController();
-  const response = await fetch(`${gateway.url}${route === 'chat' ? '/v1/chat/completions' : '/v1/messages'}`, {
+  const response = await fetch(`${gateway.url}${ROUTES[route].path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': requestId },
     body: JSON.stringify(body),
@@ -101,8 +109,8 @@ async function expectReservationsSettled(): Promise<void> {
   expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(INITIAL_BALANCE_NANOS);
 }
 
-describe.each(['chat', 'messages'] as const)('every exit of %s is metered once and settles its reservation', (route) => {
-  const model = (behaviour: Behaviour) => `${route === 'chat' ? 'chatty' : 'claude'}/${behaviour}`;
+describe.each(['chat', 'messages', 'responses'] as const)('every exit of %s is metered once and settles its reservation', (route) => {
+  const model = (behaviour: Behaviour) => `${ROUTES[route].provider}/${behaviour}`;
 
   it.each([
     { name: 'a JSON answer', behaviour: 'ok', stream: false, status: 200, recorded: 'completed' },

@@ -53,7 +53,7 @@ export function createFakeGateway(options: {
     settings: { upstreamFirstByteTimeoutMs: 5_000, requestDeadlineMs: 10_000, heartbeatIntervalMs: 15_000, behindCloudFront: false },
     coolDown: new CoolDown(clock),
     usageSink: { send: async (record) => void records.push(record) },
-    generations: { findGeneration: async () => undefined },
+    generations: { findGeneration: async () => undefined, findStoredResponse: async () => undefined },
     rateLimiter: { acquire: async (charges) => ({ allowed: true, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
     balances: {
       reserve: async (_projectId, nanos) => ((reserved += nanos), true),

@@ -1,5 +1,7 @@
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
+import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
+import { customToolNames, unwrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
 import { mapAnthropicErrorType } from './anthropic-errors.ts';
 import { anthropicStreamEventSchema, type AnthropicBlock, type AnthropicStreamEvent } from './anthropic-wire-types.ts';
@@ -8,7 +10,9 @@ import { mergeAnthropicUsageCounts, readAnthropicUsageCounts, toTokenUsage, type
 
 type OpenBlock =
   | { kind: 'text' | 'thinking' | 'ignored' }
-  | { kind: 'tool'; toolIndex: number; initialInput: unknown; sawArguments: boolean };
+  | { kind: 'tool'; toolIndex: number; initialInput: unknown; sawArguments: boolean }
+  /** A custom tool called through its `input` property: its JSON is collected and its text given at the end. */
+  | { kind: 'custom-tool'; toolIndex: number; initialInput: unknown; json: string };
 
 /**
  * Reads an Anthropic Messages stream, one event's data at a time, as canonical events. Text, thinking and
@@ -16,8 +20,11 @@ type OpenBlock =
  * no canonical form and are skipped, as are pings and event types not known yet. Tool calls are numbered
  * among tool_use blocks only. A tool call whose arguments never streamed (an empty-input tool sends only
  * `""`) gets its start input, `{}` at least, as one fragment, so its arguments always parse as JSON.
+ * A call of a custom tool of the translated `request` (a JSON tool with an `input` string on Anthropic's
+ * side) is a custom tool call again: its text comes as one fragment when the block stops.
  */
-export function createAnthropicStreamReader() {
+export function createAnthropicStreamReader(request?: CanonicalRequest) {
+  const customTools = customToolNames(request);
   const blocks = new Map<number, OpenBlock>();
   let counts: AnthropicUsageCounts = {};
   let nextToolIndex = 0;
@@ -34,8 +41,9 @@ export function createAnthropicStreamReader() {
         return block.thinking ? [{ type: 'reasoning-delta', text: block.thinking }] : [];
       case 'tool_use': {
         const toolIndex = nextToolIndex++;
-        blocks.set(index, { kind: 'tool', toolIndex, initialInput: block.input, sawArguments: false });
-        return [{ type: 'tool-call-start', index: toolIndex, id: block.id ?? '', name: block.name ?? '' }];
+        const custom = customTools.has(block.name ?? '');
+        blocks.set(index, custom ? { kind: 'custom-tool', toolIndex, initialInput: block.input, json: '' } : { kind: 'tool', toolIndex, initialInput: block.input, sawArguments: false });
+        return [{ type: 'tool-call-start', index: toolIndex, id: block.id ?? '', name: block.name ?? '', ...(custom ? { custom } : {}) }];
       }
       default:
         blocks.set(index, { kind: 'ignored' });
@@ -57,12 +65,17 @@ export function createAnthropicStreamReader() {
       block.sawArguments = true;
       return [{ type: 'tool-call-delta', index: block.toolIndex, argumentsDelta: delta.partial_json }];
     }
+    if (block.kind === 'custom-tool' && delta.type === 'input_json_delta' && delta.partial_json) block.json += delta.partial_json;
     return [];
   }
 
   function stopBlock(index: number): CanonicalEvent[] {
     const block = blocks.get(index);
     blocks.delete(index);
+    if (block?.kind === 'custom-tool') {
+      const text = unwrapCustomToolInput(block.json || stringifyToolInput(block.initialInput));
+      return [...(text ? [{ type: 'tool-call-delta' as const, index: block.toolIndex, argumentsDelta: text }] : []), { type: 'tool-call-end', index: block.toolIndex }];
+    }
     if (block?.kind !== 'tool') return [];
     const end: CanonicalEvent = { type: 'tool-call-end', index: block.toolIndex };
     if (block.sawArguments) return [end];

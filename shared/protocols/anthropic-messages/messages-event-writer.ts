@@ -1,4 +1,5 @@
 import type { CanonicalEvent, FinishReason } from '../../canonical/canonical-events.ts';
+import { CUSTOM_TOOL_INPUT_PROPERTY } from '../../canonical/custom-tool-input.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import { toAnthropicErrorType } from './anthropic-errors.ts';
 import { anthropicStopReasonFor } from './messages-stop-reason.ts';
@@ -13,13 +14,20 @@ export interface MessagesEventWriterOptions {
   inputTokensEstimate?: number;
 }
 
-type OpenBlock = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; index: number; toolIndex: number };
+type OpenBlock =
+  | { kind: 'text' | 'thinking'; index: number }
+  /** A custom tool's call: its free text is written as the JSON string of an `input` property, opened on the first fragment. */
+  | { kind: 'tool'; index: number; toolIndex: number; custom: boolean; inputOpened: boolean };
+
+/** The JSON text of a string's characters without its quotes (a fragment inside a JSON string). */
+const jsonStringContent = (text: string) => JSON.stringify(text).slice(1, -1);
+const CUSTOM_INPUT_OPENING = `{"${CUSTOM_TOOL_INPUT_PROPERTY}":"`;
 
 /**
  * Writes canonical events as Anthropic Messages stream events (`event: <type>\ndata: <json>\n\n`), well
  * formed the way Anthropic streams them: one message_start first; content blocks one at a time with dense
  * indexes from 0, each started, given its deltas and stopped before the next starts (thinking, text,
- * tool_use with input_json_delta fragments); then one message_delta (stop_reason and usage) and one
+ * tool_use with input_json_delta fragments; a custom tool's free text as its `input` string); then one message_delta (stop_reason and usage) and one
  * message_stop, written by `end` so the usage that follows a chat finish chunk is included. An error
  * becomes `event: error` and ends the output, as an Anthropic stream does (no message_stop after it).
  */
@@ -53,9 +61,14 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
 
   function closeBlock(): string[] {
     if (!block) return [];
-    const stop = frame('content_block_stop', { index: block.index });
+    const frames: string[] = [];
+    if (block.kind === 'tool' && block.custom) {
+      const ending = `${block.inputOpened ? '' : CUSTOM_INPUT_OPENING}"}`;
+      frames.push(frame('content_block_delta', { index: block.index, delta: { type: 'input_json_delta', partial_json: ending } }));
+    }
+    frames.push(frame('content_block_stop', { index: block.index }));
     block = undefined;
-    return [stop];
+    return frames;
   }
 
   function openBlock(next: OpenBlock, contentBlock: Record<string, unknown>): string[] {
@@ -90,10 +103,16 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       }
       case 'tool-call-start':
         madeToolCalls = true;
-        return openBlock({ kind: 'tool', index: nextBlockIndex++, toolIndex: event.index }, { type: 'tool_use', id: event.id, name: event.name, input: {} });
+        return openBlock(
+          { kind: 'tool', index: nextBlockIndex++, toolIndex: event.index, custom: event.custom === true, inputOpened: false },
+          { type: 'tool_use', id: event.id, name: event.name, input: {} },
+        );
       case 'tool-call-delta': {
-        const current = block?.kind === 'tool' && block.toolIndex === event.index;
-        return current && event.argumentsDelta ? [delta({ type: 'input_json_delta', partial_json: event.argumentsDelta })] : [];
+        if (block?.kind !== 'tool' || block.toolIndex !== event.index || !event.argumentsDelta) return [];
+        if (!block.custom) return [delta({ type: 'input_json_delta', partial_json: event.argumentsDelta })];
+        const opening = block.inputOpened ? '' : CUSTOM_INPUT_OPENING;
+        block.inputOpened = true;
+        return [delta({ type: 'input_json_delta', partial_json: opening + jsonStringContent(event.argumentsDelta) })];
       }
       case 'tool-call-end':
         return block?.kind === 'tool' && block.toolIndex === event.index ? closeBlock() : [];

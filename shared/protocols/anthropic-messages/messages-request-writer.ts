@@ -1,5 +1,6 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { customToolInputSchema, wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { parseToolArguments } from '../../canonical/tool-arguments.ts';
 import type {
   AnthropicDocumentBlock,
@@ -26,14 +27,16 @@ import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './
  * - a reasoning effort becomes extended thinking with THINKING_BUDGET_BY_EFFORT's budget, max_tokens raised
  *   above the budget when needed. Thinking admits no temperature and only a top_p of at least 0.95, so
  *   those are dropped with it; a forced tool choice admits no thinking, so then the effort is dropped.
- * Custom tools, structured output and media Anthropic cannot take are dropped and named.
+ * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
+ *   earlier calls of it carry their text there.
+ * Structured output and media Anthropic cannot take are dropped and named.
  */
 export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
   const { dropped } = request;
   const system = [...request.system.map(textBlock), ...request.messages.filter((message) => message.role === 'system').flatMap((message) => textsOf(message.parts))]
     .filter((block) => block !== undefined);
   const messages = writeConversation(request.messages, dropped);
-  const tools = writeTools(request, dropped);
+  const tools = writeTools(request);
   const toolChoice = writeToolChoice(request, tools.length > 0);
   if (request.responseFormat) dropped.add('response_format');
   const body: AnthropicMessagesRequestBody = {
@@ -100,7 +103,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicReques
       // Anthropic accepts earlier thinking only with its own signature.
       return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
     case 'tool-call':
-      return [{ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments) }];
+      return [{ type: 'tool_use', id: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) }];
     case 'tool-result': {
       const only = part.content[0];
       const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
@@ -146,17 +149,13 @@ function trimFinalAssistant(messages: AnthropicRequestMessage[]): void {
   if (finalBlock?.type === 'text') finalBlock.text = finalBlock.text.trimEnd();
 }
 
-/** Function tools (`parameters` → `input_schema`, which Anthropic requires to be an object schema). */
-function writeTools(request: CanonicalRequest, dropped: DroppedFields): AnthropicTool[] {
-  const tools: AnthropicTool[] = [];
-  for (const tool of request.tools) {
-    if (tool.custom) {
-      dropped.add('tools[].type=custom');
-      continue;
-    }
-    tools.push({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: { type: 'object', properties: {}, ...(tool.parameters ?? {}) } });
-  }
-  return tools;
+/** Function tools (`parameters` → `input_schema`, which Anthropic requires to be an object schema); custom tools as one `input` string. */
+function writeTools(request: CanonicalRequest): AnthropicTool[] {
+  return request.tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) },
+  }));
 }
 
 /**

@@ -28,6 +28,7 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
   let finished = false;
   let closed = false;
   let toolCalls = 0;
+  const customCalls = new Set<number>();
   let usage: TokenUsage | undefined;
 
   const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
@@ -54,9 +55,15 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
         return event.text ? [chunk({ reasoning_content: event.text })] : [];
       case 'tool-call-start':
         toolCalls += 1;
+        if (event.custom) {
+          customCalls.add(event.index);
+          return [chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'custom', custom: { name: event.name, input: '' } }] })];
+        }
         return [chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] })];
       case 'tool-call-delta':
-        return event.argumentsDelta ? [chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] })] : [];
+        if (!event.argumentsDelta) return [];
+        if (customCalls.has(event.index)) return [chunk({ tool_calls: [{ index: event.index, custom: { input: event.argumentsDelta } }] })];
+        return [chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] })];
       case 'tool-call-end':
         return [];
       case 'usage':

@@ -51,12 +51,16 @@ function readMessage(message: ChatMessage, dropped: DroppedFields): CanonicalMes
     case 'user':
       return [{ role: 'user', parts: readContent(message.content, dropped) }];
     case 'assistant': {
-      const calls: CanonicalPart[] = (message.tool_calls ?? []).map((call, position) => ({
-        type: 'tool-call',
-        id: call.id ?? `call_${position}`,
-        name: call.function?.name ?? '',
-        arguments: call.function?.arguments ?? '',
-      }));
+      const calls: CanonicalPart[] = (message.tool_calls ?? []).map((call, position) => {
+        const custom = call.type === 'custom' || (!call.function && !!call.custom);
+        return {
+          type: 'tool-call',
+          id: call.id ?? `call_${position}`,
+          name: (custom ? call.custom?.name : call.function?.name) ?? '',
+          arguments: (custom ? call.custom?.input : call.function?.arguments) ?? '',
+          ...(custom ? { custom } : {}),
+        };
+      });
       return [{ role: 'assistant', parts: [...readContent(message.content, dropped), ...calls] }];
     }
     case 'tool': {

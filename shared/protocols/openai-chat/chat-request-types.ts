@@ -4,10 +4,15 @@ export type ChatContentPartOut =
   | { type: 'image_url'; image_url: { url: string } }
   | { type: 'file'; file: { file_data: string; filename?: string } };
 
-export interface ChatToolCallOut {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
+export type ChatToolCallOut =
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { id: string; type: 'custom'; custom: { name: string; input: string } };
+
+/** A canonical tool call as a chat tool call: a function with JSON arguments, or a custom tool with its text. */
+export function chatToolCallOf(call: { id: string; name: string; arguments: string; custom?: boolean | undefined }): ChatToolCallOut {
+  return call.custom
+    ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } }
+    : { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
 export type ChatMessageOut =

@@ -1,5 +1,5 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
-import type { ChatContentPartOut, ChatMessageOut, ChatToolCallOut } from './chat-request-types.ts';
+import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
 
 /**
  * A canonical request as a chat completion request:
@@ -31,7 +31,7 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
     ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     ...(hasTools ? { tools } : {}),
-    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } } } : {}),
+    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools) } : {}),
     ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
     ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
     ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
@@ -91,9 +91,7 @@ function writePart(part: CanonicalPart): ChatContentPartOut | undefined {
 
 function writeAssistant(parts: readonly CanonicalPart[]): ChatMessageOut[] {
   const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-  const toolCalls: ChatToolCallOut[] = parts.flatMap((part) =>
-    part.type === 'tool-call' ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } }] : [],
-  );
+  const toolCalls: ChatToolCallOut[] = parts.flatMap((part) => (part.type === 'tool-call' ? [chatToolCallOf(part)] : []));
   if (text === '' && toolCalls.length === 0) return [];
   return [{ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
 }
@@ -111,6 +109,10 @@ function writeTool(tool: CanonicalTool): Record<string, unknown> {
       ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
     },
   };
+}
+
+function namedToolChoice(name: string, tools: readonly CanonicalTool[]): Record<string, unknown> {
+  return tools.find((tool) => tool.name === name)?.custom ? { type: 'custom', custom: { name } } : { type: 'function', function: { name } };
 }
 
 function writeResponseFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {

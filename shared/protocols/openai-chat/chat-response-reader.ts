@@ -25,7 +25,9 @@ export function readChatResponse(payload: unknown): CanonicalResponse {
   const text = message.content ?? message.refusal;
   if (text) content.push({ type: 'text', text });
   (message.tool_calls ?? []).forEach((call, position) => {
-    content.push({ type: 'tool-call', id: call.id ?? `call_${position}`, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+    const id = call.id ?? `call_${position}`;
+    if (call.type === 'custom' || (!call.function && call.custom)) content.push({ type: 'tool-call', id, name: call.custom?.name ?? '', arguments: call.custom?.input ?? '', custom: true });
+    else content.push({ type: 'tool-call', id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
   });
   return {
     id: completion.id ?? '',

@@ -2,7 +2,7 @@ import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { toChatFinishReason } from './chat-finish-reason.ts';
-import type { ChatToolCallOut } from './chat-request-types.ts';
+import { chatToolCallOf, type ChatToolCallOut } from './chat-request-types.ts';
 import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
@@ -18,7 +18,7 @@ export function writeChatResponse(response: CanonicalResponse, presentation: Pre
   for (const part of response.content) {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'reasoning' && part.text) reasoning.push(part.text);
-    else if (part.type === 'tool-call') toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'tool-call') toolCalls.push(chatToolCallOf(part));
   }
   const usage = response.usage ?? ZERO_USAGE;
   const completion = {

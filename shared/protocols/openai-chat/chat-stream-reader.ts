@@ -10,6 +10,8 @@ type ToolCallDelta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[n
 interface ToolCallState {
   id: string | undefined;
   name: string | undefined;
+  /** A custom tool's call: its fragments are free text. */
+  custom: boolean;
   /** Argument fragments that came before the name (the call cannot start without one). */
   pendingArguments: string;
   /** The canonical index, once started. */
@@ -37,7 +39,7 @@ export function createChatStreamReader() {
     if (openCall && !openCall.ended) end(openCall, events);
     call.index = nextIndex++;
     openCall = call;
-    events.push({ type: 'tool-call-start', index: call.index, id: call.id ?? `call_${call.index}`, name: call.name ?? '' });
+    events.push({ type: 'tool-call-start', index: call.index, id: call.id ?? `call_${call.index}`, name: call.name ?? '', ...(call.custom ? { custom: true } : {}) });
     if (call.pendingArguments) events.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: call.pendingArguments });
     call.pendingArguments = '';
   }
@@ -52,12 +54,13 @@ export function createChatStreamReader() {
     const key = delta.index ?? position;
     let call = calls.get(key);
     if (!call || (delta.id && call.id && delta.id !== call.id)) {
-      call = { id: undefined, name: undefined, pendingArguments: '', index: undefined, ended: false };
+      call = { id: undefined, name: undefined, custom: false, pendingArguments: '', index: undefined, ended: false };
       calls.set(key, call);
     }
     call.id ||= delta.id ?? undefined;
-    call.name ||= delta.function?.name ?? undefined;
-    const fragment = delta.function?.arguments ?? '';
+    call.custom ||= delta.type === 'custom' || (!delta.function && !!delta.custom);
+    call.name ||= (call.custom ? delta.custom?.name : delta.function?.name) ?? undefined;
+    const fragment = (call.custom ? delta.custom?.input : delta.function?.arguments) ?? '';
     if (call.index === undefined) {
       call.pendingArguments += fragment;
       if (call.name) start(call, events);

@@ -21,6 +21,8 @@ export const chatToolCallSchema = z.looseObject({
   id: z.string().nullish(),
   type: z.string().nullish(),
   function: toolCallFunctionSchema.nullish(),
+  /** A custom tool's call (`type: "custom"`): its free-text input instead of JSON arguments. */
+  custom: z.looseObject({ name: z.string().nullish(), input: z.string().nullish() }).nullish(),
 });
 
 /** The fields of an assistant message (or of a stream delta) that carry generated content. */

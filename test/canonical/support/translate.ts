@@ -1,4 +1,6 @@
 import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createCanonicalMeter } from '../../../shared/canonical/canonical-meter.ts';
+import type { CanonicalRequest } from '../../../shared/canonical/canonical-request.ts';
 import type { TokenUsage } from '../../../shared/core/token-usage.ts';
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { createAnthropicStreamReader } from '../../../shared/protocols/anthropic-messages/anthropic-stream-reader.ts';
@@ -40,7 +42,7 @@ interface TranslatedCompletion {
   id: string;
   model: string;
   created: number;
-  choices: Array<{ message: { role: string; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCallOut[]; refusal: null }; finish_reason: string }>;
+  choices: Array<{ message: { role: string; content: string | null; reasoning_content?: string; tool_calls?: Array<Extract<ChatToolCallOut, { type: 'function' }>>; refusal: null }; finish_reason: string }>;
   usage: Record<string, unknown>;
 }
 
@@ -89,4 +91,34 @@ export function createChatToMessagesStreamTranslator(options: { model: string; m
     },
     end: (): string[] => writer.end(),
   };
+}
+
+/** SSE text as its frames, each ending with its blank line. */
+export function splitFrames(text: string): string[] {
+  return text.split(/(?<=\n\n)/).filter((frame) => frame !== '');
+}
+
+/**
+ * An upstream stream's event payloads through the upstream protocol's reader, a meter and the client
+ * protocol's stream writer, composed as the gateway's stream relay composes them (the final usage the
+ * writer shows is the metered one). `request` is the translated request the readers may need.
+ */
+export async function translateStream(
+  upstream: WireProtocol,
+  client: WireProtocol,
+  payloads: unknown[],
+  options: { presentation?: Partial<Presentation>; request?: CanonicalRequest } = {},
+): Promise<string[]> {
+  const meter = createCanonicalMeter();
+  const reader = upstream.createStreamReader(options.request);
+  const estimate: TokenUsage = { promptTokens: 1, completionTokens: 1, cachedTokens: 0, reasoningTokens: 0, estimated: true };
+  const writer = client.createStreamWriter(presentation({ finalUsage: async () => meter.result().usage ?? estimate, ...options.presentation }));
+  let text = '';
+  for (const payload of payloads) {
+    const canonical = reader.push(payload);
+    meter.observe(canonical);
+    text += await writer.push({ raw: '', data: undefined, payload: undefined }, canonical);
+  }
+  text += await writer.end();
+  return splitFrames(text);
 }

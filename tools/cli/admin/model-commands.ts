@@ -20,12 +20,20 @@ export const modelCommands: CliCommand[] = [
       { name: '--max-output-tokens', value: 'N', description: 'most tokens of an answer, shown in /v1/models', field: 'maxOutputTokens', parse: positiveInteger },
       { name: '--description', value: 'TEXT', description: 'shown in /v1/models', field: 'description', parse: text },
       { name: '--kind', value: 'KIND', description: 'what the model does: chat (default), embedding, image, audio, rerank, video or moderation', field: 'kind', parse: oneOf(['chat', 'embedding', 'image', 'audio', 'rerank', 'video', 'moderation']) },
+      {
+        name: '--upstream-api',
+        value: 'chat|responses|any',
+        description: 'the one OpenAI API that serves the model (responses: a Responses-only model, which chat and messages clients reach through translation); any clears it',
+        field: 'upstreamApi',
+        parse: oneOf(['chat', 'responses', 'any']),
+      },
     ],
     examples: [
       'model allow acme mock/echo --alias fast --input-micros-per-1k 150 --output-micros-per-1k 600',
       'model allow acme openai/gpt-4o-mini --input-micros-per-1k 150 --output-micros-per-1k 600 --cached-input-micros-per-1k 75',
       'model allow acme vllm/qwen3-8b --context-length 32768 --max-output-tokens 8192',
       'model allow acme openai/text-embedding-3-small --kind embedding --input-micros-per-1k 20',
+      'model allow acme openai/o3-pro --upstream-api responses --input-micros-per-1k 20000 --output-micros-per-1k 80000',
     ],
     prints: 'the project as JSON, with the model, its prices and limits',
   },
@@ -39,7 +47,7 @@ export const modelCommands: CliCommand[] = [
     examples: ['model list acme --output table'],
     prints:
       '{"models": [{slug, provider, model, alias, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      'cache_write_input_price_micros_per_1k, price_source, context_length, max_output_tokens, description}]}, sorted by slug',
+      'cache_write_input_price_micros_per_1k, price_source, context_length, max_output_tokens, description, upstream_api}]}, sorted by slug',
   },
   {
     group: 'model',

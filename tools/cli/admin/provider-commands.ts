@@ -14,17 +14,27 @@ export const providerCommands: CliCommand[] = [
     details:
       `Known providers bring their protocol and base URL: ${known.join(', ')}. ` +
       `"${MOCK_PROVIDER}" is the offline mock and needs no key. Any other name needs --protocol and --base-url. ` +
-      'The key goes to the secret store only and is never shown again.',
+      'The key goes to the secret store only and is never shown again. ' +
+      `An OpenAI-protocol provider serves /v1/responses natively (${known.filter((name) => knownProviders[name]?.servesResponses).join(', ')} and Azure OpenAI by default) ` +
+      'or through translation to chat completions (every other provider by default); --responses says which, and is kept when not given again.',
     arguments: [projectIdArgument, providerArgument],
     flags: [
       { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock)", field: 'apiKey', parse: text },
       { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
       { name: '--protocol', value: 'openai|anthropic', description: 'the wire protocol the provider speaks', field: 'protocol', parse: oneOf(['openai', 'anthropic']) },
+      {
+        name: '--responses',
+        value: 'native|translate',
+        description: "whether /v1/responses requests reach an OpenAI-protocol provider's own /responses, or chat completions through translation",
+        field: 'responses',
+        parse: oneOf(['native', 'translate']),
+      },
     ],
     examples: [
       'provider set acme mock',
       'provider set acme openai --api-key "$OPENAI_API_KEY"',
       'provider set acme vllm --protocol openai --base-url http://127.0.0.1:8000/v1 --api-key local',
+      'provider set acme azure --protocol openai --base-url https://acme.openai.azure.com/openai/v1 --api-key "$AZURE_OPENAI_KEY" --responses native',
     ],
     prints: 'the project as JSON (the key is never in it)',
   },
