@@ -37,6 +37,9 @@ export interface AttemptOutcome extends AttemptDescription {
   errorCode?: string;
   finishReason?: string;
   upstreamId?: string;
+  /** Sizes of what went upstream and came back, where the endpoint measures them (the tool bridge). */
+  requestBytes?: number;
+  responseBytes?: number;
 }
 
 /**
@@ -72,6 +75,8 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
     ...(outcome.upstreamRespondedAt !== undefined ? { upstreamLatencyMs: Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt)) } : {}),
+    ...(outcome.requestBytes !== undefined ? { requestBytes: outcome.requestBytes } : {}),
+    ...(outcome.responseBytes !== undefined ? { responseBytes: outcome.responseBytes } : {}),
     createdAt: new Date(context.startedAt).toISOString(),
     attribution: context.attribution,
   };
