@@ -36,6 +36,8 @@ export const runtimeConfigSchema = z.object({
   /** The whole request's budget across failover attempts; under the 15 minutes a Lambda may run. */
   GATEWAY_REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(840_000),
   GATEWAY_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
+  /** The tool bridge: how long an upstream MCP server may take to connect, and to answer each request. */
+  GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
   /**
    * Secrets Manager ARN of the header value CloudFront adds to origin requests; when set, function-URL
