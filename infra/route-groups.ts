@@ -17,6 +17,8 @@ export interface RouteGroup {
   paths: 'default' | readonly string[];
   /** Serves `GET /v1/generation`, so it may query the generations table (least privilege: the others may not). */
   looksUpGenerations?: true;
+  /** Its requests are free (the tool bridge): it reserves nothing from prepaid balances, so it may not update them. */
+  reservesNoBalance?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
@@ -24,6 +26,8 @@ export const routeGroups: readonly RouteGroup[] = [
   { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
+  // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */
