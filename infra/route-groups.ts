@@ -19,6 +19,8 @@ export interface RouteGroup {
   looksUpGenerations?: true;
   /** The wire protocol its clients speak: errors the local host answers itself (oversized or stalled bodies) use it. */
   protocol?: 'openai-chat' | 'anthropic-messages';
+  /** Its requests are free (the tool bridge): it reserves nothing from prepaid balances, so it may not update them. */
+  reservesNoBalance?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
@@ -26,6 +28,8 @@ export const routeGroups: readonly RouteGroup[] = [
   { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, protocol: 'openai-chat' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
+  // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */

@@ -34,6 +34,24 @@ const englishOnlyZodLocales: Plugin = {
   },
 };
 
+/**
+ * The MCP SDK's client and server validate JSON Schemas with Ajv by default (~130 KB minified with its
+ * formats and URI parser). The SDK also ships a validator on @cfworker/json-schema (~22 KB), made for
+ * runtimes where Ajv does not fit; the bundle gives the SDK that one wherever it asks for Ajv's.
+ */
+const lightMcpSchemaValidator: Plugin = {
+  name: 'light-mcp-schema-validator',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: 'mcp-schema-validator', namespace: 'light-mcp-schema-validator' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'light-mcp-schema-validator' }, () => ({
+      contents: "export { CfWorkerJsonSchemaValidator as AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
 export interface BundleOutput {
   file: string;
   bytes: number;
@@ -54,7 +72,7 @@ export async function bundleHandler(entry: string, outdir: string): Promise<Bund
     chunkNames: 'chunks/[name]-[hash]',
     external: RUNTIME_PROVIDED_MODULES,
     banner: { js: requireBanner },
-    plugins: [englishOnlyZodLocales],
+    plugins: [englishOnlyZodLocales, lightMcpSchemaValidator],
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
+import { mcpServerNameSchema } from '../core/mcp-names.ts';
+import { headerNameSchema } from '../core/mcp-server-config.ts';
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
@@ -7,6 +9,7 @@ const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()])
 const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
 const memberSchema = z.string().min(1).max(256);
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
+const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
@@ -89,8 +92,21 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     name: z.string().optional(),
     enabled: z.boolean().optional(),
     rpm: positiveOrNone.optional(),
+    /** The tool bridge's servers and tools the key may reach; "none" lifts the restriction. */
+    mcpServers: z.union([z.literal('none'), z.array(mcpServerNameSchema).min(1)]).optional(),
+    mcpTools: z.union([z.literal('none'), z.array(namespacedToolSchema).min(1)]).optional(),
   }),
   z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
+  z.object({
+    command: z.literal('mcp.add'),
+    projectId: projectIdSchema,
+    name: mcpServerNameSchema,
+    url: z.string().min(1),
+    /** Sent with every request to the server; the values go to the secret store only. */
+    headers: z.array(z.object({ name: headerNameSchema, value: z.string().min(1).max(8192) })).max(32).optional(),
+  }),
+  z.object({ command: z.literal('mcp.list'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('mcp.remove'), projectId: projectIdSchema, name: mcpServerNameSchema }),
   z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;

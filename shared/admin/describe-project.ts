@@ -3,6 +3,7 @@ import { formatUsd } from '../core/price-usage.ts';
 import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 import { describeAllowedModel } from './describe-allowed-model.ts';
 import { describeProvider } from './describe-provider.ts';
+import { describeMcpServer } from './describe-mcp-server.ts';
 
 /** A project as the admin CLI shows it: configuration and prices, never a secret. */
 export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, totals: ProjectUsageTotals) {
@@ -32,6 +33,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     updated_at: project.updatedAt,
     providers: [...config.providers.values()].map(describeProvider),
     models: config.models.map((model) => describeAllowedModel(model, config, orgRates)),
+    mcp_servers: [...(config.mcpServers?.values() ?? [])].map(describeMcpServer),
   };
 }
 

@@ -2,6 +2,7 @@ import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { createKey, listKeys, revokeKey, updateKey } from './key-commands.ts';
+import { addMcpServer, listMcpServers, removeMcpServer } from './mcp-commands.ts';
 import { allowModel, listModels, removeModel } from './model-commands.ts';
 import { changeMembership, createProject, getProject, listProjects, updateProject } from './project-commands.ts';
 import { listProviders, removeProvider, setProvider } from './provider-commands.ts';
@@ -41,6 +42,12 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return revokeKey(services, command);
     case 'key.update':
       return updateKey(services, command);
+    case 'mcp.add':
+      return addMcpServer(services, command);
+    case 'mcp.list':
+      return listMcpServers(services, command);
+    case 'mcp.remove':
+      return removeMcpServer(services, command);
     case 'member.remove':
     case 'member.restore':
       return changeMembership(services, command);

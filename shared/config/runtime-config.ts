@@ -38,6 +38,8 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
   /** CloudFront's origin read timeout (the stack sets it from its settings); unset where no CloudFront stands in front. */
   GATEWAY_ORIGIN_READ_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** The tool bridge: how long an upstream MCP server may take to connect, and to answer each request. */
+  GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
   /**
    * Secrets Manager ARN of the header value CloudFront adds to origin requests; when set, function-URL

@@ -12,6 +12,10 @@ export const ENDPOINTS = {
   'messages.count_tokens': { group: 'messages' },
   models: { group: 'models' },
   generation: { group: 'generation' },
+  /** Any request to the tool bridge (`/mcp/v1`): initialize, the lists, reads and prompts. */
+  mcp: { group: 'mcp' },
+  /** One bridged tool call: the unit the bridge meters. */
+  'mcp.tools_call': { group: 'mcp' },
 } as const satisfies Record<string, { group: string; storesUpstreamObjects?: true }>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

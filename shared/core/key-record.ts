@@ -15,6 +15,10 @@ export const keyRecordSchema = z.object({
   member: z.string().optional(),
   /** Requests per minute allowed to this key. */
   rpm: z.number().int().positive().optional(),
+  /** The tool bridge's servers this key may reach; every server of the project when absent (mcp-access.ts). */
+  mcpServers: z.array(z.string()).optional(),
+  /** The bridged tools (`<server>__<tool>`) this key may list and call; every tool of its servers when absent. */
+  mcpTools: z.array(z.string()).optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 
@@ -30,5 +34,7 @@ export function describeKey(record: KeyRecord) {
     status: record.revokedAt ? 'revoked' : record.disabled ? 'disabled' : 'active',
     member: record.member ?? null,
     rpm: record.rpm ?? null,
+    mcp_servers: record.mcpServers ?? null,
+    mcp_tools: record.mcpTools ?? null,
   };
 }

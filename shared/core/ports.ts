@@ -1,4 +1,5 @@
 import type { KeyRecord } from './key-record.ts';
+import type { McpServerConfig } from './mcp-server-config.ts';
 import type { UsageRecord } from './usage-record.ts';
 import type { AllowedModel, OrgRateCard, Project, ProjectConfig, ProviderConfig, RateCardEntry } from './project-config.ts';
 
@@ -23,6 +24,9 @@ export interface KeyChanges {
   name?: string;
   disabled?: boolean;
   rpm?: number | null;
+  /** The key's tool-bridge allowlists; `null` removes one (every server, every tool). */
+  mcpServers?: string[] | null;
+  mcpTools?: string[] | null;
 }
 
 /** Reads everything the request path needs about a project in one go. */
@@ -40,6 +44,10 @@ export interface ProjectAdminStore {
   removeProvider(projectId: string, provider: string): Promise<boolean>;
   putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void>;
   removeModel(projectId: string, slug: string): Promise<boolean>;
+  /** Adds or replaces an upstream MCP server of the tool bridge. */
+  putMcpServer(projectId: string, server: McpServerConfig): Promise<void>;
+  /** Returns false when the project has no such server. */
+  removeMcpServer(projectId: string, name: string): Promise<boolean>;
   /** Every project (the records alone, without providers or models), in no particular order. */
   listProjects(): Promise<Project[]>;
 }

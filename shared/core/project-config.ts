@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { McpServerConfig } from './mcp-server-config.ts';
 
 /** Project ids appear in key records, secret names and log lines: keep them to a safe alphabet. */
 export const projectIdSchema = z
@@ -145,6 +146,8 @@ export interface ProjectConfig {
   models: AllowedModel[];
   /** Project-level rate overrides by slug. */
   rates: Map<string, RateCardEntry>;
+  /** The tool bridge's upstream servers by name; none when absent. */
+  mcpServers?: Map<string, McpServerConfig>;
 }
 
 /** Organisation-level default prices by slug. */

@@ -27,19 +27,29 @@ export function validateProviderBaseUrl(provider: string, baseUrl: string, allow
     if (baseUrl !== MOCK_BASE_URL) throw invalidBaseUrl(`The offline mock provider lives at ${MOCK_BASE_URL}.`);
     return baseUrl;
   }
+  const url = validateUpstreamUrl(baseUrl, allowPrivate, { subject: 'Provider base URLs', noun: 'A base URL', credentialsFlag: '--api-key' });
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The rules of every URL the gateway sends a secret to (provider base URLs, MCP server URLs): a URL
+ * without credentials, query or fragment (secrets go in headers, never in a URL that listings show),
+ * https and a public host unless the deployment allows private upstreams.
+ */
+export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wording: { subject: string; noun: string; credentialsFlag: string }): URL {
   let url: URL;
   try {
-    url = new URL(baseUrl);
+    url = new URL(rawUrl);
   } catch {
-    throw invalidBaseUrl(`"${baseUrl}" is not a URL.`);
+    throw invalidBaseUrl(`"${rawUrl}" is not a URL.`);
   }
-  if (url.username || url.password) throw invalidBaseUrl('A base URL must not carry credentials; use --api-key.');
-  if (url.search || url.hash) throw invalidBaseUrl('A base URL must not carry a query or fragment.');
+  if (url.username || url.password) throw invalidBaseUrl(`${wording.noun} must not carry credentials; use ${wording.credentialsFlag}.`);
+  if (url.search || url.hash) throw invalidBaseUrl(`${wording.noun} must not carry a query or fragment.`);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    throw invalidBaseUrl('Provider base URLs must use https.');
+    throw invalidBaseUrl(`${wording.subject} must use https.`);
   }
   if (!allowPrivate && isPrivateHost(url.hostname)) {
     throw invalidBaseUrl(`"${url.hostname}" is a loopback, private or link-local address; this deployment does not allow those.`);
   }
-  return url.toString().replace(/\/+$/, '');
+  return url;
 }

@@ -38,6 +38,8 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     finish_reason: record.finishReason ?? null,
     upstream_id: record.upstreamId ?? null,
     endpoint: record.endpoint,
+    request_bytes: record.requestBytes ?? null,
+    response_bytes: record.responseBytes ?? null,
     key_id: record.keyId,
     environment: record.attribution.environment ?? null,
     http_referer: record.attribution.referer ?? null,

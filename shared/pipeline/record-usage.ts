@@ -37,6 +37,9 @@ export interface AttemptOutcome extends AttemptDescription {
   errorCode?: string;
   finishReason?: string;
   upstreamId?: string;
+  /** Sizes of what went upstream and came back, where the endpoint measures them (the tool bridge). */
+  requestBytes?: number;
+  responseBytes?: number;
 }
 
 /**
@@ -87,6 +90,8 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
     ...(outcome.upstreamRespondedAt !== undefined ? { upstreamLatencyMs: Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt)) } : {}),
+    ...(outcome.requestBytes !== undefined ? { requestBytes: outcome.requestBytes } : {}),
+    ...(outcome.responseBytes !== undefined ? { responseBytes: outcome.responseBytes } : {}),
     createdAt: new Date(context.startedAt).toISOString(),
     attribution: context.attribution,
   };

@@ -37,6 +37,8 @@ describe('runAdminCommand: project keys', () => {
       status: 'active',
       member: null,
       rpm: null,
+      mcp_servers: null,
+      mcp_tools: null,
       key: created.key,
     });
   });
@@ -93,7 +95,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -125,6 +127,8 @@ describe('runAdminCommand: project keys', () => {
         status: 'revoked',
         member: null,
         rpm: null,
+        mcp_servers: null,
+        mcp_tools: null,
       });
       expect(JSON.stringify(revoked)).not.toContain(sha256(created.key));
       const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'revoking' });

@@ -35,6 +35,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       updated_at: START_TIME,
       providers: [],
       models: [],
+      mcp_servers: [],
     });
   });
 

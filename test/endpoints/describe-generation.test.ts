@@ -57,7 +57,7 @@ describe('describeGeneration', () => {
     const record = sampleRecord({ attribution: {} });
     delete record.finishReason;
     const generation = describeGeneration(record);
-    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent'] as const) {
+    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'request_bytes', 'response_bytes'] as const) {
       expect(generation[field], field).toBeNull();
     }
     expect(generation.cancelled).toBe(false);
@@ -81,5 +81,12 @@ describe('describeGeneration', () => {
       agent_id: 'a',
       user_agent: 'ua',
     });
+  });
+
+  it('shows a bridged tool call: its server and tool in the model slug, the bytes each way', () => {
+    const generation = describeGeneration(
+      sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', costNanos: 0, requestBytes: 48, responseBytes: 1_024 }),
+    );
+    expect(generation).toMatchObject({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', total_cost: 0, request_bytes: 48, response_bytes: 1_024 });
   });
 });

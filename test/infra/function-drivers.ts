@@ -11,7 +11,7 @@ import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
  */
 type AdminHandler = (event: unknown, context: unknown) => Promise<AdminResult>;
 
-export async function exerciseAdmin(environment: Record<string, string>, upstreamBaseUrl: string): Promise<{ key: string }> {
+export async function exerciseAdmin(environment: Record<string, string>, upstreamBaseUrl: string, mcp: { url: string; header: { name: string; value: string } }): Promise<{ key: string }> {
   const handler = await loadHandler<AdminHandler>('functions/admin/handler.ts', environment);
   const run = async <T = Record<string, unknown>>(command: Record<string, unknown>): Promise<T> => {
     const answer = await handler(command, lambdaContext('admin'));
@@ -44,6 +44,13 @@ export async function exerciseAdmin(environment: Record<string, string>, upstrea
   await run({ command: 'model.list', projectId: 'acme' });
   await run({ command: 'provider.set', projectId: 'acme', provider: 'groq', apiKey: 'gsk-spare-0123456789', baseUrl: upstreamBaseUrl, protocol: 'openai' });
   await run({ command: 'provider.remove', projectId: 'acme', provider: 'groq' });
+  // The tool bridge: on, one server with a secret header (its secret is created), a spare one added and removed.
+  await run({ command: 'project.update', projectId: 'acme', mcp: true });
+  await run({ command: 'mcp.add', projectId: 'acme', name: 'docs', url: mcp.url, headers: [mcp.header] });
+  await run({ command: 'mcp.add', projectId: 'acme', name: 'spare', url: mcp.url });
+  await run({ command: 'mcp.list', projectId: 'acme' });
+  await run({ command: 'mcp.remove', projectId: 'acme', name: 'spare' });
+  await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, mcpServers: ['docs'], mcpTools: 'none' });
   return { key };
 }
 
@@ -51,12 +58,12 @@ export async function exerciseRouteGroup(
   entry: string,
   functionName: string,
   environment: Record<string, string>,
-  options: { key: string; originSecret: string; requests: Array<{ method: string; path: string; body?: unknown; status: number }> },
+  options: { key: string; originSecret: string; requests: Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }> },
 ): Promise<void> {
   const handler = await loadHandler<StreamingHandler>(entry, environment);
   const headers = { authorization: `Bearer ${options.key}`, [ORIGIN_SECRET_HEADER]: options.originSecret };
   for (const request of options.requests) {
-    const response = await invokeStreaming(handler, functionUrlEvent({ ...request, headers }), functionName);
+    const response = await invokeStreaming(handler, functionUrlEvent({ ...request, headers: { ...request.headers, ...headers } }), functionName);
     expect(response.status, `${request.method} ${request.path}: ${response.body.slice(0, 300)}`).toBe(request.status);
   }
 }

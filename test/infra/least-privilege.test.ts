@@ -11,6 +11,7 @@ import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/e
 import { iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
 import { exerciseAdmin, exerciseRouteGroup, exerciseWriter } from './function-drivers.ts';
 import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
 import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
@@ -23,6 +24,7 @@ import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type Synthesiz
  * each of them, and must grant nothing that no command used.
  */
 const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
+const DOCS_HEADER = { name: 'X-Docs-Token', value: 'docs-secret-0123456789' };
 const context = { region: TEST_ENV.region, account: TEST_ENV.account };
 
 let gateway: SynthesizedGateway;
@@ -30,6 +32,7 @@ let symbols: SymbolicResources;
 let store: EmbeddedStore;
 let storeDirectory: string;
 let upstream: FakeUpstream;
+let mcpServer: McpUpstream;
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
 const s3 = mockClient(S3Client);
@@ -97,10 +100,12 @@ beforeAll(async () => {
       ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')), 0)
       : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')),
   );
+  mcpServer = await startDocsServer(DOCS_HEADER.value);
   const originSecretArn = environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN;
-  secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string }) => ({
-    SecretString: input.SecretId === originSecretArn ? ORIGIN_SECRET : JSON.stringify({ apiKey: 'sk-upstream-0123456789' }),
-  }));
+  // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
+  const secretOf = (secretId: string) =>
+    secretId === originSecretArn ? ORIGIN_SECRET : JSON.stringify({ apiKey: secretId.includes('/mcp/') ? JSON.stringify({ [DOCS_HEADER.name]: DOCS_HEADER.value }) : 'sk-upstream-0123456789' });
+  secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string }) => ({ SecretString: secretOf(input.SecretId) }));
   secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
   secretsManager.on(CreateSecretCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
@@ -109,14 +114,15 @@ beforeAll(async () => {
   const { key } = await (async () => {
     let created = { key: '' };
     await recordCalls('Admin', async () => {
-      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl);
+      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER });
     });
     return created;
   })();
   await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', requestId: 'req-known' }));
   const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
   const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
-  const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; status: number }>> = {
+  const mcpAccept = { accept: 'application/json, text/event-stream' };
+  const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }>> = {
     openai: [
       { method: 'POST', path: '/v1/chat/completions', body: chat, status: 200 },
       { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
@@ -127,6 +133,11 @@ beforeAll(async () => {
       { method: 'POST', path: '/v1/messages', body: messages, status: 200 },
       { method: 'POST', path: '/v1/messages', body: { ...messages, stream: true }, status: 200 },
       { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
+    ],
+    mcp: [
+      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
+      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, status: 200 },
+      { method: 'GET', path: '/mcp/v1', status: 405 },
     ],
   };
   for (const group of routeGroups) {
@@ -143,6 +154,7 @@ afterAll(async () => {
   vi.restoreAllMocks();
   for (const mock of [secretsManager, sqs, s3]) mock.restore();
   await upstream?.close();
+  await mcpServer?.close();
   await store?.close();
   await rm(storeDirectory, { recursive: true, force: true });
 });
@@ -170,11 +182,21 @@ describe('least privilege, from what each function sends', () => {
     }
   });
 
-  it('reserves prepaid balances from the route groups: UpdateItem on the projects table', () => {
+  it('reaches the MCP server from the tool bridge with the header its secret holds', () => {
+    expect(mcpServer.received.length).toBeGreaterThan(0);
+    expect(mcpServer.received.every((headers) => headers['x-docs-token'] === DOCS_HEADER.value)).toBe(true);
+  });
+
+  it('reserves prepaid balances from the route groups: UpdateItem on the projects table, except from the free tool bridge', () => {
     const projects = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesProjects'), 'Arn'] });
     for (const group of routeGroups) {
-      expect(used.get(`RouteGroup${group.name}`)).toContainEqual({ action: 'dynamodb:UpdateItem', resource: projects });
+      const updatesProjects = { action: 'dynamodb:UpdateItem', resource: projects };
+      if (group.reservesNoBalance) {
+        expect(used.get(`RouteGroup${group.name}`)).not.toContainEqual(updatesProjects);
+        expect(grantsOf(`RouteGroup${group.name}`)).not.toContainEqual(updatesProjects);
+      } else expect(used.get(`RouteGroup${group.name}`)).toContainEqual(updatesProjects);
     }
+    expect(routeGroups.filter((group) => group.reservesNoBalance).map((group) => group.name)).toEqual(['mcp']);
   });
 
   it('grants Scan only to the admin function on projects (project list), no deletes or puts on projects to the writer, no secret reads to the admin function', () => {

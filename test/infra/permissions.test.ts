@@ -47,6 +47,14 @@ describe('least-privilege grants', () => {
     }
   });
 
+  it('gives the tool bridge the request path without balance reservations or generation lookups: its calls are free', () => {
+    const bridge = statementsOfFunction(gateway.template, 'RouteGroupmcp');
+    expect(actionsOn(bridge, table('Keys'))).toEqual(['dynamodb:GetItem']);
+    expect(actionsOn(bridge, table('Projects'))).toEqual(['dynamodb:Query']);
+    expect(actionsOn(bridge, table('Generations'))).toEqual([]);
+    expect(actionsOn(bridge, table('Counters'))).toEqual(['dynamodb:UpdateItem']);
+  });
+
   it('lets the OpenAI function send usage records to the queue, and not read them', () => {
     const queue = logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords');
     const actions = actionsOn(openAi, queue);

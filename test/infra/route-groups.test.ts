@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesPathPattern, routeGroupForPath, type RouteGroup } from '../../infra/route-groups.ts';
+import { matchesPathPattern, routeGroupForPath, routeGroups, type RouteGroup } from '../../infra/route-groups.ts';
 
 describe('matchesPathPattern (CloudFront path patterns)', () => {
   it.each([
@@ -28,5 +28,13 @@ describe('routeGroupForPath', () => {
     expect(routeGroupForPath('/v1/editor/chat/completions', groups).name).toBe('editor');
     expect(routeGroupForPath('/v1/chat/completions', groups).name).toBe('openai');
     expect(routeGroupForPath('/health', groups).name).toBe('openai');
+  });
+});
+
+describe('the route groups of the gateway', () => {
+  it('sends the tool bridge (/mcp/v1) to the mcp function, and nothing else there', () => {
+    expect(routeGroupForPath('/mcp/v1', routeGroups)).toMatchObject({ name: 'mcp', entry: 'functions/mcp/handler.ts' });
+    expect(routeGroupForPath('/v1/mcp', routeGroups).name).toBe('openai');
+    expect(routeGroupForPath('/v1/messages', routeGroups).name).toBe('messages');
   });
 });

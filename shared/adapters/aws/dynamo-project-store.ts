@@ -21,6 +21,7 @@ import {
   type ProviderConfig,
   type RateCardEntry,
 } from '../../core/project-config.ts';
+import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp-server-config.ts';
 import { ORG_PARTITION } from './table-definitions.ts';
 
 type Item = Record<string, unknown>;
@@ -45,6 +46,7 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       providers: new Map(),
       models: [],
       rates: new Map(),
+      mcpServers: new Map(),
     };
     for (const item of items) {
       const itemKey = String(item.itemKey);
@@ -56,6 +58,9 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       } else if (itemKey.startsWith('rate#')) {
         const rate = rateCardEntrySchema.parse(item);
         config.rates.set(rate.slug, rate);
+      } else if (itemKey.startsWith('mcp#')) {
+        const server = mcpServerConfigSchema.parse(item);
+        config.mcpServers?.set(server.name, server);
       }
     }
     return config;
@@ -140,6 +145,17 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `model#${slug}` }, ReturnValues: 'ALL_OLD' }),
     );
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `rate#${slug}` } }));
+    return Attributes !== undefined;
+  }
+
+  async putMcpServer(projectId: string, server: McpServerConfig): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...server, projectId, itemKey: `mcp#${server.name}` } }));
+  }
+
+  async removeMcpServer(projectId: string, name: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `mcp#${name}` }, ReturnValues: 'ALL_OLD' }),
+    );
     return Attributes !== undefined;
   }
 

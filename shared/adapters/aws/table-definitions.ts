@@ -6,7 +6,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *
  * keys:     keyHash (PK); index `by-project` (projectId, keyId) for listing and revocation.
  * projects: projectId (PK), itemKey (SK): `project`, `provider#<name>`, `model#<slug>`, `rate#<slug>`,
- *           `usage` (spend, request count and credit); the organisation's rate card lives under projectId
+ *           `mcp#<server>` (the tool bridge's upstream servers), `usage` (spend, request count and credit); the organisation's rate card lives under projectId
  *           `@org` (not a valid project id).
  * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL.
  */

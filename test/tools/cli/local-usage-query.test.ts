@@ -78,6 +78,18 @@ describe('local usage queries over the usage files', () => {
     });
   });
 
+  it('reads the bytes of bridged tool calls, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', requestBytes: 48, responseBytes: 2_048 }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT endpoint, model, request_bytes, response_bytes FROM usage_records ORDER BY endpoint');
+    expect(rows).toEqual([
+      { endpoint: 'chat.completions', model: 'openai/gpt-4o-mini', request_bytes: null, response_bytes: null },
+      { endpoint: 'mcp.tools_call', model: 'mcp/docs/search', request_bytes: 48, response_bytes: 2_048 },
+    ]);
+  });
+
   it('counts a redelivered record once, because it rewrites the same file', async () => {
     const record = sampleRecord();
     await writeUsageFiles(dataDir, [record, record, record]);

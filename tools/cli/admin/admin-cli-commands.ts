@@ -1,5 +1,6 @@
 import type { CliCommand } from './cli-command.ts';
 import { keyCommands } from './key-commands.ts';
+import { mcpCommands } from './mcp-commands.ts';
 import { modelCommands } from './model-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { providerCommands } from './provider-commands.ts';
@@ -12,14 +13,18 @@ export const ADMIN_CLI_GROUPS: Readonly<Record<string, string>> = {
   model: "A project's model allowlist, prices and limits",
   ratecard: "The organisation's default prices",
   key: 'Project keys (gw.…)',
+  mcp: "The tool bridge's upstream MCP servers of a project",
 };
 
 /** Every command of the admin CLI. */
-export const ADMIN_CLI_COMMANDS: readonly CliCommand[] = [...projectCommands, ...providerCommands, ...modelCommands, ...keyCommands];
+export const ADMIN_CLI_COMMANDS: readonly CliCommand[] = [...projectCommands, ...providerCommands, ...modelCommands, ...keyCommands, ...mcpCommands];
 
 /** How a command's usage line reads: `project update <projectId> [--name NAME] …`. */
 export function commandSynopsis(command: CliCommand): string {
   const argumentsText = command.arguments.map((argument) => `<${argument.name}>`);
-  const flags = command.flags.map((flag) => (flag.required ? `${flag.name} ${flag.value}` : `[${flag.name} ${flag.value}]`));
+  const flags = command.flags.map((flag) => {
+    const text = flag.required ? `${flag.name} ${flag.value}` : `[${flag.name} ${flag.value}]`;
+    return flag.repeatable ? `${text}…` : text;
+  });
   return [command.group, command.verb, ...argumentsText, ...flags].join(' ');
 }

@@ -10,7 +10,7 @@ import type { CliCommand } from './cli-command.ts';
 export function buildAdminEvent(
   command: CliCommand,
   argumentValues: readonly string[],
-  flagValues: ReadonlyMap<string, string>,
+  flagValues: ReadonlyMap<string, string | readonly string[]>,
 ): Record<string, unknown> {
   const event: Record<string, unknown> = { command: command.event };
   command.arguments.forEach((argument, index) => {
@@ -18,7 +18,8 @@ export function buildAdminEvent(
   });
   for (const flag of command.flags) {
     const raw = flagValues.get(flag.name);
-    if (raw !== undefined) event[flag.field] = flag.parse(raw, flag.name);
+    if (typeof raw === 'string') event[flag.field] = flag.repeatable ? [flag.parse(raw, flag.name)] : flag.parse(raw, flag.name);
+    else if (raw !== undefined) event[flag.field] = raw.map((value) => flag.parse(value, flag.name));
   }
   const checked = adminCommandSchema.safeParse(event);
   if (!checked.success) {

@@ -63,14 +63,16 @@ function addCommand(group: Command, definition: CliCommand, onCommand: OnCommand
   for (const argument of definition.arguments) command.argument(`<${argument.name}>`, argument.description);
   const options = definition.flags.map((flag) => {
     const option = new Option(`${flag.name} <${flag.value}>`, flag.description);
+    // A repeatable flag collects its values (commander keeps only the last one otherwise).
+    if (flag.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     command.addOption(flag.required ? option.makeOptionMandatory() : option);
     return { flag, option };
   });
   command.addHelpText('after', () => `\nPrints ${definition.prints}.\n\nExamples:\n${definition.examples.map((example) => `  ${ADMIN_CLI} ${example}`).join('\n')}`);
   command.action(function (this: Command, ...values: unknown[]) {
     const argumentValues = values.slice(0, definition.arguments.length) as string[];
-    const given = this.opts<Record<string, string | undefined>>();
-    const flagValues = new Map<string, string>();
+    const given = this.opts<Record<string, string | string[] | undefined>>();
+    const flagValues = new Map<string, string | string[]>();
     for (const { flag, option } of options) {
       const value = given[option.attributeName()];
       if (value !== undefined) flagValues.set(flag.name, value);

@@ -20,6 +20,8 @@ export interface CliFlag {
   field: string;
   parse: FlagValue;
   required?: boolean;
+  /** May be given several times; the field gets the list of parsed values, in order. */
+  repeatable?: true;
 }
 
 /**

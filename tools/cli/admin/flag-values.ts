@@ -63,3 +63,10 @@ export function listOrNone(choices?: readonly string[]): FlagValue {
     return items;
   };
 }
+
+/** `NAME=VALUE` (an HTTP header; the value may itself hold "="). */
+export const headerPair: FlagValue = (raw, flag) => {
+  const equals = raw.indexOf('=');
+  if (equals <= 0 || equals === raw.length - 1) throw new UsageError(`${flag} takes NAME=VALUE, e.g. "Authorization=Bearer …"`);
+  return { name: raw.slice(0, equals).trim(), value: raw.slice(equals + 1) };
+};

@@ -1,8 +1,8 @@
 import { projectIdArgument, type CliCommand } from './cli-command.ts';
-import { onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
+import { listOrNone, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
 
 const keyIdArgument = { name: 'keyId', description: 'the key id, as key create and key list print it', field: 'keyId' };
-const KEY_VIEW = '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm}';
+const KEY_VIEW = '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools}';
 
 export const keyCommands: CliCommand[] = [
   {
@@ -18,7 +18,7 @@ export const keyCommands: CliCommand[] = [
       { name: '--rpm', value: 'N', description: 'requests per minute for this key', field: 'rpm', parse: positiveInteger },
     ],
     examples: ['key create acme --name laptop', 'key create acme --member alice@example.com --rpm 60'],
-    prints: '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, key}: the key\'s description and, in "key", the key itself',
+    prints: '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools, key}: the key\'s description and, in "key", the key itself',
   },
   {
     group: 'key',
@@ -34,15 +34,19 @@ export const keyCommands: CliCommand[] = [
     group: 'key',
     verb: 'update',
     event: 'key.update',
-    summary: 'Rename, disable or enable a key, or change its rate limit',
-    details: 'A disabled key is refused with 403 until enabled again.',
+    summary: 'Rename, disable or enable a key, or change its rate limit or its MCP servers and tools',
+    details:
+      'A disabled key is refused with 403 until enabled again. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
+      'unless --mcp-servers or --mcp-tools narrow it: a tool must pass both, and what a key may not reach is neither listed nor callable.',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [
       { name: '--name', value: 'NAME', description: 'a new label', field: 'name', parse: text },
       { name: '--enabled', value: 'on|off', description: 'off refuses the key (403) until on again', field: 'enabled', parse: onOff },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for this key', field: 'rpm', parse: positiveIntegerOrNone },
+      { name: '--mcp-servers', value: 'LIST|none', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": all)', field: 'mcpServers', parse: listOrNone() },
+      { name: '--mcp-tools', value: 'LIST|none', description: 'the bridged tools it may list and call, e.g. docs__search ("none": all)', field: 'mcpTools', parse: listOrNone() },
     ],
-    examples: ['key update acme key_4kTq9 --enabled off', 'key update acme key_4kTq9 --rpm none'],
+    examples: ['key update acme key_4kTq9 --enabled off', 'key update acme key_4kTq9 --rpm none', 'key update acme key_4kTq9 --mcp-servers docs --mcp-tools docs__search,docs__fetch'],
     prints: KEY_VIEW,
   },
   {

@@ -54,6 +54,26 @@ describe('parseAdminCommandLine', () => {
     ['model list demo', { command: 'model.list', projectId: 'demo' }],
     ['key create --name "ci bot" demo', { command: 'key.create', projectId: 'demo', name: 'ci bot' }],
     ['key update demo key_1 --enabled off --rpm none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', enabled: false, rpm: 'none' }],
+    [
+      'key update demo key_1 --mcp-servers docs,tickets --mcp-tools docs__search',
+      { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: ['docs', 'tickets'], mcpTools: ['docs__search'] },
+    ],
+    [
+      'mcp add demo docs --url https://mcp.example.com/mcp --header "Authorization=Bearer a=b" --header X-Tenant=acme',
+      {
+        command: 'mcp.add',
+        projectId: 'demo',
+        name: 'docs',
+        url: 'https://mcp.example.com/mcp',
+        headers: [
+          { name: 'Authorization', value: 'Bearer a=b' },
+          { name: 'X-Tenant', value: 'acme' },
+        ],
+      },
+    ],
+    ['mcp add demo docs --url https://mcp.example.com/mcp', { command: 'mcp.add', projectId: 'demo', name: 'docs', url: 'https://mcp.example.com/mcp' }],
+    ['mcp list demo', { command: 'mcp.list', projectId: 'demo' }],
+    ['mcp remove demo docs', { command: 'mcp.remove', projectId: 'demo', name: 'docs' }],
   ])('maps "%s" to its admin event', (line, expected) => {
     expect(event(line)).toEqual(expected);
   });
@@ -85,13 +105,16 @@ describe('parseAdminCommandLine refusing a command line', () => {
   it.each([
     ['project update demo --balance-usd -5', '--balance-usd must be an amount in USD'],
     ['project update demo --failover maybe', '--failover must be "on" or "off", not "maybe"'],
-    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, messages, models, generation (comma-separated) or "none", not "files"'],
+    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, messages, models, generation, mcp (comma-separated) or "none", not "files"'],
     ['model allow demo openai/gpt-4o --input-micros-per-1k 1.5', '--input-micros-per-1k must be a whole number of micro-USD per 1,000 tokens'],
     ['model allow demo openai/gpt-4o --context-length 0', '--context-length must be a positive integer, not "0"'],
     ['key create demo --rpm none', '--rpm must be a positive integer, not "none"'],
     ['model allow demo openai/gpt-4o --alias "has space"', '--alias: aliases are letters, digits'],
     ['project create Demo', '<projectId>: project ids are 1-64 characters'],
     ['model remove demo gpt-4o', '<model>: models are named <provider>/<model>'],
+    ['mcp add demo docs --url https://mcp.example.com --header Authorization', '--header takes NAME=VALUE'],
+    ['mcp add demo my_docs --url https://mcp.example.com', '<name>: MCP server names are 1-32 characters'],
+    ['key update demo key_1 --mcp-tools search', '--mcp-tools: tools are named <server>__<tool>'],
   ])('names the flag or argument as typed: %s', (line, message) => {
     const text = usageError(line);
     expect(text.split('\n')[0]).toContain(message);
