@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
@@ -11,9 +11,11 @@ import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-
 import { answerClientError, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
-import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
+import { openLocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { startLocalBackend } from './backend.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
 import { createRequestLog } from './request-log.ts';
 
@@ -33,6 +35,11 @@ export interface LocalHostOptions {
   bodyStallMs?: number;
   /** Receives one line per gateway request (request-log.ts); no log without it. */
   logRequest?: (line: string) => void;
+  /**
+   * `sqs`: the handlers send usage records through SQS as in AWS (GATEWAY_USAGE_QUEUE_URL, with the SDK's
+   * endpoint from the environment), not to the local queue. For the bench's AWS-shaped variant.
+   */
+  usageVia?: 'local-queue' | 'sqs';
 }
 
 export interface LocalHost {
@@ -73,16 +80,22 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       `A gateway is already running on ${resolve(options.dataDir)} (pid ${running.pid}, ${running.url}). Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=./.gateway-2 npm start`,
     );
   }
-  const environment = await openLocalEnvironment(options.dataDir, options.env).catch((error: unknown) => {
+  const environment = await openLocalEnvironment(options.dataDir, options.env ?? {}, startLocalBackend).catch((error: unknown) => {
     throw new LocalHostError(`${error instanceof Error ? error.message : String(error)} Stop the other process, or use another data directory (GATEWAY_DATA_DIR).`, { cause: error });
   });
-  const { dataDir, store, config } = environment;
-  const startedEmpty = await store.isEmpty();
+  const { dataDir, store: backend, config } = environment;
+  try {
+    await backend.startWriter(config);
+  } catch (error) {
+    await backend.shutdown();
+    throw error;
+  }
+  const startedEmpty = await backend.isEmpty();
   installLambdaRuntimeEmulation();
-  const writerModule = await import('../../functions/writer/handler.ts');
-  const writer = writerModule.createHandler(config) as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  // The queue's bookkeeping and journal stay here (a record is on disk before its answer ends); the
+  // writer runs in the backend thread, off the requests' event loop.
   const usageQueue = new LocalUsageQueue({
-    deliver: (event) => writer(event, lambdaContext('gateway-writer')),
+    deliver: (event) => backend.deliver(event),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
     journalFile: join(dataDir, 'usage-queue.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
@@ -93,7 +106,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const handlers = new Map<string, StreamingHandler>();
   for (const group of routeGroups) {
     const module = (await import(new URL(`../../${group.entry}`, import.meta.url).href)) as RouteGroupModule;
-    handlers.set(group.name, module.createHandler(config, { usageSink, caches }) as StreamingHandler);
+    const dependencies = options.usageVia === 'sqs' ? { caches } : { usageSink, caches };
+    handlers.set(group.name, module.createHandler(config, dependencies) as StreamingHandler);
   }
   const adminModule = await import('../../functions/admin/handler.ts');
   const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
@@ -135,7 +149,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     });
   } catch (error) {
     usageQueue.close();
-    await store.close();
+    await backend.shutdown();
     if ((error as { code?: string }).code === 'EADDRINUSE') {
       throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
     }
@@ -150,7 +164,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     port,
     dataDir,
     startedEmpty,
-    store,
+    store: backend,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
     drainUsage: () => usageQueue.drain(),
     async close() {
@@ -161,7 +175,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       });
       await usageQueue.drain();
       usageQueue.close();
-      await store.close();
+      await backend.shutdown();
     },
   };
 }
@@ -209,22 +223,3 @@ function failRequest(response: ServerResponse, error: unknown): void {
   if (!response.headersSent) sendJson(response, 502, { message: 'Internal Server Error' });
   else response.destroy();
 }
-
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 15 * 60_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomBytes(16).toString('hex'),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
-}
-
