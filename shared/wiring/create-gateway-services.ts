@@ -1,7 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { S3UsageSpill } from '../adapters/aws/s3-usage-spill.ts';
-import { SqsUsageSink } from '../adapters/aws/sqs-usage-sink.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { CoolDown } from '../core/cool-down.ts';
 import type { UpstreamFetch, UsageSink } from '../core/ports.ts';
@@ -29,12 +25,35 @@ export interface UnsentUsageReports {
   unsent(record: UsageRecord, error: unknown): void;
 }
 
-/** SQS in AWS, with the spill bucket behind it when configured. */
+/**
+ * SQS in AWS, with the spill bucket behind it when configured. Their SDK clients load when first used
+ * (the first record is handed over after its answer ended; the spill only when SQS refuses one), so a
+ * cold start does not import them before the first answer.
+ */
 function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports): UsageSink {
-  const sqs = new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL'));
+  const queueUrl = requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL');
+  const sqs = loadOnFirstUse(async () => {
+    const [{ SQSClient }, { SqsUsageSink }] = await Promise.all([import('@aws-sdk/client-sqs'), import('../adapters/aws/sqs-usage-sink.ts')]);
+    return new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), queueUrl);
+  });
+  const sink: UsageSink = { send: async (record) => (await sqs()).send(record) };
   const spillBucket = config.GATEWAY_USAGE_SPILL_BUCKET;
-  if (spillBucket === undefined) return sqs;
-  return withSpill(sqs, new S3UsageSpill(new S3Client({ region: config.AWS_REGION }), spillBucket), reports.spilled);
+  if (spillBucket === undefined) return sink;
+  const spill = loadOnFirstUse(async () => {
+    const [{ S3Client }, { S3UsageSpill }] = await Promise.all([import('@aws-sdk/client-s3'), import('../adapters/aws/s3-usage-spill.ts')]);
+    return new S3UsageSpill(new S3Client({ region: config.AWS_REGION }), spillBucket);
+  });
+  return withSpill(sink, { put: async (record) => (await spill()).put(record) }, reports.spilled);
+}
+
+/** The value `load` gives, loaded on the first call; a failed load is tried again on the next call. */
+function loadOnFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
 }
 
 /** The request path's services from the configuration and what the host injects. */
