@@ -64,6 +64,12 @@ ORDER BY SUM(cost_nanos) DESC, project_id, key_id`),
 FROM deduplicated_usage
 GROUP BY COALESCE(environment, '(none)')
 ORDER BY SUM(cost_nanos) DESC, COALESCE(environment, '(none)')`),
+  namedQuery('cost-by-session', 'Requests, tokens and cost per client session (X-Claude-Code-Session-Id), most expensive first.', `SELECT session_id,
+  ${totals}
+FROM deduplicated_usage
+WHERE session_id IS NOT NULL
+GROUP BY session_id
+ORDER BY SUM(cost_nanos) DESC, session_id`),
   namedQuery('top-requests-by-cost', 'The 20 most expensive requests.', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, status,
   tokens_prompt AS prompt_tokens, tokens_completion AS completion_tokens,
   cost_nanos, cost_nanos / 1e9 AS cost_usd

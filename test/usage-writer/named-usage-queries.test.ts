@@ -34,13 +34,13 @@ describe('the named queries', () => {
 describe('the named queries run in DuckDB on usage files', () => {
   const march: NamedQueryDays = ['2025-03-01', '2025-03-31'];
   const a = sampleRecord({ projectId: 'acme', keyId: 'key-1', model: 'openai/gpt-4o', createdAt: '2025-03-01T08:00:00Z',
-    promptTokens: 100, completionTokens: 20, cachedTokens: 10, costNanos: 1_000_000_000, attribution: { environment: 'production' } });
+    promptTokens: 100, completionTokens: 20, cachedTokens: 10, costNanos: 1_000_000_000, attribution: { environment: 'production', sessionId: 'session-1' } });
   const b = sampleRecord({ projectId: 'acme', keyId: 'key-2', model: 'openai/gpt-4o', createdAt: '2025-03-01T09:00:00Z',
     promptTokens: 50, completionTokens: 10, reasoningTokens: 5, costNanos: 250_000_000, fallbackAttempts: 1,
-    attribution: { environment: 'staging' } });
+    attribution: { environment: 'staging', sessionId: 'session-2' } });
   const c = sampleRecord({ projectId: 'acme', keyId: 'key-1', model: 'anthropic/claude-sonnet', provider: 'anthropic',
     createdAt: '2025-03-02T08:00:00Z', promptTokens: 300, completionTokens: 30, costNanos: 3_000_000_001,
-    attribution: { environment: 'production' } });
+    attribution: { environment: 'production', sessionId: 'session-1' } });
   const d = sampleRecord({ projectId: 'globex', keyId: 'key-9', model: 'openai/gpt-4o', createdAt: '2025-03-02T10:00:00Z',
     promptTokens: 10, completionTokens: 1, costNanos: 7, fallbackAttempts: 2, status: 'failed', httpStatus: 502 });
 
@@ -72,6 +72,10 @@ describe('the named queries run in DuckDB on usage files', () => {
       { environment: 'production', ...totals(2, 400, 50, 4_000_000_001) },
       { environment: 'staging', ...totals(1, 50, 10, 250_000_000) },
       { environment: '(none)', ...totals(1, 10, 1, 7) },
+    ],
+    'cost-by-session': [
+      { session_id: 'session-1', ...totals(2, 400, 50, 4_000_000_001) },
+      { session_id: 'session-2', ...totals(1, 50, 10, 250_000_000) },
     ],
     'top-requests-by-cost': [c, a, b, d].map((record) => ({
       ...request(record), prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens,
