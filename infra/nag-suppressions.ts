@@ -15,6 +15,7 @@ export interface AcceptedFindings {
   routeGroupRoles: IRole[];
   writerRole: IRole;
   adminRole: IRole;
+  usageCompactorRole: IRole;
   originSecret: ISecret;
   distribution: Distribution;
   providerSecretsArn: string;
@@ -35,7 +36,12 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
   acknowledge(
     accepted.writerRole,
     `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
-    'The writer puts one usage file per record under usage/dt=<day>/, named by record id; it may write nothing else.',
+    'The writer puts one usage file per batch and day under usage/dt=<day>/, named after the records it holds; it may write nothing else.',
+  );
+  acknowledge(
+    accepted.usageCompactorRole,
+    `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
+    'The compactor reads, puts and deletes the usage files of any day under usage/dt=<day>/ (it merges a day\'s files into one); it may touch nothing else in the bucket and lists only that prefix.',
   );
   for (const role of accepted.routeGroupRoles) {
     acknowledge(

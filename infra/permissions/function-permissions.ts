@@ -19,13 +19,15 @@ export interface GatewayResources {
   originSecret: ISecret;
   /** ARN pattern of the provider-key secrets (`<prefix>*`). */
   providerSecretsArn: string;
+  /** The usage bucket, for listing a prefix of it. */
+  usageBucketArn: string;
   /** ARN pattern of the usage files (`usage/*`) and of the spill of records the queue refused (`spill/*`). */
   usageObjectsArn: string;
   spillObjectsArn: string;
 }
 
-function allow(grantee: IGrantable, actions: string[], resources: string[]): void {
-  grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
+function allow(grantee: IGrantable, actions: string[], resources: string[], conditions?: Record<string, Record<string, string>>): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
 }
 
 /**
@@ -47,12 +49,22 @@ export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources
 
 /**
  * The writer's one transaction per record (Put of the generation, Update of the project's spend) and its
- * usage files. Receiving from the queue is the event source mapping's grant (see the stack).
+ * usage files (one put per batch and day). Receiving from the queue is the event source mapping's grant
+ * (see the stack).
  */
 export function grantWriter(grantee: IGrantable, resources: GatewayResources): void {
   allow(grantee, ['dynamodb:PutItem'], [resources.generationsTable.tableArn]);
   allow(grantee, ['dynamodb:UpdateItem'], [resources.projectsTable.tableArn]);
   allow(grantee, ['s3:PutObject'], [resources.usageObjectsArn]);
+}
+
+/**
+ * The usage compactor: lists a day's usage files (ListBucket, only under usage/), reads them, puts the
+ * compacted file and deletes the files it merged (DeleteObjects is authorized as DeleteObject per key).
+ */
+export function grantUsageCompactor(grantee: IGrantable, resources: GatewayResources, usagePrefix: string): void {
+  allow(grantee, ['s3:ListBucket'], [resources.usageBucketArn], { StringLike: { 's3:prefix': `${usagePrefix}*` } });
+  allow(grantee, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [resources.usageObjectsArn]);
 }
 
 /**

@@ -50,6 +50,8 @@ export const deploySettingsSchema = z
       })
       .default({ memoryMb: 256, maxConcurrency: 5 }),
     admin: sizingSchema.default({ memoryMb: 256 }),
+    /** The daily usage compaction holds a day's records in memory: ~3 KB each (docs/decisions/function-sizing.md). */
+    usageCompactor: sizingSchema.default({ memoryMb: 1024 }),
   })
   .refine((settings) => !(settings.waf && settings.webAclArn), { message: 'Give either waf (create a web ACL) or webAclArn (attach one), not both.' });
 

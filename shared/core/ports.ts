@@ -115,9 +115,18 @@ export interface UsageLedger {
   recordOnce(record: UsageRecord): Promise<boolean>;
 }
 
-/** The usage files accountants query (S3 in AWS, the data directory locally); idempotent per record. */
+/**
+ * The usage files accountants query: objects under `usage/dt=YYYY-MM-DD/` (an S3 bucket in AWS, the data
+ * directory locally). Keys are relative to the bucket or directory. A written object appears whole or not
+ * at all, and nothing is ever appended to.
+ */
 export interface UsageArchive {
-  put(record: UsageRecord): Promise<void>;
+  write(key: string, body: Uint8Array): Promise<void>;
+  /** The keys of the objects under `prefix`, in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  read(key: string): Promise<Uint8Array>;
+  /** Removing a key that is already gone is not an error. */
+  remove(keys: readonly string[]): Promise<void>;
 }
 
 /** A project's metered spend and, for prepaid projects, what its balance has left. */

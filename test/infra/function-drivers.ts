@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { functionUrlEvent, invokeStreaming, lambdaContext, loadHandler, type StreamingHandler } from '../support/handler-invocation.ts';
+import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
 import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
 
 /**
@@ -74,4 +75,18 @@ export async function exerciseWriter(environment: Record<string, string>, known:
   const records = [sampleRecord(known), sampleRecord({ projectId: known.projectId, prepaid: true, reservedNanos: 5_000, costNanos: 1_000 })];
   const result = await handler({ Records: records.map((record, index) => usageMessage(JSON.stringify(record), `m-${index}`)) }, lambdaContext('writer'));
   expect(result.batchItemFailures).toEqual([]);
+}
+
+/** Two batch files of one day, as the writer leaves them, for the compactor to merge. */
+export function usageFilesToCompact() {
+  const day = '2025-03-01';
+  const records = [sampleRecord({ createdAt: `${day}T08:00:00Z` }), sampleRecord({ createdAt: `${day}T09:00:00Z` })];
+  return { day, files: [...usageBatchFiles(records), ...usageBatchFiles(records.slice(1))] };
+}
+
+/** Compacts one day by hand (`from` and `to`), as an operator would after replaying old records. */
+export async function exerciseUsageCompactor(environment: Record<string, string>, day: string): Promise<void> {
+  const handler = await loadHandler<(event: unknown, context: unknown) => Promise<{ compacted: unknown[] }>>('functions/usage-compactor/handler.ts', environment);
+  const result = await handler({ from: day, to: day }, lambdaContext('usage-compactor'));
+  expect(result.compacted).toEqual([expect.objectContaining({ day, files: 2, rows: 3, records: 2 })]);
 }

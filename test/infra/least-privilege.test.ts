@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -12,7 +12,7 @@ import { iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
-import { exerciseAdmin, exerciseRouteGroup, exerciseWriter } from './function-drivers.ts';
+import { exerciseAdmin, exerciseRouteGroup, exerciseUsageCompactor, exerciseWriter, usageFilesToCompact } from './function-drivers.ts';
 import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
 import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
@@ -64,12 +64,32 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
 interface Grant {
   action: string;
   resource: string;
+  conditions?: Record<string, Record<string, string>>;
 }
 
 function grantsOf(prefix: string): Grant[] {
   return statementsOfFunction(gateway.template, prefix).flatMap((statement) =>
-    actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource) }))),
+    actionsOf(statement).flatMap((action) =>
+      resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource), ...(statement.Condition ? { conditions: statement.Condition } : {}) })),
+    ),
   );
+}
+
+/** The grant's conditions hold for the call: each key is set by the request and matches (StringLike, StringEquals). */
+function conditionsHold(grant: Grant, call: AwsCall): boolean {
+  return Object.entries(grant.conditions ?? {}).every(([operator, entries]) =>
+    Object.entries(entries).every(([key, expected]) => {
+      const value = call.context?.[key];
+      if (value === undefined) return false;
+      if (operator === 'StringLike') return iamPatternMatches(expected, value);
+      if (operator === 'StringEquals') return value === expected;
+      throw new Error(`No evaluation of the condition operator ${operator}: add it here`);
+    }),
+  );
+}
+
+function allows(grant: Grant, call: AwsCall): boolean {
+  return iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource) && conditionsHold(grant, call);
 }
 
 /** Granted for the Lambda service acting with the function's role, not for the function's code. */
@@ -81,7 +101,7 @@ function grantedForTheService(prefix: string, grant: Grant): boolean {
   return prefix === 'Writer' && grant.resource === queue && pollerActions.includes(grant.action);
 }
 
-const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin'];
+const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor'];
 
 beforeAll(async () => {
   gateway = synthesizeGateway();
@@ -110,6 +130,18 @@ beforeAll(async () => {
   secretsManager.on(CreateSecretCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
   s3.on(PutObjectCommand).resolves({});
+  // Two batch files of one day for the compactor to merge.
+  const toCompact = usageFilesToCompact();
+  s3.on(ListObjectsV2Command).callsFake((input: { Prefix?: string }) => ({
+    Contents: toCompact.files.filter((file) => file.key.startsWith(input.Prefix ?? '')).map((file) => ({ Key: file.key })),
+    IsTruncated: false,
+  }));
+  s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    const body = toCompact.files.find((file) => file.key === input.Key)?.body;
+    if (!body) throw new Error(`no object ${input.Key}`);
+    return { Body: { transformToByteArray: async () => body } };
+  });
+  s3.on(DeleteObjectsCommand).resolves({});
 
   const { key } = await (async () => {
     let created = { key: '' };
@@ -119,6 +151,7 @@ beforeAll(async () => {
     return created;
   })();
   await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', requestId: 'req-known' }));
+  await recordCalls('UsageCompactionCompactor', () => exerciseUsageCompactor(environmentOf('UsageCompactionCompactor'), toCompact.day));
   const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
   const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
   const mcpAccept = { accept: 'application/json, text/event-stream' };
@@ -164,14 +197,14 @@ describe('least privilege, from what each function sends', () => {
     const grants = grantsOf(prefix);
     const calls = used.get(prefix) ?? [];
     expect(calls.length, `${prefix} sent nothing: the exercise did not run`).toBeGreaterThan(0);
-    const denied = calls.filter((call) => !grants.some((grant) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)));
+    const denied = calls.filter((call) => !grants.some((grant) => allows(grant, call)));
     expect([...new Set(denied.map((call) => `${call.action} on ${call.resource}`))]).toEqual([]);
   });
 
   it.each(functions)('%s: the policy grants nothing that no command used', (prefix) => {
     const calls = used.get(prefix) ?? [];
     const unused = grantsOf(prefix).filter(
-      (grant) => !grantedForTheService(prefix, grant) && !calls.some((call) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)),
+      (grant) => !grantedForTheService(prefix, grant) && !calls.some((call) => allows(grant, call)),
     );
     expect(unused.map((grant) => `${grant.action} on ${grant.resource}`)).toEqual([]);
   });
@@ -180,6 +213,16 @@ describe('least privilege, from what each function sends', () => {
     for (const group of routeGroups) {
       expect(used.get(`RouteGroup${group.name}`)?.some((call) => call.action === 's3:PutObject' && call.resource.includes('/spill/rec-'))).toBe(true);
     }
+  });
+
+  it('lets the compactor list the usage files of a day, read and delete them, and put their merge, under usage/ only', () => {
+    const bucket = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage'), 'Arn'] });
+    const calls = used.get('UsageCompactionCompactor') ?? [];
+    expect(calls).toContainEqual({ action: 's3:ListBucket', resource: bucket, context: { 's3:prefix': 'usage/dt=2025-03-01/' } });
+    expect(new Set(calls.map((call) => call.action))).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject', 's3:DeleteObject']));
+    // A listing of the whole bucket would not be allowed.
+    const listing = grantsOf('UsageCompactionCompactor').find((grant) => grant.action === 's3:ListBucket');
+    expect(listing && allows(listing, { action: 's3:ListBucket', resource: bucket, context: { 's3:prefix': 'spill/' } })).toBe(false);
   });
 
   it('reaches the MCP server from the tool bridge with the header its secret holds', () => {

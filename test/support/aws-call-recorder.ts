@@ -2,10 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 
-/** One request to AWS as IAM authorizes it: the action and the ARN of the resource it acts on. */
+/** One request to AWS as IAM authorizes it: the action, the ARN of the resource it acts on, and condition keys it sets. */
 export interface AwsCall {
   action: string;
   resource: string;
+  /** Request-specific condition keys, e.g. `s3:prefix` of a listing. */
+  context?: Record<string, string>;
 }
 
 export interface AwsCallContext {
@@ -125,7 +127,7 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
         resource: `arn:aws:s3:::${String(input.Bucket)}/${Key}`,
       }));
     case 'ListObjectsV2':
-      return [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}` }];
+      return [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}`, context: { 's3:prefix': String(input.Prefix ?? '') } }];
     default:
       throw new Error(`No IAM action known for ${command.constructor.name}: add it to test/support/aws-call-recorder.ts`);
   }

@@ -19,6 +19,7 @@ describe('deploy settings', () => {
       originReadTimeoutSeconds: 60,
       routeGroups: { memoryMb: 512 },
       writer: { memoryMb: 256, maxConcurrency: 5 },
+      usageCompactor: { memoryMb: 1024 },
     });
   });
 
@@ -33,6 +34,7 @@ describe('deploy settings', () => {
         logRetentionDays: 365,
         routeGroups: { memoryMb: 1024, reservedConcurrency: 50 },
         writer: { memoryMb: 256, maxConcurrency: 10 },
+        usageCompactor: { memoryMb: 3008 },
       }),
     );
     const props = stackPropsFromSettings(loadDeploySettings('prod', directory));
@@ -43,6 +45,7 @@ describe('deploy settings', () => {
       logRetention: RetentionDays.ONE_YEAR,
       routeGroupSizing: { memorySize: 1024, reservedConcurrency: 50 },
       writerMaxConcurrency: 10,
+      usageCompactorSizing: { memorySize: 3008 },
     });
     expect(props.originReadTimeout?.toSeconds()).toBe(120);
   });

@@ -90,15 +90,17 @@ describe('local usage queries over the usage files', () => {
     ]);
   });
 
-  it('counts a redelivered record once, because it rewrites the same file', async () => {
-    const record = sampleRecord();
-    await writeUsageFiles(dataDir, [record, record, record]);
-    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
+  it('reads a batch delivered again as one file: its key and bytes are the same', async () => {
+    const records = [sampleRecord(), sampleRecord()];
+    await writeUsageFiles(dataDir, records);
+    await writeUsageFiles(dataDir, [...records].reverse());
+    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 2 }]);
   });
 
-  it('ignores files that are not usage rows, such as a writer temp file', async () => {
-    await writeUsageFiles(dataDir, [sampleRecord()]);
-    await writeFile(join(dataDir, 'usage', 'dt=2025-03-01', 'rec-partial.json.tmp'), '{"record_id":');
+  it('ignores files that are not Parquet usage files: a writer temp file, a legacy JSON file', async () => {
+    const [key = ''] = await writeUsageFiles(dataDir, [sampleRecord()]);
+    await writeFile(join(dataDir, `${key}.1234.abcd.tmp`), 'PAR1');
+    await writeFile(join(dataDir, 'usage', 'dt=2025-03-01', 'rec-legacy.json'), '{"record_id":"rec-legacy"}\n');
     expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
   });
 
@@ -135,6 +137,15 @@ describe('the usage report', () => {
       ['2025-03-03', 'globex', 'openai/gpt-4o', 1, 7n],
     ]);
     expect(lines[0]).toMatchObject({ promptTokens: 200n, completionTokens: 40n });
+  });
+
+  it('counts a record found in two usage files once', async () => {
+    const record = sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', createdAt: '2025-03-01T10:00:00Z', costNanos: 500 });
+    const [first] = await writeUsageFiles(dataDir, [record]);
+    const [second] = await writeUsageFiles(dataDir, [record, sampleRecord({ projectId: 'globex', createdAt: '2025-03-01T11:00:00Z' })]);
+    expect(second).not.toBe(first);
+    const [line] = await (await open()).report({ projectId: 'acme', to: '2025-03-01' });
+    expect([line?.requests, line?.costNanos]).toEqual([3, 3_500n]);
   });
 
   it('keeps only the chosen project', async () => {
