@@ -15,7 +15,7 @@ export const converseUsageSchema = z.looseObject({
   cacheWriteInputTokens: detailCount,
 });
 
-const toolUseSchema = z.looseObject({ toolUseId: z.string().nullish(), name: z.string().nullish(), input: z.unknown() });
+const toolUseSchema = z.looseObject({ toolUseId: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() });
 
 export const converseContentBlockSchema = z.looseObject({
   text: z.string().nullish(),
