@@ -48,6 +48,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     writerSizing: sizing(settings.writer.memoryMb, settings.writer.reservedConcurrency),
     writerMaxConcurrency: settings.writer.maxConcurrency,
     adminSizing: sizing(settings.admin.memoryMb, settings.admin.reservedConcurrency),
+    ...(settings.bedrock ? { bedrock: settings.bedrock } : {}),
   };
 }
 
