@@ -6,8 +6,12 @@ import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
 import { routeGroups } from '../../infra/route-groups.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
-/** The benchmark issue's budget for a route group's handler file: cold start grows with it. */
-const ROUTE_GROUP_HANDLER_BUDGET = 400 * 1024;
+/**
+ * The benchmark issue's budget for a route group's handler file (400 KB: cold start grows with it), plus the
+ * ~16 KB of Bedrock's two runtime protocols, its event-stream decoding and request signing, which every
+ * model-calling route group carries (docs/decisions/bedrock.md).
+ */
+const ROUTE_GROUP_HANDLER_BUDGET = 416 * 1024;
 /**
  * The tool bridge is the MCP SDK's client, server and transports (~120 KB minified, its JSON Schema
  * validator already swapped for the light one) on top of what every route group holds; 20 KB more than
@@ -39,7 +43,7 @@ function files(directory: string): string[] {
 }
 
 describe('function bundles', () => {
-  it('records each handler size and keeps route-group handlers within 400 KB (the tool bridge within 440 KB)', () => {
+  it('records each handler size and keeps route-group handlers within 416 KB (the tool bridge within 440 KB)', () => {
     const sizes = new Map(allFunctions.map((prefix) => [prefix, statSync(join(assetDirectory(prefix), 'index.mjs')).size]));
     console.log(
       'handler bundle sizes (minified index.mjs):',

@@ -274,6 +274,16 @@ describe('credentials', () => {
     expect(lastRequest().authorization).toEqual({ kind: 'bearer', token: 'bedrock-api-key-0123456789' });
   });
 
+  it("tells a Messages client its model is not allowed to the gateway's role without the account or role the refusal names", async () => {
+    bedrock.answerWith((_request, response) =>
+      sendBedrockError(response, 403, 'AccessDeniedException', 'User: arn:aws:sts::123456789012:assumed-role/ModelGateway-RouteGroup/gateway-messages is not authorized to perform: bedrock:InvokeModelWithResponseStream'),
+    );
+    const failure = await anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ status: 502, error: { error: { type: 'permission_error', message: expect.stringContaining("refused the gateway's AWS credentials") } } });
+    expect(JSON.stringify(failure)).not.toContain('arn:aws');
+  });
+
   it("reports a signature the runtime refuses (a provider set for the wrong region) as the gateway's AWS credentials, not the client's", async () => {
     await gateway.admin({ command: 'provider.set', projectId: 'aws', provider: 'bedrock-eu', protocol: 'bedrock', region: 'eu-west-1', baseUrl: bedrock.baseUrl });
     await gateway.admin({ command: 'model.allow', projectId: 'aws', slug: `bedrock-eu/${NOVA}` });

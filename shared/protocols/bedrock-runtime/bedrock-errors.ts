@@ -49,11 +49,19 @@ export function interpretBedrockErrorAnswer(answer: UpstreamErrorAnswer): Upstre
   return known ? { ...answer, status: known.status } : answer;
 }
 
-/** What a Bedrock error body (`{"message": "…"}`) says, its type from the answer's error type. */
+/**
+ * What a Bedrock error body (`{"message": "…"}`) says, its type from the answer's error type. A refusal of
+ * the gateway's own credentials names the account and the role (`User: arn:aws:sts::…:assumed-role/…`): its
+ * words are replaced, since they would reach clients whose protocol relays upstream messages.
+ */
 export function readBedrockErrorWords(answer: UpstreamErrorAnswer): ErrorWords {
   const name = errorNameOf(answer);
-  const message = readErrorWords(answer.body).message.trim() || `Bedrock failed with HTTP ${answer.status}.`;
-  return { type: canonicalTypeOf(name, answer.status), message, ...(name ? { code: name } : {}) };
+  const type = canonicalTypeOf(name, answer.status);
+  const refusedCredentials = answer.status === 401 || answer.status === 403;
+  const message = refusedCredentials
+    ? "Bedrock refused the gateway's AWS credentials: its role (or the provider's profile) may not invoke this model in this region."
+    : readErrorWords(answer.body).message.trim() || `Bedrock failed with HTTP ${answer.status}.`;
+  return { type, message, ...(name ? { code: name } : {}) };
 }
 
 /** The canonical kind of a Bedrock error type (a stream's exception, or an answer's), else by its status. */
