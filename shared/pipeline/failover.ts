@@ -76,7 +76,8 @@ export async function tryTargets(
     const provider = target.provider.provider;
     let apiKey: string | undefined;
     try {
-      apiKey = await loadProviderApiKey(services, options.projectId, provider);
+      // A provider signed with the gateway's AWS credentials has no key to look up.
+      apiKey = target.provider.auth === 'aws-sigv4' ? undefined : await loadProviderApiKey(services, options.projectId, provider);
       const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
       const response = await callUpstream({
         fetch: services.fetch,
