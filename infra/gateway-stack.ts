@@ -13,6 +13,7 @@ import { defaultSizing, GatewayFunction, type FunctionSizing } from './construct
 import { GatewayTables } from './constructs/gateway-tables.ts';
 import { DEFAULT_MANAGED_RULE_GROUPS, GatewayWebAcl } from './constructs/gateway-web-acl.ts';
 import { providerSecretsArn } from './permissions/provider-secrets-arn.ts';
+import { bedrockModelArns, type BedrockAccess } from './permissions/bedrock-model-arns.ts';
 import { UsageAnalytics } from './constructs/usage-analytics.ts';
 import { UsageCompaction } from './constructs/usage-compaction.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
@@ -49,6 +50,8 @@ export interface GatewayStackProps extends StackProps {
   alarmEmails?: readonly string[];
   /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
   writerMaxConcurrency?: number;
+  /** The Bedrock models and inference profiles the route groups may invoke; none when absent. */
+  bedrock?: BedrockAccess;
 }
 
 /** The whole gateway (../shared/DESIGN.md, "Deployment shape"): `npx cdk deploy` ships it. */
@@ -88,6 +91,7 @@ export class GatewayStack extends Stack {
       usageBucketArn: analytics.usageBucket.bucketArn,
       usageObjectsArn: analytics.usageObjectsArn,
       spillObjectsArn: analytics.spillObjectsArn,
+      bedrockModelArns: props.bedrock ? bedrockModelArns(this, props.bedrock) : [],
     };
     const tableEnvironment = {
       GATEWAY_KEYS_TABLE: tables.keys.tableName,
@@ -232,6 +236,7 @@ export class GatewayStack extends Stack {
       spillObjectsArn: analytics.spillObjectsArn,
       hasCustomDomain: props.customDomain !== undefined,
       hasWebAcl: webAclArn !== undefined,
+      bedrockModelArns: resources.bedrockModelArns.filter((arn) => arn.includes('*')),
     });
   }
 }

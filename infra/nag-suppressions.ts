@@ -23,6 +23,8 @@ export interface AcceptedFindings {
   spillObjectsArn: string;
   hasCustomDomain: boolean;
   hasWebAcl: boolean;
+  /** Bedrock grants with a wildcard: only when the deployment's settings ask for every model (`"models": ["*"]`). */
+  bedrockModelArns: readonly string[];
 }
 
 export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFindings): void {
@@ -49,6 +51,15 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
       `AwsSolutions-IAM5[${wildcard(stack, accepted.spillObjectsArn)}]`,
       'A route group puts a usage record SQS refused under spill/<recordId>.json; it may put nothing else there and read nothing.',
     );
+  }
+  for (const arn of accepted.bedrockModelArns) {
+    for (const role of accepted.routeGroupRoles) {
+      acknowledge(
+        role,
+        `AwsSolutions-IAM5[${wildcard(stack, arn)}]`,
+        'The deployment settings ask for every Bedrock model and inference profile of the listed regions ("bedrock": {"models": ["*"]}); without that setting the grants name each model.',
+      );
+    }
   }
   acknowledge(
     accepted.originSecret,

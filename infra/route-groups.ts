@@ -21,6 +21,8 @@ export interface RouteGroup {
   protocol?: 'openai-chat' | 'anthropic-messages';
   /** Its requests are free (the tool bridge): it reserves nothing from prepaid balances, so it may not update them. */
   reservesNoBalance?: true;
+  /** It never calls a model (the tool bridge): it is granted no Bedrock model. */
+  callsNoModels?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
@@ -29,7 +31,7 @@ export const routeGroups: readonly RouteGroup[] = [
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
   // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
-  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true },
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true, callsNoModels: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */

@@ -24,6 +24,8 @@ export interface GatewayResources {
   /** ARN pattern of the usage files (`usage/*`) and of the spill of records the queue refused (`spill/*`). */
   usageObjectsArn: string;
   spillObjectsArn: string;
+  /** The Bedrock models and inference profiles the route groups may invoke (bedrock-model-arns.ts); none when empty. */
+  bedrockModelArns: readonly string[];
 }
 
 function allow(grantee: IGrantable, actions: string[], resources: string[], conditions?: Record<string, Record<string, string>>): void {
@@ -35,7 +37,8 @@ function allow(grantee: IGrantable, actions: string[], resources: string[], cond
  * on the projects table's `usage` item, except for a group whose requests are free), rate-limit counters (UpdateItem), generation lookup (Query, for
  * the group that serves it),
  * provider keys and the origin secret (GetSecretValue), usage records (SendMessage, and PutObject under
- * spill/ when the queue refuses one).
+ * spill/ when the queue refuses one), and the Bedrock models the deployment lists (InvokeModel serves
+ * InvokeModel and Converse, InvokeModelWithResponseStream their streams), for a group that calls models.
  */
 export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources, group: RouteGroup): void {
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
@@ -45,6 +48,9 @@ export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources
   allow(grantee, ['sqs:SendMessage'], [resources.usageQueue.queueArn]);
   allow(grantee, ['secretsmanager:GetSecretValue'], [resources.originSecret.secretArn, resources.providerSecretsArn]);
   allow(grantee, ['s3:PutObject'], [resources.spillObjectsArn]);
+  if (!group.callsNoModels && resources.bedrockModelArns.length > 0) {
+    allow(grantee, ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], [...resources.bedrockModelArns]);
+  }
 }
 
 /**

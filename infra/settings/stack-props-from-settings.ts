@@ -49,6 +49,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     writerMaxConcurrency: settings.writer.maxConcurrency,
     adminSizing: sizing(settings.admin.memoryMb, settings.admin.reservedConcurrency),
     usageCompactorSizing: sizing(settings.usageCompactor.memoryMb, settings.usageCompactor.reservedConcurrency),
+    ...(settings.bedrock ? { bedrock: settings.bedrock } : {}),
   };
 }
 

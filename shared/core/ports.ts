@@ -75,6 +75,22 @@ export type RandomBytes = (size: number) => Uint8Array;
 /** The upstream transport: fetch-shaped so tests, the mock provider and real providers share one path. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
+/** AWS credentials, as a request signer takes them. */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/**
+ * The gateway's own AWS credentials, for signing calls to AWS-hosted providers (Bedrock): the default
+ * chain (in Lambda the function's role, locally the environment or ~/.aws), or a named local profile.
+ * Implementations cache and refresh them; a failure to find any is thrown.
+ */
+export interface AwsCredentialSource {
+  credentials(profile: string | undefined): Promise<AwsCredentials>;
+}
+
 /** Where the request path hands each usage record (SQS in AWS, the local host's durable queue locally). */
 export interface UsageSink {
   send(record: UsageRecord): Promise<void>;

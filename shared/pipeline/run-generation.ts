@@ -90,8 +90,8 @@ export async function runGeneration<Body extends RoutableBody>(
 
       if (!served.response.ok) {
         // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
-        const answer = await readUpstreamErrorAnswer(served.response, served.apiKey);
-        outcome = { ...attempt, status: 'failed', httpStatus: served.response.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
+        const answer = served.rejection ?? (await readUpstreamErrorAnswer(served.response, served.apiKey));
+        outcome = { ...attempt, status: 'failed', httpStatus: answer.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
         const relayed = bridge.relayUpstreamError(answer);
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }

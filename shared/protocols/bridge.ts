@@ -4,23 +4,26 @@ import type { WireProtocolId } from '../core/project-config.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { wireProtocol } from './registry.ts';
-import type { StreamReader, WireProtocol } from './wire-protocol.ts';
+import type { StreamReader, UpstreamProtocol, WireProtocol } from './wire-protocol.ts';
 
 /** A request as one upstream receives it: the path below its base URL, the protocol's headers, the body. */
 export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** The error answer with the status its failure means, when the upstream protocol names errors its own way. */
+  interpretError?: (answer: UpstreamErrorAnswer) => UpstreamErrorAnswer;
 }
 
 /**
  * The way between the client's protocol and one upstream's, chosen once per target: native when the
- * provider speaks the client's protocol (the body as sent, the upstream's bytes back), else a translation
- * through the canonical model (the client protocol's reader and the upstream protocol's writer, and back).
+ * provider speaks a protocol that carries the client's (the body as sent, the upstream's events back),
+ * else a translation through the canonical model (the client protocol's reader and the upstream
+ * protocol's writer, and back).
  */
 export interface Bridge {
   client: WireProtocol;
-  upstream: WireProtocol;
+  upstream: UpstreamProtocol;
   native: boolean;
   /** The upstream request for a client body (routing-only fields already removed). */
   request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
@@ -33,25 +36,34 @@ export interface Bridge {
 }
 
 /**
- * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
- * provider speaks it, else the provider's first protocol. `canonical` reads the client body once for
- * every translated target of the request.
+ * Chooses the bridge to a provider speaking `providerProtocols`: the one that carries the client's
+ * protocol when the provider speaks one (Anthropic's API, or Claude on Bedrock, for a Messages client),
+ * else the provider's first protocol. `canonical` reads the client body once for every translated target
+ * of the request.
  */
 export function chooseBridge(client: WireProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): Bridge {
-  const native = providerProtocols.includes(client.id);
-  const upstream = native ? client : wireProtocol(providerProtocols[0] ?? client.id);
+  const carrier = providerProtocols.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
+  const native = carrier !== undefined;
+  const upstream = carrier ?? wireProtocol(providerProtocols[0] ?? client.id);
+  const interpretError = upstream.interpretErrorAnswer;
   return {
     client,
     upstream,
     native,
     request(body, upstreamModel, clientHeaders) {
       const streaming = body.stream === true;
-      const payload = native ? upstream.nativeRequestBody(body, upstreamModel) : JSON.stringify(upstream.writeRequest(canonical(), upstreamModel));
-      return { path: upstream.upstreamPath({ streaming, upstreamModel }), headers: upstream.upstreamHeaders(clientHeaders, streaming), body: payload };
+      const payload = carrier?.native ? carrier.native.requestBody(body, upstreamModel, clientHeaders) : JSON.stringify(upstream.writeRequest(canonical(), upstreamModel));
+      return {
+        path: upstream.upstreamPath({ streaming, upstreamModel }),
+        headers: upstream.upstreamHeaders(clientHeaders, streaming),
+        body: payload,
+        ...(interpretError ? { interpretError } : {}),
+      };
     },
     relayUpstreamError(answer) {
-      if (native) return client.relayUpstreamError(answer);
-      const body = client.writeErrorBody(upstream.readErrorBody(answer.body));
+      // The upstream's own error body reaches the client only when both speak the same protocol.
+      if (upstream.id === client.id) return client.relayUpstreamError(answer);
+      const body = client.writeErrorBody(upstream.readErrorBody(answer));
       return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
     },
     readResponse: (payload) => (native ? upstream.readResponse(payload) : upstream.readResponse(payload, canonical())),

@@ -1,16 +1,29 @@
-import type { WireProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, WireProtocolId } from '../core/project-config.ts';
 import { anthropicMessagesProtocol } from './anthropic-messages/anthropic-messages-protocol.ts';
+import { bedrockAnthropicMessagesProtocol } from './bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts';
+import { bedrockConverseProtocol } from './bedrock-converse/bedrock-converse-protocol.ts';
 import { openAiChatProtocol } from './openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from './openai-responses/openai-responses-protocol.ts';
-import type { WireProtocol } from './wire-protocol.ts';
+import type { UpstreamProtocol, WireProtocol } from './wire-protocol.ts';
 
-/** Every wire protocol the gateway speaks: adding one is adding its module here. */
-export const wireProtocols: Readonly<Record<WireProtocolId, WireProtocol>> = {
+/** The protocols clients speak to the gateway, each also spoken with providers. */
+export const clientProtocols: Readonly<Record<ClientProtocolId, WireProtocol>> = {
   'openai-chat': openAiChatProtocol,
   'anthropic-messages': anthropicMessagesProtocol,
   'openai-responses': openAiResponsesProtocol,
 };
 
-export function wireProtocol(id: WireProtocolId): WireProtocol {
+/** Every wire protocol the gateway speaks with providers: adding one is adding its module here. */
+export const wireProtocols: Readonly<Record<WireProtocolId, UpstreamProtocol>> = {
+  ...clientProtocols,
+  'bedrock-anthropic-messages': bedrockAnthropicMessagesProtocol,
+  'bedrock-converse': bedrockConverseProtocol,
+};
+
+export function wireProtocol(id: WireProtocolId): UpstreamProtocol {
   return wireProtocols[id];
+}
+
+export function clientProtocol(id: ClientProtocolId): WireProtocol {
+  return clientProtocols[id];
 }

@@ -2,32 +2,36 @@ import type { CanonicalErrorType, CanonicalEvent } from '../canonical/canonical-
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { GatewayError } from '../core/errors.ts';
-import type { WireProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder, UpstreamEvent } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 
 /**
- * One wire protocol (OpenAI chat completions, Anthropic messages, …): everything the gateway knows about
- * it, in one module. As an upstream protocol it says where and how to send a request and how to read what
- * comes back; as a client protocol it reads a client's request and writes answers and errors in the
- * client's words. Translation between two protocols is always one side's reader and the other's writer
- * around the canonical model (shared/canonical), so adding a protocol is adding one module.
+ * One wire protocol (OpenAI chat completions, Anthropic messages, Bedrock's Converse, …): everything the
+ * gateway knows about it, in one module. As an upstream protocol it says where and how to send a request
+ * and how to read what comes back; as a client protocol it reads a client's request and writes answers and
+ * errors in the client's words. Translation between two protocols is always one side's reader and the
+ * other's writer around the canonical model (shared/canonical), so adding a protocol is adding one module.
+ * A protocol only providers speak (the Bedrock runtime's) is an UpstreamProtocol alone.
  */
-export interface WireProtocol {
-  readonly id: WireProtocolId;
+export interface WireProtocol extends UpstreamProtocol, ClientProtocol {
+  readonly id: ClientProtocolId;
+}
 
-  // ── As the upstream's protocol ────────────────────────────────────────────────────────────────────
+/** A protocol as the gateway speaks it with a provider. */
+export interface UpstreamProtocol {
+  readonly id: WireProtocolId;
   /** The path below a provider's base URL, e.g. `/chat/completions`. */
   upstreamPath(call: UpstreamCallShape): string;
   /** The protocol's own headers (not the credential, which the transport adds per provider). */
   upstreamHeaders(client: GatewayRequest['headers'], streaming: boolean): Record<string, string>;
   /**
-   * Native pass-through: the client's body for the upstream (same protocol), with the upstream's model id,
-   * routing-only fields removed, and whatever the gateway needs to meter (e.g. stream usage) asked for.
+   * Native pass-through, for the client protocol whose bodies and stream events this protocol carries
+   * unchanged (its own; Anthropic's Messages inside Bedrock's InvokeModel); absent when none does.
    */
-  nativeRequestBody(body: Record<string, unknown>, upstreamModel: string): string;
+  native?: NativeCarriage;
   /** A translated request in this protocol's body. */
   writeRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown>;
   /**
@@ -40,10 +44,27 @@ export interface WireProtocol {
   createStreamDecoder(): StreamDecoder;
   /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
   createStreamReader(request?: CanonicalRequest): StreamReader;
-  /** What an error body of this protocol says, in canonical words. */
-  readErrorBody(body: string): ErrorWords;
+  /** What an error answer of this protocol says, in canonical words. */
+  readErrorBody(answer: UpstreamErrorAnswer): ErrorWords;
+  /**
+   * The answer with the HTTP status its failure means, for a protocol that names its errors otherwise
+   * (Bedrock's error types: a model not ready is a 503 to fail over from, whatever status came with it).
+   */
+  interpretErrorAnswer?(answer: UpstreamErrorAnswer): UpstreamErrorAnswer;
+}
 
-  // ── As the client's protocol ──────────────────────────────────────────────────────────────────────
+/** How an upstream protocol carries a client protocol's requests natively. */
+export interface NativeCarriage {
+  carries: ClientProtocolId;
+  /**
+   * The client's body for the upstream, with the upstream's model id, routing-only fields removed, and
+   * whatever the gateway needs to meter (e.g. stream usage) asked for.
+   */
+  requestBody(body: Record<string, unknown>, upstreamModel: string, client: GatewayRequest['headers']): string;
+}
+
+/** A protocol as clients speak it to the gateway. */
+export interface ClientProtocol {
   /** A client body (already validated by the endpoint's parser) in canonical terms. */
   readRequest(body: Record<string, unknown>): CanonicalRequest;
   /** Whether the client asked to see usage in the stream (it is metered regardless). */

@@ -1,6 +1,7 @@
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { CoolDown } from '../core/cool-down.ts';
-import type { UpstreamFetch, UsageSink } from '../core/ports.ts';
+import type { AwsCredentialSource, UpstreamFetch, UsageSink } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
@@ -17,6 +18,8 @@ export interface RouteGroupDependencies {
   caches?: ConfigCaches;
   /** The upstream transport; Node's HTTP client (plus the offline mock provider) unless given. */
   fetch?: UpstreamFetch;
+  /** What signs calls to Bedrock providers; the AWS SDK's default chain (the function's role in Lambda) unless given. */
+  awsCredentials?: AwsCredentialSource;
 }
 
 /** What the request path says about a record the queue refused: spilled (to replay), or not even that. */
@@ -65,6 +68,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     projects: adapters.projects,
     secrets: adapters.secrets,
     fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now })),
+    awsCredentials: dependencies.awsCredentials ?? createDefaultAwsCredentials(),
     clock,
     randomBytes: secureRandomBytes,
     caches: dependencies.caches ?? createConfigCaches(clock),

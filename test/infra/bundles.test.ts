@@ -6,14 +6,17 @@ import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
 import { routeGroups } from '../../infra/route-groups.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
-/** The benchmark issue's budget for a route group's handler file: cold start grows with it. */
-const ROUTE_GROUP_HANDLER_BUDGET = 400 * 1024;
+/**
+ * The benchmark issue's budget for a route group's handler file (400 KB: cold start grows with it), plus the
+ * ~16 KB of Bedrock's two runtime protocols, its event-stream decoding and request signing, which every
+ * model-calling route group carries (docs/decisions/bedrock.md).
+ */
+const ROUTE_GROUP_HANDLER_BUDGET = 416 * 1024;
 /**
  * The tool bridge is the MCP SDK's client, server and transports (~120 KB minified, its JSON Schema
- * validator already swapped for the light one) on top of what every route group holds; 20 KB more than
- * the others (docs/decisions/mcp-bridge.md).
+ * validator already swapped for the light one) and the upstream address check (ipaddr.js) on top of what
+ * every route group holds (docs/decisions/mcp-bridge.md).
  */
-// The tool bridge carries the MCP SDK and the upstream address check (ipaddr.js), hence its own budget.
 const handlerBudgetOf = (prefix: string) => (prefix === 'RouteGroupmcp' ? 440 * 1024 : ROUTE_GROUP_HANDLER_BUDGET);
 const routeGroupFunctions = routeGroups.map((group) => `RouteGroup${group.name}`);
 const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin', 'UsageCompactionCompactor'];
@@ -34,15 +37,33 @@ function assetDirectory(functionPrefix: string): string {
   return join(gateway.outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
 }
 
+/**
+ * What importing the handler loads: index.mjs and the chunks it imports statically, transitively (the
+ * chunks it imports dynamically, such as the tokenizer, load on first use and are not counted).
+ */
+function importedBytes(directory: string): number {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(directory, file), 'utf8');
+    for (const [, path = ''] of code.matchAll(/(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["'](\.\.?\/[^"']+)["']/g)) {
+      visit(join(file, '..', path));
+    }
+  };
+  visit('index.mjs');
+  return [...seen].reduce((sum, file) => sum + statSync(join(directory, file)).size, 0);
+}
+
 function files(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(directory, path)).isFile());
 }
 
 describe('function bundles', () => {
-  it('records each handler size and keeps route-group handlers within 400 KB (the tool bridge within 440 KB)', () => {
-    const sizes = new Map(allFunctions.map((prefix) => [prefix, statSync(join(assetDirectory(prefix), 'index.mjs')).size]));
+  it('records each handler size and keeps route-group handlers within 416 KB (the tool bridge within 440 KB)', () => {
+    const sizes = new Map(allFunctions.map((prefix) => [prefix, importedBytes(assetDirectory(prefix))]));
     console.log(
-      'handler bundle sizes (minified index.mjs):',
+      'handler bundle sizes (minified index.mjs and the chunks it imports):',
       [...sizes].map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KB`).join(', '),
     );
     for (const prefix of routeGroupFunctions) expect(sizes.get(prefix), prefix).toBeLessThanOrEqual(handlerBudgetOf(prefix));

@@ -12,7 +12,12 @@ import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
  */
 type AdminHandler = (event: unknown, context: unknown) => Promise<AdminResult>;
 
-export async function exerciseAdmin(environment: Record<string, string>, upstreamBaseUrl: string, mcp: { url: string; header: { name: string; value: string } }): Promise<{ key: string }> {
+export async function exerciseAdmin(
+  environment: Record<string, string>,
+  upstreamBaseUrl: string,
+  mcp: { url: string; header: { name: string; value: string } },
+  bedrock: { baseUrl: string; region: string; models: readonly string[] },
+): Promise<{ key: string }> {
   const handler = await loadHandler<AdminHandler>('functions/admin/handler.ts', environment);
   const run = async <T = Record<string, unknown>>(command: Record<string, unknown>): Promise<T> => {
     const answer = await handler(command, lambdaContext('admin'));
@@ -27,6 +32,9 @@ export async function exerciseAdmin(environment: Record<string, string>, upstrea
     await run({ command: 'provider.set', projectId: 'acme', provider: 'openai', apiKey, baseUrl: upstreamBaseUrl, protocol: 'openai' });
   }
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  // Bedrock: signed with the function's own credentials, so no secret is written.
+  await run({ command: 'provider.set', projectId: 'acme', provider: 'bedrock', region: bedrock.region, baseUrl: bedrock.baseUrl });
+  for (const model of bedrock.models) await run({ command: 'model.allow', projectId: 'acme', slug: `bedrock/${model}` });
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'model.remove', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'ratecard.set', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });

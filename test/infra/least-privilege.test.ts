@@ -8,7 +8,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeGroups } from '../../infra/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
-import { iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
+import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
@@ -24,6 +26,10 @@ import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type Synthesiz
  * each of them, and must grant nothing that no command used.
  */
 const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
+/** The credentials Lambda gives a function's role, in its environment; Bedrock calls are signed with them. */
+const ROLE = { AWS_ACCESS_KEY_ID: 'AKIDROUTEGROUPROLE01', AWS_SECRET_ACCESS_KEY: 'route-group-role-secret-0123456789', AWS_SESSION_TOKEN: 'route-group-session-token' };
+/** What the deployment settings let the route groups invoke on Bedrock: a Claude inference profile and a foundation model. */
+const BEDROCK_MODELS = ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'];
 const DOCS_HEADER = { name: 'X-Docs-Token', value: 'docs-secret-0123456789' };
 const context = { region: TEST_ENV.region, account: TEST_ENV.account };
 
@@ -33,6 +39,7 @@ let store: EmbeddedStore;
 let storeDirectory: string;
 let upstream: FakeUpstream;
 let mcpServer: McpUpstream;
+let bedrock: FakeBedrockRuntime;
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
 const s3 = mockClient(S3Client);
@@ -44,13 +51,14 @@ function environmentOf(prefix: string): Record<string, string> {
   const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
   const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
-  return { ...resolved, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
 }
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
   for (const mock of [secretsManager, sqs, s3]) mock.resetHistory();
   dynamo.calls.length = 0;
+  const bedrockBefore = bedrock.received.length;
   dynamo.start();
   try {
     await exercise();
@@ -58,7 +66,9 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
     dynamo.stop();
   }
   const mocked = [secretsManager, sqs, s3].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
-  used.set(prefix, [...dynamo.calls, ...mocked]);
+  // Bedrock is called over HTTP, signed: the fake runtime saw each call (and checked its signature).
+  const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
+  used.set(prefix, [...dynamo.calls, ...mocked, ...invoked]);
 }
 
 interface Grant {
@@ -104,7 +114,7 @@ function grantedForTheService(prefix: string, grant: Grant): boolean {
 const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor'];
 
 beforeAll(async () => {
-  gateway = synthesizeGateway();
+  gateway = synthesizeGateway({ bedrock: { models: BEDROCK_MODELS } });
   symbols = new SymbolicResources(gateway.template, context);
   const tableName = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
   storeDirectory = await mkdtemp(join(tmpdir(), 'least-privilege-'));
@@ -121,6 +131,19 @@ beforeAll(async () => {
       : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')),
   );
   mcpServer = await startDocsServer(DOCS_HEADER.value);
+  bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } } });
+  bedrock.answerWith((request, response) => {
+    switch (request.operation) {
+      case 'invoke':
+        return sendBedrockJson(response, readFixture('anthropic/messages-nonstream-text.json'));
+      case 'invoke-with-response-stream':
+        return sendEventStream(response, anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }), 0);
+      case 'converse':
+        return sendBedrockJson(response, readFixture('bedrock/converse-text.json'));
+      case 'converse-stream':
+        return sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')), 0);
+    }
+  });
   const originSecretArn = environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN;
   // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
   const secretOf = (secretId: string) =>
@@ -146,7 +169,7 @@ beforeAll(async () => {
   const { key } = await (async () => {
     let created = { key: '' };
     await recordCalls('Admin', async () => {
-      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER });
+      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER }, { baseUrl: bedrock.baseUrl, region: context.region, models: BEDROCK_MODELS });
     });
     return created;
   })();
@@ -155,17 +178,22 @@ beforeAll(async () => {
   const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
   const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
   const mcpAccept = { accept: 'application/json, text/event-stream' };
+  // Every Bedrock model the settings list, over both operations, from each route group that calls models.
+  const onBedrock = (body: Record<string, unknown>) =>
+    BEDROCK_MODELS.flatMap((model) => [false, true].map((stream) => ({ ...body, model: `bedrock/${model}`, stream })));
   const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }>> = {
     openai: [
       { method: 'POST', path: '/v1/chat/completions', body: chat, status: 200 },
       { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
       { method: 'GET', path: '/v1/models', status: 200 },
       { method: 'GET', path: '/v1/generation?id=req-known', status: 200 },
+      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/chat/completions', body, status: 200 })),
     ],
     messages: [
       { method: 'POST', path: '/v1/messages', body: messages, status: 200 },
       { method: 'POST', path: '/v1/messages', body: { ...messages, stream: true }, status: 200 },
       { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
+      ...onBedrock(messages).map((body) => ({ method: 'POST', path: '/v1/messages', body, status: 200 })),
     ],
     mcp: [
       { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
@@ -188,6 +216,7 @@ afterAll(async () => {
   for (const mock of [secretsManager, sqs, s3]) mock.restore();
   await upstream?.close();
   await mcpServer?.close();
+  await bedrock?.close();
   await store?.close();
   await rm(storeDirectory, { recursive: true, force: true });
 });
@@ -223,6 +252,22 @@ describe('least privilege, from what each function sends', () => {
     // A listing of the whole bucket would not be allowed.
     const listing = grantsOf('UsageCompactionCompactor').find((grant) => grant.action === 's3:ListBucket');
     expect(listing && allows(listing, { action: 's3:ListBucket', resource: bucket, context: { 's3:prefix': 'spill/' } })).toBe(false);
+  });
+
+  it('invokes Bedrock from the route groups that call models, signed with the role, and grants the tool bridge no model', () => {
+    for (const group of routeGroups) {
+      const invoked = (used.get(`RouteGroup${group.name}`) ?? []).filter((call) => call.action.startsWith('bedrock:'));
+      const granted = grantsOf(`RouteGroup${group.name}`).filter((grant) => grant.action.startsWith('bedrock:'));
+      if (group.callsNoModels) {
+        expect(invoked, group.name).toEqual([]);
+        expect(granted, group.name).toEqual([]);
+      } else {
+        expect(new Set(invoked.map((call) => call.action)), group.name).toEqual(new Set(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']));
+        expect(granted.some((grant) => grant.resource.includes('*')), group.name).toBe(false);
+      }
+    }
+    expect(bedrock.refused).toEqual([]);
+    expect(bedrock.received.every((request) => request.authorization.kind === 'sigv4' && request.authorization.accessKeyId === ROLE.AWS_ACCESS_KEY_ID)).toBe(true);
   });
 
   it('reaches the MCP server from the tool bridge with the header its secret holds', () => {

@@ -132,3 +132,20 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
       throw new Error(`No IAM action known for ${command.constructor.name}: add it to test/support/aws-call-recorder.ts`);
   }
 }
+
+/**
+ * The IAM checks of one Bedrock runtime call: InvokeModel (which Converse is authorized as) or
+ * InvokeModelWithResponseStream (ConverseStream too), on the model; a system inference profile is checked
+ * on the profile and on the foundation model where it routes the request (here, its own region).
+ */
+export function bedrockIamCalls(request: { operation: string; model: string }, context: AwsCallContext): AwsCall[] {
+  const action = request.operation.endsWith('stream') ? 'bedrock:InvokeModelWithResponseStream' : 'bedrock:InvokeModel';
+  const foundationModel = (model: string) => `arn:aws:bedrock:${context.region}::foundation-model/${model}`;
+  if (request.model.startsWith('arn:')) return [{ action, resource: request.model }];
+  const profile = /^(us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/.exec(request.model);
+  if (!profile) return [{ action, resource: foundationModel(request.model) }];
+  return [
+    { action, resource: `arn:aws:bedrock:${context.region}:${context.account}:inference-profile/${request.model}` },
+    { action, resource: foundationModel(profile[2] ?? '') },
+  ];
+}

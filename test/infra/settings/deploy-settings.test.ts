@@ -59,6 +59,14 @@ describe('deploy settings', () => {
     ).toThrow(/not both/);
   });
 
+  it('passes the Bedrock models and regions the route groups may invoke, and refuses what is not a model id', () => {
+    const settings = parseDeploySettings({ bedrock: { models: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'], regions: ['us-east-1', 'us-west-2'] } }, 'prod.json');
+    expect(stackPropsFromSettings(settings).bedrock).toEqual({ models: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'], regions: ['us-east-1', 'us-west-2'] });
+    expect(stackPropsFromSettings(loadDeploySettings('default')).bedrock).toBeUndefined();
+    expect(() => parseDeploySettings({ bedrock: { models: ['anthropic.*'] } }, 'prod.json')).toThrow(/bedrock\.models\.0/);
+    expect(() => parseDeploySettings({ bedrock: { models: [], regions: ['mars'] } }, 'prod.json')).toThrow(/bedrock\.regions\.0/);
+  });
+
   it('names the missing file of an unknown environment', () => {
     expect(() => loadDeploySettings('staging', directory)).toThrow(/staging\.json/);
   });
