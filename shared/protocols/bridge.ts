@@ -4,7 +4,7 @@ import type { WireProtocolId } from '../core/project-config.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { wireProtocol } from './registry.ts';
-import type { StreamReader, WireProtocol } from './wire-protocol.ts';
+import { isClientDialect, type ClientDialect, type ClientProtocol, type DialectRewrite, type StreamReader, type WireProtocol } from './wire-protocol.ts';
 
 /** A request as one upstream receives it: the path below its base URL, the protocol's headers, the body. */
 export interface UpstreamRequest {
@@ -13,16 +13,9 @@ export interface UpstreamRequest {
   body: string;
 }
 
-/**
- * The way between the client's protocol and one upstream's, chosen once per target: native when the
- * provider speaks the client's protocol (the body as sent, the upstream's bytes back), else a translation
- * through the canonical model (the client protocol's reader and the upstream protocol's writer, and back).
- */
-export interface Bridge {
-  client: WireProtocol;
+interface BridgeSides {
   upstream: WireProtocol;
-  native: boolean;
-  /** The upstream request for a client body (routing-only fields already removed). */
+  /** The request for a client body (routing-only fields already removed). */
   request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
   /** An upstream's refusal of the request, in the client's protocol. */
   relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
@@ -33,28 +26,92 @@ export interface Bridge {
 }
 
 /**
- * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
- * provider speaks it, else the provider's first protocol. `canonical` reads the client body once for
- * every translated target of the request.
+ * The way between the client's protocol and one upstream's, chosen once per target:
+ * - native when the provider speaks the client's protocol (the body as sent, the upstream's bytes back);
+ * - else, for a client dialect, its direct rewrite to a protocol the provider speaks (the answer comes back
+ *   through the canonical model);
+ * - else a translation through the canonical model (the client protocol's reader and the upstream
+ *   protocol's writer, and back).
+ * `native` tells the answer's path: a native answer passes through, any other is written by the client.
  */
-export function chooseBridge(client: WireProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): Bridge {
-  const native = providerProtocols.includes(client.id);
-  const upstream = native ? client : wireProtocol(providerProtocols[0] ?? client.id);
+export type Bridge = BridgeSides & ({ native: true; client: WireProtocol } | { native: false; client: ClientProtocol });
+
+/**
+ * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
+ * provider speaks it, else a dialect's first rewrite the provider takes, else the provider's first
+ * protocol. `canonical` reads the client body once for every translated target of the request.
+ */
+export function chooseBridge(client: ClientProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): Bridge {
+  if (isClientDialect(client)) {
+    const rewrite = client.rewrites.find((candidate) => providerProtocols.includes(candidate.upstream));
+    if (rewrite) return rewrittenBridge(client, rewrite);
+    return translatedBridge(client, wireProtocol(providerProtocols[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
+  }
+  if (providerProtocols.includes(client.id)) return nativeBridge(client);
+  return translatedBridge(client, wireProtocol(providerProtocols[0] ?? client.id), canonical);
+}
+
+function streamingOf(body: Record<string, unknown>): boolean {
+  return body.stream === true;
+}
+
+function nativeBridge(protocol: WireProtocol): Bridge {
+  return {
+    client: protocol,
+    upstream: protocol,
+    native: true,
+    request(body, upstreamModel, clientHeaders) {
+      const streaming = streamingOf(body);
+      return { path: protocol.upstreamPath({ streaming, upstreamModel }), headers: protocol.upstreamHeaders(clientHeaders, streaming), body: protocol.nativeRequestBody(body, upstreamModel) };
+    },
+    relayUpstreamError: (answer) => protocol.relayUpstreamError(answer),
+    readResponse: (payload) => protocol.readResponse(payload),
+    createStreamReader: () => protocol.createStreamReader(),
+  };
+}
+
+/** An upstream's error words in the client's protocol, with the upstream's status. */
+function relayInClientWords(client: ClientProtocol, upstream: WireProtocol, answer: UpstreamErrorAnswer): GatewayResponse {
+  const body = client.writeErrorBody(upstream.readErrorBody(answer.body));
+  return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
+}
+
+function translatedBridge(client: ClientProtocol, upstream: WireProtocol, canonical: () => CanonicalRequest): Bridge {
   return {
     client,
     upstream,
-    native,
+    native: false,
     request(body, upstreamModel, clientHeaders) {
-      const streaming = body.stream === true;
-      const payload = native ? upstream.nativeRequestBody(body, upstreamModel) : JSON.stringify(upstream.writeRequest(canonical(), upstreamModel));
-      return { path: upstream.upstreamPath({ streaming, upstreamModel }), headers: upstream.upstreamHeaders(clientHeaders, streaming), body: payload };
+      const streaming = streamingOf(body);
+      return {
+        path: upstream.upstreamPath({ streaming, upstreamModel }),
+        headers: upstream.upstreamHeaders(clientHeaders, streaming),
+        body: JSON.stringify(upstream.writeRequest(canonical(), upstreamModel)),
+      };
     },
-    relayUpstreamError(answer) {
-      if (native) return client.relayUpstreamError(answer);
-      const body = client.writeErrorBody(upstream.readErrorBody(answer.body));
-      return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
+    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
+    readResponse: (payload) => upstream.readResponse(payload, canonical()),
+    createStreamReader: () => upstream.createStreamReader(canonical()),
+  };
+}
+
+/** A dialect's body rewritten straight into the upstream's protocol: nothing was encoded that a reader must decode. */
+function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite): Bridge {
+  const upstream = wireProtocol(rewrite.upstream);
+  return {
+    client,
+    upstream,
+    native: false,
+    request(body, upstreamModel, clientHeaders) {
+      const streaming = streamingOf(body);
+      return {
+        path: upstream.upstreamPath({ streaming, upstreamModel }),
+        headers: upstream.upstreamHeaders(clientHeaders, streaming),
+        body: JSON.stringify(rewrite.body(body, upstreamModel)),
+      };
     },
-    readResponse: (payload) => (native ? upstream.readResponse(payload) : upstream.readResponse(payload, canonical())),
-    createStreamReader: () => (native ? upstream.createStreamReader() : upstream.createStreamReader(canonical())),
+    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
+    readResponse: (payload) => upstream.readResponse(payload),
+    createStreamReader: () => upstream.createStreamReader(),
   };
 }
