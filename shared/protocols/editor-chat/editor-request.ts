@@ -16,7 +16,8 @@ import { customToolNames, editorToolChoiceSchema, editorToolSchema, flattenToolC
  */
 const editorBodySchema = z.looseObject({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(responsesInputItemSchema)]).nullish(),
+  // Items are checked on their own (inputItemsOf), so that a defect names the item's field.
+  input: z.union([z.string(), z.array(z.unknown())]).nullish(),
   messages: z.array(chatMessageSchema).nullish(),
   instructions: z.string().nullish(),
   tools: z.array(editorToolSchema).nullish(),
@@ -139,7 +140,11 @@ function shapeOf(body: EditorBody): EditorProfile['shape'] {
 
 function inputItemsOf(input: EditorBody['input']): InputItem[] {
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
-  return (input ?? []) as InputItem[];
+  const parsed = z.array(responsesInputItemSchema).safeParse(input ?? []);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = ['input', ...(issue?.path ?? [])].join('.');
+  throw new GatewayError('invalid_request', `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`, { code: 'invalid_request_body', param: field });
 }
 
 /** Compresses the prompt text of system, developer and user messages; the assistant's turns and tool outputs stay as they are. */

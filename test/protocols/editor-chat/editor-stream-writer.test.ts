@@ -152,7 +152,7 @@ describe('the editor bridge when the upstream fails', () => {
     const failure = recordedEvents('openai-responses-error-failed.chunks.jsonl').filter((event) => event.type === 'error' || event.type === 'response.failed');
     const frames = await bridge([...upToDelta, ...failure]);
     const chunk = chunksOf('resp_68ca61ea133c8190a25851b67c2dc1fa000638fabbdbe241', 'gpt-5');
-    const { message } = (failure[0] as { error: { message: string } }).error;
+    const { message } = (failure[0] as unknown as { error: { message: string } }).error;
     expect(frames).toEqual([
       chunk.role,
       chunk.delta({ content: 'pong' }),
