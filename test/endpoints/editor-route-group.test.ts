@@ -125,6 +125,43 @@ describe('POST /v1/editor/chat/completions to a provider that serves the Respons
   });
 });
 
+describe('POST /v1/editor/chat/completions when the provider’s stream breaks off', () => {
+  /** The recorded text turn's first events, then a broken connection. */
+  function brokenAfter(eventCount: number): Response {
+    const events = responsesFixtureBody('azure-responses-text-pong.sse').split(/(?<=\n\n)/).slice(0, eventCount);
+    const encoder = new TextEncoder();
+    // One event a read, then the error (an error in `start` would discard what was queued).
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const event = events.shift();
+        if (event) controller.enqueue(encoder.encode(event));
+        else controller.error(new Error('socket hang up'));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  }
+
+  it('after content: the answer so far, the failure as text, stop and [DONE]; metered as failed', async () => {
+    const events = responsesFixtureBody('azure-responses-text-pong.sse').split(/(?<=\n\n)/);
+    const upToDelta = events.findIndex((event) => event.startsWith('event: response.output_text.delta')) + 1;
+    const fake = gateway(() => brokenAfter(upToDelta));
+    const response = await fake.editor(post('/v1/editor/chat/completions', { ...cursorResponsesBody(), model: 'openai/gpt-5.4' }));
+    expect(response.status).toBe(200);
+    const read = await readChatStreamWithOpenAiSdk(await framesOf(response));
+    expect(read.text).toBe('pong\n\n[The gateway could not finish this answer: Provider "openai" broke off the stream.]');
+    expect(read.finishReason).toBe('stop');
+    expect(fake.records).toEqual([expect.objectContaining({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted' })]);
+  });
+
+  it('before content: an HTTP error the editor shows, metered with it', async () => {
+    const fake = gateway(() => brokenAfter(2));
+    const response = await fake.editor(post('/v1/editor/chat/completions', { ...cursorResponsesBody(), model: 'openai/gpt-5.4' }));
+    expect(response.status).toBe(502);
+    expect(JSON.parse(String(response.body))).toMatchObject({ error: { code: 'upstream_stream_interrupted', message: 'Provider "openai" broke off the stream.' } });
+    expect(fake.records).toEqual([expect.objectContaining({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted' })]);
+  });
+});
+
 describe('POST /v1/editor/chat/completions to providers without the Responses API (through the canonical model)', () => {
   it('reaches an Anthropic model: ApplyPatch as a tool taking its text, thinking in <think>, the call back as a function with the raw patch', async () => {
     const fake = gateway(() => sse(anthropicFixtureBody('messages-stream-thinking-then-tool-use.sse')));
