@@ -90,6 +90,20 @@ describe('local usage queries over the usage files', () => {
     ]);
   });
 
+  it('reads the editor route’s compression savings per conversation, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_200, costNanos: 2_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 800, costNanos: 1_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      "SELECT session_id, SUM(cost_nanos) AS nanos, SUM(compression_saved_tokens) AS saved FROM usage_records WHERE endpoint = 'editor.chat_completions' GROUP BY 1",
+    );
+    expect(rows).toEqual([{ session_id: 'conversation-1', nanos: 3_000, saved: 2_000 }]);
+    expect(await queryLocalUsage(dataDir, "SELECT compression_saved_tokens FROM usage_records WHERE endpoint = 'chat.completions'")).toEqual([{ compression_saved_tokens: null }]);
+  });
+
   it('counts a redelivered record once, because it rewrites the same file', async () => {
     const record = sampleRecord();
     await writeUsageFiles(dataDir, [record, record, record]);
