@@ -54,5 +54,5 @@ export function inBandErrorText(message: string): string {
 export function editorStreamErrorFrame(error: GatewayError): string {
   const envelope = { id: 'chatcmpl-gateway-error', object: 'chat.completion.chunk', created: 0, model: '' };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null) => `data: ${JSON.stringify({ ...envelope, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`;
-  return chunk({ role: 'assistant', content: inBandErrorText(error.publicMessage).trimStart() }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n';
+  return chunk({ role: 'assistant', content: '' }, null) + chunk({ content: inBandErrorText(error.publicMessage).trimStart() }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n';
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
 import { GatewayError } from '../../../shared/core/errors.ts';
 import { editorChatProtocol } from '../../../shared/protocols/editor-chat/editor-chat-protocol.ts';
+import { editorStreamErrorFrame } from '../../../shared/protocols/editor-chat/editor-errors.ts';
 import { createEditorStreamWriter } from '../../../shared/protocols/editor-chat/editor-stream-writer.ts';
 import { createResponsesStreamReader } from '../../../shared/protocols/openai-responses/responses-stream-reader.ts';
 import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
@@ -177,6 +178,16 @@ describe('the editor bridge when the upstream fails', () => {
     unstarted.push({ raw: '', data: undefined, payload: undefined }, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }]);
     expect(unstarted.fail(lost)).toBe('');
     expect(unstarted.heldFailure()).toBe(lost);
+  });
+});
+
+describe('editorStreamErrorFrame (a stream committed before the provider answered, then failed)', () => {
+  it('is a whole answer that says why, which the SDK parses', async () => {
+    const frames = splitFrames(`: keep-alive\n\n${editorStreamErrorFrame(new GatewayError('upstream', 'Provider "openai" failed with HTTP 500: boom', { code: 'upstream_error' }))}`).slice(1);
+    expectWellFormedChatStream(frames);
+    const read = await readChatStreamWithOpenAiSdk(frames);
+    expect(read.text).toBe('[The gateway could not finish this answer: Provider "openai" failed with HTTP 500: boom]');
+    expect(read.finishReason).toBe('stop');
   });
 });
 
