@@ -1,6 +1,7 @@
 import type { EndpointName } from '../core/endpoints.ts';
 import type { ModelKind, ProjectConfig } from '../core/project-config.ts';
-import type { WireProtocol } from '../protocols/wire-protocol.ts';
+import type { Attribution } from '../core/usage-record.ts';
+import type { ClientProtocol } from '../protocols/wire-protocol.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 /** The routing fields every generation endpoint reads (spec 2.2), beside its other parameters. */
@@ -22,7 +23,7 @@ export const ROUTING_ONLY_FIELDS = ['models', 'fallbacks', 'route', 'provider'] 
 export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   name: EndpointName;
   /** The protocol clients speak on this endpoint: it reads their bodies and renders answers and errors. */
-  clientProtocol: WireProtocol;
+  clientProtocol: ClientProtocol;
   /** The kinds of model the endpoint serves. */
   modelKinds: readonly ModelKind[];
   /** Parses and validates the client's body (a defect is a 400 in the client's protocol). */
@@ -36,6 +37,19 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * that continues a stored response must reach the provider that stored it): the body as planning sees it.
    */
   refineRouting?(body: Body, context: RoutingContext): Promise<Body>;
+  /**
+   * What the endpoint adds to the request's usage record (the editor profile's compression savings), worked
+   * out when the record is written, after the answer: off the answer's path.
+   */
+  annotateRecord?(body: Body): Promise<RecordAnnotations>;
+}
+
+/** An endpoint's additions to a usage record. */
+export interface RecordAnnotations {
+  /** Prompt tokens the endpoint's prompt compression took out before the request went upstream. */
+  compressionSavedTokens?: number;
+  /** Attribution the body carries (the editor's conversation id); the client's headers win. */
+  attribution?: Attribution;
 }
 
 /** What an endpoint may consult to refine a request's routing. */

@@ -54,6 +54,7 @@ export async function runGeneration<Body extends RoutableBody>(
       tools: Array.isArray(body.tools) && body.tools.length > 0,
     }),
   );
+  const { annotateRecord } = endpoint;
   const settlement = createUsageSettlement(services, {
     requestId: route.requestId,
     projectId: project.projectId,
@@ -62,6 +63,7 @@ export async function runGeneration<Body extends RoutableBody>(
     attribution: readAttribution(request.headers),
     startedAt: route.receivedAt,
     admission,
+    ...(annotateRecord ? { annotate: () => annotateRecord(body) } : {}),
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt);
   const streamed = body.stream === true;
@@ -100,7 +102,7 @@ export async function runGeneration<Body extends RoutableBody>(
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
       if (streamed && served.response.body) {
         handedToStream = true;
-        return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
+        return await streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
       }
       const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
       outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };

@@ -36,6 +36,8 @@ export const usageColumns = [
   // Added with the tool bridge: sizes of a bridged tool call's params and result (null for generations).
   { name: 'request_bytes', type: 'bigint' },
   { name: 'response_bytes', type: 'bigint' },
+  // Added with the editor route: prompt tokens its prompt compression saved (null for other endpoints).
+  { name: 'compression_saved_tokens', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -74,6 +76,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     agent_id: record.attribution.agentId ?? null,
     request_bytes: record.requestBytes ?? null,
     response_bytes: record.responseBytes ?? null,
+    compression_saved_tokens: record.compressionSavedTokens ?? null,
   };
 }
 

@@ -195,6 +195,11 @@ beforeAll(async () => {
       { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
       ...onBedrock(messages).map((body) => ({ method: 'POST', path: '/v1/messages', body, status: 200 })),
     ],
+    editor: [
+      { method: 'POST', path: '/v1/editor/chat/completions', body: { ...chat, stream: true, stream_options: { include_usage: true } }, status: 200 },
+      { method: 'GET', path: '/v1/editor/models', status: 200 },
+      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/editor/chat/completions', body, status: 200 })),
+    ],
     mcp: [
       { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
       { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, status: 200 },

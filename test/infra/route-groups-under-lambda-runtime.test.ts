@@ -216,6 +216,15 @@ const streamCases: StreamCase[] = [
     marker: '"text":"Hello"',
     errorFrame: /event: error\ndata: \{"type":"error",[^\n]*\}\n\n$/,
   },
+  {
+    // The editor client's chat completions onto an Anthropic model, through the canonical layer.
+    group: 'editor',
+    path: '/v1/editor/chat/completions',
+    body: { model: 'anthropic/claude-haiku-4-5', stream: true, messages: [{ role: 'user', content: 'Say hello' }] },
+    marker: '"content":"Hello"',
+    // After content, a failure is text of its own and a clean end, which the editor shows.
+    errorFrame: /"finish_reason":"stop"[\s\S]*data: \[DONE\]\n\n$/,
+  },
 ];
 
 describe('route groups bundled as deployed, under the AWS Lambda runtime interface client', () => {
@@ -289,7 +298,7 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       expect(response.midStreamError, running.runtime.output()).toBeUndefined();
       const text = response.body.toString('utf8');
       expect(text).toContain(marker);
-      expect(text).toMatch(group === 'openai' ? /data: \[DONE\]\n\n$/ : /event: message_stop\ndata: \{"type":"message_stop"\s*\}\n\n$/);
+      expect(text).toMatch(group === 'messages' ? /event: message_stop\ndata: \{"type":"message_stop"\s*\}\n\n$/ : /data: \[DONE\]\n\n$/);
       // Incrementally: the runtime passed the first delta on while the upstream still held back the rest.
       expectBefore('runtime: first delta received on /response', 'upstream: the rest sent', running.runtime.output());
       expect(response.bodyChunks).toBeGreaterThan(1);

@@ -51,7 +51,7 @@ export interface LocalHost {
   /** The embedded store (closing it simulates a configuration store outage). */
   store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
-  /** Waits until every usage record handed over so far has been written (or dead-lettered). */
+  /** Waits until the usage records of every request answered so far have been written (or dead-lettered). */
   drainUsage(): Promise<void>;
   close(): Promise<void>;
 }
@@ -113,6 +113,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
+  /** Invocations whose answer has ended but which still hand their usage record over. */
+  const handingOver = new Set<Promise<void>>();
 
   const server = createServer((request, response) => {
     void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
@@ -129,7 +131,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const stream = new LocalResponseStream(response);
     const group = routeGroupForPath(path);
     const handler = handlers.get(group.name) as StreamingHandler;
-    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
+    const invocation = handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
+    // Its answer has ended, its usage record may still be on its way to the queue (the invocation ends after).
+    response.once('finish', () => {
+      handingOver.add(invocation);
+      void invocation.finally(() => handingOver.delete(invocation)).catch(() => undefined);
+    });
+    await invocation;
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {
@@ -166,7 +174,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     startedEmpty,
     store: backend,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
-    drainUsage: () => usageQueue.drain(),
+    async drainUsage() {
+      await Promise.allSettled([...handingOver]);
+      await usageQueue.drain();
+    },
     async close() {
       await rm(hostFilePath(dataDir), { force: true });
       await new Promise<void>((resolveClose) => {

@@ -8,7 +8,7 @@ import { createMessagesEventWriter } from '../../../shared/protocols/anthropic-m
 import { createChatChunkWriter } from '../../../shared/protocols/openai-chat/chat-chunk-writer.ts';
 import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
-import type { Presentation, UpstreamProtocol, WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
+import type { ClientProtocol, Presentation, UpstreamProtocol, WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
 import type { AnthropicMessagesRequestBody } from '../../../shared/protocols/anthropic-messages/anthropic-request-types.ts';
 import type { ChatCompletionRequestBody, ChatToolCallOut } from '../../../shared/protocols/openai-chat/chat-request-types.ts';
 
@@ -105,7 +105,7 @@ export function splitFrames(text: string): string[] {
  */
 export async function translateStream(
   upstream: UpstreamProtocol,
-  client: WireProtocol,
+  client: ClientProtocol,
   payloads: unknown[],
   options: { presentation?: Partial<Presentation>; request?: CanonicalRequest } = {},
 ): Promise<string[]> {

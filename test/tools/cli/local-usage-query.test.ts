@@ -97,6 +97,20 @@ describe('local usage queries over the usage files', () => {
     expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 2 }]);
   });
 
+  it('reads the editor route’s compression savings per conversation, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_200, costNanos: 2_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 800, costNanos: 1_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      "SELECT session_id, SUM(cost_nanos) AS nanos, SUM(compression_saved_tokens) AS saved FROM usage_records WHERE endpoint = 'editor.chat_completions' GROUP BY 1",
+    );
+    expect(rows).toEqual([{ session_id: 'conversation-1', nanos: 3_000, saved: 2_000 }]);
+    expect(await queryLocalUsage(dataDir, "SELECT compression_saved_tokens FROM usage_records WHERE endpoint = 'chat.completions'")).toEqual([{ compression_saved_tokens: null }]);
+  });
+
   it('ignores files that are not Parquet usage files: a writer temp file, a legacy JSON file', async () => {
     const [key = ''] = await writeUsageFiles(dataDir, [sampleRecord()]);
     await writeFile(join(dataDir, `${key}.1234.abcd.tmp`), 'PAR1');
