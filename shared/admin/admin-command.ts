@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../core/project-config.ts';
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
 const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()]);
 const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
-const memberSchema = z.string().min(1).max(256);
+const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
@@ -32,6 +33,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     allowedEnvironments: listOrNone.optional(),
     allowedEndpoints: listOrNone.optional(),
   }),
+  z.object({ command: z.literal('member.add'), projectId: projectIdSchema, member: memberSchema, role: projectRoleSchema.default('member') }),
+  z.object({ command: z.literal('member.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('member.remove'), projectId: projectIdSchema, member: memberSchema }),
   z.object({ command: z.literal('member.restore'), projectId: projectIdSchema, member: memberSchema }),
   z.object({
@@ -79,6 +82,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   }),
   z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
+  z.object({ command: z.literal('audit.list'), projectId: projectIdSchema, limit: z.number().int().min(1).max(500).default(50) }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 export type AdminCommandName = AdminCommand['command'];

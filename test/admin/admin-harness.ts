@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoAuditTrail } from '../../shared/adapters/aws/dynamo-audit-trail.ts';
 import { DynamoKeyStore } from '../../shared/adapters/aws/dynamo-key-store.ts';
+import { DynamoMembershipStore } from '../../shared/adapters/aws/dynamo-membership-store.ts';
 import { DynamoProjectStore } from '../../shared/adapters/aws/dynamo-project-store.ts';
 import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../../shared/adapters/aws/dynamo-project-balance.ts';
@@ -66,6 +68,8 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     projects,
     secrets,
     balances: new DynamoProjectBalance(documents, TABLES.projects),
+    memberships: new DynamoMembershipStore(documents, TABLES.projects),
+    audit: new DynamoAuditTrail(documents, TABLES.projects),
     clock,
     randomBytes: (size) => randomBytes(size),
     caches: createConfigCaches(clock),

@@ -15,8 +15,10 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
                              [--rpm N|none] [--tpm N|none] [--first-byte-timeout-ms N|none] [--deadline-ms N|none]
                              [--allowed-cidrs LIST|none] [--allowed-environments LIST|none]
                              [--allowed-endpoints chat,models,generation|none]
-  member remove <projectId> <member>      # refuses the member's keys (403)
-  member restore <projectId> <member>
+  member add <projectId> <member> [--role owner|member]   # console access; <member> is their e-mail
+  member list <projectId>
+  member remove <projectId> <member>      # ends console access and refuses the member's keys (403)
+  member restore <projectId> <member>     # the member's keys work again (no console access)
   provider set <projectId> <provider> --api-key KEY [--base-url URL] [--protocol openai|anthropic]
   model allow <projectId> <provider>/<model> [--alias NAME]
                           [--input-micros-per-1k N] [--output-micros-per-1k N]
@@ -29,6 +31,7 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command>
   key list <projectId>
   key update <projectId> <keyId> [--name NAME] [--enabled on|off] [--rpm N|none]
   key revoke <projectId> <keyId>
+  audit list <projectId> [--limit N]      # who changed what, newest first
 
 Prints one JSON document on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -48,6 +51,8 @@ const options = {
   'allowed-environments': { type: 'string' },
   'allowed-endpoints': { type: 'string' },
   member: { type: 'string' },
+  role: { type: 'string' },
+  limit: { type: 'string' },
   enabled: { type: 'string' },
   'api-key': { type: 'string' },
   'base-url': { type: 'string' },
@@ -73,8 +78,11 @@ const positionalCounts: Record<string, number> = {
   'key list': 1,
   'key revoke': 2,
   'key update': 2,
+  'member add': 2,
+  'member list': 1,
   'member remove': 2,
   'member restore': 2,
+  'audit list': 1,
 };
 
 type Flags = Partial<Record<keyof typeof options, string>>;
@@ -161,6 +169,15 @@ export function parseAdminArgs(argv: string[]): Record<string, unknown> {
         allowedEnvironments: listOrNone(flags, 'allowed-environments'),
         allowedEndpoints: listOrNone(flags, 'allowed-endpoints'),
       });
+    case 'member add':
+      return defined({ command: 'member.add', projectId: projectId(), member: positional(rest, 1, '<member>'), role: flags.role });
+    case 'member list':
+      return { command: 'member.list', projectId: projectId() };
+    case 'audit list': {
+      const limit = flags.limit;
+      if (limit !== undefined && !/^[1-9]\d*$/.test(limit)) throw new UsageError(`--limit takes a positive whole number, not "${limit}".`);
+      return defined({ command: 'audit.list', projectId: projectId(), limit: limit === undefined ? undefined : Number(limit) });
+    }
     case 'member remove':
     case 'member restore':
       return { command: `member.${verb ?? ''}`, projectId: projectId(), member: positional(rest, 1, '<member>') };

@@ -58,6 +58,11 @@ describe('parseAdminArgs', () => {
     ['key create demo --name ci', { command: 'key.create', projectId: 'demo', name: 'ci' }],
     ['key list demo', { command: 'key.list', projectId: 'demo' }],
     ['key revoke demo key_abc', { command: 'key.revoke', projectId: 'demo', keyId: 'key_abc' }],
+    ['member add demo alice@example.com', { command: 'member.add', projectId: 'demo', member: 'alice@example.com' }],
+    ['member add demo bob@example.com --role owner', { command: 'member.add', projectId: 'demo', member: 'bob@example.com', role: 'owner' }],
+    ['member list demo', { command: 'member.list', projectId: 'demo' }],
+    ['audit list demo', { command: 'audit.list', projectId: 'demo' }],
+    ['audit list demo --limit 10', { command: 'audit.list', projectId: 'demo', limit: 10 }],
   ])('maps "%s" to its event', (line, event) => {
     expect(parseAdminArgs(args(line))).toEqual(event);
   });
@@ -67,6 +72,8 @@ describe('parseAdminArgs', () => {
       'project create demo --name Demo',
       'project get demo',
       'project update demo --plan active --usage-injection off --failover on --mcp off --rpm 60 --tpm none --allowed-cidrs 10.0.0.0/8,::1 --allowed-endpoints chat',
+      'member add demo alice@example.com --role owner',
+      'member list demo',
       'member remove demo alice',
       'member restore demo alice',
       'provider set demo openai --api-key sk-x',
@@ -78,12 +85,17 @@ describe('parseAdminArgs', () => {
       'key list demo',
       'key update demo key_1 --enabled off --rpm none',
       'key revoke demo key_1',
+      'audit list demo --limit 5',
     ];
     const commands = lines.map((line) => adminCommandSchema.parse(parseAdminArgs(args(line))).command);
-    expect(new Set(commands).size).toBe(14);
+    expect(new Set(commands).size).toBe(17);
     const inUsage = [...ADMIN_USAGE.matchAll(/^ {2}([a-z]+) ([a-z]+)/gm)].map((match) => `${match[1]} ${match[2]}`);
     const covered = lines.map((line) => args(line).slice(0, 2).join(' '));
     expect(covered).toEqual(inUsage);
+  });
+
+  it.each(['0', '-2', 'ten'])('refuses the audit limit %j', (value) => {
+    expect(usageError(`audit list demo --limit=${value}`).message).toBe(`--limit takes a positive whole number, not "${value}".`);
   });
 
   it('takes a flag value given with "=", and flags before positionals', () => {
