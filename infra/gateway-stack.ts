@@ -1,11 +1,13 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { KEYS_BY_PROJECT_INDEX } from '../shared/adapters/aws/table-definitions.ts';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
 import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
@@ -117,6 +119,9 @@ export class GatewayStack extends Stack {
     const writer = writerFunction.function;
     tables.generations.grantWriteData(writer);
     tables.projects.grantWriteData(writer);
+    // Keys' last use (docs/decisions/console.md): find the key by id, then update that one attribute.
+    writer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${tables.keys.tableArn}/index/${KEYS_BY_PROJECT_INDEX}`] }));
+    writer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [tables.keys.tableArn] }));
     analytics.grantUsageFileWrites(writer);
     writer.addEventSource(
       new SqsEventSource(usageQueue.queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }),

@@ -15,6 +15,8 @@ export const keyRecordSchema = z.object({
   member: z.string().optional(),
   /** Requests per minute allowed to this key. */
   rpm: z.number().int().positive().optional(),
+  /** When a request with the key was last metered; stamped by the usage writer, not the request path. */
+  lastUsedAt: z.string().optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 
@@ -30,5 +32,6 @@ export function describeKey(record: KeyRecord) {
     status: record.revokedAt ? 'revoked' : record.disabled ? 'disabled' : 'active',
     member: record.member ?? null,
     rpm: record.rpm ?? null,
+    last_used_at: record.lastUsedAt ?? null,
   };
 }

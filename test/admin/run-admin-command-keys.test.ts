@@ -37,6 +37,7 @@ describe('runAdminCommand: project keys', () => {
       status: 'active',
       member: null,
       rpm: null,
+      last_used_at: null,
       key: created.key,
     });
   });
@@ -93,7 +94,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'last_used_at', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -125,6 +126,7 @@ describe('runAdminCommand: project keys', () => {
         status: 'revoked',
         member: null,
         rpm: null,
+        last_used_at: null,
       });
       expect(JSON.stringify(revoked)).not.toContain(sha256(created.key));
       const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'revoking' });

@@ -61,7 +61,8 @@ describe('least-privilege grants', () => {
   it('lets the writer record usage: generations and project spend, files under usage/ (put only)', () => {
     expect(actionsOn(writer, table('Generations'))).toContain('dynamodb:PutItem');
     expect(actionsOn(writer, table('Projects'))).toContain('dynamodb:UpdateItem');
-    expect(actionsOn(writer, table('Keys'))).toEqual([]);
+    // Keys only to stamp their last use: one index query and one attribute update, nothing else.
+    expect(actionsOn(writer, table('Keys'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
     const bucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
     const fileStatements = writer.filter((statement) => JSON.stringify(statement.Resource).includes(bucket));
     expect(fileStatements.flatMap(actionsOf)).toEqual(['s3:PutObject']);
