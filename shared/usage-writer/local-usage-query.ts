@@ -21,8 +21,8 @@ const duckdbTypeOf = {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type UsageQueryRow = Record<string, JsonValue>;
-/** Named parameters (`$name` in the SQL). */
-export type UsageQueryParams = Record<string, string>;
+/** Named parameters (`$name` in the SQL), or positional ones (`?`, in order). */
+export type UsageQueryParams = Record<string, string> | string[];
 
 export interface UsageReportFilter {
   projectId?: string;
@@ -101,7 +101,7 @@ const reportRowSchema = z.object({
 
 function reportSql(filter: UsageReportFilter): { sql: string; params: UsageQueryParams } {
   const conditions: string[] = [];
-  const params: UsageQueryParams = {};
+  const params: Record<string, string> = {};
   if (filter.projectId !== undefined) {
     conditions.push('project_id = $project');
     params.project = filter.projectId;
