@@ -12,6 +12,8 @@ export const HANDLER_FILE = 'index.mjs';
 
 /** The AWS SDK v3 ships with the Lambda Node.js runtime; bundling it would triple the handler. */
 export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*', '@smithy/*'];
+/** Native bindings only the local host loads (DuckDB, behind a dynamic import): never bundled, never loaded in AWS. */
+export const LOCAL_ONLY_MODULES = ['@duckdb/node-api'];
 
 // ESM output has no `require`; bundled CommonJS dependencies that require Node built-ins need one.
 const requireBanner = "import { createRequire as __gatewayCreateRequire } from 'node:module'; const require = __gatewayCreateRequire(import.meta.url);";
@@ -52,7 +54,7 @@ export async function bundleHandler(entry: string, outdir: string): Promise<Bund
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    external: RUNTIME_PROVIDED_MODULES,
+    external: [...RUNTIME_PROVIDED_MODULES, ...LOCAL_ONLY_MODULES],
     banner: { js: requireBanner },
     plugins: [englishOnlyZodLocales],
     legalComments: 'none',

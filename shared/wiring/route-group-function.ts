@@ -46,7 +46,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
 }
 
 /** The origin secret, read from Secrets Manager once per execution environment (CloudFront deployments only). */
-function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
+export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
   const client = new SecretsManagerClient({ region: config.AWS_REGION });

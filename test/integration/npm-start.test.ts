@@ -18,7 +18,7 @@ const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DEL
 
 describe('npm start', () => {
   it('creates the demo project on first start and prints a key and a curl line that work', async () => {
-    const gateway = startCommand('npm', ['start'], env(), /Try it:[\s\S]*-d '/);
+    const gateway = startCommand('npm', ['start'], env(), /Try it:[\s\S]*#signin=\w+/);
     try {
       const output = await gateway.started;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
@@ -37,6 +37,14 @@ describe('npm start', () => {
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('[offline mock echo] You said: Hello');
+
+      // The console link signs the local user in once, as the owner of the demo project.
+      const code = new RegExp(`${url}/console/#signin=([0-9A-Za-z]+)`).exec(output)?.[1];
+      expect(code).toBeDefined();
+      const signIn = await fetch(`${url}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const { token } = (await signIn.json()) as { token: string };
+      const me = await fetch(`${url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await me.json()).toMatchObject({ member: 'admin@localhost', projects: [{ id: 'demo', role: 'owner' }] });
     } finally {
       await gateway.stop();
     }

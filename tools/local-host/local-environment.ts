@@ -40,6 +40,8 @@ export async function openLocalEnvironment(dataDirectory: string, extraEnv: Reco
     GATEWAY_SECRETS_BACKEND: 'file',
     GATEWAY_SECRETS_FILE: join(dataDir, 'secrets.json'),
     GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    GATEWAY_CONSOLE_SIGN_IN: 'local',
+    GATEWAY_USAGE_QUERY: 'duckdb',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
     ...extraEnv,
   });

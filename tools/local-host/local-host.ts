@@ -11,6 +11,7 @@ import { openLocalEnvironment, type LocalEnvironment } from './local-environment
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { startConsoleHost } from './console-host.ts';
 
 export interface LocalHostOptions {
   port: number;
@@ -30,6 +31,8 @@ export interface LocalHost {
   /** The embedded store (closing it simulates a configuration store outage). */
   store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
+  /** A one-time link that signs `member` in to the console at `<url>/console/`. */
+  consoleSignInLink(member: string): string;
   /** Waits until every usage record handed over so far has been written (or dead-lettered). */
   drainUsage(): Promise<void>;
   close(): Promise<void>;
@@ -77,6 +80,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
+  const consoleHost = await startConsoleHost();
 
   const server = createServer((request, response) => {
     void serveRequest(request, response).catch((error: unknown) => failRequest(response, error));
@@ -87,6 +91,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
+    if (consoleHost.serves(path)) return consoleHost.serve(request, response, body);
     const stream = new LocalResponseStream(response);
     const handler = routeGroupFor(path);
     await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(handler === messages ? 'gateway-messages' : 'gateway-openai'));
@@ -117,6 +122,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     startedEmpty,
     store,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
+    consoleSignInLink: (member) => consoleHost.signInLink(url, member),
     drainUsage: () => usageQueue.drain(),
     async close() {
       await rm(hostFilePath(dataDir), { force: true });

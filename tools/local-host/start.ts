@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { startLocalHost } from './local-host.ts';
+import { DEFAULT_LOCAL_CONSOLE_MEMBER } from './console-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
 /** `npm start`: the gateway on this machine, no AWS account needed. */
@@ -8,6 +9,8 @@ const environment = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     HOST: z.string().default('127.0.0.1'),
     GATEWAY_DATA_DIR: z.string().default('./.gateway'),
+    /** Who the console sign-in link printed below signs in (a member id, e.g. an e-mail address). */
+    GATEWAY_CONSOLE_USER: z.string().trim().toLowerCase().regex(/^[^\s/#]+$/).default(DEFAULT_LOCAL_CONSOLE_MEMBER),
   })
   .parse(process.env);
 
@@ -16,7 +19,7 @@ console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
 console.log(`  OpenAI-compatible base URL: ${host.url}/v1`);
 
 if (host.startedEmpty) {
-  const demo = await seedDemoProject(host.invokeAdmin);
+  const demo = await seedDemoProject(host.invokeAdmin, environment.GATEWAY_CONSOLE_USER);
   console.log(`
 First start: created the "${demo.projectId}" project on the built-in OFFLINE MOCK provider
 (deterministic answers, no provider account needed) with the model "${demo.model}".
@@ -33,6 +36,11 @@ Try it:
     -d '{"model": "${demo.model}", "messages": [{"role": "user", "content": "Hello"}]}'
 `);
 }
+
+console.log(`Console (signs in ${environment.GATEWAY_CONSOLE_USER}; the link works once, for 24 hours; restart for a new one):
+
+  ${host.consoleSignInLink(environment.GATEWAY_CONSOLE_USER)}
+`);
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
