@@ -9,6 +9,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { KEYS_BY_PROJECT_INDEX } from '../shared/adapters/aws/table-definitions.ts';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
+import { ConsoleSignIn } from './constructs/console-sign-in.ts';
+import { ConsoleSite } from './constructs/console-site.ts';
 import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';
@@ -34,6 +36,9 @@ export interface GatewayStackProps extends StackProps {
   routeGroupSizing?: Partial<FunctionSizing>;
   writerSizing?: Partial<FunctionSizing>;
   adminSizing?: Partial<FunctionSizing>;
+  consoleSizing?: Partial<FunctionSizing>;
+  /** The console's hosted sign-in pages, `<prefix>.auth.<region>.amazoncognito.com`; default `<stack>-console-<account>`. */
+  consoleDomainPrefix?: string;
   /** Default 60 s, the largest value every account accepts (docs/decisions/infrastructure.md). */
   originReadTimeout?: Duration;
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
@@ -141,6 +146,35 @@ export class GatewayStack extends Stack {
     tables.projects.grantReadWriteData(admin);
     grantProviderSecretsManage(admin, this, secretPrefix);
 
+    // The console (docs/decisions/console.md): Cognito sign-in, static files in S3, its API on a function of its own.
+    const consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
+      deletionProtection: props.deletionProtection ?? true,
+      ...(props.consoleDomainPrefix ? { domainPrefix: props.consoleDomainPrefix } : {}),
+    });
+    const consoleSite = new ConsoleSite(this, 'Console', {
+      signIn: consoleSignIn,
+      originSecret,
+      originReadTimeout: props.originReadTimeout ?? Duration.seconds(60),
+      originKeepaliveTimeout: Duration.seconds(60),
+      logRetention,
+      accessLogsBucket: analytics.accessLogsBucket,
+      ...defaultSizing.console,
+      ...props.consoleSizing,
+      environment: {
+        ...tableEnvironment,
+        GATEWAY_SECRET_PREFIX: secretPrefix,
+        GATEWAY_USAGE_QUERY: 'athena',
+        GATEWAY_ATHENA_WORKGROUP: analytics.workGroup.ref,
+        GATEWAY_USAGE_DATABASE: analytics.databaseName,
+      },
+    });
+    // The admin commands' grants (the console runs the same commands), plus usage queries.
+    const consoleApi = consoleSite.function.function;
+    tables.keys.grantReadWriteData(consoleApi);
+    tables.projects.grantReadWriteData(consoleApi);
+    grantProviderSecretsManage(consoleApi, this, secretPrefix);
+    analytics.grantUsageQueries(consoleApi);
+
     if (props.waf && props.webAclArn) throw new Error('Give either waf (create a web ACL) or webAclArn (attach one), not both.');
     const webAclArn = props.waf
       ? new GatewayWebAcl(this, 'WebAcl', { managedRuleGroups: props.waf.managedRuleGroups ?? DEFAULT_MANAGED_RULE_GROUPS }).webAcl.attrArn
@@ -152,17 +186,33 @@ export class GatewayStack extends Stack {
       originKeepaliveTimeout: Duration.seconds(60),
       ...(props.customDomain ? { customDomain: props.customDomain } : {}),
       ...(webAclArn ? { webAclArn } : {}),
+      additionalBehaviors: consoleSite.behaviors,
     });
+    const consoleUrl = `${distribution.url}/console/`;
+    const consoleClient = consoleSignIn.addConsoleClient([consoleUrl]);
+    const consolePublication = consoleSite.publish(
+      distribution.distribution,
+      { signIn: 'cognito', region: this.region, userPoolId: consoleSignIn.userPool.userPoolId, clientId: consoleClient.userPoolClientId, signInOrigin: consoleSignIn.signInOrigin },
+      logRetention,
+    );
 
     new CfnOutput(this, 'GatewayUrl', { value: distribution.url, description: 'Base URL for clients (OpenAI SDKs: <url>/v1)' });
     new CfnOutput(this, 'AdminFunctionName', { value: admin.functionName, description: 'export GATEWAY_ADMIN_FUNCTION_NAME=<this>' });
     new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref });
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
+    new CfnOutput(this, 'ConsoleUrl', { value: consoleUrl, description: 'The console; sign in with a user of ConsoleUserPoolId' });
+    new CfnOutput(this, 'ConsoleUserPoolId', { value: consoleSignIn.userPool.userPoolId, description: 'Add console users here (aws cognito-idp admin-create-user)' });
 
     acknowledgeAcceptedFindings(this, {
       routeGroupRoles: routes.map((route) => route.role),
       writerRole: writerFunction.role,
       adminRole: adminFunction.role,
+      consoleRole: consoleSite.function.role,
+      consoleDeployment: consolePublication.deployment,
+      consoleDeploymentRole: consolePublication.role,
+      consoleFilesBucketArn: consoleSite.bucket.bucketArn,
+      consoleUserPool: consoleSignIn.userPool,
+      queryResultsArn: analytics.queryResultsArn,
       originSecret,
       distribution: distribution.distribution,
       keysTable: tables.keys,

@@ -26,6 +26,7 @@ export function stackPropsFromContext(app: App): GatewayStackProps {
   const alarmTopicArn = text('alarmTopicArn');
   const secretPrefix = text('secretPrefix');
   const usageDatabaseName = text('usageDatabaseName');
+  const consoleDomainPrefix = text('consoleDomainPrefix');
   const readTimeout = text('originReadTimeoutSeconds');
   if (readTimeout !== undefined && !/^[1-9][0-9]*$/.test(readTimeout)) throw new Error('originReadTimeoutSeconds: a whole number of seconds.');
   return {
@@ -37,6 +38,7 @@ export function stackPropsFromContext(app: App): GatewayStackProps {
     // A second gateway in the same account and region needs its own prefix and database.
     ...(secretPrefix ? { secretPrefix } : {}),
     ...(usageDatabaseName ? { usageDatabaseName } : {}),
+    ...(consoleDomainPrefix ? { consoleDomainPrefix } : {}),
     ...(readTimeout ? { originReadTimeout: Duration.seconds(Number(readTimeout)) } : {}),
   };
 }

@@ -31,6 +31,8 @@ export interface GatewayDistributionProps {
   originKeepaliveTimeout: Duration;
   customDomain?: CustomDomain;
   webAclArn?: string;
+  /** Behaviours of other parts of the site (the console), tried before the route groups' patterns. */
+  additionalBehaviors?: Record<string, BehaviorOptions>;
 }
 
 /**
@@ -64,7 +66,7 @@ export class GatewayDistribution extends Construct {
 
     const defaultRoute = props.routes.find(({ group }) => group.paths === 'default');
     if (!defaultRoute) throw new Error('No route group serves the default path.');
-    const additionalBehaviors: Record<string, BehaviorOptions> = {};
+    const additionalBehaviors: Record<string, BehaviorOptions> = { ...props.additionalBehaviors };
     for (const { group, url } of props.routes) {
       if (group.paths === 'default') continue;
       const behavior = behaviorFor(url);

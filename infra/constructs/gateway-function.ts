@@ -66,4 +66,6 @@ export const defaultSizing = {
   routeGroup: { memorySize: 1024, timeout: Duration.minutes(15) },
   writer: { memorySize: 512, timeout: Duration.seconds(60) },
   admin: { memorySize: 512, timeout: Duration.seconds(30) },
+  /** Usage pages wait for Athena (up to 20 s) within this. */
+  console: { memorySize: 512, timeout: Duration.seconds(30) },
 } satisfies Record<string, FunctionSizing>;

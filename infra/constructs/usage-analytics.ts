@@ -4,7 +4,10 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
+import { namedUsageQueries, USAGE_PREFIX, USAGE_TABLE_NAME, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
+
+/** The workgroup's result location under the results bucket. */
+const ATHENA_RESULTS_PREFIX = 'athena/';
 
 export interface UsageAnalyticsProps {
   /** The Glue database; one deployment per account and region may use the default name. */
@@ -83,7 +86,7 @@ export class UsageAnalytics extends Construct {
         enforceWorkGroupConfiguration: true,
         publishCloudWatchMetricsEnabled: true,
         resultConfiguration: {
-          outputLocation: `s3://${this.resultsBucket.bucketName}/athena/`,
+          outputLocation: `s3://${this.resultsBucket.bucketName}/${ATHENA_RESULTS_PREFIX}`,
           encryptionConfiguration: { encryptionOption: 'SSE_S3' },
         },
       },
@@ -109,5 +112,45 @@ export class UsageAnalytics extends Construct {
 
   get usageObjectsArn(): string {
     return this.usageBucket.arnForObjects(`${USAGE_PREFIX}*`);
+  }
+
+  /**
+   * Lets a principal run Athena queries on the usage table in this workgroup: the console's usage pages.
+   * Reads usage files, writes and reads query results; nothing else.
+   */
+  grantUsageQueries(grantee: IGrantable): void {
+    const stack = Stack.of(this);
+    const principal = grantee.grantPrincipal;
+    principal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
+        resources: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroup.ref })],
+      }),
+    );
+    principal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
+        resources: [
+          stack.formatArn({ service: 'glue', resource: 'catalog' }),
+          stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
+          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${USAGE_TABLE_NAME}` }),
+        ],
+      }),
+    );
+    principal.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.usageObjectsArn] }));
+    principal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [this.usageBucket.bucketArn, this.resultsBucket.bucketArn] }),
+    );
+    principal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        resources: [this.queryResultsArn],
+      }),
+    );
+  }
+
+  /** Where the workgroup writes query results. */
+  get queryResultsArn(): string {
+    return this.resultsBucket.arnForObjects(`${ATHENA_RESULTS_PREFIX}*`);
   }
 }

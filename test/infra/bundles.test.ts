@@ -9,7 +9,7 @@ import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway 
 /** The benchmark issue's budget for a route group's handler file: cold start grows with it. */
 const ROUTE_GROUP_HANDLER_BUDGET = 400 * 1024;
 const routeGroupFunctions = routeGroups.map((group) => `RouteGroup${group.name}`);
-const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin'];
+const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin', 'ConsoleApi'];
 
 let gateway: SynthesizedGateway;
 let smokeDirectory: string;
@@ -42,6 +42,7 @@ describe('function bundles', () => {
     // The writer and the admin function have no budget of their own; they stay in the same range.
     expect(sizes.get('Writer')).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
     expect(sizes.get('Admin')).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
+    expect(sizes.get('ConsoleApi')).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
   });
 
   it('keeps the tokenizer out of the handler, in a chunk loaded on first use', () => {
@@ -58,7 +59,7 @@ describe('function bundles', () => {
   });
 
   it('produces handlers that load and run as ES modules', async () => {
-    for (const prefix of ['Writer', ...routeGroupFunctions]) cpSync(assetDirectory(prefix), join(smokeDirectory, prefix), { recursive: true });
+    for (const prefix of ['Writer', 'ConsoleApi', ...routeGroupFunctions]) cpSync(assetDirectory(prefix), join(smokeDirectory, prefix), { recursive: true });
     process.env.GATEWAY_USAGE_BUCKET = 'usage-bucket';
     process.env.GATEWAY_USAGE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/usage';
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -69,6 +70,14 @@ describe('function bundles', () => {
     await expect(writer.handler({ Records: [{ messageId: 'm-1', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }, {})).resolves.toEqual({
       batchItemFailures: [{ itemIdentifier: 'm-1' }],
     });
+    // The console API answers an anonymous request with 401 before reading its sign-in settings (no AWS call).
+    process.env.GATEWAY_CONSOLE_SITE_BUCKET = 'console-bucket';
+    process.env.GATEWAY_ATHENA_WORKGROUP = 'usage-workgroup';
+    const consoleApi = (await import(pathToFileURL(join(smokeDirectory, 'ConsoleApi', 'index.mjs')).href)) as {
+      handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
+    };
+    const anonymous = { rawPath: '/console/api/me', headers: {}, requestContext: { http: { method: 'GET', sourceIp: '203.0.113.9' } } };
+    await expect(consoleApi.handler(anonymous, {})).resolves.toMatchObject({ statusCode: 401 });
     // Response streaming needs the runtime's `awslambda` global; a pass-through stands in for it.
     Object.assign(globalThis, { awslambda: { streamifyResponse: (handler: unknown) => handler, HttpResponseStream: { from: (stream: unknown) => stream } } });
     for (const prefix of routeGroupFunctions) {

@@ -7,11 +7,13 @@ let gateway: SynthesizedGateway;
 let openAi: Statement[];
 let writer: Statement[];
 let admin: Statement[];
+let consoleApi: Statement[];
 beforeAll(() => {
   gateway = synthesizeGateway();
   openAi = statementsOfFunction(gateway.template, 'RouteGroupopenai');
   writer = statementsOfFunction(gateway.template, 'Writer');
   admin = statementsOfFunction(gateway.template, 'Admin');
+  consoleApi = statementsOfFunction(gateway.template, 'ConsoleApi');
 });
 
 const PROVIDER_SECRETS = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:model-gateway/provider/*';
@@ -82,15 +84,31 @@ describe('least-privilege grants', () => {
     expect(admin.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
   });
 
+  it('lets the console API run the admin commands (keys, projects, provider keys) and the usage queries, nothing more', () => {
+    expect(actionsOn(consoleApi, PROVIDER_SECRETS)).toEqual(actionsOn(admin, PROVIDER_SECRETS));
+    expect(actionsOn(consoleApi, table('Keys'))).toEqual(actionsOn(admin, table('Keys')));
+    expect(actionsOn(consoleApi, table('Projects'))).toEqual(actionsOn(admin, table('Projects')));
+    expect(actionsOn(consoleApi, table('Generations'))).toEqual([]);
+    expect(actionsOn(consoleApi, 'UsageAnalyticsWorkGroup')).toEqual(['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StartQueryExecution']);
+    const usageBucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
+    expect(actionsOn(consoleApi, usageBucket)).not.toContain('s3:PutObject');
+    expect(actionsOn(consoleApi, usageBucket)).toContain('s3:GetObject');
+    const files = logicalId(gateway.template, 'AWS::S3::Bucket', 'ConsoleFiles');
+    const fileStatements = consoleApi.filter((statement) => JSON.stringify(statement.Resource).includes(files));
+    expect(fileStatements.flatMap(actionsOf)).toEqual(['s3:GetObject']);
+    expect(JSON.stringify(fileStatements[0]?.Resource)).toContain('/console/config.json');
+    expect(consoleApi.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
+  });
+
   it('grants nothing on every resource, and no service-wide action', () => {
-    for (const statement of [...openAi, ...writer, ...admin]) {
+    for (const statement of [...openAi, ...writer, ...admin, ...consoleApi]) {
       expect(resourcesOf(statement)).not.toContain('*');
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/:\*$/);
     }
   });
 
   it('lets each function write only to its own log group', () => {
-    for (const [statements, prefix] of [[openAi, 'RouteGroupopenai'], [writer, 'Writer'], [admin, 'Admin']] as const) {
+    for (const [statements, prefix] of [[openAi, 'RouteGroupopenai'], [writer, 'Writer'], [admin, 'Admin'], [consoleApi, 'ConsoleApi']] as const) {
       const logGroup = logicalId(gateway.template, 'AWS::Logs::LogGroup', prefix);
       const logStatements = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
       expect(logStatements.length).toBeGreaterThan(0);
