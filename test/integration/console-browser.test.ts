@@ -200,6 +200,22 @@ if (!chromiumAvailability.available) {
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('already used or has expired');
     });
 
+    it("shows a member the project without its owners' keys, settings forms or audit trail", async () => {
+      await page.goto(gateway.host.consoleSignInLink('max@example.com'));
+      await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
+      await page.getByRole('link', { name: /Acme/ }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
+      const tabs = await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link').allTextContents();
+      expect(tabs).not.toContain('Audit trail');
+
+      await openSection('API keys');
+      await expect.poll(() => page.getByText('You have no API keys in this project yet.').count()).toBe(1);
+      expect(await page.content()).not.toContain('browser test');
+      await openSection('Providers');
+      expect(await page.getByRole('button', { name: 'Save provider' }).count()).toBe(0);
+      await shoot('12-member-view');
+    });
+
     it('ran without a Content-Security-Policy violation', () => {
       expect(cspViolations).toEqual([]);
     });
