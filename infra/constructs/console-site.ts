@@ -73,9 +73,8 @@ export class ConsoleSite extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'console/',
-      // Built files only: the deployment writes them again.
+      // Built files only, written again by each deployment and deleted with the stack.
       removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: false,
     });
     this.function = new GatewayFunction(this, 'Api', {
       name: 'console',
@@ -155,6 +154,8 @@ export class ConsoleSite extends Construct {
       role,
       logGroup,
       memoryLimit: 256,
+      // The files go with the stack, so the bucket can too.
+      retainOnDelete: false,
     });
     return { deployment, role };
   }

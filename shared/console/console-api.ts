@@ -38,8 +38,8 @@ async function serve(deps: ConsoleApiDeps, request: GatewayRequest): Promise<Gat
   for (const route of routes) {
     const params = matchRoute(route, request.method, path);
     if (!params) continue;
-    const body = readBody(request);
     const role = route.access === 'signed-in' ? undefined : await requireRole(deps.admin, identity, params.projectId ?? '', route.access);
+    const body = readBody(request);
     return route.handle({ deps, request, identity, params, body, role, run: (event) => runAs(deps, identity, event) });
   }
   throw new GatewayError('not_found', `No console API route ${request.method} ${path || request.path}.`, { code: 'not_found' });
