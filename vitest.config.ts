@@ -1,3 +1,4 @@
+import './tools/check-node-version.js';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

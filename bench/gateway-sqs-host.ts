@@ -11,7 +11,6 @@ const host = await startLocalHost({
   port: Number(process.env.PORT ?? 0),
   dataDir: process.env.GATEWAY_DATA_DIR ?? './.gateway-bench',
   env: {
-    GATEWAY_USAGE_SINK: 'sqs',
     GATEWAY_USAGE_QUEUE_URL: `${sqs}/000000000000/gateway-usage`,
     AWS_ENDPOINT_URL_SQS: sqs,
     AWS_ACCESS_KEY_ID: 'bench',

@@ -1,24 +1,23 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { KEYS_BY_PROJECT_INDEX } from '../shared/adapters/aws/table-definitions.ts';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
 import { ConsoleSignIn } from './constructs/console-sign-in.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
-import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
+import { GatewayAlarms } from './constructs/gateway-alarms.ts';
+import { GatewayDashboard } from './constructs/gateway-dashboard.ts';
+import { GatewayDistribution, originSecretHeaderValue, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';
 import { DEFAULT_MANAGED_RULE_GROUPS, GatewayWebAcl } from './constructs/gateway-web-acl.ts';
-import { grantProviderSecretsManage, grantProviderSecretsRead, providerSecretsArn } from './constructs/provider-secret-grants.ts';
+import { providerSecretsArn } from './permissions/provider-secrets-arn.ts';
 import { UsageAnalytics } from './constructs/usage-analytics.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
 import { acknowledgeAcceptedFindings } from './nag-suppressions.ts';
+import { grantAdmin, grantConsole, grantRouteGroup, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
 import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from './route-groups.ts';
 
 export interface GatewayStackProps extends StackProps {
@@ -44,8 +43,14 @@ export interface GatewayStackProps extends StackProps {
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
   secretPrefix?: string;
   usageDatabaseName?: string;
-  /** SNS topic that the usage alarms notify. */
-  alarmTopicArn?: string;
+  /** The origin secret's version id CloudFront sends (after a rotation); unset: the version current at the first deployment. */
+  originSecretVersion?: string;
+  /** Per-query scan limit of the Athena workgroup, in GB; default 10 (about $0.05 a query). */
+  athenaBytesScannedCutoffGb?: number;
+  /** Addresses subscribed to the stack's alarm topic, which every alarm notifies. */
+  alarmEmails?: readonly string[];
+  /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
+  writerMaxConcurrency?: number;
 }
 
 /** The whole gateway (../shared/DESIGN.md, "Deployment shape"): `npx cdk deploy` ships it. */
@@ -62,17 +67,29 @@ export class GatewayStack extends Stack {
     const usageQueue = new UsageQueue(this, 'UsageQueue', {
       consumerTimeout: writerSizing.timeout,
       maxMessageAge: Duration.minutes(10),
-      ...(props.alarmTopicArn ? { alarmAction: new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) } : {}),
     });
     const analytics = new UsageAnalytics(this, 'UsageAnalytics', {
       databaseName: props.usageDatabaseName ?? USAGE_DATABASE_NAME,
       infrequentAccessAfterDays: 90,
+      cloudFrontLogDays: 90,
+      bytesScannedCutoffGb: props.athenaBytesScannedCutoffGb ?? 10,
     });
     const originSecret = new Secret(this, 'OriginSecret', {
       description: 'Model gateway: header value CloudFront adds to origin requests; functions refuse requests without it.',
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
+    const resources: GatewayResources = {
+      keysTable: tables.keys,
+      projectsTable: tables.projects,
+      generationsTable: tables.generations,
+      countersTable: tables.counters,
+      usageQueue: usageQueue.queue,
+      originSecret,
+      providerSecretsArn: providerSecretsArn(this, secretPrefix),
+      usageObjectsArn: analytics.usageObjectsArn,
+      spillObjectsArn: analytics.spillObjectsArn,
+    };
     const tableEnvironment = {
       GATEWAY_KEYS_TABLE: tables.keys.tableName,
       GATEWAY_PROJECTS_TABLE: tables.projects.tableName,
@@ -91,22 +108,17 @@ export class GatewayStack extends Stack {
         environment: {
           ...tableEnvironment,
           GATEWAY_SECRET_PREFIX: secretPrefix,
-          GATEWAY_USAGE_SINK: 'sqs',
           GATEWAY_USAGE_QUEUE_URL: usageQueue.queue.queueUrl,
+          GATEWAY_USAGE_SPILL_BUCKET: analytics.usageBucket.bucketName,
           GATEWAY_ORIGIN_SECRET_ARN: originSecret.secretArn,
+          GATEWAY_ORIGIN_READ_TIMEOUT_MS: String((props.originReadTimeout ?? Duration.seconds(60)).toMilliseconds()),
         },
       });
       const fn = routeFunction.function;
-      tables.keys.grantReadData(fn);
-      tables.projects.grantReadData(fn);
-      tables.generations.grantReadData(fn);
-      tables.counters.grantReadWriteData(fn);
-      usageQueue.queue.grantSendMessages(fn);
-      originSecret.grantRead(fn);
-      grantProviderSecretsRead(fn, this, secretPrefix);
+      grantRouteGroup(fn, resources, group);
       // Auth NONE: CloudFront's origin secret and the gateway's project keys guard it (docs/decisions/origin-secret.md).
       const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
-      return { group, function: fn, role: routeFunction.role, url };
+      return { group, function: fn, role: routeFunction.role, logGroup: routeFunction.logGroup, url };
     });
 
     const writerFunction = new GatewayFunction(this, 'Writer', {
@@ -122,14 +134,15 @@ export class GatewayStack extends Stack {
       },
     });
     const writer = writerFunction.function;
-    tables.generations.grantWriteData(writer);
-    tables.projects.grantWriteData(writer);
-    // Keys' last use (docs/decisions/console.md): find the key by id, then update that one attribute.
-    writer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${tables.keys.tableArn}/index/${KEYS_BY_PROJECT_INDEX}`] }));
-    writer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [tables.keys.tableArn] }));
-    analytics.grantUsageFileWrites(writer);
+    grantWriter(writer, resources);
     writer.addEventSource(
-      new SqsEventSource(usageQueue.queue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }),
+      new SqsEventSource(usageQueue.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        // Bounds the writes on the tables and the bucket when a backlog drains; excess batches wait in the queue.
+        maxConcurrency: props.writerMaxConcurrency ?? 5,
+      }),
     );
 
     const adminFunction = new GatewayFunction(this, 'Admin', {
@@ -142,9 +155,7 @@ export class GatewayStack extends Stack {
       environment: { ...tableEnvironment, GATEWAY_SECRET_PREFIX: secretPrefix },
     });
     const admin = adminFunction.function;
-    tables.keys.grantReadWriteData(admin);
-    tables.projects.grantReadWriteData(admin);
-    grantProviderSecretsManage(admin, this, secretPrefix);
+    grantAdmin(admin, resources);
 
     // The console (docs/decisions/console.md): Cognito sign-in, static files in S3, its API on a function of its own.
     const consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
@@ -154,6 +165,7 @@ export class GatewayStack extends Stack {
     const consoleSite = new ConsoleSite(this, 'Console', {
       signIn: consoleSignIn,
       originSecret,
+      originSecretHeaderValue: originSecretHeaderValue(originSecret, props.originSecretVersion),
       originReadTimeout: props.originReadTimeout ?? Duration.seconds(60),
       originKeepaliveTimeout: Duration.seconds(60),
       logRetention,
@@ -163,17 +175,19 @@ export class GatewayStack extends Stack {
       environment: {
         ...tableEnvironment,
         GATEWAY_SECRET_PREFIX: secretPrefix,
-        GATEWAY_USAGE_QUERY: 'athena',
         GATEWAY_ATHENA_WORKGROUP: analytics.workGroup.ref,
         GATEWAY_USAGE_DATABASE: analytics.databaseName,
       },
     });
-    // The admin commands' grants (the console runs the same commands), plus usage queries.
     const consoleApi = consoleSite.function.function;
-    tables.keys.grantReadWriteData(consoleApi);
-    tables.projects.grantReadWriteData(consoleApi);
-    grantProviderSecretsManage(consoleApi, this, secretPrefix);
-    analytics.grantUsageQueries(consoleApi);
+    grantConsole(consoleApi, resources, {
+      siteConfigObjectArn: consoleSite.siteConfigObjectArn,
+      athenaWorkGroupArn: analytics.workGroupArn,
+      usageTableCatalogArns: analytics.usageTableCatalogArns,
+      usageBucketArn: analytics.usageBucket.bucketArn,
+      queryResultsBucketArn: analytics.resultsBucket.bucketArn,
+      queryResultsArn: analytics.queryResultsArn,
+    });
 
     if (props.waf && props.webAclArn) throw new Error('Give either waf (create a web ACL) or webAclArn (attach one), not both.');
     const webAclArn = props.waf
@@ -182,10 +196,12 @@ export class GatewayStack extends Stack {
     const distribution = new GatewayDistribution(this, 'Distribution', {
       routes,
       originSecret,
+      ...(props.originSecretVersion ? { originSecretVersion: props.originSecretVersion } : {}),
       originReadTimeout: props.originReadTimeout ?? Duration.seconds(60),
       originKeepaliveTimeout: Duration.seconds(60),
       ...(props.customDomain ? { customDomain: props.customDomain } : {}),
       ...(webAclArn ? { webAclArn } : {}),
+      logBucket: analytics.cloudFrontLogsBucket,
       additionalBehaviors: consoleSite.behaviors,
     });
     const consoleUrl = `${distribution.url}/console/`;
@@ -196,12 +212,44 @@ export class GatewayStack extends Stack {
       logRetention,
     );
 
+    const alarms = new GatewayAlarms(this, 'Alarms', {
+      functions: [
+        ...routes.map((route) => ({ name: route.group.name, function: route.function, logGroup: route.logGroup, servesUrl: true })),
+        { name: 'writer', function: writer, logGroup: writerFunction.logGroup, servesUrl: false },
+        { name: 'admin', function: admin, logGroup: adminFunction.logGroup, servesUrl: false },
+        { name: 'console', function: consoleApi, logGroup: consoleSite.function.logGroup, servesUrl: false },
+      ],
+      emails: props.alarmEmails ?? [],
+      otherAlarms: [usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
+    });
+    const dashboard = new GatewayDashboard(this, 'Dashboard', {
+      routeGroups: routes.map((route) => ({ name: route.group.name, function: route.function })),
+      functions: [
+        ...routes.map((route) => ({ name: route.group.name, function: route.function })),
+        { name: 'writer', function: writer },
+        { name: 'admin', function: admin },
+        { name: 'console', function: consoleApi },
+      ],
+      usageQueue: usageQueue.queue,
+      deadLetterQueue: usageQueue.deadLetterQueue,
+      spilledRecords: alarms.spilledRecords,
+      unsentRecords: alarms.unsentRecords,
+      alarms: [...alarms.alarms, usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
+    });
+
     new CfnOutput(this, 'GatewayUrl', { value: distribution.url, description: 'Base URL for clients (OpenAI SDKs: <url>/v1)' });
     new CfnOutput(this, 'AdminFunctionName', { value: admin.functionName, description: 'export GATEWAY_ADMIN_FUNCTION_NAME=<this>' });
-    new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref });
+    new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup with the named usage queries' });
+    new CfnOutput(this, 'UsageDatabase', { value: analytics.databaseName, description: 'Glue database of the usage_records table' });
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
+    new CfnOutput(this, 'UsageQueueUrl', { value: usageQueue.queue.queueUrl, description: 'Usage records on their way to the writer' });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: usageQueue.deadLetterQueue.queueUrl, description: 'Usage records the writer failed five times' });
+    new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'npm run rotate-origin-secret -- --secret-arn <this>' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Every alarm notifies this topic; subscribe more with aws sns subscribe' });
+    new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, 'ConsoleUrl', { value: consoleUrl, description: 'The console; sign in with a user of ConsoleUserPoolId' });
     new CfnOutput(this, 'ConsoleUserPoolId', { value: consoleSignIn.userPool.userPoolId, description: 'Add console users here (aws cognito-idp admin-create-user)' });
+    new CfnOutput(this, 'DistributionId', { value: distribution.distribution.distributionId, description: 'CloudFront distribution' });
 
     acknowledgeAcceptedFindings(this, {
       routeGroupRoles: routes.map((route) => route.role),
@@ -215,9 +263,9 @@ export class GatewayStack extends Stack {
       queryResultsArn: analytics.queryResultsArn,
       originSecret,
       distribution: distribution.distribution,
-      keysTable: tables.keys,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
       usageObjectsArn: analytics.usageObjectsArn,
+      spillObjectsArn: analytics.spillObjectsArn,
       hasCustomDomain: props.customDomain !== undefined,
       hasWebAcl: webAclArn !== undefined,
     });

@@ -1,7 +1,6 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { UserPool } from 'aws-cdk-lib/aws-cognito';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import type { BucketDeployment } from 'aws-cdk-lib/aws-s3-deployment';
@@ -28,22 +27,19 @@ export interface AcceptedFindings {
   queryResultsArn: string;
   originSecret: ISecret;
   distribution: Distribution;
-  keysTable: TableV2;
   providerSecretsArn: string;
   usageObjectsArn: string;
+  spillObjectsArn: string;
   hasCustomDomain: boolean;
   hasWebAcl: boolean;
 }
 
 export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFindings): void {
-  const keysIndexes = wildcard(stack, `${accepted.keysTable.tableArn}/index/*`);
   const providerSecrets = wildcard(stack, accepted.providerSecretsArn);
-  const indexReason = 'The keys table\'s only index, by-project, lists and revokes a project\'s keys; CDK grants table reads on "<table>/index/*".';
   const secretsReason =
     'Provider keys are created at run time by the admin function as model-gateway/provider/<projectId>/<provider>; the grant names that prefix, and Secrets Manager adds a random suffix to each ARN.';
 
   for (const role of [...accepted.routeGroupRoles, accepted.adminRole, accepted.consoleRole]) {
-    acknowledge(role, `AwsSolutions-IAM5[${keysIndexes}]`, indexReason);
     acknowledge(role, `AwsSolutions-IAM5[${providerSecrets}]`, secretsReason);
   }
   acknowledge(
@@ -51,19 +47,21 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
     `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
     'The writer puts one usage file per record under usage/dt=<day>/, named by record id; it may write nothing else.',
   );
+  for (const role of accepted.routeGroupRoles) {
+    acknowledge(
+      role,
+      `AwsSolutions-IAM5[${wildcard(stack, accepted.spillObjectsArn)}]`,
+      'A route group puts a usage record SQS refused under spill/<recordId>.json; it may put nothing else there and read nothing.',
+    );
+  }
   acknowledgeConsoleFindings(stack, accepted);
   acknowledge(
     accepted.originSecret,
     'AwsSolutions-SMG4',
-    'The origin secret is a random header value shared by CloudFront and the functions, not a credential of another service: rotate it by replacing it with a deployment (docs/decisions/origin-secret.md).',
+    'The origin secret is a random header value shared by CloudFront and the functions, not a credential of another service: rotated by npm run rotate-origin-secret and a deployment, since the CloudFront configuration must change with it (docs/decisions/origin-secret.md).',
   );
 
   const distribution = accepted.distribution;
-  acknowledge(
-    distribution,
-    'AwsSolutions-CFR3',
-    'Each request is logged by its function (request id, status, project; JSON logs). Legacy CloudFront access logs need an ACL-enabled bucket and would record client IPs and paths a second time.',
-  );
   acknowledge(distribution, 'AwsSolutions-CFR1', 'An API for the organisation\'s own applications and agents, authenticated by project keys: geo restriction is the deployer\'s policy choice.');
   if (!accepted.hasCustomDomain) {
     acknowledge(

@@ -1,6 +1,8 @@
 /**
  * The gateway's route groups: one function with a URL each, and CloudFront behaviours routing paths to it.
- * Adding a route group (messages, editor, MCP) is one entry here plus its `functions/<name>/handler.ts`.
+ * Adding a route group (editor, MCP) is one entry here plus its `functions/<name>/handler.ts`, which
+ * exports `handler` (Lambda's entry) and `createHandler(config, dependencies)` (the local host's). The
+ * local host routes paths with this very table, as CloudFront does.
  */
 export interface RouteGroup {
   /** Lower-case id: names the function's construct, its logs (`gateway-<name>`) and its metrics service. */
@@ -13,16 +15,21 @@ export interface RouteGroup {
    * list, so put more specific patterns first.
    */
   paths: 'default' | readonly string[];
+  /** Serves `GET /v1/generation`, so it may query the generations table (least privilege: the others may not). */
+  looksUpGenerations?: true;
+  /** The wire protocol its clients speak: errors the local host answers itself (oversized or stalled bodies) use it. */
+  protocol?: 'openai-chat' | 'anthropic-messages';
+  /** Its requests are free (the tool bridge): it reserves nothing from prepaid balances, so it may not update them. */
+  reservesNoBalance?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
   // `/v1/*` and `/health`: the OpenAI-compatible group takes what the others do not.
-  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default' },
+  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, protocol: 'openai-chat' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
-  { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'] },
-  // As they land (see ../shared/DESIGN.md):
-  // { name: 'editor', entry: 'functions/editor/handler.ts', paths: ['/v1/editor/*'] },
-  // { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'] },
+  { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
+  // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */
@@ -36,4 +43,19 @@ export function validateRouteGroups(groups: readonly RouteGroup[]): void {
     if (seen.has(pattern)) throw new Error(`Path pattern ${pattern} belongs to two route groups.`);
     seen.add(pattern);
   }
+}
+
+/**
+ * Whether a path matches a CloudFront path pattern: `*` stands for any characters (none included), `?`
+ * for exactly one; matching is case-sensitive and covers the whole path.
+ */
+export function matchesPathPattern(path: string, pattern: string): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(path);
+}
+
+/** The route group CloudFront sends a path to: the first whose patterns match, else the default group. */
+export function routeGroupForPath(path: string, groups: readonly RouteGroup[] = routeGroups): RouteGroup {
+  const matched = groups.find((group) => group.paths !== 'default' && group.paths.some((pattern) => matchesPathPattern(path, pattern)));
+  return matched ?? (groups.find((group) => group.paths === 'default') as RouteGroup);
 }

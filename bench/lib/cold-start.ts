@@ -22,7 +22,6 @@ const PRELOAD = `globalThis.awslambda = { streamifyResponse: (f) => f, HttpRespo
 /** The environment the handlers read at import, as in AWS (values need only be well formed). */
 const HANDLER_ENV: Record<string, string> = {
   AWS_REGION: 'us-east-1',
-  GATEWAY_USAGE_SINK: 'sqs',
   GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/gateway-usage',
   GATEWAY_USAGE_ARCHIVE: 's3',
   GATEWAY_USAGE_BUCKET: 'gateway-usage-bench',

@@ -1,10 +1,18 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { loadConsoleConfig } from '../../shared/console/console-config.ts';
-import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
-import { createConsoleFunction } from '../../shared/wiring/create-console-function.ts';
+import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { onFirstCall } from '../../shared/lambda/lambda-handlers.ts';
+import { createConsoleFunction, type ConsoleFunctionDependencies } from '../../shared/wiring/create-console-function.ts';
 
 /** The console's API (`/console/api/*`), served by a function URL behind CloudFront; its page is static, in S3. */
-const serve = createConsoleFunction(loadRuntimeConfig(process.env), loadConsoleConfig(process.env));
+function handlerOf(serve: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>) {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(serve);
+}
 
-export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(serve);
+/** The handler for a configuration and what a host injects (the local host: its caches, sign-in sessions and DuckDB). */
+export function createHandler(config: RuntimeConfig, dependencies: ConsoleFunctionDependencies = {}) {
+  return handlerOf(createConsoleFunction(config, dependencies));
+}
+
+/** Lambda's entry point: built from the environment on the first invocation. */
+export const handler = handlerOf(onFirstCall(() => createConsoleFunction(loadRuntimeConfig(process.env))));

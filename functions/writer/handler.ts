@@ -1,15 +1,24 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { onFirstCall } from '../../shared/lambda/lambda-handlers.ts';
 import { processUsageBatch } from '../../shared/usage-writer/process-usage-batch.ts';
 import { createUsageWriterDeps } from '../../shared/wiring/create-usage-writer.ts';
 import { createLogger } from '../../shared/wiring/logger.ts';
 
 /** The usage writer: SQS batches of usage records → generation table, project spend, usage files. */
-const config = loadRuntimeConfig(process.env);
-const logger = createLogger('gateway-writer');
-const deps = createUsageWriterDeps(config, (message, reason, error) =>
-  logger.error('usage message failed', { messageId: message.messageId, receiveCount: message.attributes.ApproximateReceiveCount, reason, error }),
-);
+function createProcessor(config: RuntimeConfig) {
+  const logger = createLogger('gateway-writer', config);
+  const deps = createUsageWriterDeps(config, (message, reason, error) =>
+    logger.error('usage message failed', { messageId: message.messageId, receiveCount: message.attributes.ApproximateReceiveCount, reason, error }),
+  );
+  return (event: SQSEvent) => processUsageBatch(event, deps);
+}
 
-export const handler = middy<SQSEvent, SQSBatchResponse>().handler((event) => processUsageBatch(event, deps));
+/** The handler for a configuration (the local host's queue calls it with SQS-shaped batches). */
+export function createHandler(config: RuntimeConfig) {
+  return middy<SQSEvent, SQSBatchResponse>().handler(createProcessor(config));
+}
+
+/** Lambda's entry point: built from the environment on the first invocation. */
+export const handler = middy<SQSEvent, SQSBatchResponse>().handler(onFirstCall(() => createProcessor(loadRuntimeConfig(process.env))));

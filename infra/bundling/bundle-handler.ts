@@ -12,8 +12,6 @@ export const HANDLER_FILE = 'index.mjs';
 
 /** The AWS SDK v3 ships with the Lambda Node.js runtime; bundling it would triple the handler. */
 export const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*', '@smithy/*'];
-/** Native bindings only the local host loads (DuckDB, behind a dynamic import): never bundled, never loaded in AWS. */
-export const LOCAL_ONLY_MODULES = ['@duckdb/node-api'];
 
 // ESM output has no `require`; bundled CommonJS dependencies that require Node built-ins need one.
 const requireBanner = "import { createRequire as __gatewayCreateRequire } from 'node:module'; const require = __gatewayCreateRequire(import.meta.url);";
@@ -31,6 +29,24 @@ const englishOnlyZodLocales: Plugin = {
     );
     esbuild.onLoad({ filter: /.*/, namespace: 'english-only-zod-locales' }, () => ({
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+/**
+ * The MCP SDK's client and server validate JSON Schemas with Ajv by default (~130 KB minified with its
+ * formats and URI parser). The SDK also ships a validator on @cfworker/json-schema (~22 KB), made for
+ * runtimes where Ajv does not fit; the bundle gives the SDK that one wherever it asks for Ajv's.
+ */
+const lightMcpSchemaValidator: Plugin = {
+  name: 'light-mcp-schema-validator',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: 'mcp-schema-validator', namespace: 'light-mcp-schema-validator' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'light-mcp-schema-validator' }, () => ({
+      contents: "export { CfWorkerJsonSchemaValidator as AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';",
       resolveDir: process.cwd(),
     }));
   },
@@ -54,9 +70,9 @@ export async function bundleHandler(entry: string, outdir: string): Promise<Bund
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    external: [...RUNTIME_PROVIDED_MODULES, ...LOCAL_ONLY_MODULES],
+    external: RUNTIME_PROVIDED_MODULES,
     banner: { js: requireBanner },
-    plugins: [englishOnlyZodLocales],
+    plugins: [englishOnlyZodLocales, lightMcpSchemaValidator],
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',

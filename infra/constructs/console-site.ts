@@ -15,7 +15,7 @@ import {
   type Distribution,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
@@ -33,6 +33,8 @@ import type { ConsoleSignIn } from './console-sign-in.ts';
 export interface ConsoleSiteProps extends FunctionSizing {
   signIn: ConsoleSignIn;
   originSecret: ISecret;
+  /** The header value CloudFront sends (the route groups' origins send the same: originSecretHeaderValue). */
+  originSecretHeaderValue: string;
   originReadTimeout: Duration;
   originKeepaliveTimeout: Duration;
   logRetention: RetentionDays;
@@ -86,14 +88,11 @@ export class ConsoleSite extends Construct {
       ...(props.reservedConcurrency !== undefined ? { reservedConcurrency: props.reservedConcurrency } : {}),
       environment: {
         ...props.environment,
-        GATEWAY_CONSOLE_SIGN_IN: 'cognito',
         GATEWAY_CONSOLE_SITE_BUCKET: this.bucket.bucketName,
         GATEWAY_ORIGIN_SECRET_ARN: props.originSecret.secretArn,
       },
     });
-    props.originSecret.grantRead(this.function.function);
-    // The function reads its sign-in settings, and nothing else, from the files bucket.
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.bucket.arnForObjects(CONSOLE_SITE_CONFIG_KEY)] }));
+    // Its grants are the stack's (infra/permissions/function-permissions.ts, grantConsole).
     // Auth NONE, as the route groups: the origin secret and the console's own sign-in guard it.
     this.url = this.function.function.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.BUFFERED });
 
@@ -101,7 +100,7 @@ export class ConsoleSite extends Construct {
       origin: new FunctionUrlOrigin(this.url, {
         readTimeout: props.originReadTimeout,
         keepaliveTimeout: props.originKeepaliveTimeout,
-        customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
+        customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecretHeaderValue },
       }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
@@ -134,12 +133,18 @@ export class ConsoleSite extends Construct {
     this.behaviors = { [`${CONSOLE_API_PREFIX}/*`]: api, [`${CONSOLE_PATH}*`]: files };
   }
 
+  /** config.json among the files: the function reads it, and nothing else, from the bucket. */
+  get siteConfigObjectArn(): string {
+    return this.bucket.arnForObjects(CONSOLE_SITE_CONFIG_KEY);
+  }
+
   /**
    * Deploys the built files and config.json (the sign-in settings the page and the API share) once the
    * distribution exists, then invalidates the console's paths.
    */
   publish(distribution: Distribution, siteConfig: ConsoleSiteConfig, logRetention: RetentionDays): { deployment: BucketDeployment; role: Role } {
-    const logGroup = new LogGroup(this, 'DeploymentLogs', { retention: logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // Retained with the stack's other log groups (test/infra/alarms.test.ts): what each deployment copied.
+    const logGroup = new LogGroup(this, 'DeploymentLogs', { retention: logRetention, removalPolicy: RemovalPolicy.RETAIN });
     // Its own role (CDK's default uses the managed AWSLambdaBasicExecutionRole), writing to its own log group.
     const role = new Role(this, 'DeploymentRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);

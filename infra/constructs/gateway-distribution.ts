@@ -1,4 +1,4 @@
-import type { Duration } from 'aws-cdk-lib';
+import { SecretValue, type Duration } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
@@ -26,13 +27,27 @@ export interface CustomDomain {
 export interface GatewayDistributionProps {
   routes: ReadonlyArray<{ group: RouteGroup; url: IFunctionUrl }>;
   originSecret: ISecret;
+  /** A version id pins the header to that version, so a rotation changes the template and CloudFront follows. */
+  originSecretVersion?: string;
   /** How long CloudFront waits for the first byte, and between bytes, from a function. */
   originReadTimeout: Duration;
   originKeepaliveTimeout: Duration;
   customDomain?: CustomDomain;
   webAclArn?: string;
+  /** CloudFront standard logging: one line per viewer request (time, edge, status, path, client IP, no headers). */
+  logBucket: IBucket;
   /** Behaviours of other parts of the site (the console), tried before the route groups' patterns. */
   additionalBehaviors?: Record<string, BehaviorOptions>;
+}
+
+/**
+ * The origin-secret header value every origin of the distribution sends: the pinned version after a
+ * rotation, else the secret's current value. A dynamic reference ({{resolve:secretsmanager:…}}):
+ * CloudFormation resolves it, the template never holds it.
+ */
+export function originSecretHeaderValue(originSecret: ISecret, version: string | undefined): string {
+  const secretValue = version ? SecretValue.secretsManager(originSecret.secretArn, { versionId: version }) : originSecret.secretValue;
+  return secretValue.unsafeUnwrap();
 }
 
 /**
@@ -48,8 +63,7 @@ export class GatewayDistribution extends Construct {
 
   constructor(scope: Construct, id: string, props: GatewayDistributionProps) {
     super(scope, id);
-    // A dynamic reference ({{resolve:secretsmanager:…}}): CloudFormation resolves it, the template never holds it.
-    const customHeaders = { [ORIGIN_SECRET_HEADER]: props.originSecret.secretValue.unsafeUnwrap() };
+    const customHeaders = { [ORIGIN_SECRET_HEADER]: originSecretHeaderValue(props.originSecret, props.originSecretVersion) };
     const behaviorFor = (url: IFunctionUrl): BehaviorOptions => ({
       origin: new FunctionUrlOrigin(url, {
         readTimeout: props.originReadTimeout,
@@ -87,6 +101,9 @@ export class GatewayDistribution extends Construct {
           }
         : {}),
       ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
     });
     this.url = `https://${domain ? domain.domainName : this.distribution.distributionDomainName}`;
   }

@@ -30,11 +30,14 @@ export interface GatewayFunctionProps extends FunctionSizing {
 export class GatewayFunction extends Construct {
   readonly function: LambdaFunction;
   readonly role: Role;
+  readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: GatewayFunctionProps) {
     super(scope, id);
     const serviceName = `gateway-${props.name}`;
-    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    // Kept when the stack goes: the route groups' logs hold usage records for replay, and all of them the audit trail.
+    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.RETAIN });
+    this.logGroup = logGroup;
     // Its own role, allowed to write to its own log group only (instead of AWSLambdaBasicExecutionRole's logs:*).
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
@@ -61,11 +64,12 @@ export class GatewayFunction extends Construct {
   }
 }
 
+/** Memory from measurement (docs/decisions/function-sizing.md); the deploy settings may change it. */
 export const defaultSizing = {
   /** Streams for as long as a generation takes: Lambda's 15-minute ceiling (the request deadline is 14). */
-  routeGroup: { memorySize: 1024, timeout: Duration.minutes(15) },
-  writer: { memorySize: 512, timeout: Duration.seconds(60) },
-  admin: { memorySize: 512, timeout: Duration.seconds(30) },
+  routeGroup: { memorySize: 512, timeout: Duration.minutes(15) },
+  writer: { memorySize: 256, timeout: Duration.seconds(60) },
+  admin: { memorySize: 256, timeout: Duration.seconds(30) },
   /** Usage pages wait for Athena (up to 20 s) within this. */
   console: { memorySize: 512, timeout: Duration.seconds(30) },
 } satisfies Record<string, FunctionSizing>;

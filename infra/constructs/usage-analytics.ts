@@ -1,9 +1,9 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { CfnNamedQuery, CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { USAGE_SPILL_PREFIX } from '../../shared/adapters/aws/s3-usage-spill.ts';
 import { namedUsageQueries, USAGE_PREFIX, USAGE_TABLE_NAME, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
 
 /** The workgroup's result location under the results bucket. */
@@ -14,6 +14,10 @@ export interface UsageAnalyticsProps {
   databaseName: string;
   /** Days before usage files move to S3 Standard-IA: accountants read recent months most. */
   infrequentAccessAfterDays: number;
+  /** Athena cancels a query of the workgroup that would scan more than this. */
+  bytesScannedCutoffGb: number;
+  /** Days CloudFront's access logs are kept. */
+  cloudFrontLogDays: number;
 }
 
 /**
@@ -24,6 +28,8 @@ export class UsageAnalytics extends Construct {
   readonly usageBucket: Bucket;
   readonly resultsBucket: Bucket;
   readonly accessLogsBucket: Bucket;
+  /** CloudFront standard logs: the legacy log delivery needs object ACLs, so a bucket of their own. */
+  readonly cloudFrontLogsBucket: Bucket;
   readonly workGroup: CfnWorkGroup;
   readonly databaseName: string;
 
@@ -40,6 +46,14 @@ export class UsageAnalytics extends Construct {
       lifecycleRules: [{ expiration: Duration.days(365) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    this.cloudFrontLogsBucket = new Bucket(this, 'CloudFrontLogs', {
+      ...secured,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'cloudfront-logs/',
+      lifecycleRules: [{ expiration: Duration.days(props.cloudFrontLogDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     // The billing record of the organisation: versioned, kept when the stack goes.
     this.usageBucket = new Bucket(this, 'Usage', {
       ...secured,
@@ -52,6 +66,8 @@ export class UsageAnalytics extends Construct {
           transitions: [{ storageClass: StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(props.infrequentAccessAfterDays) }],
           noncurrentVersionExpiration: Duration.days(30),
         },
+        // A replayed record's spill object is deleted; its old versions need not stay.
+        { prefix: USAGE_SPILL_PREFIX, noncurrentVersionExpiration: Duration.days(30) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -85,6 +101,9 @@ export class UsageAnalytics extends Construct {
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
         publishCloudWatchMetricsEnabled: true,
+        // A query that would scan more is cancelled (and billed for what it read): a forgotten `dt` filter
+        // over years of usage cannot run up a bill. Setting `athenaBytesScannedCutoffGb`.
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoffGb * 1024 ** 3,
         resultConfiguration: {
           outputLocation: `s3://${this.resultsBucket.bucketName}/${ATHENA_RESULTS_PREFIX}`,
           encryptionConfiguration: { encryptionOption: 'SSE_S3' },
@@ -103,54 +122,31 @@ export class UsageAnalytics extends Construct {
     }
   }
 
-  /** The writer puts usage files under the usage prefix, and nothing else: no reads, no deletes. */
-  grantUsageFileWrites(grantee: IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.usageObjectsArn] }),
-    );
-  }
-
   get usageObjectsArn(): string {
     return this.usageBucket.arnForObjects(`${USAGE_PREFIX}*`);
   }
 
-  /**
-   * Lets a principal run Athena queries on the usage table in this workgroup: the console's usage pages.
-   * Reads usage files, writes and reads query results; nothing else.
-   */
-  grantUsageQueries(grantee: IGrantable): void {
-    const stack = Stack.of(this);
-    const principal = grantee.grantPrincipal;
-    principal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'],
-        resources: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroup.ref })],
-      }),
-    );
-    principal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
-        resources: [
-          stack.formatArn({ service: 'glue', resource: 'catalog' }),
-          stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
-          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${USAGE_TABLE_NAME}` }),
-        ],
-      }),
-    );
-    principal.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.usageObjectsArn] }));
-    principal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [this.usageBucket.bucketArn, this.resultsBucket.bucketArn] }),
-    );
-    principal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
-        resources: [this.queryResultsArn],
-      }),
-    );
+  /** Usage records SQS refused, put there by the route groups and drained by `npm run replay`. */
+  get spillObjectsArn(): string {
+    return this.usageBucket.arnForObjects(`${USAGE_SPILL_PREFIX}*`);
   }
 
-  /** Where the workgroup writes query results. */
+  /** Where the workgroup writes query results (the console's usage queries). */
   get queryResultsArn(): string {
     return this.resultsBucket.arnForObjects(`${ATHENA_RESULTS_PREFIX}*`);
+  }
+
+  get workGroupArn(): string {
+    return Stack.of(this).formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroup.ref });
+  }
+
+  /** The Glue catalog, database and usage table a query of the usage table reads. */
+  get usageTableCatalogArns(): string[] {
+    const stack = Stack.of(this);
+    return [
+      stack.formatArn({ service: 'glue', resource: 'catalog' }),
+      stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
+      stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${USAGE_TABLE_NAME}` }),
+    ];
   }
 }

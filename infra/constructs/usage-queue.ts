@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
@@ -8,7 +8,6 @@ export interface UsageQueueProps {
   consumerTimeout: Duration;
   /** Alarm when the oldest usage record has waited longer than this. */
   maxMessageAge: Duration;
-  alarmAction?: IAlarmAction;
 }
 
 /** Receives before a usage message is parked in the DLQ: five tries ride out a throttled table or bucket. */
@@ -35,7 +34,8 @@ export class UsageQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * 6),
-      retentionPeriod: Duration.days(4),
+      // SQS's longest: a writer failing silently over a long weekend loses nothing.
+      retentionPeriod: Duration.days(14),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: USAGE_MAX_RECEIVE_COUNT },
     });
 
@@ -55,9 +55,5 @@ export class UsageQueue extends Construct {
       evaluationPeriods: 3,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (props.alarmAction) {
-      this.deadLetterAlarm.addAlarmAction(props.alarmAction);
-      this.backlogAlarm.addAlarmAction(props.alarmAction);
-    }
   }
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
-import { projectIdSchema, providerNameSchema, providerProtocolSchema } from '../core/project-config.ts';
+import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
+import { mcpServerNameSchema } from '../core/mcp-names.ts';
+import { headerNameSchema } from '../core/mcp-server-config.ts';
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
@@ -8,12 +10,14 @@ const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()])
 const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
 const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
+const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('project.create'), projectId: projectIdSchema, name: z.string().optional() }),
   z.object({ command: z.literal('project.get'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('project.list') }),
   z.object({
     command: z.literal('project.update'),
     projectId: projectIdSchema,
@@ -43,8 +47,12 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     provider: providerNameSchema,
     apiKey: z.string().min(1).optional(),
     baseUrl: z.string().optional(),
-    protocol: providerProtocolSchema.optional(),
+    protocol: providerFamilySchema.optional(),
+    /** Whether OpenAI-protocol requests to `/responses` go to the provider as they are, or are translated to chat. */
+    responses: z.enum(['native', 'translate']).optional(),
   }),
+  z.object({ command: z.literal('provider.list'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('provider.remove'), projectId: projectIdSchema, provider: providerNameSchema }),
   z.object({
     command: z.literal('model.allow'),
     projectId: projectIdSchema,
@@ -54,8 +62,16 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros.optional(),
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    kind: modelKindSchema.optional(),
+    /** Tokens; absent, the known-models table's value (or unknown) applies. */
+    contextLength: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    description: z.string().min(1).max(1000).optional(),
+    /** The one OpenAI API that serves the model (`any` clears it: every protocol of its provider). */
+    upstreamApi: z.enum(['chat', 'responses', 'any']).optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
+  z.object({ command: z.literal('model.list'), projectId: projectIdSchema }),
   z.object({
     command: z.literal('ratecard.set'),
     slug: slugSchema,
@@ -79,8 +95,21 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     name: z.string().optional(),
     enabled: z.boolean().optional(),
     rpm: positiveOrNone.optional(),
+    /** The tool bridge's servers and tools the key may reach; "none" lifts the restriction. */
+    mcpServers: z.union([z.literal('none'), z.array(mcpServerNameSchema).min(1)]).optional(),
+    mcpTools: z.union([z.literal('none'), z.array(namespacedToolSchema).min(1)]).optional(),
   }),
   z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
+  z.object({
+    command: z.literal('mcp.add'),
+    projectId: projectIdSchema,
+    name: mcpServerNameSchema,
+    url: z.string().min(1),
+    /** Sent with every request to the server; the values go to the secret store only. */
+    headers: z.array(z.object({ name: headerNameSchema, value: z.string().min(1).max(8192) })).max(32).optional(),
+  }),
+  z.object({ command: z.literal('mcp.list'), projectId: projectIdSchema }),
+  z.object({ command: z.literal('mcp.remove'), projectId: projectIdSchema, name: mcpServerNameSchema }),
   z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
   z.object({ command: z.literal('audit.list'), projectId: projectIdSchema, limit: z.number().int().min(1).max(500).default(50) }),
 ]);

@@ -1,6 +1,9 @@
 import type { ProjectUsageTotals } from '../core/ports.ts';
 import { formatUsd } from '../core/price-usage.ts';
 import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { describeAllowedModel } from './describe-allowed-model.ts';
+import { describeProvider } from './describe-provider.ts';
+import { describeMcpServer } from './describe-mcp-server.ts';
 
 /** A project as the admin CLI shows it: configuration and prices, never a secret. */
 export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, totals: ProjectUsageTotals) {
@@ -28,27 +31,9 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     },
     created_at: project.createdAt,
     updated_at: project.updatedAt,
-    providers: [...config.providers.values()].map((provider) => ({
-      provider: provider.provider,
-      protocol: provider.protocol,
-      base_url: provider.baseUrl,
-      has_api_key: provider.hasApiKey,
-    })),
-    models: config.models.map((model) => {
-      const projectRate = config.rates.get(model.slug);
-      const rate = projectRate ?? orgRates.get(model.slug);
-      return {
-        slug: model.slug,
-        provider: model.provider,
-        model: model.model,
-        alias: model.alias ?? null,
-        input_price_micros_per_1k: rate?.inputPriceMicrosPer1k ?? 0,
-        output_price_micros_per_1k: rate?.outputPriceMicrosPer1k ?? 0,
-        cached_input_price_micros_per_1k: rate?.cachedInputPriceMicrosPer1k ?? null,
-        cache_write_input_price_micros_per_1k: rate?.cacheWriteInputPriceMicrosPer1k ?? null,
-        price_source: projectRate ? 'project' : rate ? 'organisation' : 'none',
-      };
-    }),
+    providers: [...config.providers.values()].map(describeProvider),
+    models: config.models.map((model) => describeAllowedModel(model, config, orgRates)),
+    mcp_servers: [...(config.mcpServers?.values() ?? [])].map(describeMcpServer),
   };
 }
 

@@ -43,12 +43,14 @@ export async function revokeKey(services: AdminServices, command: Command<'key.r
   return describeKey(revoked);
 }
 
-/** Renames, disables or enables a key, or changes its rate limit: at once in this process, within the key cache's lifetime elsewhere. */
+/** Renames, disables or enables a key, or changes its rate limit or tool-bridge allowlists: at once in this process, within the key cache's lifetime elsewhere. */
 export async function updateKey(services: AdminServices, command: Command<'key.update'>) {
   const updated = await services.keys.update(command.projectId, command.keyId, {
     ...(command.name !== undefined ? { name: command.name } : {}),
     ...(command.enabled !== undefined ? { disabled: !command.enabled } : {}),
     ...(command.rpm !== undefined ? { rpm: command.rpm === 'none' ? null : command.rpm } : {}),
+    ...(command.mcpServers !== undefined ? { mcpServers: command.mcpServers === 'none' ? null : command.mcpServers } : {}),
+    ...(command.mcpTools !== undefined ? { mcpTools: command.mcpTools === 'none' ? null : command.mcpTools } : {}),
   });
   if (!updated) {
     throw new GatewayError('not_found', `The project "${command.projectId}" has no key "${command.keyId}".`, { code: 'key_not_found' });

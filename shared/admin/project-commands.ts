@@ -1,5 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
-import { ENDPOINT_GROUPS, parseCidr } from '../core/access-policy.ts';
+import { parseCidr } from '../core/access-policy.ts';
+import { ENDPOINT_GROUPS, isEndpointGroup } from '../core/endpoints.ts';
 import { parseUsdToNanos } from '../core/price-usage.ts';
 import type { Project, ProjectConfig } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -38,12 +39,20 @@ export async function createProject(services: AdminServices, command: Command<'p
   return getProject(services, command.projectId);
 }
 
+/** Every project, by id: what it is called and whether its plan is active, not its configuration. */
+export async function listProjects(services: AdminServices) {
+  const projects = await services.projects.listProjects();
+  return {
+    projects: projects
+      .sort((a, b) => a.projectId.localeCompare(b.projectId))
+      .map((project) => ({ id: project.projectId, name: project.name, plan: project.plan, created_at: project.createdAt, updated_at: project.updatedAt })),
+  };
+}
+
 export async function getProject(services: AdminServices, projectId: string) {
-  const [config, orgRates, totals] = await Promise.all([
-    requireProject(services, projectId),
-    services.projects.loadOrgRateCard(),
-    services.balances.loadUsageTotals(projectId),
-  ]);
+  // The project first: reads still in flight after a refusal would outlive the command (and a closed store).
+  const config = await requireProject(services, projectId);
+  const [orgRates, totals] = await Promise.all([services.projects.loadOrgRateCard(), services.balances.loadUsageTotals(projectId)]);
   return describeProject(config, orgRates, totals);
 }
 
@@ -59,7 +68,7 @@ function updatedAccessPolicy(project: Project, command: Command<'project.update'
     if (!parseCidr(cidr)) throw new GatewayError('invalid_request', `"${cidr}" is not an IPv4 or IPv6 CIDR block.`, { code: 'invalid_cidr' });
   }
   for (const group of Array.isArray(command.allowedEndpoints) ? command.allowedEndpoints : []) {
-    if (!ENDPOINT_GROUPS.includes(group as (typeof ENDPOINT_GROUPS)[number])) {
+    if (!isEndpointGroup(group)) {
       throw new GatewayError('invalid_request', `"${group}" is not an endpoint group; use ${ENDPOINT_GROUPS.join(', ')}.`, { code: 'invalid_endpoint_group' });
     }
   }
@@ -71,7 +80,8 @@ function updatedAccessPolicy(project: Project, command: Command<'project.update'
   return Object.keys(policy).length > 0 ? policy : undefined;
 }
 
-function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
+/** The object without its undefined entries, so that nothing is stored as an explicit undefined. */
+export function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }
 

@@ -4,9 +4,12 @@ import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin
 import type { AdminServices } from './admin-services.ts';
 import { auditEntryFor, listAudit } from './audit-commands.ts';
 import { createKey, listKeys, revokeKey, updateKey } from './key-commands.ts';
+import { addMcpServer, listMcpServers, removeMcpServer } from './mcp-commands.ts';
 import { addMember, listMembers, removeMember, restoreMember } from './member-commands.ts';
-import { createProject, getProject, updateProject } from './project-commands.ts';
-import { allowModel, listOrgRates, removeModel, setOrgRate, setProvider } from './provider-commands.ts';
+import { allowModel, listModels, removeModel } from './model-commands.ts';
+import { createProject, getProject, listProjects, updateProject } from './project-commands.ts';
+import { listProviders, removeProvider, setProvider } from './provider-commands.ts';
+import { listOrgRates, setOrgRate } from './ratecard-commands.ts';
 
 async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
   switch (command.command) {
@@ -14,14 +17,22 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return createProject(services, command);
     case 'project.get':
       return getProject(services, command.projectId);
+    case 'project.list':
+      return listProjects(services);
     case 'project.update':
       return updateProject(services, command);
     case 'provider.set':
       return setProvider(services, command);
+    case 'provider.list':
+      return listProviders(services, command);
+    case 'provider.remove':
+      return removeProvider(services, command);
     case 'model.allow':
       return allowModel(services, command);
     case 'model.remove':
       return removeModel(services, command);
+    case 'model.list':
+      return listModels(services, command);
     case 'ratecard.set':
       return setOrgRate(services, command);
     case 'ratecard.list':
@@ -34,6 +45,12 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return revokeKey(services, command);
     case 'key.update':
       return updateKey(services, command);
+    case 'mcp.add':
+      return addMcpServer(services, command);
+    case 'mcp.list':
+      return listMcpServers(services, command);
+    case 'mcp.remove':
+      return removeMcpServer(services, command);
     case 'member.add':
       return addMember(services, command);
     case 'member.list':
@@ -49,9 +66,10 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
 
 /**
  * Validates an admin event and runs it; every failure is answered, never thrown to the invoker. Each change
- * that succeeds is written to the audit trail under `actor` (the admin CLI unless the console says who).
+ * that succeeds is written to the audit trail under `actor`: the admin CLI (ADMIN_CLI_ACTOR) for the admin
+ * function, the signed-in member for the console.
  */
-export async function runAdminCommand(services: AdminServices, event: unknown, actor: AuditActor = { kind: 'admin-cli' }): Promise<AdminResult> {
+export async function runAdminCommand(services: AdminServices, event: unknown, actor: AuditActor): Promise<AdminResult> {
   const parsed = adminCommandSchema.safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,3 +1,5 @@
+import type { TokenUsage } from '../core/token-usage.ts';
+
 /**
  * The canonical stream between the protocols the gateway speaks. Every stream translation is a reader
  * (one protocol's stream events → canonical events) followed by a writer (canonical events → the other
@@ -27,8 +29,8 @@ export interface MessageStartEvent {
   type: 'message-start';
   id: string;
   model: string;
-  /** Usage known at the start (Anthropic sends the input tokens here). */
-  usage?: CanonicalUsage;
+  /** Usage known at the start (Anthropic sends the input tokens here); provisional until a `usage` event. */
+  usage?: TokenUsage;
 }
 
 /** Visible answer text. `index` is the source's block index when it has one (informational only). */
@@ -38,11 +40,16 @@ export interface TextDeltaEvent {
   text: string;
 }
 
-/** Reasoning ("thinking") text. `signature` is Anthropic's opaque thinking signature, when it arrives. */
+/**
+ * Reasoning ("thinking") text. `signature` is Anthropic's opaque thinking signature and `encrypted` OpenAI's
+ * encrypted reasoning (Responses' `encrypted_content`), when they arrive: what lets a client send the
+ * reasoning back on the next turn.
+ */
 export interface ReasoningDeltaEvent {
   type: 'reasoning-delta';
   text: string;
   signature?: string;
+  encrypted?: string;
 }
 
 /** A tool call begins: its dense tool-call index, the call id and the function name. */
@@ -51,9 +58,11 @@ export interface ToolCallStartEvent {
   index: number;
   id: string;
   name: string;
+  /** A custom tool (OpenAI): its input is free text rather than JSON arguments. */
+  custom?: boolean;
 }
 
-/** A fragment of a tool call's JSON arguments; the fragments of one call concatenate to its arguments. */
+/** A fragment of a tool call's arguments (JSON text, or a custom tool's free text); fragments concatenate. */
 export interface ToolCallDeltaEvent {
   type: 'tool-call-delta';
   index: number;
@@ -66,22 +75,10 @@ export interface ToolCallEndEvent {
   index: number;
 }
 
-/**
- * Token counts in one meaning for every protocol. `inputTokens` counts the whole prompt, cache reads and
- * cache writes included (OpenAI's `prompt_tokens`); the cache counts are parts of it, not additions.
- * `outputTokens` includes reasoning tokens; `reasoningTokens` is the part of it spent on reasoning.
- */
-export interface CanonicalUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  reasoningTokens?: number;
-}
-
 /** The usage totals so far (the last `usage` event of a stream is the final usage). */
-export interface UsageEvent extends CanonicalUsage {
+export interface UsageEvent {
   type: 'usage';
+  usage: TokenUsage;
 }
 
 /** Why generation stopped, in protocol-neutral words; `raw` is the source's own value. */

@@ -16,9 +16,10 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_COUNTERS_TABLE: z.string().min(1).default('gateway-counters'),
   /** How long generation records stay queryable through GET /v1/generation. */
   GATEWAY_GENERATION_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
-  /** `sqs` in AWS; `in-process` on the local host, whose queue feeds the writer handler directly. */
-  GATEWAY_USAGE_SINK: z.enum(['sqs', 'in-process']).default('sqs'),
+  /** The usage queue (SQS) route groups send records to; the local host injects its own queue instead. */
   GATEWAY_USAGE_QUEUE_URL: z.string().optional(),
+  /** The bucket whose `spill/` prefix takes usage records SQS refused (route groups in AWS); unset locally. */
+  GATEWAY_USAGE_SPILL_BUCKET: z.string().min(1).optional(),
   /** Where the writer puts the usage files: an S3 bucket in AWS, a directory locally. */
   GATEWAY_USAGE_ARCHIVE: z.enum(['s3', 'file']).default('s3'),
   GATEWAY_USAGE_BUCKET: z.string().optional(),
@@ -35,13 +36,27 @@ export const runtimeConfigSchema = z.object({
   /** The whole request's budget across failover attempts; under the 15 minutes a Lambda may run. */
   GATEWAY_REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(840_000),
   GATEWAY_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
+  /** CloudFront's origin read timeout (the stack sets it from its settings); unset where no CloudFront stands in front. */
+  GATEWAY_ORIGIN_READ_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** The tool bridge: how long an upstream MCP server may take to connect, and to answer each request. */
+  GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   GATEWAY_MOCK_WORD_DELAY_MS: z.coerce.number().int().nonnegative().default(15),
   /**
    * Secrets Manager ARN of the header value CloudFront adds to origin requests; when set, function-URL
    * requests without it are refused. Unset locally, where there is no CloudFront.
    */
   GATEWAY_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
+  /**
+   * The console function in AWS: the bucket of the console's files, whose config.json names the user pool
+   * and app client of its Cognito sign-in. The local host gives its own sign-in instead.
+   */
+  GATEWAY_CONSOLE_SITE_BUCKET: z.string().min(1).optional(),
+  /** The console function in AWS: the Athena workgroup and Glue database of its usage queries (DuckDB on the local host). */
+  GATEWAY_ATHENA_WORKGROUP: z.string().min(1).optional(),
+  GATEWAY_USAGE_DATABASE: z.string().min(1).default('model_gateway'),
   AWS_REGION: z.string().default('us-east-1'),
+  /** The structured logs' level (Powertools' own variable). */
+  POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).default('INFO'),
   /** Set by the Lambda runtime: embedded metrics are emitted only there. */
   AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
 });

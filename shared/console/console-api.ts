@@ -1,7 +1,8 @@
 import { runAdminCommand } from '../admin/run-admin-command.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { parseJsonObject } from '../core/json-object.ts';
-import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.ts';
+import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { requireRole } from './console-access.ts';
 import { consoleError, consoleJson } from './console-http.ts';
 import { bearerToken, type ConsoleIdentity } from './console-identity.ts';
@@ -63,12 +64,15 @@ function serveSession(deps: ConsoleApiDeps, request: GatewayRequest): GatewayRes
 /** A JSON object for writes (sent as application/json, which a cross-site form cannot do); empty for reads. */
 function readBody(request: GatewayRequest): Record<string, unknown> {
   if (request.method === 'GET' || request.method === 'HEAD') return {};
-  if (request.body === '') return {};
+  if (request.body.length === 0) return {};
   if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
     throw new GatewayError('invalid_request', 'Send the body as application/json.', { code: 'unsupported_media_type', status: 415 });
   }
-  const body = parseJsonObject(request.body);
+  const body = parseJsonObject(bodyText(request));
   if (!body) throw new GatewayError('invalid_request', 'The body must be a JSON object.', { code: 'invalid_json' });
+  if (exceedsJsonDepth(body)) {
+    throw new GatewayError('invalid_request', `The body nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
+  }
   return body;
 }
 

@@ -1,16 +1,15 @@
 import { BlockList, isIP } from 'node:net';
 import { GatewayError } from './errors.ts';
+import { endpointGroupOf, type EndpointName } from './endpoints.ts';
 import type { Project } from './project-config.ts';
 
 /** The parts of a request an access policy looks at. */
 export interface AccessContext {
   clientIp: string;
   environment: string | undefined;
-  /** The endpoint group: chat, models, generation (later messages, responses, editor, mcp). */
-  endpointGroup: string;
+  /** The endpoint the request is for; the policy allows or refuses its group. */
+  endpoint: EndpointName;
 }
-
-export const ENDPOINT_GROUPS = ['chat', 'models', 'generation', 'messages'] as const;
 
 function blocked(message: string, code: string): GatewayError {
   return new GatewayError('permission', message, { code });
@@ -44,8 +43,9 @@ function isInCidrs(ip: string, cidrs: readonly string[]): boolean {
 export function enforceAccessPolicy(project: Project, context: AccessContext): void {
   const policy = project.accessPolicy;
   if (!policy) return;
-  if (policy.allowedEndpoints && !policy.allowedEndpoints.includes(context.endpointGroup)) {
-    throw blocked(`The project's access policy does not allow the "${context.endpointGroup}" endpoints.`, 'endpoint_not_allowed');
+  const group = endpointGroupOf(context.endpoint);
+  if (policy.allowedEndpoints && !policy.allowedEndpoints.includes(group)) {
+    throw blocked(`The project's access policy does not allow the "${group}" endpoints.`, 'endpoint_not_allowed');
   }
   if (policy.allowedCidrs && !isInCidrs(context.clientIp, policy.allowedCidrs)) {
     throw blocked(`The project's access policy does not allow requests from ${context.clientIp}.`, 'ip_not_allowed');

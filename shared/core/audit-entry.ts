@@ -7,6 +7,9 @@ export const auditActorSchema = z.union([
 ]);
 export type AuditActor = z.infer<typeof auditActorSchema>;
 
+/** The actor of every command the admin function runs: whoever ran the admin CLI (or its local stand-in). */
+export const ADMIN_CLI_ACTOR: AuditActor = { kind: 'admin-cli' };
+
 /** Where organisation-wide changes (the rate card) are recorded: not a valid project id. */
 export const ORG_AUDIT_PROJECT = '@org';
 

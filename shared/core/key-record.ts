@@ -17,6 +17,10 @@ export const keyRecordSchema = z.object({
   rpm: z.number().int().positive().optional(),
   /** When a request with the key was last metered; stamped by the usage writer, not the request path. */
   lastUsedAt: z.string().optional(),
+  /** The tool bridge's servers this key may reach; every server of the project when absent (mcp-access.ts). */
+  mcpServers: z.array(z.string()).optional(),
+  /** The bridged tools (`<server>__<tool>`) this key may list and call; every tool of its servers when absent. */
+  mcpTools: z.array(z.string()).optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 
@@ -33,5 +37,7 @@ export function describeKey(record: KeyRecord) {
     member: record.member ?? null,
     rpm: record.rpm ?? null,
     last_used_at: record.lastUsedAt ?? null,
+    mcp_servers: record.mcpServers ?? null,
+    mcp_tools: record.mcpTools ?? null,
   };
 }

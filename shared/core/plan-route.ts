@@ -1,14 +1,14 @@
 import { GatewayError, toGatewayError } from './errors.ts';
-import type { AllowedModel, OrgRateCard, ProjectConfig, ProviderConfig, ProviderProtocol, RateCardEntry } from './project-config.ts';
-import { effectiveRate } from './project-config.ts';
-import { providerRequiresApiKey } from './provider-catalog.ts';
+import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from './project-config.ts';
+import { effectiveRate, modelProtocols } from './project-config.ts';
+import { providerRequiresApiKey, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
-import { unsupportedRequestParameters } from './provider-parameters.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 
 /** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
 export interface RouteTarget {
   model: AllowedModel;
+  /** The provider as it serves this model: its protocols are the model's (see modelProtocols). */
   provider: ProviderConfig;
   rate: RateCardEntry;
 }
@@ -20,8 +20,10 @@ export interface RouteRequest {
   /** `route: "fallback"` or the project's failover flag. */
   failoverEnabled: boolean;
   preferences: ProviderPreferences;
-  /** The provider protocols the endpoint can serve, natively or by translation; other providers are skipped. */
-  protocols: readonly ProviderProtocol[];
+  /** The wire protocols the endpoint can reach, natively or by translation; providers speaking none are skipped. */
+  protocols: readonly WireProtocolId[];
+  /** The kinds of model the endpoint serves (a chat request never reaches an embedding model). */
+  modelKinds: readonly ModelKind[];
   /** The top-level parameters of the request body, for `require_parameters`. */
   parameters: readonly string[];
   /** Targets that failed recently are tried last. */
@@ -30,14 +32,18 @@ export interface RouteRequest {
 
 /** Why a candidate was left out, for the error when nothing remains. */
 type Exclusion = string | undefined;
-const PROTOCOL_MISMATCH = 'protocol, which this endpoint does not serve';
+const NOT_FOR_THIS_ENDPOINT = 'which this endpoint does not serve';
 
 function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardEntry, request: RouteRequest): Exclusion {
   const { preferences } = request;
   const provider = config.providers.get(entry.provider);
   if (!provider) return `provider "${entry.provider}" is not configured`;
   if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
-  if (!request.protocols.includes(provider.protocol)) return `served over the ${provider.protocol} ${PROTOCOL_MISMATCH}`;
+  if (!request.modelKinds.includes(entry.kind)) return `${/^[aeiou]/.test(entry.kind) ? 'an' : 'a'} ${entry.kind} model, ${NOT_FOR_THIS_ENDPOINT}`;
+  const protocols = modelProtocols(entry, provider);
+  if (!protocols.some((protocol) => request.protocols.includes(protocol))) {
+    return `served over ${protocols.join(', ')}, ${NOT_FOR_THIS_ENDPOINT}`;
+  }
   if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
   if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
   const maxPrice = preferences.max_price;
@@ -49,6 +55,10 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
     if (unsupported.length > 0) return `provider "${entry.provider}" does not support ${unsupported.join(', ')}`;
   }
   return undefined;
+}
+
+function servingProvider(entry: AllowedModel, provider: ProviderConfig): ProviderConfig {
+  return entry.upstreamApi ? { ...provider, protocols: modelProtocols(entry, provider) } : provider;
 }
 
 /** Orders one model's providers: `order` first (in its order), then by price if asked, cooling-down targets last. */
@@ -104,7 +114,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
       const rate = effectiveRate(entry.slug, config, orgRates);
       const excluded = exclusionOf(entry, config, rate, request);
       if (excluded) reasons.push(`"${entry.slug}": ${excluded}`);
-      else eligible.push({ model: entry, provider: config.providers.get(entry.provider) as ProviderConfig, rate });
+      else eligible.push({ model: entry, provider: servingProvider(entry, config.providers.get(entry.provider) as ProviderConfig), rate });
     }
     for (const target of orderGroup(eligible, request)) {
       if (!targets.some((known) => known.model.slug === target.model.slug)) targets.push(target);
@@ -112,7 +122,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
   }
   if (targets.length === 0) {
     if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model);
-    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(PROTOCOL_MISMATCH))) {
+    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(NOT_FOR_THIS_ENDPOINT))) {
       throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.`, {
         code: 'model_unsupported_for_endpoint',
         param: 'model',

@@ -1,6 +1,7 @@
 import type { AuditEntry } from './audit-entry.ts';
 import type { KeyRecord } from './key-record.ts';
 import type { Membership } from './membership.ts';
+import type { McpServerConfig } from './mcp-server-config.ts';
 import type { UsageRecord } from './usage-record.ts';
 import type { AllowedModel, OrgRateCard, Project, ProjectConfig, ProviderConfig, RateCardEntry } from './project-config.ts';
 
@@ -25,6 +26,9 @@ export interface KeyChanges {
   name?: string;
   disabled?: boolean;
   rpm?: number | null;
+  /** The key's tool-bridge allowlists; `null` removes one (every server, every tool). */
+  mcpServers?: string[] | null;
+  mcpTools?: string[] | null;
 }
 
 /** Reads everything the request path needs about a project in one go. */
@@ -38,8 +42,16 @@ export interface ProjectAdminStore {
   /** Returns false when `mustNotExist` is set and the project already exists. */
   putProject(project: Project, options: { mustNotExist: boolean }): Promise<boolean>;
   putProvider(projectId: string, provider: ProviderConfig): Promise<void>;
+  /** Returns false when the project has no such provider. */
+  removeProvider(projectId: string, provider: string): Promise<boolean>;
   putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void>;
   removeModel(projectId: string, slug: string): Promise<boolean>;
+  /** Adds or replaces an upstream MCP server of the tool bridge. */
+  putMcpServer(projectId: string, server: McpServerConfig): Promise<void>;
+  /** Returns false when the project has no such server. */
+  removeMcpServer(projectId: string, name: string): Promise<boolean>;
+  /** Every project (the records alone, without providers or models), in no particular order. */
+  listProjects(): Promise<Project[]>;
 }
 
 export interface OrgRateCardStore {
@@ -50,6 +62,8 @@ export interface OrgRateCardStore {
 export interface ProviderSecrets {
   getApiKey(projectId: string, provider: string): Promise<string | undefined>;
   putApiKey(projectId: string, provider: string, apiKey: string): Promise<void>;
+  /** Deletes the key for good (nothing to recover); deleting a key that does not exist is not an error. */
+  deleteApiKey(projectId: string, provider: string): Promise<void>;
 }
 
 export interface Clock {
@@ -63,14 +77,36 @@ export type RandomBytes = (size: number) => Uint8Array;
 /** The upstream transport: fetch-shaped so tests, the mock provider and real providers share one path. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Where the request path hands each usage record (SQS in AWS, an in-process queue locally). */
+/** Where the request path hands each usage record (SQS in AWS, the local host's durable queue locally). */
 export interface UsageSink {
   send(record: UsageRecord): Promise<void>;
+  /**
+   * The record a request will send once its answer ends, provisional (the prompt estimated, no output yet).
+   * A sink that can keep it (the local journal) delivers it should the process stop before the real one
+   * (same record id) is sent; a sink that cannot leaves this out.
+   */
+  expect?(record: UsageRecord): void;
 }
 
-/** The generation lookup: a project's most recent record for a request id. */
+/** What the gateway remembers of past generations: the records, and who made the answers providers store. */
 export interface GenerationLookup {
+  /** A project's most recent record for a request id. */
   findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined>;
+  /**
+   * The project and provider that made a stored upstream answer (a Responses `resp_…` id), once its usage
+   * record was written; undefined for an id the gateway never relayed (or not yet recorded).
+   */
+  findStoredResponse(responseId: string): Promise<StoredResponseOwner | undefined>;
+}
+
+/** Who made a stored upstream answer: only that project may reach it, only through that provider. */
+export interface StoredResponseOwner {
+  projectId: string;
+  provider: string;
+  /** Slug of the model that made it. */
+  model: string;
+  /** The gateway request that made it. */
+  requestId: string;
 }
 
 /**

@@ -1,22 +1,6 @@
 import type { RateCardEntry } from './project-config.ts';
+import type { TokenUsage } from './token-usage.ts';
 import { formatScaledInteger } from './usd-decimal.ts';
-
-/** Token counts of one request, as the upstream reported them or as the gateway estimated them. */
-export interface TokenUsage {
-  /** All prompt tokens, cached ones included (OpenAI's convention). */
-  promptTokens: number;
-  completionTokens: number;
-  /** Prompt tokens served from the provider's cache (cache reads). */
-  cachedTokens: number;
-  /**
-   * Prompt tokens written to the provider's cache (Anthropic's `cache_creation_input_tokens`), also inside
-   * promptTokens. Absent for providers that do not charge cache writes separately.
-   */
-  cacheWriteTokens?: number;
-  /** Completion tokens spent on reasoning (already inside completionTokens). */
-  reasoningTokens: number;
-  estimated: boolean;
-}
 
 export const NANOS_PER_USD = 1_000_000_000n;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { McpServerConfig } from './mcp-server-config.ts';
 
 /** Project ids appear in key records, secret names and log lines: keep them to a safe alphabet. */
 export const projectIdSchema = z
@@ -9,8 +10,44 @@ export const providerNameSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'provider names are 1-64 characters of a-z, 0-9, "-" and "_"');
 
-export const providerProtocolSchema = z.enum(['openai', 'anthropic']);
-export type ProviderProtocol = z.infer<typeof providerProtocolSchema>;
+/**
+ * The wire protocols the gateway speaks with providers (and clients). A provider speaks a set of them
+ * (many OpenAI-compatible providers serve chat completions and the Responses API).
+ */
+export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses']);
+export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
+
+/** How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, or none (the offline mock). */
+export const providerAuthSchema = z.enum(['bearer', 'x-api-key', 'none']);
+export type ProviderAuth = z.infer<typeof providerAuthSchema>;
+
+/**
+ * The protocol family an administrator names with `provider set --protocol`: the wire protocols and the
+ * authentication it stands for.
+ */
+export const providerFamilySchema = z.enum(['openai', 'anthropic']);
+export type ProviderFamily = z.infer<typeof providerFamilySchema>;
+
+export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: WireProtocolId[]; auth: ProviderAuth }>> = {
+  openai: { protocols: ['openai-chat'], auth: 'bearer' },
+  anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
+};
+
+/**
+ * The OpenAI API a model is served by on its provider, when not every API of the provider serves it: a
+ * Responses-only model (`responses`) is reached by chat and messages clients through translation.
+ */
+export const upstreamApiSchema = z.enum(['chat', 'responses']);
+export type UpstreamApi = z.infer<typeof upstreamApiSchema>;
+
+export const UPSTREAM_API_PROTOCOLS: Readonly<Record<UpstreamApi, WireProtocolId>> = {
+  chat: 'openai-chat',
+  responses: 'openai-responses',
+};
+
+/** What a model does, so a request reaches only models that serve its endpoint. */
+export const modelKindSchema = z.enum(['chat', 'embedding', 'image', 'audio', 'rerank', 'video', 'moderation']);
+export type ModelKind = z.infer<typeof modelKindSchema>;
 
 export const projectSchema = z.object({
   projectId: projectIdSchema,
@@ -44,15 +81,32 @@ export const projectSchema = z.object({
 });
 export type Project = z.infer<typeof projectSchema>;
 
-/** A provider configured on a project. The API key itself lives in the secret store, never here. */
-export const providerConfigSchema = z.object({
-  provider: providerNameSchema,
-  protocol: providerProtocolSchema,
-  baseUrl: z.string(),
-  /** Whether the secret store holds a key for it (the offline mock provider needs none). */
-  hasApiKey: z.boolean(),
-  updatedAt: z.string(),
-});
+/**
+ * Items written before providers carried capabilities hold `protocol: openai|anthropic`: read as that
+ * family's protocols and authentication.
+ */
+function withCapabilities(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || 'protocols' in item || !('protocol' in item)) return item;
+  const family = providerFamilySchema.safeParse(item.protocol);
+  if (!family.success) return item;
+  const { protocol: _legacy, ...rest } = item as Record<string, unknown>;
+  return { ...rest, ...PROVIDER_FAMILIES[family.data] };
+}
+
+/** A provider configured on a project, with its capabilities. The API key lives in the secret store, never here. */
+export const providerConfigSchema = z.preprocess(
+  withCapabilities,
+  z.object({
+    provider: providerNameSchema,
+    /** The wire protocols it serves; a request in another protocol reaches it through translation. */
+    protocols: z.array(wireProtocolSchema).min(1),
+    auth: providerAuthSchema,
+    baseUrl: z.string(),
+    /** Whether the secret store holds a key for it (the offline mock provider needs none). */
+    hasApiKey: z.boolean(),
+    updatedAt: z.string(),
+  }),
+);
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 
 /** A model on the project's allowlist: `provider/model`, where the model id may itself contain slashes. */
@@ -61,6 +115,14 @@ export const allowedModelSchema = z.object({
   provider: providerNameSchema,
   model: z.string().min(1),
   alias: z.string().optional(),
+  /** What the model does; chat unless set (every model allowed before kinds existed was a chat model). */
+  kind: modelKindSchema.default('chat'),
+  /** Set by the admin; absent, the known-models table gives them (see known-models.ts), else unknown. */
+  contextLength: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  description: z.string().optional(),
+  /** Set for a model only one of its provider's OpenAI APIs serves; absent, every protocol of the provider. */
+  upstreamApi: upstreamApiSchema.optional(),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;
@@ -84,6 +146,8 @@ export interface ProjectConfig {
   models: AllowedModel[];
   /** Project-level rate overrides by slug. */
   rates: Map<string, RateCardEntry>;
+  /** The tool bridge's upstream servers by name; none when absent. */
+  mcpServers?: Map<string, McpServerConfig>;
 }
 
 /** Organisation-level default prices by slug. */
@@ -94,6 +158,14 @@ export function effectiveRate(slug: string, config: ProjectConfig, orgRates: Org
   return (
     config.rates.get(slug) ?? orgRates.get(slug) ?? { slug, inputPriceMicrosPer1k: 0, outputPriceMicrosPer1k: 0 }
   );
+}
+
+/**
+ * The protocols a model is reached by on its provider: the provider's own, unless the model is served by
+ * one API only (`upstreamApi`), which then is its only protocol.
+ */
+export function modelProtocols(model: Pick<AllowedModel, 'upstreamApi'>, provider: Pick<ProviderConfig, 'protocols'>): WireProtocolId[] {
+  return model.upstreamApi ? [UPSTREAM_API_PROTOCOLS[model.upstreamApi]] : provider.protocols;
 }
 
 /** Splits `provider/model` at the first slash: `openrouter/openai/gpt-4o-mini` → openrouter + openai/gpt-4o-mini. */

@@ -1,10 +1,18 @@
-import type { ProviderProtocol } from './project-config.ts';
+import type { ProviderFamily, WireProtocolId } from './project-config.ts';
 
 export interface KnownProvider {
-  protocol: ProviderProtocol;
+  /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
+  family: ProviderFamily;
   baseUrl: string;
   /** The offline mock needs no credential; every real provider does. */
   requiresApiKey: boolean;
+  /** Serves OpenAI's Responses API (`POST /responses`) beside chat completions: Responses requests go to it natively. */
+  servesResponses?: true;
+  /**
+   * Request parameters the provider documents as unsupported: with `provider.require_parameters`, a
+   * provider that would drop one of the request's parameters is skipped.
+   */
+  unsupportedParameters?: readonly string[];
 }
 
 /** The built-in offline provider: deterministic answers for trying the gateway without any provider account. */
@@ -16,23 +24,69 @@ export const MOCK_BASE_URL = 'mock://offline/v1';
  * Base URLs end before the protocol's paths (`/chat/completions`, `/messages`).
  */
 export const knownProviders: Readonly<Record<string, KnownProvider>> = {
-  openai: { protocol: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true },
-  anthropic: { protocol: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
-  groq: { protocol: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true },
-  mistral: { protocol: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true },
-  deepseek: { protocol: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true },
-  xai: { protocol: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true },
-  together: { protocol: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
-  fireworks: { protocol: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
-  openrouter: { protocol: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true },
+  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, servesResponses: true },
+  anthropic: { family: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
+  groq: { family: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true, unsupportedParameters: ['logprobs', 'top_logprobs', 'logit_bias'] },
+  mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },
+  deepseek: { family: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'n'] },
+  xai: { family: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias'] },
+  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
+  fireworks: { family: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
+  openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true, servesResponses: true },
   gemini: {
-    protocol: 'openai',
+    family: 'openai',
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
     requiresApiKey: true,
+    unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty'],
   },
-  [MOCK_PROVIDER]: { protocol: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
+  [MOCK_PROVIDER]: { family: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
 };
+
+/** Azure OpenAI's hosts (classic and AI Foundry), whose `/openai/v1` API serves the Responses API. */
+const AZURE_OPENAI_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i;
+
+/**
+ * Whether an OpenAI-protocol provider serves the Responses API unless told otherwise: OpenAI, OpenRouter
+ * and Azure OpenAI do; other OpenAI-compatible servers mostly serve chat completions only.
+ */
+export function servesResponsesByDefault(provider: string, baseUrl: string): boolean {
+  if (knownProviders[provider]?.servesResponses) return true;
+  try {
+    return AZURE_OPENAI_HOST.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
 
 export function providerRequiresApiKey(provider: string): boolean {
   return knownProviders[provider]?.requiresApiKey ?? true;
+}
+
+/** The request's parameters the provider would not honour (providers not listed support them all). */
+export function unsupportedRequestParameters(provider: string, parameters: readonly string[]): string[] {
+  const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
+  return parameters.filter((parameter) => unsupported.includes(parameter));
+}
+
+/** The chat parameters OpenAI-compatible providers honour, as OpenRouter's `supported_parameters` names them. */
+const OPENAI_CHAT_PARAMETERS = [
+  'max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logit_bias',
+  'logprobs', 'top_logprobs', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
+] as const;
+
+/** What a translation to Anthropic's protocol carries (the rest it drops and names). */
+const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
+
+/** What a translation to the Responses API carries (stop sequences have no Responses form). */
+const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
+
+/** The offline mock reads only the tools (it calls one when asked: docs/decisions/mock-provider.md). */
+const MOCK_PARAMETERS = ['tools', 'tool_choice'] as const;
+
+/** The chat request parameters a model served over these protocols honours, for the model list. */
+export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[]): string[] {
+  if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
+  if (!protocols.includes('openai-chat')) return protocols.includes('openai-responses') ? [...RESPONSES_CHAT_PARAMETERS] : [...ANTHROPIC_CHAT_PARAMETERS];
+  const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
+  return OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
 }

@@ -17,13 +17,20 @@ export class TtlCache<V> {
   private generation = 0;
 
   constructor(
-    private readonly options: { ttlMs: number; maxStaleMs: number; clock: Clock; maxEntries?: number },
+    private readonly options: {
+      ttlMs: number;
+      maxStaleMs: number;
+      clock: Clock;
+      maxEntries?: number;
+      /** How long a miss (undefined) is remembered; not at all unless set. */
+      missTtlMs?: number;
+    },
   ) {}
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.options.clock.now();
     const entry = this.entries.get(key);
-    if (entry && now - entry.loadedAt < this.options.ttlMs) return entry.value;
+    if (entry && now - entry.loadedAt < (entry.value === undefined ? (this.options.missTtlMs ?? 0) : this.options.ttlMs)) return entry.value;
 
     const pending = this.inFlight.get(key);
     if (pending) return pending;
@@ -51,11 +58,11 @@ export class TtlCache<V> {
     const generation = this.generation;
     try {
       const value = await load();
-      // Misses are not remembered: a key or project created a moment later must work at once.
-      if (value !== undefined && generation === this.generation) this.remember(key, value);
+      // Misses are remembered only as briefly as missTtlMs says: what is created a moment later must work soon.
+      if ((value !== undefined || this.options.missTtlMs) && generation === this.generation) this.remember(key, value);
       return value;
     } catch (error) {
-      if (stale && now - stale.loadedAt < this.options.maxStaleMs) return stale.value;
+      if (stale && stale.value !== undefined && now - stale.loadedAt < this.options.maxStaleMs) return stale.value;
       throw error;
     }
   }

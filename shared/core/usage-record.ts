@@ -24,7 +24,7 @@ export const usageRecordSchema = z.object({
   projectId: z.string().min(1),
   keyId: z.string().min(1),
   endpoint: z.string(),
-  /** Provider-prefixed slug of the model that served (or was last tried). */
+  /** Provider-prefixed slug of the model that served (or was last tried); `mcp/<server>/<tool>` for a bridged tool call. */
   model: z.string(),
   provider: z.string(),
   upstreamId: z.string().optional(),
@@ -51,6 +51,9 @@ export const usageRecordSchema = z.object({
   latencyMs: z.number().int().nonnegative(),
   /** From the request's arrival to the serving upstream's response head: the time to first byte, failover included. */
   upstreamLatencyMs: z.number().int().nonnegative().optional(),
+  /** Bytes of what went upstream and what came back (the tool bridge's calls: JSON-RPC params and result). */
+  requestBytes: z.number().int().nonnegative().optional(),
+  responseBytes: z.number().int().nonnegative().optional(),
   createdAt: z.iso.datetime(),
   attribution: attributionSchema,
 });

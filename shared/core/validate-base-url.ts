@@ -1,24 +1,21 @@
 import { isIP } from 'node:net';
 import { GatewayError } from './errors.ts';
+import { isPublicAddress } from './public-address.ts';
 import { MOCK_BASE_URL, MOCK_PROVIDER } from './provider-catalog.ts';
 
 function invalidBaseUrl(message: string): GatewayError {
   return new GatewayError('invalid_request', message, { code: 'invalid_base_url', param: 'base_url' });
 }
 
-/** Loopback, private, link-local and unspecified addresses: where a provider key must never be sent. */
+/**
+ * Hosts a provider key must never be sent to: names that mean this machine or a private network, and any IP
+ * address that is not public (see isPublicAddress). Names that resolve to such addresses are caught when
+ * the connection is made (the transport checks the resolved address).
+ */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) return true;
-  const version = isIP(host);
-  if (version === 4) {
-    const [a = 0, b = 0] = host.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (version === 6) {
-    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
-  }
-  return false;
+  return isIP(host) !== 0 && !isPublicAddress(host);
 }
 
 /**
@@ -30,19 +27,29 @@ export function validateProviderBaseUrl(provider: string, baseUrl: string, allow
     if (baseUrl !== MOCK_BASE_URL) throw invalidBaseUrl(`The offline mock provider lives at ${MOCK_BASE_URL}.`);
     return baseUrl;
   }
+  const url = validateUpstreamUrl(baseUrl, allowPrivate, { subject: 'Provider base URLs', noun: 'A base URL', credentialsFlag: '--api-key' });
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The rules of every URL the gateway sends a secret to (provider base URLs, MCP server URLs): a URL
+ * without credentials, query or fragment (secrets go in headers, never in a URL that listings show),
+ * https and a public host unless the deployment allows private upstreams.
+ */
+export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wording: { subject: string; noun: string; credentialsFlag: string }): URL {
   let url: URL;
   try {
-    url = new URL(baseUrl);
+    url = new URL(rawUrl);
   } catch {
-    throw invalidBaseUrl(`"${baseUrl}" is not a URL.`);
+    throw invalidBaseUrl(`"${rawUrl}" is not a URL.`);
   }
-  if (url.username || url.password) throw invalidBaseUrl('A base URL must not carry credentials; use --api-key.');
-  if (url.search || url.hash) throw invalidBaseUrl('A base URL must not carry a query or fragment.');
+  if (url.username || url.password) throw invalidBaseUrl(`${wording.noun} must not carry credentials; use ${wording.credentialsFlag}.`);
+  if (url.search || url.hash) throw invalidBaseUrl(`${wording.noun} must not carry a query or fragment.`);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    throw invalidBaseUrl('Provider base URLs must use https.');
+    throw invalidBaseUrl(`${wording.subject} must use https.`);
   }
   if (!allowPrivate && isPrivateHost(url.hostname)) {
     throw invalidBaseUrl(`"${url.hostname}" is a loopback, private or link-local address; this deployment does not allow those.`);
   }
-  return url.toString().replace(/\/+$/, '');
+  return url;
 }

@@ -1,7 +1,7 @@
 import { configUnavailable, GatewayError } from '../core/errors.ts';
 import { stringifyWithExactDecimals } from '../http/exact-decimal-json.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { describeGeneration } from '../usage-writer/describe-generation.ts';
+import { describeGeneration } from './describe-generation.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 

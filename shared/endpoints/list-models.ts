@@ -1,5 +1,7 @@
-import type { AllowedModel, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
-import { effectiveRate } from '../core/project-config.ts';
+import { effectiveModelLimits } from '../core/known-models.ts';
+import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { effectiveRate, modelProtocols } from '../core/project-config.ts';
+import { supportedChatParameters } from '../core/provider-catalog.ts';
 import { microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
@@ -9,7 +11,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
  * Messages-style agent clients (Claude Code) send `anthropic-version` and a `claude-cli/` User-Agent;
  * their model picker keeps only ids that contain these names and reads the extra fields below.
  */
-function isMessagesStyleClient(request: GatewayRequest): boolean {
+export function isMessagesStyleClient(request: GatewayRequest): boolean {
   const userAgent = request.headers['user-agent'] ?? '';
   return (
     userAgent.startsWith('claude-cli') ||
@@ -22,8 +24,38 @@ function isAnthropicFamily(slug: string): boolean {
   return slug.includes('claude') || slug.includes('anthropic');
 }
 
-function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
+function describePricing(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
   const rate = effectiveRate(entry.slug, config, orgRates);
+  return {
+    prompt: microsPer1kToUsdPerToken(rate.inputPriceMicrosPer1k),
+    completion: microsPer1kToUsdPerToken(rate.outputPriceMicrosPer1k),
+    request: '0',
+    ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
+    ...(rate.cacheWriteInputPriceMicrosPer1k !== undefined ? { input_cache_write: microsPer1kToUsdPerToken(rate.cacheWriteInputPriceMicrosPer1k) } : {}),
+  };
+}
+
+/** What a model of each kind takes and gives, in OpenRouter's words (`modality` is `input->output`). */
+const MODALITIES: Record<ModelKind, { input: string[]; output: string[] }> = {
+  chat: { input: ['text'], output: ['text'] },
+  embedding: { input: ['text'], output: ['embeddings'] },
+  image: { input: ['text', 'image'], output: ['image'] },
+  audio: { input: ['text', 'audio'], output: ['text', 'audio'] },
+  rerank: { input: ['text'], output: ['text'] },
+  video: { input: ['text', 'image'], output: ['video'] },
+  moderation: { input: ['text', 'image'], output: ['text'] },
+};
+
+function architectureOf(kind: ModelKind) {
+  const { input, output } = MODALITIES[kind];
+  return { modality: `${input.join('+')}->${output.join('+')}`, input_modalities: input, output_modalities: output };
+}
+
+/** One entry of the model list, in OpenRouter's shape (docs/decisions/model-list.md). */
+export function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
+  const limits = effectiveModelLimits(entry);
+  const provider = config.providers.get(entry.provider);
+  const protocols = provider ? modelProtocols(entry, provider) : ['openai-chat' as const];
   return {
     id: entry.slug,
     object: 'model',
@@ -32,14 +64,19 @@ function describeModel(entry: AllowedModel, config: ProjectConfig, orgRates: Org
     created: Math.floor(Date.parse(entry.createdAt) / 1000),
     owned_by: entry.provider,
     ...(entry.alias ? { alias: entry.alias } : {}),
-    pricing: {
-      prompt: microsPer1kToUsdPerToken(rate.inputPriceMicrosPer1k),
-      completion: microsPer1kToUsdPerToken(rate.outputPriceMicrosPer1k),
-      request: '0',
-      ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
-    },
-    architecture: { modality: 'text', input_modalities: ['text'], output_modalities: ['text'] },
+    description: entry.description ?? `${entry.model} from ${entry.provider}${entry.alias ? `, alias "${entry.alias}"` : ''}.`,
+    context_length: limits.contextLength,
+    pricing: describePricing(entry, config, orgRates),
+    architecture: architectureOf(entry.kind),
+    top_provider: { context_length: limits.contextLength, max_completion_tokens: limits.maxOutputTokens, is_moderated: false },
+    per_request_limits: null,
+    supported_parameters: entry.kind === 'chat' ? supportedChatParameters(entry.provider, protocols) : [],
   };
+}
+
+/** The entry with the fields Anthropic's model list adds, for messages-style clients. */
+export function describeModelForMessagesClient(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
+  return { ...describeModel(entry, config, orgRates), type: 'model', display_name: entry.alias ?? entry.model, created_at: entry.createdAt };
 }
 
 /** GET /v1/models: exactly the project's allowlist, priced from its rate card. */
@@ -50,14 +87,7 @@ export async function handleListModels(request: GatewayRequest, services: Gatewa
   if (!isMessagesStyleClient(request)) {
     return jsonResponse(200, { object: 'list', data: sorted.map((entry) => describeModel(entry, config, orgRates)) });
   }
-  const data = sorted
-    .filter((entry) => isAnthropicFamily(entry.slug))
-    .map((entry) => ({
-      ...describeModel(entry, config, orgRates),
-      type: 'model',
-      display_name: entry.alias ?? entry.model,
-      created_at: entry.createdAt,
-    }));
+  const data = sorted.filter((entry) => isAnthropicFamily(entry.slug)).map((entry) => describeModelForMessagesClient(entry, config, orgRates));
   return jsonResponse(200, {
     object: 'list',
     data,

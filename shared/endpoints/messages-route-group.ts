@@ -1,20 +1,17 @@
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
+import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-errors.ts';
 import { handleCountTokens } from './count-tokens.ts';
-import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { handleMessages } from './messages.ts';
-import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
+import { messagesEndpoint } from './messages.ts';
 
-/** The messages route group (`/v1/messages*`, its own CloudFront behaviour), errors in Anthropic's format. */
+/** The routes of the messages route group (`/v1/messages*`, its own CloudFront behaviour). */
+export const messagesRoutes: RouteTable = {
+  '/v1/messages': { POST: (request, services, route) => runGeneration(messagesEndpoint, request, services, route) },
+  '/v1/messages/count_tokens': { POST: handleCountTokens },
+};
+
+/** The messages route group, errors in Anthropic's format. */
 export function createMessagesRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup(
-    {
-      routes: {
-        '/v1/messages': { POST: handleMessages },
-        '/v1/messages/count_tokens': { POST: handleCountTokens },
-      },
-      renderError: renderAnthropicError,
-    },
-    services,
-    reportError,
-  );
+  return createRouteGroup({ routes: messagesRoutes, renderError: renderAnthropicError }, services, reportError);
 }

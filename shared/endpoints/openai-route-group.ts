@@ -1,26 +1,31 @@
 import { jsonResponse } from '../http/gateway-http.ts';
-import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
-import { handleChatCompletions } from './chat-completions.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
+import { runGeneration } from '../pipeline/run-generation.ts';
+import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
+import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
+import { handleGetModel } from './get-model.ts';
 import { handleListModels } from './list-models.ts';
-import { createRouteGroup, type ErrorReporter } from '../pipeline/route-group.ts';
+import { responsesEndpoint } from './responses.ts';
+import { handleStoredResponse } from './stored-responses.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
-/** The OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour), errors in OpenAI's format. */
+/** The routes of the OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour). */
+export const openAiRoutes: RouteTable = {
+  '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
+  '/v1/chat/completions': { POST: (request, services, route) => runGeneration(chatCompletionsEndpoint, request, services, route) },
+  '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
+  // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
+  '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
+  '/v1/models': { GET: handleListModels },
+  // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
+  '/v1/models/*': { GET: handleGetModel },
+  '/v1/generation': { GET: handleGetGeneration },
+};
+
+/** The OpenAI-compatible route group, errors in OpenAI's format. */
 export function createOpenAiRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup(
-    {
-      routes: {
-        '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
-        '/v1/chat/completions': { POST: handleChatCompletions },
-        '/v1/models': { GET: handleListModels },
-        '/v1/generation': { GET: handleGetGeneration },
-      },
-      renderError: renderOpenAiError,
-    },
-    services,
-    reportError,
-  );
+  return createRouteGroup({ routes: openAiRoutes, renderError: renderOpenAiError }, services, reportError);
 }

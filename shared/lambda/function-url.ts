@@ -13,7 +13,7 @@ export function toGatewayRequest(event: APIGatewayProxyEventV2): GatewayRequest 
     path: event.rawPath,
     query: new URLSearchParams(event.rawQueryString ?? ''),
     headers,
-    body: event.isBase64Encoded ? Buffer.from(rawBody, 'base64').toString('utf8') : rawBody,
+    body: Buffer.from(rawBody, event.isBase64Encoded ? 'base64' : 'utf8'),
     sourceIp: event.requestContext.http.sourceIp,
   };
 }
@@ -25,6 +25,6 @@ export interface StreamingResult {
   body: string | ReadableStream<Uint8Array>;
 }
 
-export function toStreamingResult(response: GatewayResponse): StreamingResult {
-  return { statusCode: response.status, headers: response.headers, body: response.body };
+export function toStreamingResult(response: GatewayResponse): StreamingResult & Pick<GatewayResponse, 'afterAnswer'> {
+  return { statusCode: response.status, headers: response.headers, body: response.body, ...(response.afterAnswer ? { afterAnswer: response.afterAnswer } : {}) };
 }

@@ -9,10 +9,24 @@ import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
  */
 export const ORIGIN_SECRET_HEADER = 'x-gateway-origin-secret';
 
-/** Reads the expected header value (Secrets Manager in AWS). */
-export type OriginSecretLoader = () => Promise<string>;
+/**
+ * The secret's values during a rotation: the current one, and the one it replaced, which CloudFront keeps
+ * sending until the next deployment reaches every edge.
+ */
+export interface OriginSecrets {
+  current: string;
+  previous?: string;
+  /** When the current value was stored (ms since the epoch): the previous one is accepted for a grace period after. */
+  currentSince: number;
+}
+
+/** Reads the secret's current and previous values (Secrets Manager in AWS). */
+export type OriginSecretLoader = () => Promise<OriginSecrets>;
 
 type Serve = (request: GatewayRequest) => Promise<GatewayResponse>;
+
+/** How long a read of the secret is trusted, how long the previous value stays valid, how often a mismatch may re-read. */
+export const ORIGIN_SECRET_TIMING = { cacheTtlMs: 5 * 60_000, graceMs: 24 * 3_600_000, rereadAfterMismatchMs: 30_000 };
 
 /**
  * True when the request carries the expected origin secret. Compared in constant time over SHA-256
@@ -24,6 +38,13 @@ export function verifyOriginSecret(headers: GatewayRequest['headers'], expected:
   return timingSafeEqual(sha256(presented), sha256(expected));
 }
 
+/** The current value, or the previous one within its grace period. */
+export function acceptsOriginSecret(headers: GatewayRequest['headers'], secrets: OriginSecrets, now: number, graceMs: number): boolean {
+  const current = verifyOriginSecret(headers, secrets.current);
+  const previous = secrets.previous !== undefined && now - secrets.currentSince < graceMs && verifyOriginSecret(headers, secrets.previous);
+  return current || previous;
+}
+
 export function originNotAllowed(): GatewayError {
   return new GatewayError('permission', 'Requests must be sent to the gateway URL, not to the function directly.', {
     code: 'origin_not_allowed',
@@ -32,36 +53,55 @@ export function originNotAllowed(): GatewayError {
 
 export interface OriginGuardOptions {
   /** Undefined where no CloudFront stands in front (the local host): every request is served. */
-  loadSecret: OriginSecretLoader | undefined;
+  loadSecrets: OriginSecretLoader | undefined;
   /** Renders a refusal in the route group's own protocol. */
   renderError: (error: GatewayError) => GatewayResponse;
+  now?: () => number;
+  timing?: typeof ORIGIN_SECRET_TIMING;
 }
 
 /**
  * Refuses requests without the origin secret before the route group sees them, and removes the header
- * from those it lets through. The secret is loaded as soon as the guard is created (at cold start) and
- * kept; a failed load is retried by the next request and answered with 503 meanwhile.
+ * from those it lets through. The secret is read at creation (cold start), then again once its read is
+ * older than the cache TTL, or when a request presents another value and the last read is older than
+ * `rereadAfterMismatchMs` (a rotation this environment has not seen yet). While no read has succeeded,
+ * requests get 503 and the next one retries; a failed re-read keeps the values read before.
  */
-export function guardOrigin(serve: Serve, { loadSecret, renderError }: OriginGuardOptions): Serve {
-  if (loadSecret === undefined) return serve;
-  let expected: Promise<string> | undefined;
-  const loadOnce = (): Promise<string> => {
-    expected ??= loadSecret().catch((error: unknown) => {
-      expected = undefined;
-      throw error;
-    });
-    return expected;
+export function guardOrigin(serve: Serve, { loadSecrets, renderError, now = Date.now, timing = ORIGIN_SECRET_TIMING }: OriginGuardOptions): Serve {
+  if (loadSecrets === undefined) return serve;
+  let cached: { secrets: OriginSecrets; readAt: number } | undefined;
+  let reading: Promise<OriginSecrets> | undefined;
+  const read = (): Promise<OriginSecrets> => {
+    reading ??= loadSecrets()
+      .then((secrets) => {
+        cached = { secrets, readAt: now() };
+        return secrets;
+      })
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
   };
-  loadOnce().catch(() => {}); // Start at cold start; a failure surfaces on the first request.
+  const fresh = async (maxAgeMs: number): Promise<OriginSecrets> => {
+    if (cached && now() - cached.readAt < maxAgeMs) return cached.secrets;
+    try {
+      return await read();
+    } catch (error) {
+      if (cached) return cached.secrets;
+      throw error;
+    }
+  };
+  read().catch(() => {}); // Start at cold start; a failure surfaces on the first request.
 
   return async function serveFromOrigin(request) {
-    let secret: string;
+    let accepted: boolean;
     try {
-      secret = await loadOnce();
+      const accepts = (secrets: OriginSecrets) => acceptsOriginSecret(request.headers, secrets, now(), timing.graceMs);
+      accepted = accepts(await fresh(timing.cacheTtlMs)) || accepts(await fresh(timing.rereadAfterMismatchMs));
     } catch (error) {
       return renderError(configUnavailable(error));
     }
-    if (!verifyOriginSecret(request.headers, secret)) return renderError(originNotAllowed());
+    if (!accepted) return renderError(originNotAllowed());
     const { [ORIGIN_SECRET_HEADER]: _secret, ...headers } = request.headers;
     return serve({ ...request, headers });
   };

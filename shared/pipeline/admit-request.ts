@@ -3,6 +3,7 @@ import { configUnavailable, GatewayError } from '../core/errors.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 import { enforceAccessPolicy } from '../core/access-policy.ts';
+import type { EndpointName } from '../core/endpoints.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -38,7 +39,7 @@ export function clientAddress(request: GatewayRequest, behindCloudFront: boolean
  * cached), and refuse what the project or its access policy does not allow (403). Rate limits and the
  * balance follow in admitUsage, for requests that will reach an upstream.
  */
-export async function admitRequest(request: GatewayRequest, services: GatewayServices, endpointGroup: string): Promise<AdmittedRequest> {
+export async function admitRequest(request: GatewayRequest, services: GatewayServices, endpoint: EndpointName): Promise<AdmittedRequest> {
   const { caches } = services;
   const presentedKey = extractProjectKey(request.headers);
   const key = await authenticateProjectKey(presentedKey, (hash) =>
@@ -66,7 +67,7 @@ export async function admitRequest(request: GatewayRequest, services: GatewaySer
   enforceAccessPolicy(project, {
     clientIp: clientAddress(request, services.settings.behindCloudFront),
     environment: request.headers['x-environment'] ?? request.headers['x-llm-environment'],
-    endpointGroup,
+    endpoint,
   });
   return { key, config, orgRates };
 }

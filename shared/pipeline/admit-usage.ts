@@ -1,4 +1,5 @@
 import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { formatUsd, priceUsage } from '../core/price-usage.ts';
@@ -7,7 +8,7 @@ import type { Project } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
-/** Output tokens assumed for the worst case when the request sets no max_tokens. */
+/** Output tokens assumed for the worst case when neither the request nor the model's known limits set a cap. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 export interface UsageAdmission {
@@ -19,11 +20,12 @@ export interface UsageAdmission {
 }
 
 export interface UsageEstimate {
+  /** A quick estimate of the prompt (for tokens per minute, charged up front and corrected once metered). */
   promptTokens: number;
-  /** The request's output cap, or the default for the balance's worst case. */
-  maxOutputTokens: number;
-  /** Whether the request set the cap itself: only then does it count toward tokens per minute up front. */
-  outputCapGiven: boolean;
+  /** A true upper bound of the prompt tokens any provider can bill for this request (for the balance). */
+  promptTokensBound: number;
+  /** The request's own output cap, if it sets one. */
+  outputCap: number | undefined;
 }
 
 async function guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -47,9 +49,9 @@ export async function admitUsage(
   const now = services.clock.now();
   const { key, project } = admitted;
   // Most requests face no token limit and no balance: they need no estimate.
-  const estimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, maxOutputTokens: 0, outputCapGiven: false };
+  const estimate: UsageEstimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, promptTokensBound: 0, outputCap: undefined };
   // Tokens per minute count the prompt and an explicit output cap now; the real output is added once metered.
-  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCapGiven ? estimate.maxOutputTokens : 0), now);
+  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCap ?? 0), now);
   let headers: Record<string, string> = {};
   if (charges.length > 0) {
     const decision = await guarded(() => services.rateLimiter.acquire(charges));
@@ -59,11 +61,7 @@ export async function admitUsage(
   const tokenCharge = charges.find((charge) => charge.kind === 'tokens');
   if (!project.prepaid) return { prepaid: false, reservedNanos: 0, tokenCharge, headers };
 
-  const worstCase = Math.max(
-    ...admitted.targets.map((target) =>
-      priceUsage({ promptTokens: estimate.promptTokens, completionTokens: estimate.maxOutputTokens, cachedTokens: 0, reasoningTokens: 0, estimated: true }, target.rate),
-    ),
-  );
+  const worstCase = Math.max(...admitted.targets.map((target) => worstCaseNanos(estimate, target)));
   // A refused request should not use up the client's rate limits.
   const giveBackCharges = () =>
     Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
@@ -78,9 +76,37 @@ export async function admitUsage(
     await giveBackCharges();
     throw new GatewayError(
       'payment_required',
-      `The project's balance cannot cover this request's worst case (${formatUsd(worstCase)} USD: the prompt plus ${estimate.maxOutputTokens} output tokens). Add credit or lower max_tokens.`,
+      `The project's balance cannot cover this request's worst case (${formatUsd(worstCase)} USD: the prompt plus its most output tokens). Add credit or lower max_tokens.`,
       { code: 'insufficient_balance' },
     );
   }
   return { prepaid: true, reservedNanos: worstCase, tokenCharge, headers };
+}
+
+/**
+ * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
+ * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
+ * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) at the output price.
+ */
+export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
+  const { rate } = target;
+  const dearestPromptPrice = Math.max(rate.inputPriceMicrosPer1k, rate.cachedInputPriceMicrosPer1k ?? 0, rate.cacheWriteInputPriceMicrosPer1k ?? 0);
+  const maxOutputTokens = estimate.outputCap ?? effectiveModelLimits(target.model).maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  return priceUsage(
+    { promptTokens: estimate.promptTokensBound, completionTokens: maxOutputTokens, cachedTokens: 0, reasoningTokens: 0, estimated: true },
+    { slug: rate.slug, inputPriceMicrosPer1k: dearestPromptPrice, outputPriceMicrosPer1k: rate.outputPriceMicrosPer1k },
+  );
+}
+
+/**
+ * Rate limits for a request that reaches no model (count_tokens): it counts toward requests per minute, so a
+ * flood of counting requests is refused like any other, and takes nothing from tokens or the balance.
+ */
+export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }): Promise<Record<string, string>> {
+  const now = services.clock.now();
+  const charges = limitChargesFor(admitted.key, admitted.project, 0, now).filter((charge) => charge.kind === 'requests');
+  if (charges.length === 0) return {};
+  const decision = await guarded(() => services.rateLimiter.acquire(charges));
+  if (!decision.allowed) throw rateLimited(decision, charges, now);
+  return rateLimitHeaders(charges, decision.counts, now);
 }

@@ -6,9 +6,15 @@ import { TtlCache } from '../core/ttl-cache.ts';
 /**
  * Short-lived caches of configuration, so the hot path does no store read per request. A revoked key
  * stops working within KEY_TTL_MS everywhere, and at once in the process that revoked it (the admin
- * function invalidates these caches; on the local host it shares the process with the route groups).
+ * function invalidates its caches; the local host gives the route groups and the admin function one set).
  */
 export const KEY_TTL_MS = 30_000;
+/**
+ * Unknown keys are remembered this long, so a client repeating a wrong key costs one store read, not one
+ * per request; a key created since is refused at most this long on instances that saw it refused (at once
+ * where the admin function shares the process: it invalidates the hash).
+ */
+export const UNKNOWN_KEY_TTL_MS = 5_000;
 const CONFIG_TTL_MS = 30_000;
 /** How long a stale configuration may still be served while the store is unreachable. */
 const MAX_STALE_MS = 5 * 60_000;
@@ -22,12 +28,9 @@ export interface ConfigCaches {
 
 export function createConfigCaches(clock: Clock): ConfigCaches {
   return {
-    keys: new TtlCache({ ttlMs: KEY_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
+    keys: new TtlCache({ ttlMs: KEY_TTL_MS, missTtlMs: UNKNOWN_KEY_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
     projects: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
     orgRates: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
     providerKeys: new TtlCache({ ttlMs: 5 * 60_000, maxStaleMs: MAX_STALE_MS, clock }),
   };
 }
-
-/** One set per process: the route groups read through it and the admin function invalidates it. */
-export const processConfigCaches: ConfigCaches = createConfigCaches({ now: () => Date.now() });

@@ -1,6 +1,8 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
+import type { UpstreamRequest } from '../protocols/bridge.ts';
 import { callUpstream } from '../transport/call-upstream.ts';
+import { authorizeCall } from '../transport/provider-auth.ts';
 import {
   isGatewaySideUpstreamStatus,
   readUpstreamErrorAnswer,
@@ -37,23 +39,26 @@ export class AttemptsExhaustedError extends GatewayError {
   }
 }
 
-/** What to send to one target: a target of another protocol gets a translated request. */
-export interface UpstreamRequest {
-  /** The path below the provider's base URL, e.g. `/chat/completions`. */
-  path: string;
-  headers: (apiKey: string | undefined) => Record<string, string>;
-  body: string;
+export interface AttemptOptions {
+  services: GatewayServices;
+  projectId: string;
+  firstByteTimeoutMs: number;
+  deadlineAt: number;
+  /** Told of each target before it is tried (metering records a failure against the target in progress). */
+  onAttempt?: (target: RouteTarget, failuresSoFar: number) => void;
 }
 
 /**
  * Tries the targets in order until one answers: an upstream 401/403/429/5xx, a connection failure or a
  * time-out moves on to the next target (and cools the failed one down); anything else is the answer.
- * Nothing has reached the client yet, so every failure can still be retried elsewhere.
+ * Nothing has reached the client yet, so every failure can still be retried elsewhere. Building a
+ * target's request is the client's business: a body that cannot be translated fails the request at once
+ * and never demotes a model.
  */
 export async function tryTargets(
   targets: readonly RouteTarget[],
   requestFor: (target: RouteTarget) => UpstreamRequest,
-  options: { services: GatewayServices; projectId: string; firstByteTimeoutMs: number; deadlineAt: number },
+  options: AttemptOptions,
 ): Promise<ServedAttempt> {
   const { services } = options;
   const failures: AttemptFailure[] = [];
@@ -63,16 +68,18 @@ export async function tryTargets(
       failures.push({ target, error: new GatewayError('upstream', 'The request deadline passed before this target could be tried.', { code: 'deadline_exceeded' }) });
       break;
     }
+    options.onAttempt?.(target, failures.length);
+    const request = requestFor(target);
     const provider = target.provider.provider;
     let apiKey: string | undefined;
     try {
       apiKey = await loadProviderApiKey(services, options.projectId, provider);
-      const request = requestFor(target);
+      const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
       const response = await callUpstream({
         fetch: services.fetch,
         provider,
-        url: `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`,
-        headers: request.headers(apiKey),
+        url,
+        headers: await authorizeCall(target.provider, apiKey, { url, method: 'POST', headers: request.headers, body: request.body }),
         body: request.body,
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });

@@ -43,6 +43,16 @@ export interface GatewaySettings {
   heartbeatIntervalMs: number;
   /** Requests are verified to come through CloudFront (origin secret), so its viewer headers can be trusted. */
   behindCloudFront: boolean;
+  /**
+   * CloudFront's origin read timeout: the longest silence before it gives up on the origin. Streams are
+   * committed before it, JSON answers must start before it. Undefined where no CloudFront stands in front.
+   */
+  originReadTimeoutMs?: number;
+  /**
+   * The host runs GatewayResponse.afterAnswer once the answer has ended: usage records are handed over
+   * then, so that no answer waits for the usage queue.
+   */
+  handsOverUsageAfterAnswer?: boolean;
 }
 
 /** Function URLs refuse bodies over 6 MB; the gateway says so in the client's protocol. */

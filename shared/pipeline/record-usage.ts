@@ -1,5 +1,6 @@
-import type { TokenUsage } from '../core/price-usage.ts';
+import type { EndpointName } from '../core/endpoints.ts';
 import { priceUsage } from '../core/price-usage.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import type { RateCardEntry } from '../core/project-config.ts';
 import { randomBase62 } from '../core/project-keys.ts';
 import type { Attribution, UsageRecord } from '../core/usage-record.ts';
@@ -11,40 +12,60 @@ export interface RequestMeteringContext {
   requestId: string;
   projectId: string;
   keyId: string;
-  endpoint: string;
+  endpoint: EndpointName;
   attribution: Attribution;
   startedAt: number;
   /** What admission reserved (prepaid projects) and the tokens-per-minute charge to correct. */
   admission: UsageAdmission;
 }
 
-export interface AttemptOutcome {
+/** The parts of a usage record that depend on the target tried, not on its answer. */
+export interface AttemptDescription {
   model: string;
   provider: string;
   rate: RateCardEntry;
   streamed: boolean;
+  fallbackAttempts: number;
+  /** When the serving upstream's response head arrived (ms since the epoch). */
+  upstreamRespondedAt?: number;
+}
+
+export interface AttemptOutcome extends AttemptDescription {
   status: UsageRecord['status'];
   httpStatus: number;
   usage: TokenUsage;
   errorCode?: string;
   finishReason?: string;
   upstreamId?: string;
-  fallbackAttempts: number;
-  /** When the serving upstream's response head arrived (ms since the epoch). */
-  upstreamRespondedAt?: number;
+  /** Sizes of what went upstream and came back, where the endpoint measures them (the tool bridge). */
+  requestBytes?: number;
+  responseBytes?: number;
 }
-
-export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };
 
 /**
  * Builds the one usage record of a request and hands it to the usage sink. If the sink fails, the record
  * is logged whole (it holds no prompt, completion or secret) so that it can be replayed: usage is never
  * dropped silently, and the client's response is not failed for it.
  */
-export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome): Promise<UsageRecord> {
-  const record: UsageRecord = {
+export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId?: string): Promise<UsageRecord> {
+  const record = buildUsageRecord(services, context, outcome, recordId ?? newRecordId(services));
+  try {
+    await services.usageSink.send(record);
+  } catch (error) {
+    services.reportUnsentUsage(record, error);
+  }
+  await correctTokenCharge(services, context.admission.tokenCharge, outcome.usage);
+  return record;
+}
+
+function newRecordId(services: GatewayServices): string {
+  return `rec-${randomBase62(24, services.randomBytes)}`;
+}
+
+function buildUsageRecord(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId: string): UsageRecord {
+  return {
     version: 1,
-    recordId: `rec-${randomBase62(24, services.randomBytes)}`,
+    recordId,
     requestId: context.requestId,
     projectId: context.projectId,
     keyId: context.keyId,
@@ -69,16 +90,11 @@ export async function recordUsage(services: GatewayServices, context: RequestMet
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
     ...(outcome.upstreamRespondedAt !== undefined ? { upstreamLatencyMs: Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt)) } : {}),
+    ...(outcome.requestBytes !== undefined ? { requestBytes: outcome.requestBytes } : {}),
+    ...(outcome.responseBytes !== undefined ? { responseBytes: outcome.responseBytes } : {}),
     createdAt: new Date(context.startedAt).toISOString(),
     attribution: context.attribution,
   };
-  try {
-    await services.usageSink.send(record);
-  } catch (error) {
-    services.reportUnsentUsage(record, error);
-  }
-  await correctTokenCharge(services, context.admission.tokenCharge, outcome.usage);
-  return record;
 }
 
 /** The tokens-per-minute window was charged an estimate; now that the real count is known, correct it. */
@@ -89,3 +105,40 @@ async function correctTokenCharge(services: GatewayServices, charge: LimitCharge
   // Best effort: a failed correction errs on the side of the limit for the rest of the window.
   await services.rateLimiter.adjust(charge.counterKey, difference, charge.windowEndsAt).catch(() => undefined);
 }
+
+/**
+ * The one place a request's usage is settled: the first outcome given is recorded (which also settles the
+ * balance reservation and corrects the tokens-per-minute charge), later ones are ignored, so every exit of
+ * a request can hand its outcome over without counting twice.
+ */
+export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext, afterAnswer?: (work: () => Promise<void>) => void) {
+  let settling: Promise<void> | undefined;
+  // One id for the provisional record and the real one, so that at most one of them is ever applied.
+  const recordId = newRecordId(services);
+  return {
+    /** Leaves the provisional outcome with a sink that keeps it, should the process stop before settle. */
+    expect(outcome: AttemptOutcome): void {
+      if (settling || !services.usageSink.expect) return;
+      try {
+        services.usageSink.expect(buildUsageRecord(services, context, outcome, recordId));
+      } catch {
+        // Best effort: the real record still follows.
+      }
+    },
+    /** Records the outcome: at once, or, where the host defers it, once the answer has ended. */
+    settle(outcome: AttemptOutcome): Promise<void> {
+      if (settling) return settling;
+      const record = () => recordUsage(services, context, outcome, recordId).then(() => undefined);
+      if (afterAnswer) {
+        afterAnswer(record);
+        settling = Promise.resolve();
+      } else settling = record();
+      return settling;
+    },
+    get settled(): boolean {
+      return settling !== undefined;
+    },
+  };
+}
+
+export type UsageSettlement = ReturnType<typeof createUsageSettlement>;

@@ -4,4 +4,9 @@ export interface RouteContext {
   requestId: string;
   /** When the request arrived (ms since the epoch): latency is measured from here. */
   receivedAt: number;
+  /**
+   * Defers work until the answer has ended, where the host runs it before the invocation ends (see
+   * GatewayResponse.afterAnswer). Absent, the work is done at once.
+   */
+  afterAnswer?: (work: () => Promise<void>) => void;
 }

@@ -6,8 +6,19 @@ import type { RouteContext } from './route-context.ts';
 
 export type RouteHandler = (request: GatewayRequest, services: GatewayServices, route: RouteContext) => Promise<GatewayResponse>;
 
-/** Path → method → handler. */
+/** Path → method → handler. A path ending in `/*` serves every path below it (e.g. `/v1/models/*`). */
 export type RouteTable = Record<string, Partial<Record<string, RouteHandler>>>;
+
+/** The routes of a path: its own, else those of the longest `/*` prefix route above it. */
+function routesFor(routes: RouteTable, path: string): Partial<Record<string, RouteHandler>> | undefined {
+  const exact = routes[path];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const pattern of Object.keys(routes)) {
+    if (pattern.endsWith('/*') && path.startsWith(pattern.slice(0, -1)) && path.length > pattern.length - 1 && (!best || pattern.length > best.length)) best = pattern;
+  }
+  return best === undefined ? undefined : routes[best];
+}
 
 /** Logs what the client never sees: the cause of an internal or upstream failure. */
 export type ErrorReporter = (error: GatewayError, requestId: string) => void;
@@ -25,37 +36,57 @@ export interface RouteGroupDefinition {
 export function createRouteGroup(definition: RouteGroupDefinition, services: GatewayServices, reportError: ErrorReporter = () => {}) {
   return async function serve(request: GatewayRequest): Promise<GatewayResponse> {
     const receivedAt = services.clock.now();
+    const deferred = services.settings.handsOverUsageAfterAnswer ? createDeferredWork() : undefined;
+    const withDeferred = (response: GatewayResponse): GatewayResponse => (deferred ? { ...response, afterAnswer: deferred.run } : response);
     let requestId: string | undefined;
     try {
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
-      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt });
+      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt, ...(deferred ? { afterAnswer: deferred.add } : {}) });
       response.headers['x-request-id'] = requestId;
-      return response;
+      return withDeferred(response);
     } catch (thrown) {
       requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
-      return definition.renderError(error, { 'x-request-id': requestId });
+      return withDeferred(definition.renderError(error, { 'x-request-id': requestId }));
     }
   };
 }
 
 async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const path = request.path.length > 1 ? request.path.replace(/\/+$/, '') : request.path;
-  const methods = routes[path];
+  // Repeated slashes are one (as most web servers read them); a trailing one is none.
+  const collapsed = request.path.replace(/\/{2,}/g, '/');
+  const path = collapsed.length > 1 ? collapsed.replace(/\/+$/, '') : collapsed;
+  const methods = routesFor(routes, path);
   if (!methods) {
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
   }
-  const handler = methods[request.method];
+  // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
+  const head = request.method === 'HEAD' && methods.GET !== undefined;
+  const handler = head ? methods.GET : methods[request.method];
   if (!handler) {
     throw new GatewayError('method_not_allowed', `${request.path} does not accept ${request.method}.`, {
       code: 'method_not_allowed',
       headers: { allow: Object.keys(methods).join(', ') },
     });
   }
-  // Cheap first: a body under a quarter of the limit in characters cannot exceed it in UTF-8 bytes.
-  if (request.body.length > MAX_REQUEST_BODY_BYTES / 4 && Buffer.byteLength(request.body, 'utf8') > MAX_REQUEST_BODY_BYTES) {
+  if (request.body.byteLength > MAX_REQUEST_BODY_BYTES) {
     throw new GatewayError('request_too_large', 'The request body is larger than the 6 MB the gateway accepts.', { code: 'request_too_large' });
   }
-  return handler(request, services, route);
+  const response = await handler(head ? { ...request, method: 'GET' } : request, services, route);
+  return head ? { ...response, body: '' } : response;
+}
+
+/** Work a request defers until its answer has ended; work added while it runs is run too. */
+function createDeferredWork() {
+  const pending: Array<() => Promise<void>> = [];
+  return {
+    add: (work: () => Promise<void>) => void pending.push(work),
+    async run(): Promise<void> {
+      while (pending.length > 0) {
+        const work = pending.splice(0);
+        await Promise.allSettled(work.map((task) => task()));
+      }
+    },
+  };
 }

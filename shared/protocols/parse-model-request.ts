@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { GatewayError } from '../core/errors.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 
 /**
  * Parses a generation request's JSON body against its protocol's schema, turning every defect into a
@@ -14,6 +15,9 @@ export function parseModelRequest<Schema extends z.ZodType>(body: string, schema
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
+  }
+  if (exceedsJsonDepth(json)) {
+    throw new GatewayError('invalid_request', `The request body nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
   }
   if (!('model' in json) || json.model === undefined || json.model === null || json.model === '') {
     throw new GatewayError('invalid_request', 'The request must name a model: "model" is required.', { code: 'missing_model', param: 'model' });

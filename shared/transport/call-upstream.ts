@@ -5,8 +5,10 @@ export interface UpstreamCall {
   fetch: UpstreamFetch;
   provider: string;
   url: string;
+  /** POST unless given (reading or deleting a stored answer is a GET or a DELETE, without a body). */
+  method?: string;
   headers: Record<string, string>;
-  body: string;
+  body?: string;
   /** How long to wait for the response head; reasoning models may think for minutes before it. */
   firstByteTimeoutMs: number;
 }
@@ -20,9 +22,9 @@ export async function callUpstream(call: UpstreamCall): Promise<Response> {
   const timer = setTimeout(() => abort.abort(new UpstreamTimeout()), call.firstByteTimeoutMs);
   try {
     return await call.fetch(call.url, {
-      method: 'POST',
+      method: call.method ?? 'POST',
       headers: call.headers,
-      body: call.body,
+      ...(call.body !== undefined ? { body: call.body } : {}),
       signal: abort.signal,
     });
   } catch (error) {

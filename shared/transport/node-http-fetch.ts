@@ -1,12 +1,33 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { UpstreamFetch } from '../core/ports.ts';
+import { isPublicAddress } from '../core/public-address.ts';
 
-/** Connections to providers are kept open between requests (and between invocations of a warm Lambda). */
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+/** A connection refused because its address is not public (a name resolving to the metadata service, say). */
+export class NonPublicAddressError extends Error {
+  readonly code = 'ENOTPUBLIC';
+  constructor(host: string, address: string) {
+    super(`${host} resolves to ${address}, which is not a public address`);
+  }
+}
+
+/**
+ * DNS resolution that refuses non-public addresses: the base URL was checked when it was set, but a name
+ * can resolve anywhere (`169.254.169.254.nip.io`, a record changed later), so the address is checked at
+ * connect time, on every connection.
+ */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 4);
+    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
+    if (refused) return callback(new NonPublicAddressError(hostname, refused.address), '', 4);
+    if ((options as LookupOptions).all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+    const first = addresses[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
 };
 
 function toHeaders(message: IncomingMessage): Headers {
@@ -22,12 +43,26 @@ function toHeaders(message: IncomingMessage): Headers {
  * The upstream transport on Node's own HTTP client: fetch-shaped (so the gateway's code and its tests
  * see the same Response), but several times cheaper per call than the global fetch, which matters on a
  * path that adds latency to every request. Bodies are not decompressed: no Accept-Encoding is sent.
+ * Connections are kept open between requests (and between invocations of a warm Lambda). Unless private
+ * upstreams are allowed (the local host), only public addresses are ever connected to.
  */
-export const nodeHttpFetch: UpstreamFetch = (url, init) =>
-  new Promise<Response>((resolve, reject) => {
+export function createNodeHttpFetch(options: { allowPrivateAddresses: boolean }): UpstreamFetch {
+  const lookup = options.allowPrivateAddresses ? undefined : publicOnlyLookup;
+  const agents = {
+    'http:': new HttpAgent({ keepAlive: true, maxSockets: 256, ...(lookup ? { lookup } : {}) }),
+    'https:': new HttpsAgent({ keepAlive: true, maxSockets: 256, ...(lookup ? { lookup } : {}) }),
+  };
+  return (url, init) => send(url, init, agents, options.allowPrivateAddresses);
+}
+
+function send(url: string, init: RequestInit, agents: { 'http:': HttpAgent; 'https:': HttpsAgent }, allowPrivateAddresses: boolean): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
     const target = new URL(url);
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) return reject(new TypeError(`Unsupported protocol ${target.protocol}`));
+    // An address literal is connected to without a lookup: it is checked here instead.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (!allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal)) return reject(new NonPublicAddressError(target.hostname, literal));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const body = typeof init.body === 'string' ? init.body : '';
     const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined), 'content-length': String(Buffer.byteLength(body)) };
@@ -47,3 +82,4 @@ export const nodeHttpFetch: UpstreamFetch = (url, init) =>
     outgoing.once('error', reject);
     outgoing.end(body);
   });
+}

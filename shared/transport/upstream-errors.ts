@@ -60,9 +60,12 @@ export function redactSecrets(text: string, apiKey: string | undefined): string 
   return redacted;
 }
 
-/** Upstream statuses that are the gateway's problem (or the provider's), not the client's request. */
+/**
+ * Upstream statuses that are the gateway's problem (or the provider's), not the client's request. A
+ * redirect is one too: a provider's API does not redirect, so its base URL is wrong (or being tampered with).
+ */
 export function isGatewaySideUpstreamStatus(status: number): boolean {
-  return status === 401 || status === 403 || status === 429 || status >= 500;
+  return (status >= 300 && status < 400) || status === 401 || status === 403 || status === 429 || status >= 500;
 }
 
 /**
@@ -84,6 +87,11 @@ export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provid
       `Provider "${provider}" rejected the project's credential (HTTP ${answer.status}). An administrator must update it with "provider set".`,
       { code: 'provider_auth_failed' },
     );
+  }
+  if (answer.status >= 300 && answer.status < 400) {
+    return new GatewayError('upstream', `Provider "${provider}" answered with a redirect (HTTP ${answer.status}); check its base URL.`, {
+      code: 'upstream_redirected',
+    });
   }
   const message = upstreamErrorMessage(answer);
   if (answer.status === 429) {

@@ -32,6 +32,9 @@ export const usageColumns = [
   { name: 'app_title', type: 'string' },
   { name: 'session_id', type: 'string' },
   { name: 'agent_id', type: 'string' },
+  // Added with the tool bridge: sizes of a bridged tool call's params and result (null for generations).
+  { name: 'request_bytes', type: 'bigint' },
+  { name: 'response_bytes', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -67,6 +70,8 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     app_title: record.attribution.title ?? null,
     session_id: record.attribution.sessionId ?? null,
     agent_id: record.attribution.agentId ?? null,
+    request_bytes: record.requestBytes ?? null,
+    response_bytes: record.responseBytes ?? null,
   };
 }
 

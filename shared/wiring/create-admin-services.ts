@@ -1,15 +1,17 @@
 import type { AdminServices } from '../admin/admin-services.ts';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
-import { processConfigCaches } from '../pipeline/config-caches.ts';
+import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
-export function createAdminServices(config: RuntimeConfig): AdminServices {
+/** The admin function's services; `caches` are the route groups' when they share its process (the local host). */
+export function createAdminServices(config: RuntimeConfig, dependencies: { caches?: ConfigCaches } = {}): AdminServices {
   const adapters = createAdapters(config);
+  const clock = { now: () => Date.now() };
   return {
     ...adapters,
-    clock: { now: () => Date.now() },
+    clock,
     randomBytes: secureRandomBytes,
-    caches: processConfigCaches,
+    caches: dependencies.caches ?? createConfigCaches(clock),
     allowPrivateUpstreams: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS,
   };
 }

@@ -6,13 +6,12 @@ import { CognitoConsoleAuthenticator, cognitoIdTokenVerifier } from '../adapters
 import { loadConsoleSiteConfig } from '../adapters/aws/s3-console-site-config.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { createConsoleApi } from '../console/console-api.ts';
-import type { ConsoleConfig } from '../console/console-config.ts';
 import { consoleError } from '../console/console-http.ts';
 import { bearerToken, type ConsoleAuthenticator, type SignInCodeExchange } from '../console/console-identity.ts';
 import type { UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
-import { inProcessConsoleSessions } from '../../tools/local-host/in-process-console-sessions.ts';
+import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import { createAdminServices } from './create-admin-services.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';
@@ -20,18 +19,44 @@ import { originSecretLoader } from './route-group-function.ts';
 /** Athena answers the console within the function's 30 s, or the page shows an error. */
 const ATHENA_TIMEOUT_MS = 20_000;
 
+/** What a host may give the console function instead of building it from the configuration. */
+export interface ConsoleFunctionDependencies {
+  /** Configuration caches; shared with the route groups and the admin function where all run in one process. */
+  caches?: ConfigCaches;
+  /**
+   * Local sign-in: the host's sessions, which issue the one-time codes of the links it prints. Cognito
+   * (GATEWAY_CONSOLE_SITE_BUCKET's config.json) unless given; Lambda never gives them.
+   */
+  localSessions?: ConsoleAuthenticator & SignInCodeExchange;
+  /** Usage queries; Athena (GATEWAY_ATHENA_WORKGROUP) unless given. The local host gives DuckDB over its usage files. */
+  usage?: UsageQueryRunner;
+}
+
 /**
  * The console function: its API behind the origin-secret guard, on the admin commands' services, with
- * Cognito or local sign-in and Athena or DuckDB usage queries as configured.
+ * Cognito sign-in and Athena usage queries unless the host gives its own (the local host: one-time links
+ * and DuckDB).
  */
-export function createConsoleFunction(config: RuntimeConfig, consoleConfig: ConsoleConfig) {
-  const logger = createLogger('gateway-console');
-  const signIn = createSignIn(config, consoleConfig);
+export function createConsoleFunction(config: RuntimeConfig, dependencies: ConsoleFunctionDependencies = {}) {
+  const logger = createLogger('gateway-console', config);
+  const signIn = createSignIn(config, dependencies);
   const api = createConsoleApi(
-    { admin: createAdminServices(config), authenticator: signIn.authenticator, usage: createUsageQuery(config, consoleConfig), clock: { now: () => Date.now() }, ...signIn.codes },
+    {
+      admin: createAdminServices(config, dependencies),
+      authenticator: signIn.authenticator,
+      usage: dependencies.usage ?? createAthenaUsageQuery(config),
+      clock: { now: () => Date.now() },
+      ...signIn.codes,
+    },
     (error) => logger.error('console request failed', { code: error.code, status: error.status, error: error.cause ?? error }),
   );
-  const serve = guardOrigin(api, { loadSecret: originSecretLoader(config), renderError: consoleError });
+  const serve = guardOrigin(api, {
+    loadSecrets: originSecretLoader(config),
+    renderError: (error) => {
+      if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
+      return consoleError(error);
+    },
+  });
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const response = await serve(toGatewayRequest(event));
     if (typeof response.body !== 'string') throw new Error('The console API answers with whole bodies only.');
@@ -39,10 +64,13 @@ export function createConsoleFunction(config: RuntimeConfig, consoleConfig: Cons
   };
 }
 
-function createSignIn(config: RuntimeConfig, consoleConfig: ConsoleConfig): { authenticator: ConsoleAuthenticator; codes: { signInCodes?: SignInCodeExchange } } {
-  if (consoleConfig.GATEWAY_CONSOLE_SIGN_IN === 'local') return { authenticator: inProcessConsoleSessions, codes: { signInCodes: inProcessConsoleSessions } };
-  const bucket = consoleConfig.GATEWAY_CONSOLE_SITE_BUCKET;
-  if (!bucket) throw new Error('Invalid console configuration: GATEWAY_CONSOLE_SITE_BUCKET is required for Cognito sign-in');
+function createSignIn(
+  config: RuntimeConfig,
+  dependencies: ConsoleFunctionDependencies,
+): { authenticator: ConsoleAuthenticator; codes: { signInCodes?: SignInCodeExchange } } {
+  const sessions = dependencies.localSessions;
+  if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
+  const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
   const s3 = new S3Client({ region: config.AWS_REGION });
   let ready: Promise<ConsoleAuthenticator> | undefined;
   const load = async (): Promise<ConsoleAuthenticator> => {
@@ -65,19 +93,7 @@ function createSignIn(config: RuntimeConfig, consoleConfig: ConsoleConfig): { au
   };
 }
 
-function createUsageQuery(config: RuntimeConfig, consoleConfig: ConsoleConfig): UsageQueryRunner {
-  if (consoleConfig.GATEWAY_USAGE_QUERY === 'athena') {
-    const workGroup = consoleConfig.GATEWAY_ATHENA_WORKGROUP;
-    if (!workGroup) throw new Error('Invalid console configuration: GATEWAY_ATHENA_WORKGROUP is required for Athena usage queries');
-    return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION }), { workGroup, database: consoleConfig.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
-  }
-  const dataDir = requireSetting(config, 'GATEWAY_USAGE_DIR');
-  // Imported on first use: DuckDB's native binding is for the local host and stays out of the Lambda bundle.
-  let local: Promise<UsageQueryRunner> | undefined;
-  return {
-    async query(sql, params) {
-      local ??= import('../adapters/local/duckdb-usage-query.ts').then(({ DuckDbUsageQuery }) => new DuckDbUsageQuery(dataDir));
-      return (await local).query(sql, params);
-    },
-  };
+function createAthenaUsageQuery(config: RuntimeConfig): UsageQueryRunner {
+  const workGroup = requireSetting(config, 'GATEWAY_ATHENA_WORKGROUP');
+  return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION }), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
 }

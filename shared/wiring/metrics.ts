@@ -62,6 +62,7 @@ export function withUsageMetrics(sink: UsageSink, metrics: GatewayMetrics): Usag
       emitSafely(() => metrics.recordUsage(record));
       return sink.send(record);
     },
+    ...(sink.expect ? { expect: (record: UsageRecord) => sink.expect?.(record) } : {}),
   };
 }
 

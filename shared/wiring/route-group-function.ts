@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { GatewayError } from '../core/errors.ts';
@@ -7,9 +7,13 @@ import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult, type StreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
-import { createGatewayServices } from './create-gateway-services.ts';
+import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
+
+/** Log messages that CloudWatch metric filters count (infra/constructs/gateway-alarms.ts). */
+export const USAGE_RECORD_SPILLED = 'usage record spilled';
+export const USAGE_RECORD_NOT_QUEUED = 'usage record not queued';
 
 export interface RouteGroupFunction {
   serviceName: string;
@@ -23,18 +27,24 @@ export interface RouteGroupFunction {
  * from the configuration, structured logs, embedded metrics, the origin-secret guard, and the conversion
  * between function-URL events and the gateway's request and response.
  */
-export function createRouteGroupFunction(config: RuntimeConfig, definition: RouteGroupFunction) {
-  const logger = createLogger(definition.serviceName);
+export function createRouteGroupFunction(config: RuntimeConfig, definition: RouteGroupFunction, dependencies: RouteGroupDependencies = {}) {
+  const logger = createLogger(definition.serviceName, config);
   const metrics = createGatewayMetrics({ serviceName: definition.serviceName, enabled: config.AWS_LAMBDA_FUNCTION_NAME !== undefined });
-  // A usage record the queue refused is logged whole (it holds no prompt, completion or secret) for replay.
-  const services = createGatewayServices(config, (record, error) => logger.error('usage record not queued', { usageRecord: record, error }));
-  const routeGroup = definition.createRouteGroup({ ...services, usageSink: withUsageMetrics(services.usageSink, metrics) }, (error, requestId) =>
-    logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
+  // A record the queue refused goes to the spill (npm run replay drains it); if even that fails, it is logged
+  // whole (it holds no prompt, completion or secret) for replay by hand. Both messages have alarms.
+  const services = createGatewayServices(config, {
+    spilled: (record, error) => logger.warn(USAGE_RECORD_SPILLED, { recordId: record.recordId, error }),
+    unsent: (record, error) => logger.error(USAGE_RECORD_NOT_QUEUED, { usageRecord: record, error }),
+  }, dependencies);
+  const routeGroup = definition.createRouteGroup(
+    { ...services, usageSink: withUsageMetrics(services.usageSink, metrics), settings: { ...services.settings, handsOverUsageAfterAnswer: true } },
+    (error, requestId) =>
+      logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
   );
   // Requests refused for a missing origin secret are counted too: a rising 403 count means direct calls.
   const serve = withResponseMetrics(
     guardOrigin(routeGroup, {
-      loadSecret: originSecretLoader(config),
+      loadSecrets: originSecretLoader(config),
       renderError: (error) => {
         if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
         return definition.renderError(error, {});
@@ -42,13 +52,29 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
     }),
     metrics,
   );
-  return async (event: APIGatewayProxyEventV2): Promise<StreamingResult> => toStreamingResult(await serve(toGatewayRequest(event)));
+  return async (event: APIGatewayProxyEventV2) => toStreamingResult(await serve(toGatewayRequest(event)));
 }
 
-/** The origin secret, read from Secrets Manager once per execution environment (CloudFront deployments only). */
+/**
+ * The origin secret's current and previous values from Secrets Manager (CloudFront deployments only); the
+ * previous one exists once the secret has been rotated (docs/decisions/origin-secret.md).
+ */
 export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
   const client = new SecretsManagerClient({ region: config.AWS_REGION });
-  return async () => (await client.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString ?? '';
+  return async () => {
+    const [current, previous] = await Promise.all([
+      client.send(new GetSecretValueCommand({ SecretId: secretArn })),
+      client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: 'AWSPREVIOUS' })).catch((error: unknown) => {
+        if (error instanceof ResourceNotFoundException) return undefined; // never rotated
+        throw error;
+      }),
+    ]);
+    return {
+      current: current.SecretString ?? '',
+      ...(previous?.SecretString ? { previous: previous.SecretString } : {}),
+      currentSince: current.CreatedDate?.getTime() ?? 0,
+    };
+  };
 }

@@ -16,6 +16,7 @@ import type { AdminServices } from '../../shared/admin/admin-services.ts';
 import type { describeProject } from '../../shared/admin/describe-project.ts';
 import { runAdminCommand } from '../../shared/admin/run-admin-command.ts';
 import type { describeKey } from '../../shared/core/key-record.ts';
+import { ADMIN_CLI_ACTOR } from '../../shared/core/audit-entry.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 
@@ -77,7 +78,7 @@ export async function startAdminHarness(): Promise<AdminHarness> {
   };
   const answers: AdminResult[] = [];
   const run = async (event: unknown, overrides: Partial<AdminServices> = {}) => {
-    const answer = await runAdminCommand({ ...services, ...overrides }, event);
+    const answer = await runAdminCommand({ ...services, ...overrides }, event, ADMIN_CLI_ACTOR);
     answers.push(answer);
     return answer;
   };

@@ -39,6 +39,8 @@ describe('runAdminCommand: the audit trail', () => {
 
   it('names the console user who made a change', async () => {
     await admin.ok({ command: 'project.create', projectId: 'by-console' });
+    // Later than the creation: entries of the same millisecond have no order.
+    admin.setTime('2025-01-06T00:00:00.000Z');
     const answer = await runAdminCommand(
       admin.services,
       { command: 'member.add', projectId: 'by-console', member: 'bob@example.com' },
@@ -47,7 +49,8 @@ describe('runAdminCommand: the audit trail', () => {
     expect(answer.ok).toBe(true);
 
     const trail = await admin.ok<AuditView>({ command: 'audit.list', projectId: 'by-console', limit: 1 });
-    expect(trail.entries).toEqual([{ at: START_TIME, actor: 'alice@example.com', command: 'member.add', details: { member: 'bob@example.com', role: 'member' } }]);
+    admin.setTime(START_TIME);
+    expect(trail.entries).toEqual([{ at: '2025-01-06T00:00:00.000Z', actor: 'alice@example.com', command: 'member.add', details: { member: 'bob@example.com', role: 'member' } }]);
   });
 
   it('never writes a provider key into the trail, only that one was set', async () => {
@@ -60,6 +63,38 @@ describe('runAdminCommand: the audit trail', () => {
 
     expect(trail.entries[0]).toMatchObject({ command: 'provider.set', details: { provider: 'openai', apiKey: '(set)' } });
     expect(JSON.stringify(await admin.scan('admin-test-projects'))).not.toContain('sk-very-secret-upstream-key');
+  });
+
+  it("never writes an MCP server's header values into the trail, only their names", async () => {
+    await admin.ok({ command: 'project.create', projectId: 'bridged' });
+    admin.setTime('2025-01-07T00:00:00.000Z');
+    await admin.ok({ command: 'mcp.add', projectId: 'bridged', name: 'docs', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer mcp-very-secret-token' }] });
+    admin.setTime(START_TIME);
+
+    const trail = await admin.ok<AuditView>({ command: 'audit.list', projectId: 'bridged', limit: 1 });
+
+    expect(trail.entries[0]).toMatchObject({ command: 'mcp.add', details: { name: 'docs', headers: [{ name: 'Authorization', value: '(set)' }] } });
+    expect(JSON.stringify(await admin.scan('admin-test-projects'))).not.toContain('mcp-very-secret-token');
+  });
+
+  it('leaves no entry for a read: get and every list', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'readings' });
+    for (const event of [
+      { command: 'project.get', projectId: 'readings' },
+      { command: 'project.list' },
+      { command: 'member.list', projectId: 'readings' },
+      { command: 'provider.list', projectId: 'readings' },
+      { command: 'model.list', projectId: 'readings' },
+      { command: 'mcp.list', projectId: 'readings' },
+      { command: 'ratecard.list' },
+      { command: 'key.list', projectId: 'readings' },
+      { command: 'audit.list', projectId: 'readings' },
+    ]) {
+      await admin.ok(event);
+    }
+
+    expect((await admin.ok<AuditView>({ command: 'audit.list', projectId: 'readings' })).entries.map((entry) => entry.command)).toEqual(['project.create']);
+    expect(await admin.services.audit.listRecent('@org', 10)).toEqual([]);
   });
 
   it('leaves no entry for a refused change', async () => {

@@ -68,6 +68,7 @@ describe('runAdminCommand: project balance', () => {
 describe('runAdminCommand: cached-input prices', () => {
   it('stores a project cached-input price beside its input and output prices', async () => {
     await admin.ok({ command: 'project.create', projectId: 'cached-prices' });
+    await admin.ok({ command: 'provider.set', projectId: 'cached-prices', provider: 'openai', apiKey: 'sk-cached-prices' });
     const project = await admin.ok<{ models: Array<Record<string, unknown>> }>({
       command: 'model.allow',
       projectId: 'cached-prices',

@@ -38,6 +38,8 @@ describe('runAdminCommand: project keys', () => {
       member: null,
       rpm: null,
       last_used_at: null,
+      mcp_servers: null,
+      mcp_tools: null,
       key: created.key,
     });
   });
@@ -94,7 +96,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'last_used_at', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'last_used_at', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -127,6 +129,8 @@ describe('runAdminCommand: project keys', () => {
         member: null,
         rpm: null,
         last_used_at: null,
+        mcp_servers: null,
+        mcp_tools: null,
       });
       expect(JSON.stringify(revoked)).not.toContain(sha256(created.key));
       const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'revoking' });

@@ -53,15 +53,19 @@ describe('runAdminCommand: models and the rate card', () => {
         slug: 'openai/gpt-4o-mini',
         provider: 'openai',
         model: 'gpt-4o-mini',
+        kind: 'chat',
         alias: 'mini',
         input_price_micros_per_1k: 100,
         output_price_micros_per_1k: 400,
         cached_input_price_micros_per_1k: null,
         cache_write_input_price_micros_per_1k: null,
         price_source: 'project',
+        context_length: 128_000,
+        max_output_tokens: 16_384,
+        description: null,
+        upstream_api: null,
       },
     ]);
-    expect(result.warning).toBeUndefined();
   });
 
   it('prices a model without project prices from the organisation card, or at zero when it has none', async () => {
@@ -79,10 +83,23 @@ describe('runAdminCommand: models and the rate card', () => {
     expect(model(result, 'openai/o3')).toMatchObject({ input_price_micros_per_1k: 0, output_price_micros_per_1k: 0, price_source: 'none' });
   });
 
-  it('follows a later change of the organisation price, and warns of a provider not yet configured', async () => {
+  it('refuses a model of a provider the project has not configured with 409 provider_not_configured', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'unconfigured' });
+
+    const error = await admin.refused({ command: 'model.allow', projectId: 'unconfigured', slug: 'mistral/mistral-large' });
+
+    expect(error).toEqual({
+      status: 409,
+      code: 'provider_not_configured',
+      message: 'Provider "mistral" is not configured on "unconfigured": run "provider set unconfigured mistral" first.',
+    });
+    expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'unconfigured' })).models).toEqual([]);
+  });
+
+  it('follows a later change of the organisation price', async () => {
     await admin.ok({ command: 'project.create', projectId: 'follower' });
+    await admin.ok({ command: 'provider.set', projectId: 'follower', provider: 'mistral', apiKey: 'sk-mistral' });
     const first = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'follower', slug: 'mistral/mistral-large' });
-    expect(first.warning).toBe('Provider "mistral" is not configured on this project yet: run "provider set".');
     expect(model(first, 'mistral/mistral-large')?.price_source).toBe('none');
 
     await admin.ok({ command: 'ratecard.set', slug: 'mistral/mistral-large', inputMicrosPer1k: 2000, outputMicrosPer1k: 6000 });
@@ -93,6 +110,7 @@ describe('runAdminCommand: models and the rate card', () => {
 
   it('keeps a model id that itself contains slashes', async () => {
     await admin.ok({ command: 'project.create', projectId: 'router' });
+    await admin.ok({ command: 'provider.set', projectId: 'router', provider: 'openrouter', apiKey: 'sk-or' });
 
     const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'router', slug: 'openrouter/openai/gpt-4o-mini' });
 
@@ -130,12 +148,17 @@ describe('runAdminCommand: models and the rate card', () => {
           slug: 'openai/gpt-4o',
           provider: 'openai',
           model: 'gpt-4o',
+          kind: 'chat',
           alias: 'big',
           input_price_micros_per_1k: 2000,
           output_price_micros_per_1k: 9000,
           cached_input_price_micros_per_1k: null,
           cache_write_input_price_micros_per_1k: null,
           price_source: 'project',
+          context_length: 128_000,
+          max_output_tokens: 16_384,
+          description: null,
+          upstream_api: null,
         },
       ]);
       const config = await admin.projects.loadProjectConfig('again');

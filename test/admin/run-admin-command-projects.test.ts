@@ -35,6 +35,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       updated_at: START_TIME,
       providers: [],
       models: [],
+      mcp_servers: [],
     });
   });
 
@@ -56,6 +57,21 @@ describe('runAdminCommand: projects and invalid commands', () => {
     expect(error).toMatchObject({ status: 409, code: 'project_exists' });
     expect(error.message).toContain('"twice" already exists');
     expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'twice' })).name).toBe('First');
+  });
+
+  it('lists every project sorted by id, with its name, plan and times', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'listed-b', name: 'Listed B' });
+    await admin.ok({ command: 'project.create', projectId: 'listed-a' });
+    await admin.ok({ command: 'project.update', projectId: 'listed-b', plan: 'inactive' });
+
+    const { projects } = await admin.ok<{ projects: Array<Record<string, unknown>> }>({ command: 'project.list' });
+
+    const ids = projects.map((project) => project.id as string);
+    expect(ids).toEqual([...ids].sort());
+    expect(projects.filter((project) => String(project.id).startsWith('listed-'))).toEqual([
+      { id: 'listed-a', name: 'listed-a', plan: 'active', created_at: START_TIME, updated_at: START_TIME },
+      { id: 'listed-b', name: 'Listed B', plan: 'inactive', created_at: START_TIME, updated_at: START_TIME },
+    ]);
   });
 
   it('answers 404 project_not_found for a project that does not exist', async () => {
@@ -166,6 +182,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       putApiKey: async () => {
         throw new Error('disk full');
       },
+      deleteApiKey: async () => undefined,
     };
 
     const answer = await admin.run(

@@ -32,7 +32,7 @@ describe('runAdminCommand: providers', () => {
     });
 
     expect(result.providers).toEqual([
-      { provider: 'openai', protocol: 'openai', base_url: 'https://api.openai.com/v1', has_api_key: true },
+      { provider: 'openai', protocols: ['openai-chat', 'openai-responses'], auth: 'bearer', base_url: 'https://api.openai.com/v1', has_api_key: true },
     ]);
     await expect(admin.secrets.getApiKey('known', 'openai')).resolves.toBe('sk-secret-openai-0001');
     const stored = (await admin.scan('admin-test-projects')).filter((item) => item.projectId === 'known');
@@ -67,7 +67,7 @@ describe('runAdminCommand: providers', () => {
 
     const result = await admin.ok<ProjectView>({ command: 'provider.set', projectId: 'offline', provider: 'mock' });
 
-    expect(result.providers).toEqual([{ provider: 'mock', protocol: 'openai', base_url: 'mock://offline/v1', has_api_key: false }]);
+    expect(result.providers).toEqual([{ provider: 'mock', protocols: ['openai-chat'], auth: 'bearer', base_url: 'mock://offline/v1', has_api_key: false }]);
     await expect(admin.secrets.getApiKey('offline', 'mock')).resolves.toBeUndefined();
   });
 
@@ -110,7 +110,7 @@ describe('runAdminCommand: providers', () => {
     });
 
     expect(result.providers).toEqual([
-      { provider: 'acme', protocol: 'anthropic', base_url: 'https://llm.acme.example/v1', has_api_key: true },
+      { provider: 'acme', protocols: ['anthropic-messages'], auth: 'x-api-key', base_url: 'https://llm.acme.example/v1', has_api_key: true },
     ]);
   });
 
@@ -152,7 +152,7 @@ describe('runAdminCommand: providers', () => {
     const result = await admin.ok<ProjectView>(event, { allowPrivateUpstreams: true });
 
     expect(result.providers).toEqual([
-      { provider: 'openai', protocol: 'openai', base_url: 'http://127.0.0.1:8080/v1', has_api_key: true },
+      { provider: 'openai', protocols: ['openai-chat', 'openai-responses'], auth: 'bearer', base_url: 'http://127.0.0.1:8080/v1', has_api_key: true },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { convertChatRequestToMessages } from '../../shared/canonical/chat-to-messages-request.ts';
+import { convertChatRequestToMessages } from './support/translate.ts';
 
 const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
   convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-sonnet-4-5-20250929', ...options });
@@ -9,10 +9,28 @@ const hello = [{ role: 'user', content: 'Hello' }];
 describe('convertChatRequestToMessages: tools', () => {
   const tool = { type: 'function', function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 
-  it('sends function tools with parameters as input_schema and drops other tool types', () => {
-    const { body, droppedFields } = convert({ messages: hello, tools: [tool, { type: 'custom', custom: { name: 'grammar' } }] });
+  it('sends function tools with parameters as input_schema and drops tool types it does not know', () => {
+    const { body, droppedFields } = convert({ messages: hello, tools: [tool, { type: 'web_search' }] });
     expect(body.tools).toEqual([{ name: 'get_weather', description: 'Weather now', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
-    expect(droppedFields).toEqual(['tools[].type=custom']);
+    expect(droppedFields).toEqual(['tools[].type=web_search']);
+  });
+
+  it('sends a custom tool as a tool taking its free text in one string property, spelling out its grammar', () => {
+    const format = { type: 'grammar', syntax: 'lark', definition: 'start: "*** Begin Patch" /.+/' };
+    const { body, droppedFields } = convert({ messages: hello, tools: [{ type: 'custom', custom: { name: 'apply_patch', description: 'Edit files', format } }] });
+    expect(body.tools).toEqual([
+      {
+        name: 'apply_patch',
+        description: 'Edit files',
+        input_schema: {
+          type: 'object',
+          properties: { input: { type: 'string', description: `The tool's input as free text, following this lark grammar:\n${format.definition}` } },
+          required: ['input'],
+          additionalProperties: false,
+        },
+      },
+    ]);
+    expect(droppedFields).toEqual([]);
   });
 
   it.each([
@@ -42,11 +60,10 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(convert({ messages: hello, stop: ['a', 'b'] }).body.stop_sequences).toEqual(['a', 'b']);
   });
 
-  it('takes max_completion_tokens over max_tokens, and 4096 (or the given default) when neither is set', () => {
+  it('takes max_completion_tokens over max_tokens, and 4096 when neither is set', () => {
     expect(convert({ messages: hello, max_tokens: 100, max_completion_tokens: 200 }).body.max_tokens).toBe(200);
     expect(convert({ messages: hello, max_tokens: 100 }).body.max_tokens).toBe(100);
     expect(convert({ messages: hello }).body.max_tokens).toBe(4096);
-    expect(convert({ messages: hello }, { defaultMaxTokens: 8192 }).body.max_tokens).toBe(8192);
   });
 
   it('passes temperature (capped at 1) and top_p, stream, and user as metadata.user_id', () => {
@@ -84,9 +101,9 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(forced.droppedFields).toEqual(['reasoning_effort']);
   });
 
-  it('names every field it drops', () => {
+  it('names every field it drops: those chat alone has, then those Anthropic cannot take (structured output)', () => {
     const { body, droppedFields } = convert({ messages: hello, n: 2, seed: 7, frequency_penalty: 0.5, response_format: { type: 'json_object' }, logprobs: true });
-    expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'response_format', 'logprobs']);
+    expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'logprobs', 'response_format']);
     expect(body).not.toHaveProperty('n');
   });
 

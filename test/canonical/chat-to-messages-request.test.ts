@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertChatRequestToMessages } from '../../shared/canonical/chat-to-messages-request.ts';
+import { convertChatRequestToMessages } from './support/translate.ts';
 
 const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
   convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-sonnet-4-5-20250929', ...options });
@@ -88,7 +88,7 @@ describe('convertChatRequestToMessages: the conversation', () => {
     expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(body.messages[2]?.content).toEqual([
       { type: 'tool_result', tool_use_id: 'call_1', content: 'one' },
-      { type: 'tool_result', tool_use_id: 'call_2', content: [{ type: 'text', text: 'two' }] },
+      { type: 'tool_result', tool_use_id: 'call_2', content: 'two' },
       { type: 'text', text: 'Thanks' },
     ]);
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { convertChatResponseToMessages } from '../../shared/canonical/chat-to-messages-response.ts';
+import { convertChatResponseToMessages } from './support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 
 const convert = (fixture: string) =>
-  convertChatResponseToMessages(JSON.parse(readFixture(`openai-chat/${fixture}`)) as unknown, { model: 'gpt-client-name', messageId: 'msg_gateway_1' });
+  convertChatResponseToMessages(JSON.parse(readFixture(`openai-chat/${fixture}`)) as unknown, { model: 'gpt-client-name', responseId: 'gateway_1' });
 
 describe('convertChatResponseToMessages', () => {
   it('answers a recorded tool call as a tool_use message with parsed input and stop_reason tool_use', () => {
@@ -12,7 +12,7 @@ describe('convertChatResponseToMessages', () => {
       id: 'msg_gateway_1',
       type: 'message',
       role: 'assistant',
-      model: 'gpt-client-name',
+      model: 'gpt-4o-mini-2024-07-18',
       content: [{ type: 'tool_use', id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', name: 'lookup_population', input: { country: 'Crumpet' } }],
       stop_reason: 'tool_use',
       stop_sequence: null,
@@ -36,9 +36,9 @@ describe('convertChatResponseToMessages', () => {
     expect(message.usage.output_tokens).toBe(87);
   });
 
-  it('keeps the completion id when no message id is given', () => {
+  it("names the message after the gateway's request id", () => {
     const completion = JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json')) as unknown;
-    expect(convertChatResponseToMessages(completion, { model: 'm' }).id).toMatch(/^chatcmpl-/);
+    expect(convertChatResponseToMessages(completion, { model: 'm', responseId: 'gen123' }).id).toBe('msg_gen123');
   });
 
   const completion = (message: Record<string, unknown>, finishReason = 'stop') => ({

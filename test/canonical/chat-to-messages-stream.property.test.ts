@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createChatToMessagesStreamTranslator } from '../../shared/canonical/chat-to-messages-stream.ts';
+import { createChatToMessagesStreamTranslator } from './support/translate.ts';
 import { accumulateAnthropicEvents, parseAnthropicFrames, summarizeMessage } from './support/anthropic-stream-accumulator.ts';
 import { chatSourceChunks, meaningOf, sourceItems, sourceUsage, type SourceItem } from './support/generated-streams.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createChatToMessagesStreamTranslator } from '../../shared/canonical/chat-to-messages-stream.ts';
+import { createChatToMessagesStreamTranslator } from './support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { accumulateAnthropicEvents, AnthropicStreamError, parseAnthropicFrames, summarizeMessage } from './support/anthropic-stream-accumulator.ts';
 import { readChatStreamWithOpenAiSdk } from './support/openai-sdk-stream.ts';
@@ -61,7 +61,7 @@ describe('createChatToMessagesStreamTranslator over recorded chat streams', () =
         id: 'msg_gateway_1',
         type: 'message',
         role: 'assistant',
-        model: 'gpt-client-name',
+        model: 'gpt-4o-mini-2024-07-18',
         content: [],
         stop_reason: null,
         stop_sequence: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapAnthropicErrorType, mapChatErrorType, toAnthropicErrorType, toChatErrorType } from '../../shared/canonical/map-error-type.ts';
+import { mapAnthropicErrorType, toAnthropicErrorType } from '../../shared/protocols/anthropic-messages/anthropic-errors.ts';
+import { mapChatErrorType, toChatErrorType } from '../../shared/protocols/openai-chat/openai-errors.ts';
 
 describe('error type mapping', () => {
   it.each(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'request_too_large', 'rate_limit_error', 'overloaded_error', 'api_error'])(

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  anthropicStopReasonFor,
-  mapAnthropicStopReason,
-  mapChatFinishReason,
-  toAnthropicStopReason,
-  toChatFinishReason,
-} from '../../shared/canonical/map-finish-reason.ts';
+import { anthropicStopReasonFor, mapAnthropicStopReason, toAnthropicStopReason } from '../../shared/protocols/anthropic-messages/messages-stop-reason.ts';
+import { mapChatFinishReason, toChatFinishReason } from '../../shared/protocols/openai-chat/chat-finish-reason.ts';
 
 describe('finish reason mapping', () => {
   it.each([

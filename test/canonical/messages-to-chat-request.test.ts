@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { convertMessagesRequestToChat } from '../../shared/canonical/messages-to-chat-request.ts';
+import { convertMessagesRequestToChat } from './support/translate.ts';
 
 const convert = (body: Record<string, unknown>) =>
   convertMessagesRequestToChat({ model: 'claude-sonnet-4-5', max_tokens: 1024, ...body }, { upstreamModel: 'gpt-4.1' });

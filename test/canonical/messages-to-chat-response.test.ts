@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { convertMessagesResponseToChat } from '../../shared/canonical/messages-to-chat-response.ts';
+import { convertMessagesResponseToChat } from './support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 
 const convert = (fixture: string) =>
   convertMessagesResponseToChat(JSON.parse(readFixture(`anthropic/${fixture}`)) as unknown, { model: 'claude-client-name', created: 1_700_000_000 });
 
 describe('convertMessagesResponseToChat', () => {
-  it('answers a recorded text message as a chat completion with the message id, the client model and usage', () => {
+  it("answers a recorded text message as a chat completion with the message id, the provider's model and usage", () => {
     expect(convert('messages-nonstream-text.json')).toEqual({
       id: 'msg_01VdEjxAP5ahtHKrrRdNBteQ',
       object: 'chat.completion',
       created: 1_700_000_000,
-      model: 'claude-client-name',
+      model: 'claude-sonnet-4-5-20250929',
       choices: [
         {
           index: 0,
@@ -25,7 +25,7 @@ describe('convertMessagesResponseToChat', () => {
           finish_reason: 'stop',
         },
       ],
-      usage: { prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, prompt_tokens_details: { cached_tokens: 0 } },
+      usage: { prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } },
     });
   });
 
@@ -33,6 +33,7 @@ describe('convertMessagesResponseToChat', () => {
     expect(convert('messages-nonstream-cache-usage.json').usage).toEqual({
       prompt_tokens: 3 + 418 + 1111,
       completion_tokens: 33,
+      completion_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 3 + 418 + 1111 + 33,
       prompt_tokens_details: { cached_tokens: 1111 },
     });

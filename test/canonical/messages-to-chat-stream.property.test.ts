@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMessagesToChatStreamTranslator } from '../../shared/canonical/messages-to-chat-stream.ts';
+import { createMessagesToChatStreamTranslator } from './support/translate.ts';
 import { expectWellFormedChatStream } from './support/chat-stream-shape.ts';
 import { anthropicSourceEvents, meaningOf, sourceItems, sourceUsage } from './support/generated-streams.ts';
 import { readChatStreamWithOpenAiSdk } from './support/openai-sdk-stream.ts';

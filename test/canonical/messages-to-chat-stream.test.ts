@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMessagesToChatStreamTranslator } from '../../shared/canonical/messages-to-chat-stream.ts';
+import { createMessagesToChatStreamTranslator } from './support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { accumulateAnthropicEvents, summarizeMessage } from './support/anthropic-stream-accumulator.ts';
 import { chatFramePayloads, readChatStreamWithOpenAiSdk } from './support/openai-sdk-stream.ts';
@@ -54,7 +54,7 @@ describe('createMessagesToChatStreamTranslator over recorded Anthropic streams',
   it('opens with a role chunk and ends with the finish chunk, the usage chunk (choices: []) and [DONE]', () => {
     const frames = translate(sseData(anthropicFixtureBody('messages-stream-text.sse')));
     const payloads = chatFramePayloads(frames);
-    expect(payloads[0]).toMatchObject({ id: 'msg_01T8kTq7cYyYJeQ5DxcVUc6D', object: 'chat.completion.chunk', model: 'claude-client-name', created: 1_700_000_000 });
+    expect(payloads[0]).toMatchObject({ id: 'msg_01T8kTq7cYyYJeQ5DxcVUc6D', object: 'chat.completion.chunk', model: 'claude-haiku-4-5-20251001', created: 1_700_000_000 });
     expect(payloads[0]?.choices).toEqual([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
     expect(payloads.at(-2)?.choices).toEqual([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]);
     expect(payloads.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 } });

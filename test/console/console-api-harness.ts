@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { LocalConsoleSessions } from '../../shared/adapters/local/local-console-sessions.ts';
-import { DuckDbUsageQuery } from '../../shared/adapters/local/duckdb-usage-query.ts';
+import { DuckDbUsageQuery } from '../../tools/local-host/duckdb-usage-query.ts';
 import { createConsoleApi } from '../../shared/console/console-api.ts';
 import type { GatewayResponse } from '../../shared/http/gateway-http.ts';
 import { startAdminHarness, type AdminHarness } from '../admin/admin-harness.ts';
@@ -46,7 +46,7 @@ export async function startConsoleApiHarness(): Promise<ConsoleApiHarness> {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...(body !== '' ? { 'content-type': options.contentType ?? 'application/json' } : {}),
       },
-      body,
+      body: Buffer.from(body, 'utf8'),
       sourceIp: '127.0.0.1',
     });
     const text = typeof response.body === 'string' ? response.body : '';

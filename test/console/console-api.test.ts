@@ -144,6 +144,13 @@ describe('the console API', () => {
     expect(answer.status).toBe(415);
   });
 
+  it('refuses a body nested deeper than the gateway accepts, as the generation routes do', async () => {
+    const deep = `{"name": ${'['.repeat(200)}${']'.repeat(200)}}`;
+    const answer = await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: deep });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error?.code).toBe('json_too_deep');
+  });
+
   it("shows owners the audit trail with the console user's name, and members not at all", async () => {
     const trail = await consoleApi.call('GET', '/projects/acme/audit', { token: owner });
 

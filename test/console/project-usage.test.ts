@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDbUsageQuery } from '../../shared/adapters/local/duckdb-usage-query.ts';
+import { DuckDbUsageQuery } from '../../tools/local-host/duckdb-usage-query.ts';
 import { exportUsageRows, parseUsageRange, projectUsageSql, summarizeProjectUsage } from '../../shared/console/project-usage.ts';
 import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
 

@@ -18,7 +18,7 @@ function withPolicy(accessPolicy: NonNullable<Project['accessPolicy']>): Project
   return { ...base, accessPolicy };
 }
 
-const request: AccessContext = { clientIp: '203.0.113.7', environment: 'prod', endpointGroup: 'chat' };
+const request: AccessContext = { clientIp: '203.0.113.7', environment: 'prod', endpoint: 'chat.completions' };
 
 function refusal(project: Project, context: AccessContext): GatewayError {
   try {
@@ -54,13 +54,13 @@ describe('parseCidr', () => {
 
 describe('enforceAccessPolicy', () => {
   it('allows everything when the project has no policy', () => {
-    expect(() => enforceAccessPolicy(base, { clientIp: '198.51.100.1', environment: undefined, endpointGroup: 'models' })).not.toThrow();
+    expect(() => enforceAccessPolicy(base, { clientIp: '198.51.100.1', environment: undefined, endpoint: 'models' })).not.toThrow();
   });
 
   it('refuses an endpoint group the policy does not list with 403 endpoint_not_allowed', () => {
     const project = withPolicy({ allowedEndpoints: ['chat'] });
 
-    const error = refusal(project, { ...request, endpointGroup: 'models' });
+    const error = refusal(project, { ...request, endpoint: 'models' });
 
     expect(error.status).toBe(403);
     expect(error.code).toBe('endpoint_not_allowed');
@@ -109,6 +109,6 @@ describe('enforceAccessPolicy', () => {
     const project = withPolicy({ allowedEndpoints: ['chat', 'generation'], allowedCidrs: ['203.0.113.0/24'], allowedEnvironments: ['prod'] });
 
     expect(() => enforceAccessPolicy(project, request)).not.toThrow();
-    expect(refusal(project, { ...request, endpointGroup: 'models' }).code).toBe('endpoint_not_allowed');
+    expect(refusal(project, { ...request, endpoint: 'models' }).code).toBe('endpoint_not_allowed');
   });
 });

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
 import { planRoute, type RouteRequest } from '../../shared/core/plan-route.ts';
-import type { AllowedModel, OrgRateCard, ProjectConfig, ProviderConfig, ProviderProtocol, RateCardEntry } from '../../shared/core/project-config.ts';
+import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from '../../shared/core/project-config.ts';
 
 const AT = '2025-01-01T00:00:00.000Z';
 
-function provider(name: string, options: { protocol?: ProviderProtocol; hasApiKey?: boolean } = {}): ProviderConfig {
-  return { provider: name, protocol: options.protocol ?? 'openai', baseUrl: `https://${name}.example/v1`, hasApiKey: options.hasApiKey ?? true, updatedAt: AT };
+function provider(name: string, options: { protocol?: WireProtocolId; hasApiKey?: boolean } = {}): ProviderConfig {
+  return { provider: name, protocols: [options.protocol ?? 'openai-chat'], auth: 'bearer', baseUrl: `https://${name}.example/v1`, hasApiKey: options.hasApiKey ?? true, updatedAt: AT };
 }
 
-function allowed(slug: string, alias?: string): AllowedModel {
+function allowed(slug: string, alias?: string, kind: ModelKind = 'chat'): AllowedModel {
   const slash = slug.indexOf('/');
-  return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), createdAt: AT, ...(alias ? { alias } : {}) };
+  return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), kind, createdAt: AT, ...(alias ? { alias } : {}) };
 }
 
 function rate(slug: string, input: number, output: number): RateCardEntry {
@@ -38,7 +38,8 @@ function plan(request: Partial<RouteRequest>, projectConfig = config(), orgRates
     fallbackModels: [],
     failoverEnabled: true,
     preferences: {},
-    protocols: ['openai'],
+    protocols: ['openai-chat'],
+    modelKinds: ['chat'],
     parameters: ['model', 'messages'],
     isCoolingDown: () => false,
     ...request,
@@ -155,11 +156,20 @@ describe('eligibility', () => {
   });
 
   it('refuses a model served only over another protocol with 400 model_unsupported_for_endpoint', () => {
-    const projectConfig = config({ providers: [provider('anthropic', { protocol: 'anthropic' })], models: [allowed('anthropic/claude-haiku-4-5')] });
+    const projectConfig = config({ providers: [provider('anthropic', { protocol: 'anthropic-messages' })], models: [allowed('anthropic/claude-haiku-4-5')] });
     const error = refusal(() => plan({ model: 'anthropic/claude-haiku-4-5' }, projectConfig));
     expect(error.status).toBe(400);
     expect(error.code).toBe('model_unsupported_for_endpoint');
-    expect(plan({ model: 'anthropic/claude-haiku-4-5', protocols: ['anthropic'] }, projectConfig)).toEqual(['anthropic/claude-haiku-4-5']);
+    expect(plan({ model: 'anthropic/claude-haiku-4-5', protocols: ['anthropic-messages'] }, projectConfig)).toEqual(['anthropic/claude-haiku-4-5']);
+  });
+
+  it('refuses a model of another kind (an embedding model on a chat endpoint) with 400 model_unsupported_for_endpoint', () => {
+    const projectConfig = config({ models: [allowed('openai/text-embedding-3-small', undefined, 'embedding')] });
+    const error = refusal(() => plan({ model: 'openai/text-embedding-3-small' }, projectConfig));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('model_unsupported_for_endpoint');
+    expect(error.message).toContain('an embedding model');
+    expect(plan({ model: 'openai/text-embedding-3-small', modelKinds: ['embedding'] }, projectConfig)).toEqual(['openai/text-embedding-3-small']);
   });
 
   it('excludes providers without a credential, except the offline mock', () => {
@@ -195,5 +205,36 @@ describe('cool-down', () => {
 
   it('still tries a cooling-down target when it is the only one', () => {
     expect(plan({ model: 'mistral/mistral-small', isCoolingDown: () => true })).toEqual(['mistral/mistral-small']);
+  });
+});
+
+describe('planRoute: models served by one OpenAI API', () => {
+  const openai: ProviderConfig = { ...provider('openai'), protocols: ['openai-chat', 'openai-responses'] };
+  const responsesOnly: AllowedModel = { ...allowed('openai/o3-pro'), upstreamApi: 'responses' };
+  const request: RouteRequest = {
+    model: 'openai/o3-pro',
+    fallbackModels: [],
+    failoverEnabled: false,
+    preferences: {},
+    protocols: ['openai-chat', 'anthropic-messages', 'openai-responses'],
+    modelKinds: ['chat'],
+    parameters: [],
+    isCoolingDown: () => false,
+  };
+
+  it('gives the target only the Responses protocol, so chat and messages clients reach it through translation', () => {
+    const [target] = planRoute(request, config({ providers: [openai], models: [responsesOnly] }), NO_ORG_RATES);
+    expect(target?.provider.protocols).toEqual(['openai-responses']);
+    expect(target?.provider.baseUrl).toBe(openai.baseUrl);
+  });
+
+  it('leaves the provider its protocols for models without the mark', () => {
+    const [target] = planRoute({ ...request, model: 'openai/gpt-5' }, config({ providers: [openai], models: [allowed('openai/gpt-5')] }), NO_ORG_RATES);
+    expect(target?.provider.protocols).toEqual(['openai-chat', 'openai-responses']);
+  });
+
+  it('says the model is not served on an endpoint that cannot reach its API', () => {
+    const error = refusal(() => planRoute({ ...request, protocols: ['openai-chat'] }, config({ providers: [openai], models: [responsesOnly] }), NO_ORG_RATES));
+    expect(error).toMatchObject({ code: 'model_unsupported_for_endpoint', message: expect.stringContaining('served over openai-responses') });
   });
 });

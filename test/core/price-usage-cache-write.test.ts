@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { priceUsage, type TokenUsage } from '../../shared/core/price-usage.ts';
+import { priceUsage } from '../../shared/core/price-usage.ts';
+import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import { rateCardEntrySchema, type RateCardEntry } from '../../shared/core/project-config.ts';
 
 function usage(overrides: Partial<TokenUsage>): TokenUsage {

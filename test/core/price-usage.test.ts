@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsd, parseUsdToNanos, priceUsage, type TokenUsage } from '../../shared/core/price-usage.ts';
+import { formatUsd, parseUsdToNanos, priceUsage } from '../../shared/core/price-usage.ts';
+import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
 
 function usage(overrides: Partial<TokenUsage>): TokenUsage {

@@ -7,7 +7,7 @@ const CREATED = '2025-01-01T00:00:00.000Z';
 
 function allowed(slug: string, alias?: string): AllowedModel {
   const slash = slug.indexOf('/');
-  return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), createdAt: CREATED, ...(alias ? { alias } : {}) };
+  return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), kind: 'chat', createdAt: CREATED, ...(alias ? { alias } : {}) };
 }
 
 function thrown(fn: () => unknown): GatewayError {

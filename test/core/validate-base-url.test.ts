@@ -40,6 +40,12 @@ describe('isPrivateHost', () => {
     'api.localhost.',
     'metadata.google.internal.',
     '127.0.0.1.',
+    // IANA special-purpose ranges and IPv6 forms that carry a private IPv4 address.
+    'fec0::1',
+    '[::169.254.169.254]',
+    '[64:ff9b::169.254.169.254]',
+    '198.18.0.1',
+    '224.0.0.1',
   ])('counts %s as private', (host) => {
     expect(isPrivateHost(host)).toBe(true);
   });
@@ -55,7 +61,6 @@ describe('isPrivateHost', () => {
     '100.128.0.1',
     '11.0.0.1',
     '2606:4700::1111',
-    'fec0::1',
     'localhost.example.com',
   ])('counts %s as public', (host) => {
     expect(isPrivateHost(host)).toBe(false);

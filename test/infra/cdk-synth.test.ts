@@ -3,11 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
 import { routeGroups } from '../../infra/route-groups.ts';
-import { stackPropsFromContext } from '../../infra/stack-context.ts';
 
 const run = promisify(execFile);
 const outdir = mkdtempSync(join(tmpdir(), 'gateway-cdk-cli-'));
@@ -28,26 +26,16 @@ describe('npx cdk synth', () => {
     expect(functions).toHaveLength(routeGroups.length + 3);
     expect(types).toContain('AWS::CloudFront::Distribution');
   }, 150_000);
-});
 
-describe('stackPropsFromContext', () => {
-  it('reads the domain, the web ACL choice and deletion protection from -c flags', () => {
-    const app = new App({
-      context: {
-        domainName: 'gateway.example.com',
-        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
-        wafManagedRuleGroups: 'AWSManagedRulesCommonRuleSet, AWSManagedRulesSQLiRuleSet',
-        deletionProtection: 'false',
-      },
-    });
-    expect(stackPropsFromContext(app)).toEqual({
-      customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
-      waf: { managedRuleGroups: ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesSQLiRuleSet'] },
-      deletionProtection: false,
-    });
-  });
-
-  it('refuses a domain without its certificate', () => {
-    expect(() => stackPropsFromContext(new App({ context: { domainName: 'gateway.example.com' } }))).toThrow(/together/);
-  });
+  it('refuses a retired -c flag instead of silently dropping it', async () => {
+    const failure = await run('npx', ['--no-install', 'cdk', 'synth', '--quiet', '--no-notices', '-o', outdir, '-c', 'domainName=gateway.example.com'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+      timeout: 120_000,
+    }).then(
+      () => undefined,
+      (error: { stderr: string }) => error,
+    );
+    expect(failure?.stderr).toMatch(/infra\/settings\/<env>\.json/);
+  }, 150_000);
 });

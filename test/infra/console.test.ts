@@ -103,9 +103,7 @@ describe('the console in the stack', () => {
     const id = logicalId(gateway.template, 'AWS::Lambda::Function', 'ConsoleApi');
     const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables).toMatchObject({
-      GATEWAY_CONSOLE_SIGN_IN: 'cognito',
       GATEWAY_CONSOLE_SITE_BUCKET: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'ConsoleFiles') },
-      GATEWAY_USAGE_QUERY: 'athena',
       GATEWAY_ATHENA_WORKGROUP: { Ref: logicalId(gateway.template, 'AWS::Athena::WorkGroup', 'UsageAnalyticsWorkGroup') },
       GATEWAY_USAGE_DATABASE: 'model_gateway',
       GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },

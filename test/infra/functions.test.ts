@@ -37,7 +37,7 @@ describe('gateway functions', () => {
       InvokeMode: 'RESPONSE_STREAM',
       TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] },
     });
-    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 512 });
   });
 
   it('gives function URLs to the route groups and the console API only, the console\'s buffered', () => {
@@ -57,7 +57,6 @@ describe('gateway functions', () => {
       GATEWAY_GENERATIONS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesGenerations') },
       GATEWAY_COUNTERS_TABLE: { Ref: logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesCounters') },
       GATEWAY_SECRET_PREFIX: 'model-gateway/provider/',
-      GATEWAY_USAGE_SINK: 'sqs',
       GATEWAY_USAGE_QUEUE_URL: { Ref: logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords') },
       GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },
       POWERTOOLS_SERVICE_NAME: `gateway-${name}`,
@@ -84,7 +83,23 @@ describe('gateway functions', () => {
       BatchSize: 10,
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
     });
+  });
+
+  it('sizes functions from the measured defaults: route groups 512 MB, writer and admin 256 MB, nothing reserved', () => {
+    expect(functionProperties('Writer')).toMatchObject({ MemorySize: 256 });
+    expect(functionProperties('Admin')).toMatchObject({ MemorySize: 256 });
+    for (const { Properties } of Object.values(resourcesOfType(gateway.template, FUNCTION))) {
+      expect(Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    }
+  });
+
+  it('prints the outputs an operator needs', () => {
+    for (const output of ['GatewayUrl', 'AdminFunctionName', 'UsageQueueUrl', 'DeadLetterQueueUrl', 'UsageDatabase', 'AthenaWorkGroup', 'DistributionId', 'UsageBucketName']) {
+      gateway.template.hasOutput(output, Match.objectLike({ Value: Match.anyValue() }));
+    }
+    gateway.template.hasOutput('DistributionId', { Value: { Ref: logicalId(gateway.template, 'AWS::CloudFront::Distribution', 'Distribution') }, Description: Match.anyValue() });
   });
 
   it('keeps each function\'s logs in its own log group with a retention', () => {

@@ -17,7 +17,6 @@ beforeAll(() => {
 });
 
 const PROVIDER_SECRETS = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:model-gateway/provider/*';
-const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const table = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
 
 describe('least-privilege grants', () => {
@@ -39,13 +38,23 @@ describe('least-privilege grants', () => {
     expect(actionsOn(admin, originSecret)).toEqual([]);
   });
 
-  it('gives the request path reads of keys, projects and generations, writes to counters only', () => {
-    for (const name of ['Keys', 'Projects', 'Generations']) {
-      const actions = actionsOn(openAi, table(name));
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      for (const write of WRITES) expect(actions).not.toContain(write);
+  it('gives the request path reads of keys, projects and generations, balance reservations on projects, counters', () => {
+    expect(actionsOn(openAi, table('Keys'))).toEqual(['dynamodb:GetItem']);
+    // Prepaid admission reserves the worst case with a conditional UpdateItem on the project's usage item.
+    expect(actionsOn(openAi, table('Projects'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(openAi, table('Generations'))).toEqual(['dynamodb:Query']);
+    expect(actionsOn(openAi, table('Counters'))).toEqual(['dynamodb:UpdateItem']);
+    for (const name of ['Keys', 'Projects', 'Generations', 'Counters']) {
+      for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan']) expect(actionsOn(openAi, table(name))).not.toContain(write);
     }
-    expect(actionsOn(openAi, table('Counters'))).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:GetItem']));
+  });
+
+  it('gives the tool bridge the request path without balance reservations or generation lookups: its calls are free', () => {
+    const bridge = statementsOfFunction(gateway.template, 'RouteGroupmcp');
+    expect(actionsOn(bridge, table('Keys'))).toEqual(['dynamodb:GetItem']);
+    expect(actionsOn(bridge, table('Projects'))).toEqual(['dynamodb:Query']);
+    expect(actionsOn(bridge, table('Generations'))).toEqual([]);
+    expect(actionsOn(bridge, table('Counters'))).toEqual(['dynamodb:UpdateItem']);
   });
 
   it('lets the OpenAI function send usage records to the queue, and not read them', () => {
@@ -61,8 +70,8 @@ describe('least-privilege grants', () => {
   });
 
   it('lets the writer record usage: generations and project spend, files under usage/ (put only)', () => {
-    expect(actionsOn(writer, table('Generations'))).toContain('dynamodb:PutItem');
-    expect(actionsOn(writer, table('Projects'))).toContain('dynamodb:UpdateItem');
+    expect(actionsOn(writer, table('Generations'))).toEqual(['dynamodb:PutItem']);
+    expect(actionsOn(writer, table('Projects'))).toEqual(['dynamodb:UpdateItem']);
     // Keys only to stamp their last use: one index query and one attribute update, nothing else.
     expect(actionsOn(writer, table('Keys'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
     const bucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
@@ -73,21 +82,20 @@ describe('least-privilege grants', () => {
     expect(actionsOn(writer, queue)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
   });
 
-  it('lets the admin function create, update and read provider keys, and manage keys and projects', () => {
-    expect(actionsOn(admin, PROVIDER_SECRETS)).toEqual([
-      'secretsmanager:CreateSecret',
-      'secretsmanager:GetSecretValue',
-      'secretsmanager:PutSecretValue',
-    ]);
+  it('lets the admin function create, update and delete provider keys (never read them), and manage keys and projects', () => {
+    expect(actionsOn(admin, PROVIDER_SECRETS)).toEqual(['secretsmanager:CreateSecret', 'secretsmanager:DeleteSecret', 'secretsmanager:PutSecretValue']);
     expect(actionsOn(admin, table('Keys'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
     expect(actionsOn(admin, table('Projects'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem']));
     expect(admin.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
   });
 
-  it('lets the console API run the admin commands (keys, projects, provider keys) and the usage queries, nothing more', () => {
-    expect(actionsOn(consoleApi, PROVIDER_SECRETS)).toEqual(actionsOn(admin, PROVIDER_SECRETS));
+  it("lets the console API run its routes' admin commands (keys, projects, provider keys) and the usage queries, nothing more", () => {
+    // Sets provider keys, never reads or deletes them (no provider remove in the console).
+    expect(actionsOn(consoleApi, PROVIDER_SECRETS)).toEqual(['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue']);
     expect(actionsOn(consoleApi, table('Keys'))).toEqual(actionsOn(admin, table('Keys')));
-    expect(actionsOn(consoleApi, table('Projects'))).toEqual(actionsOn(admin, table('Projects')));
+    // The admin function's, but no Scan (it lists a person's projects, never all) and no UpdateItem (no balances).
+    const notInConsole = ['dynamodb:Scan', 'dynamodb:UpdateItem'];
+    expect(actionsOn(consoleApi, table('Projects'))).toEqual(actionsOn(admin, table('Projects')).filter((action) => !notInConsole.includes(action)));
     expect(actionsOn(consoleApi, table('Generations'))).toEqual([]);
     expect(actionsOn(consoleApi, 'UsageAnalyticsWorkGroup')).toEqual(['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StartQueryExecution']);
     const usageBucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');

@@ -64,7 +64,6 @@ describe('cdk-nag (AwsSolutions)', () => {
         'AwsSolutions-SMG4',
         'AwsSolutions-CFR1',
         'AwsSolutions-CFR2',
-        'AwsSolutions-CFR3',
         'AwsSolutions-CFR4',
         'AwsSolutions-COG8',
         'AwsSolutions-L1',

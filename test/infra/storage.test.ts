@@ -101,7 +101,10 @@ describe('usage files and Athena', () => {
       VersioningConfiguration: { Status: 'Enabled' },
       LoggingConfiguration: { DestinationBucketName: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsAccessLogs') } },
       LifecycleConfiguration: {
-        Rules: [expect.objectContaining({ Prefix: 'usage/', Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }] })],
+        Rules: [
+          expect.objectContaining({ Prefix: 'usage/', Transitions: [{ StorageClass: 'STANDARD_IA', TransitionInDays: 90 }] }),
+          expect.objectContaining({ Prefix: 'spill/', NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+        ],
       },
     });
     gateway.template.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -127,11 +130,13 @@ describe('usage files and Athena', () => {
   it('runs queries in a workgroup that enforces an encrypted result location', () => {
     const results = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsQueryResults');
     const workGroup = Object.values(resourcesOfType(gateway.template, 'AWS::Athena::WorkGroup'))[0]?.Properties as {
-      WorkGroupConfiguration: { EnforceWorkGroupConfiguration: boolean; ResultConfiguration: { OutputLocation: unknown; EncryptionConfiguration: unknown } };
+      WorkGroupConfiguration: { EnforceWorkGroupConfiguration: boolean; BytesScannedCutoffPerQuery: number; ResultConfiguration: { OutputLocation: unknown; EncryptionConfiguration: unknown } };
     };
     expect(workGroup.WorkGroupConfiguration.EnforceWorkGroupConfiguration).toBe(true);
     expect(JSON.stringify(workGroup.WorkGroupConfiguration.ResultConfiguration.OutputLocation)).toContain(results);
     expect(workGroup.WorkGroupConfiguration.ResultConfiguration.EncryptionConfiguration).toEqual({ EncryptionOption: 'SSE_S3' });
+    // A query that would scan more than 10 GB is cancelled.
+    expect(workGroup.WorkGroupConfiguration).toMatchObject({ BytesScannedCutoffPerQuery: 10 * 1024 ** 3 });
     gateway.template.hasOutput('AthenaWorkGroup', { Value: { Ref: logicalId(gateway.template, 'AWS::Athena::WorkGroup', 'UsageAnalyticsWorkGroup') } });
     gateway.template.hasOutput('UsageBucketName', { Value: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage') } });
   });

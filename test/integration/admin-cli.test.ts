@@ -31,10 +31,35 @@ describe('admin CLI without a running host', () => {
     expect(result.stderr).toMatch(/There is no project "no-such-project"\. \(project_not_found\)/);
   });
 
-  it('explains a malformed command line and exits 2', async () => {
-    const result = await admin(dataDir, 'project', 'update', 'cli-project', '--failover', 'maybe');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--failover takes "on" or "off"/);
+  it('says on stderr which store it changes when no gateway runs on it, and prints no log lines', async () => {
+    const result = await admin(dataDir, 'project', 'get', 'no-such-project');
+    expect(result.stderr.split('\n').filter((line) => line !== '')).toEqual([
+      `(no gateway is running on ${dataDir}: the command runs on its store directly)`,
+      'error: There is no project "no-such-project". (project_not_found)',
+    ]);
+  });
+
+  it('explains a malformed command line in one line and a hint on stderr, and exits 2', async () => {
+    const result = await admin(dataDir, 'project', 'update', 'cli-project', '--rpm', '-3');
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --rpm must be a positive integer or "none", not "-3"\nRun "npm run --silent admin -- project update --help" for usage and an example.\n',
+    });
+  });
+
+  it('prints the help of a command on stdout and exits 0', async () => {
+    const result = await admin(dataDir, 'help', 'model', 'allow');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--context-length <N>');
+    expect(result.stdout).toContain('Examples:');
+  });
+
+  it('prints a list as a table with --output table', async () => {
+    const result = await admin(dataDir, 'project', 'list', '--output', 'table');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+PLAN\s+CREATED_AT\s+UPDATED_AT\n/);
+    expect(result.stdout).toMatch(/^cli-project\s+CLI project\s+active\s/m);
   });
 });
 

@@ -181,7 +181,7 @@ describe('GET /v1/models', () => {
     expect(byId['openai/gpt-4o-mini']).toMatchObject({
       canonical_slug: 'openai/gpt-4o-mini',
       pricing: { prompt: '0.00000015', completion: '0.0000006', request: '0' },
-      architecture: { modality: 'text' },
+      architecture: { modality: 'text->text', input_modalities: ['text'], output_modalities: ['text'] },
     });
     expect(byId['openai/gpt-4.1-nano']).toMatchObject({ pricing: { prompt: '0.0000001', completion: '0.0000004' } });
   });
@@ -190,7 +190,7 @@ describe('GET /v1/models', () => {
     const projectKey = await createProjectWithKey(gateway, {
       projectId: 'agents',
       baseUrl: upstream.baseUrl,
-      models: [{ slug: 'openrouter/anthropic/claude-sonnet-4.5' }, { slug: 'openai/gpt-4o-mini' }],
+      models: [{ slug: 'openrouter/anthropic/claude-sonnet-4.5' }, { slug: 'openrouter/openai/gpt-4o-mini' }],
       provider: 'openrouter',
     });
 

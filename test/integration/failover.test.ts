@@ -32,7 +32,7 @@ beforeAll(async () => {
     await gateway.admin({ command: 'provider.set', projectId, provider: 'backup', apiKey: 'sk-backup-secret-0123456789', baseUrl: backup.baseUrl, protocol: 'openai' });
   }
   // The same model under two providers: `backup/openai/m` is the model `openai/m`.
-  const pairs = ['m-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat'];
+  const pairs = ['m-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat', 'm-cool-429', 'm-cool-drop', 'm-cool-silent', 'm-cool-400'];
   await allow('acme', pairs.flatMap((id) => [`openai/${id}`, `backup/openai/${id}`]));
   await allow('acme', ['openai/m-chain-b', 'backup/openai/m-chain-c', 'openai/m-alone']);
   await allow('resilient', ['openai/m-flag', 'backup/openai/m-flag', 'openai/m-shared', 'backup/openai/m-shared']);
@@ -168,6 +168,26 @@ describe('failover with route "fallback"', () => {
     expect(log).toEqual(['openai:m-cool', 'backup:openai/m-cool', 'backup:openai/m-cool']);
     expect(response.headers.get('x-gateway-model')).toBe('backup/openai/m-cool');
     expect(await generation('fo-cool')).toMatchObject({ fallback_attempts: 0 });
+  });
+
+  it.each([
+    ['a 429', 429, 'm-cool-429'],
+    ['a dropped connection', 'drop', 'm-cool-drop'],
+    ['a first-byte time-out', 'silent', 'm-cool-silent'],
+  ] as const)('puts a target that failed with %s in cool-down: tried last on the next request', async (_name, behaviour, model) => {
+    behaviours = { [`openai:${model}`]: behaviour };
+    await gateway.openai(key).chat.completions.create(chat(`openai/${model}`, fallback));
+    behaviours = {};
+    await gateway.openai(key).chat.completions.create(chat(`openai/${model}`, fallback));
+    expect(log).toEqual([`openai:${model}`, `backup:openai/${model}`, `backup:openai/${model}`]);
+  });
+
+  it("does not put a target in cool-down for the client's own mistake (400)", async () => {
+    behaviours = { 'openai:m-cool-400': 400 };
+    await gateway.openai(key).chat.completions.create(chat('openai/m-cool-400', fallback)).catch(() => undefined);
+    behaviours = {};
+    await gateway.openai(key).chat.completions.create(chat('openai/m-cool-400', fallback));
+    expect(log).toEqual(['openai:m-cool-400', 'openai:m-cool-400']);
   });
 });
 

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
 import { startFakeOpenAiUpstream, sendJson, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { awaitFreshWindow } from '../support/admission.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
@@ -143,5 +144,23 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(data).toEqual(JSON.parse(readFixture('anthropic/count-tokens.json')));
     expect(response.headers.get('x-gateway-token-count')).toBe('provider');
     expect(upstream.received[0]?.path).toBe('/v1/messages/count_tokens');
+  });
+
+  it("counts toward the project's requests per minute, and is refused with 429 past it", async () => {
+    await gateway.admin({ command: 'project.create', projectId: 'counting' });
+    await gateway.admin({ command: 'provider.set', projectId: 'counting', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
+    await gateway.admin({ command: 'model.allow', projectId: 'counting', slug: 'anthropic/claude-haiku-4-5' });
+    await gateway.admin({ command: 'project.update', projectId: 'counting', rpm: 2 });
+    const countingKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'counting' })).key;
+    const count = () =>
+      fetch(`${gateway.url}/v1/messages/count_tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${countingKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: ask.model, messages: ask.messages }),
+      });
+    await awaitFreshWindow();
+    const statuses = [];
+    for (let request = 0; request < 3; request += 1) statuses.push((await count()).status);
+    expect(statuses).toEqual([200, 200, 429]);
   });
 });

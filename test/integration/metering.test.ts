@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryLocalUsage } from '../../shared/usage-writer/local-usage-query.ts';
+import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 import { startFakeOpenAiUpstream, sendJson, sendSse, sseEvents, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCommand } from '../support/run-command.ts';
+import { runCommand, startCommand } from '../support/run-command.ts';
 
 let dataDir: string;
 
@@ -45,23 +45,61 @@ describe('npm start', () => {
       const { token } = (await signIn.json()) as { token: string };
       const me = await fetch(`${url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(await me.json()).toMatchObject({ member: 'admin@localhost', projects: [{ id: 'demo', role: 'owner' }] });
+
+      // One line per request, written once the request is metered: never the prompt or the key.
+      const requestLines = () => gateway.output().split('\n').filter((line) => /^(GET|POST) \//.test(line));
+      await expect.poll(() => requestLines().filter((line) => line.startsWith('POST /v1/chat/completions')).length).toBe(2);
+      expect(requestLines().filter((line) => /^GET \/health 200 · \d+ ms$/.test(line))).toHaveLength(1);
+      for (const line of requestLines().filter((candidate) => candidate.startsWith('POST /v1/'))) {
+        expect(line).toMatch(/^POST \/v1\/chat\/completions 200 · mock\/echo · \d+ ms · \d+ in \/ \d+ out tokens · \$0\.\d+$/);
+      }
+      expect(requestLines().join('\n')).not.toMatch(/Hello|gw\./);
+      // The console's calls are requests too; their lines hold no sign-in code or session token.
+      await expect.poll(() => requestLines().filter((line) => /^POST \/console\/api\/session 200 · \d+ ms$/.test(line)).length).toBe(1);
+      expect(requestLines().join('\n')).not.toContain(String(code));
+      expect(requestLines().join('\n')).not.toContain(token);
     } finally {
       await gateway.stop();
     }
   });
 
-  it('keeps its data across restarts, does not create a second demo key, and removes its host file on exit', async () => {
-    const gateway = startCommand('npm', ['start'], env(), /OpenAI-compatible base URL/);
+  it('keeps its data across restarts, says how to get a key instead of a second demo key, is quiet when asked, and removes its host file on exit', async () => {
+    const gateway = startCommand('npm', ['start'], { ...env(), GATEWAY_QUIET: '1' }, /key create demo --name laptop/);
     try {
-      await gateway.started;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(gateway.output()).not.toMatch(/First start/);
+      const output = await gateway.started;
+      expect(output).not.toMatch(/First start/);
+      expect(output).not.toMatch(/gw\.[0-9A-Za-z]{43}/);
       expect((await stat(join(dataDir, 'host.json'))).mode & 0o777).toBe(0o600);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      expect((await fetch(`${url}/health`)).status).toBe(200);
     } finally {
       await gateway.stop();
     }
+    expect(gateway.output()).not.toMatch(/^GET \/health/m);
+    expect(gateway.output()).not.toMatch(/One line per request/);
     // A stopped host leaves no host file behind, so the admin CLI no longer tries to reach it. npm may exit
     // before the gateway process has finished closing, so give it a moment.
     await expect.poll(() => stat(join(dataDir, 'host.json')).then(() => 'present', () => 'gone'), { timeout: 5_000 }).toBe('gone');
+  });
+
+  it('refuses, in one line, to start on a data directory a running gateway uses, or on a port in use', async () => {
+    const gateway = startCommand('npm', ['start'], { ...env(), GATEWAY_QUIET: '1' }, /listening on/);
+    try {
+      const output = await gateway.started;
+      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] as string;
+      const sameDirectory = await runCommand('npm', ['start', '--silent'], { ...env(), GATEWAY_QUIET: '1' });
+      expect(sameDirectory.code).toBe(1);
+      expect(sameDirectory.stderr.trim()).toMatch(/^error: A gateway is already running on .+ \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)\. Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=/);
+      const otherDirectory = await mkdtemp(join(tmpdir(), 'gateway-start-port-'));
+      try {
+        const samePort = await runCommand('npm', ['start', '--silent'], { PORT: port, GATEWAY_DATA_DIR: otherDirectory, GATEWAY_QUIET: '1' });
+        expect(samePort.code).toBe(1);
+        expect(samePort.stderr.trim()).toBe(`error: Port ${port} is already in use. Stop what uses it, or start on another port: PORT=${Number(port) + 1} npm start`);
+      } finally {
+        await rm(otherDirectory, { recursive: true, force: true });
+      }
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bodyText } from '../../shared/http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult } from '../../shared/lambda/function-url.ts';
 
 function event(overrides: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 {
@@ -57,7 +58,7 @@ describe('toGatewayRequest', () => {
     Reflect.deleteProperty(bare, 'rawQueryString');
     const request = toGatewayRequest(bare);
     expect(request.headers).toEqual({});
-    expect(request.body).toBe('');
+    expect(request.body.byteLength).toBe(0);
     expect([...request.query]).toEqual([]);
   });
 
@@ -70,21 +71,26 @@ describe('toGatewayRequest', () => {
   });
 
   it('passes a text body through as it is', () => {
-    expect(toGatewayRequest(event({ body: '{"model":"mock/echo"}' })).body).toBe('{"model":"mock/echo"}');
+    expect(bodyText(toGatewayRequest(event({ body: '{"model":"mock/echo"}' })))).toBe('{"model":"mock/echo"}');
   });
 
-  it('decodes a base64 body as UTF-8', () => {
+  it('decodes a base64 body to its bytes, and its text as UTF-8', () => {
     const body = Buffer.from('{"messages":[{"content":"Grüße 👋"}]}', 'utf8').toString('base64');
-    expect(toGatewayRequest(event({ body, isBase64Encoded: true })).body).toBe('{"messages":[{"content":"Grüße 👋"}]}');
+    expect(bodyText(toGatewayRequest(event({ body, isBase64Encoded: true })))).toBe('{"messages":[{"content":"Grüße 👋"}]}');
   });
 
-  it('round-trips any UTF-8 text through base64', () => {
+  it('round-trips any bytes through base64, unchanged', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
-        const body = Buffer.from(text, 'utf8').toString('base64');
-        expect(toGatewayRequest(event({ body, isBase64Encoded: true })).body).toBe(text);
+      fc.property(fc.uint8Array({ maxLength: 256 }), (bytes) => {
+        const body = Buffer.from(bytes).toString('base64');
+        expect([...toGatewayRequest(event({ body, isBase64Encoded: true })).body]).toEqual([...bytes]);
       }),
     );
+  });
+
+  it('refuses a body that is not UTF-8 with a 400 when read as text', () => {
+    const request = toGatewayRequest(event({ body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64'), isBase64Encoded: true }));
+    expect(() => bodyText(request)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_utf8' }));
   });
 });
 

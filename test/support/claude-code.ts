@@ -39,7 +39,10 @@ export interface ClaudeCodeRun {
  * ANTHROPIC_BASE_URL is the host alone, ANTHROPIC_AUTH_TOKEN the project key, no API key. A throw-away
  * HOME keeps it from reading or writing the machine's settings.
  */
-export async function runClaudeCode(binary: string, options: { baseUrl: string; token: string; model: string; prompt: string }): Promise<ClaudeCodeRun> {
+export async function runClaudeCode(
+  binary: string,
+  options: { baseUrl: string; token: string; model: string; prompt: string; extraArgs?: readonly string[]; env?: Record<string, string> },
+): Promise<ClaudeCodeRun> {
   const home = await mkdtemp(join(tmpdir(), 'claude-home-'));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -48,9 +51,10 @@ export async function runClaudeCode(binary: string, options: { baseUrl: string; 
     ANTHROPIC_AUTH_TOKEN: options.token,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    ...options.env,
   };
   // stdin closed: headless Claude Code otherwise waits for piped input.
-  const child = spawn(binary, ['-p', options.prompt, '--model', options.model], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const child = spawn(binary, ['-p', options.prompt, '--model', options.model, ...(options.extraArgs ?? [])], { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

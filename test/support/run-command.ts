@@ -49,5 +49,5 @@ export function startCommand(command: string, args: string[], env: Record<string
       // The whole process group: npm, tsx and node.
       process.kill(-child.pid, 'SIGTERM');
     });
-  return { started, stop, output: () => output };
+  return { started, stop, output: () => output, child };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
-import { startLocalHost, type LocalHost } from '../../tools/local-host/local-host.ts';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../tools/local-host/local-host.ts';
 
 export interface TestGateway {
   host: LocalHost;
@@ -18,9 +18,9 @@ export interface TestGateway {
 }
 
 /** Starts the local host on a free port with a throw-away data directory. One per test file. */
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startTestGateway(env: Record<string, string> = {}, hostOptions: Pick<LocalHostOptions, 'bodyStallMs'> = {}): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
-  const host = await startLocalHost({ port: 0, dataDir, env: { GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...env } });
+  const host = await startLocalHost({ port: 0, dataDir, env: { GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...env }, ...hostOptions });
   const invoke = async (event: Record<string, unknown>) => (await host.invokeAdmin(event)) as AdminResult;
   return {
     host,

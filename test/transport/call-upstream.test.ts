@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
 import { callUpstream, type UpstreamCall } from '../../shared/transport/call-upstream.ts';
@@ -91,13 +91,21 @@ describe('callUpstream', () => {
     expect(error.message).not.toContain('api.openai.com');
   });
 
-  it('aborts a request whose response head does not arrive in time with 502 upstream_timeout', async () => {
-    const started = Date.now();
-    const error = await rejection(callUpstream(call(hangsUntilAborted, 20)));
-    expect(error.status).toBe(502);
-    expect(error.code).toBe('upstream_timeout');
-    expect(error.message).toBe('Provider "openai" did not answer within 20 ms.');
-    expect(Date.now() - started).toBeLessThan(2_000);
+  it('aborts a request whose response head does not arrive in time with 502 upstream_timeout, and not a moment before', async () => {
+    vi.useFakeTimers();
+    try {
+      let settled = false;
+      const pending = rejection(callUpstream(call(hangsUntilAborted, 20))).finally(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(19);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await pending;
+      expect(error.status).toBe(502);
+      expect(error.code).toBe('upstream_timeout');
+      expect(error.message).toBe('Provider "openai" did not answer within 20 ms.');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports a time-out under a second in milliseconds and a longer one in whole seconds', async () => {

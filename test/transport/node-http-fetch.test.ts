@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeHttpFetch } from '../../shared/transport/node-http-fetch.ts';
+import { createNodeHttpFetch, NonPublicAddressError } from '../../shared/transport/node-http-fetch.ts';
+
+const nodeHttpFetch = createNodeHttpFetch({ allowPrivateAddresses: true });
 
 let server: Server;
 let base: string;
@@ -72,5 +74,21 @@ describe('nodeHttpFetch', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(new Error('too slow')), 30);
     await expect(nodeHttpFetch(`${base}/silent`, { method: 'POST', body: '', signal: abort.signal })).rejects.toThrow();
+  });
+});
+
+describe('createNodeHttpFetch where private upstreams are not allowed', () => {
+  const publicOnly = createNodeHttpFetch({ allowPrivateAddresses: false });
+
+  it.each(['http://169.254.169.254/latest/meta-data/', 'http://[::169.254.169.254]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://198.18.0.1/', 'http://224.0.0.1/', 'http://[fec0::1]/', 'http://127.0.0.1:1/'])(
+    'refuses to connect to the address literal of %s',
+    async (url) => {
+      await expect(publicOnly(url, { method: 'POST', body: '' })).rejects.toBeInstanceOf(NonPublicAddressError);
+    },
+  );
+
+  it('refuses a name that resolves to a non-public address, at connect time', async () => {
+    // "localhost" resolves to loopback without any DNS server, as nip.io-style names resolve to what they name.
+    await expect(publicOnly('http://localhost:1/', { method: 'POST', body: '' })).rejects.toMatchObject({ code: 'ENOTPUBLIC' });
   });
 });

@@ -148,11 +148,20 @@ describe('redactSecrets', () => {
 });
 
 describe('isGatewaySideUpstreamStatus', () => {
-  it.each([401, 403, 429, 500, 502, 503, 504])('counts %i as the gateway side', (status) => {
+  it.each([301, 302, 307, 308, 401, 403, 429, 500, 502, 503, 504])('counts %i as the gateway side', (status) => {
     expect(isGatewaySideUpstreamStatus(status)).toBe(true);
   });
 
   it.each([400, 404, 409, 413, 422])('counts %i as the client side', (status) => {
     expect(isGatewaySideUpstreamStatus(status)).toBe(false);
+  });
+});
+
+describe('an upstream redirect', () => {
+  it('is a 502 upstream failure that says to check the base URL, never passed on to the client', async () => {
+    const error = await upstreamFailureToGatewayError(new Response('<html>moved</html>', { status: 302, headers: { 'content-type': 'text/html' } }), 'acme', undefined);
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_redirected');
+    expect(error.message).toContain('check its base URL');
   });
 });

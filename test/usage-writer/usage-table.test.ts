@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalUsage, openLocalUsage, type UsageQueryRow } from '../../shared/usage-writer/local-usage-query.ts';
+import { type LocalUsage, openLocalUsage, type UsageQueryRow } from '../../tools/cli/local-usage-query.ts';
 import { usageColumns, usageObjectKey } from '../../shared/usage-writer/usage-row.ts';
 import {
   findNamedUsageQuery,

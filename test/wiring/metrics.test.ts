@@ -73,7 +73,7 @@ describe('metric decorators', () => {
     const metrics = recorder();
     const response = jsonResponse(404, { error: 'nope' });
     const serve = withResponseMetrics(async () => response, metrics);
-    expect(await serve({ method: 'GET', path: '/x', query: new URLSearchParams(), headers: {}, body: '', sourceIp: '::1' })).toBe(response);
+    expect(await serve({ method: 'GET', path: '/x', query: new URLSearchParams(), headers: {}, body: Buffer.alloc(0), sourceIp: '::1' })).toBe(response);
     expect(metrics.statuses).toEqual([404]);
   });
 

@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -44,8 +44,11 @@ function routeGroupFunction(environment: Record<string, string>) {
 }
 
 describe('createRouteGroupFunction behind CloudFront', () => {
-  it('reads the origin secret once from Secrets Manager and refuses requests without it with 403', async () => {
-    secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).resolves({ SecretString: SECRET });
+  it('reads the origin secret\'s current and previous values once from Secrets Manager and refuses requests without it with 403', async () => {
+    secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).resolves({ SecretString: SECRET, CreatedDate: new Date() });
+    secretsManager
+      .on(GetSecretValueCommand, { SecretId: SECRET_ARN, VersionStage: 'AWSPREVIOUS' })
+      .rejects(new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret value for staging label: AWSPREVIOUS", $metadata: {} }));
     const { serve, routeGroup } = routeGroupFunction({ GATEWAY_ORIGIN_SECRET_ARN: SECRET_ARN });
 
     const refused = await serve(event({ authorization: 'Bearer gw.key' }));
@@ -56,7 +59,8 @@ describe('createRouteGroupFunction behind CloudFront', () => {
     const served = await serve(event({ [ORIGIN_SECRET_HEADER]: SECRET, authorization: 'Bearer gw.key' }));
     expect(served.statusCode).toBe(200);
     expect(routeGroup).toHaveBeenCalledTimes(1);
-    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    // One read of each stage at cold start; the previous value does not exist before a first rotation.
+    expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.VersionStage)).toEqual([undefined, 'AWSPREVIOUS']);
   });
 
   it('checks nothing and reads no secret without GATEWAY_ORIGIN_SECRET_ARN (the local host)', async () => {

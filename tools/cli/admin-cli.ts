@@ -1,39 +1,44 @@
+import '../check-node-version.js';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { chooseAdminInvoker } from './admin-invoker.ts';
-import { ADMIN_USAGE, parseAdminArgs, UsageError } from './parse-admin-args.ts';
+import { formatAdminAnswer } from './admin/format-admin-answer.ts';
+import { parseAdminCommandLine } from './admin/parse-admin-command-line.ts';
 
-/** `npm run --silent admin -- …`: one JSON document on stdout, or an error on stderr and exit code 1 (2 for usage). */
+/**
+ * `npm run --silent admin -- …`: the answer on stdout (JSON, or tables with --output table); errors on
+ * stderr; exit code 0, 1 (refused or failed) or 2 (wrong command line), as `--help` documents.
+ */
 async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-    console.log(ADMIN_USAGE);
-    return argv.length === 0 ? 2 : 0;
+  const line = parseAdminCommandLine(argv);
+  if (line.kind === 'help') {
+    process.stdout.write(line.text);
+    return 0;
   }
-  let event: Record<string, unknown>;
-  try {
-    event = parseAdminArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\n\n${ADMIN_USAGE}`);
+  if (line.kind === 'usage-error') {
+    process.stderr.write(line.text);
     return 2;
   }
   const invoker = await chooseAdminInvoker(process.env);
+  if (invoker.note) console.error(invoker.note);
   try {
-    const answer = (await invoker.invoke(event)) as AdminResult;
+    const answer = (await invoker.invoke(line.event)) as AdminResult;
     if (!answer.ok) {
       console.error(`error: ${answer.error.message} (${answer.error.code})`);
       return 1;
     }
-    console.log(JSON.stringify(answer.result, null, 2));
+    console.log(formatAdminAnswer(answer.result, line.output));
     return 0;
   } finally {
     await invoker.close();
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+/** Exits once stdout has taken everything (a pipe may still hold a long answer), without waiting for stray timers of the store. */
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  exitAfterOutput(1);
+});

@@ -8,6 +8,8 @@ export interface InvokerChoice {
   invoke: AdminInvoker;
   /** Where the command went, for error messages: "aws", "local host" or "in-process". */
   target: string;
+  /** What the person should know about where the command runs (several data directories may exist). */
+  note?: string;
   close(): Promise<void>;
 }
 
@@ -55,9 +57,18 @@ export async function chooseAdminInvoker(env: Record<string, string | undefined>
     return { invoke: lambdaInvoker(client, 'admin'), target: 'local host', close: async () => client.destroy() };
   }
 
+  // The CLI prints a refusal itself: the handler's WARN log line of it would only repeat it on stderr.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   const { openLocalEnvironment } = await import('../local-host/local-environment.ts');
-  const environment = await openLocalEnvironment(dataDir);
-  const { handler } = await import('../../functions/admin/handler.ts');
-  const invoke = handler as unknown as (event: unknown, context: object) => Promise<unknown>;
-  return { invoke: (event) => invoke(event, {}), target: 'in-process', close: () => environment.store.close() };
+  // The admin function's own log lines would only interleave with the CLI's answer.
+  const environment = await openLocalEnvironment(dataDir, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+
+  const { createHandler } = await import('../../functions/admin/handler.ts');
+  const invoke = createHandler(environment.config) as unknown as (event: unknown, context: object) => Promise<unknown>;
+  return {
+    invoke: (event) => invoke(event, {}),
+    target: 'in-process',
+    note: `(no gateway is running on ${environment.dataDir}: the command runs on its store directly)`,
+    close: () => environment.store.close(),
+  };
 }

@@ -1,5 +1,5 @@
 import { formatScaledInteger } from '../../shared/core/usd-decimal.ts';
-import type { UsageReportLine } from '../../shared/usage-writer/local-usage-query.ts';
+import type { UsageReportLine } from './local-usage-query.ts';
 
 const NANOS_SCALE = 9;
 

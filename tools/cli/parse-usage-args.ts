@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { UsageReportFilter } from '../../shared/usage-writer/local-usage-query.ts';
+import type { UsageReportFilter } from './local-usage-query.ts';
 import { findNamedUsageQuery, type NamedUsageQuery } from '../../shared/usage-writer/usage-table.ts';
-import { UsageError } from './parse-admin-args.ts';
+import { UsageError } from './usage-error.ts';
 
 export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
 

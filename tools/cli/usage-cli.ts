@@ -1,8 +1,9 @@
+import '../check-node-version.js';
 import { z } from 'zod';
-import { type LocalUsage, openLocalUsage } from '../../shared/usage-writer/local-usage-query.ts';
+import { type LocalUsage, openLocalUsage } from './local-usage-query.ts';
 import { namedUsageQueries } from '../../shared/usage-writer/usage-table.ts';
 import { formatUsageReport } from './format-usage-report.ts';
-import { UsageError } from './parse-admin-args.ts';
+import { UsageError } from './usage-error.ts';
 import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
 
 const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway') });
@@ -27,14 +28,14 @@ async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliComma
   }
 }
 
-/** `npm run --silent usage -- …`: results on stdout; errors on stderr with exit code 1 (2 for a bad command line). */
+/** `npm run --silent usage -- …`: results on stdout; errors on stderr with exit code 1 (2 for a bad command line, with one hint line). */
 async function main(argv: string[]): Promise<number> {
   let command: UsageCliCommand;
   try {
     command = parseUsageArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\n\n${USAGE_CLI_USAGE}`);
+    console.error(`error: ${error.message}\nRun "npm run --silent usage -- --help" for the commands.`);
     return 2;
   }
   if (command.command === 'help') {

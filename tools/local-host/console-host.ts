@@ -1,13 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { LocalConsoleSessions } from '../../shared/adapters/local/local-console-sessions.ts';
+import { requireSetting, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { CONSOLE_PATH, CONSOLE_SITE_CONFIG_FILE, consoleContentSecurityPolicy, type ConsoleSiteConfig } from '../../shared/console/console-site.ts';
 import { CONSOLE_API_PREFIX } from '../../shared/console/console-api.ts';
+import type { ConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import { buildConsoleAssets, type ConsoleAsset } from '../../web/console/build-console-assets.ts';
+import { DuckDbUsageQuery } from './duckdb-usage-query.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
-import { inProcessConsoleSessions } from './in-process-console-sessions.ts';
 
 /** Who the link printed by `npm start` signs in, unless GATEWAY_CONSOLE_USER names someone else. */
 export const DEFAULT_LOCAL_CONSOLE_MEMBER = 'admin@localhost';
+/** How long a sign-in link printed by `npm start` stays usable (once), and how long its session lasts. */
+export const LOCAL_SIGN_IN_LINK_TTL_MS = 24 * 60 * 60_000;
+export const LOCAL_CONSOLE_SESSION_TTL_MS = 8 * 60 * 60_000;
 
 type ConsoleHandler = (event: APIGatewayProxyEventV2, context: object) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -20,6 +27,13 @@ const PAGE_HEADERS = {
   'cache-control': 'no-cache',
 };
 
+export interface ConsoleHostOptions {
+  /** The local host's configuration; its usage files are those of GATEWAY_USAGE_DIR. */
+  config: RuntimeConfig;
+  /** The caches the route groups and the admin function share, so a change made in the console applies at once. */
+  caches: ConfigCaches;
+}
+
 export interface ConsoleHost {
   /** Whether a path is the console's: `/console`, its files, its API. */
   serves(path: string): boolean;
@@ -31,13 +45,23 @@ export interface ConsoleHost {
 /**
  * The console on the local host, as CloudFront serves it in AWS: the static files (built in memory with
  * esbuild at start) with the same security headers, config.json for local sign-in, and `/console/api/*`
- * handed to the console function's handler as function-URL events.
+ * handed to the console function's handler as function-URL events. The host gives that handler its
+ * sign-in sessions (it issues the codes of the links it prints, the function redeems and checks them) and
+ * DuckDB over the usage files for the usage pages, where AWS has Cognito and Athena.
  */
-export async function startConsoleHost(): Promise<ConsoleHost> {
+export async function startConsoleHost(options: ConsoleHostOptions): Promise<ConsoleHost> {
   const siteConfig: ConsoleSiteConfig = { signIn: 'local' };
   const assets = new Map<string, ConsoleAsset>((await buildConsoleAssets()).map((asset) => [asset.name, asset]));
   assets.set(CONSOLE_SITE_CONFIG_FILE, { name: CONSOLE_SITE_CONFIG_FILE, contentType: 'application/json', body: Buffer.from(JSON.stringify(siteConfig)) });
-  const handler = (await import('../../functions/console/handler.ts')).handler as unknown as ConsoleHandler;
+  const sessions = new LocalConsoleSessions({
+    clock: { now: () => Date.now() },
+    randomBytes: (size) => randomBytes(size),
+    codeTtlMs: LOCAL_SIGN_IN_LINK_TTL_MS,
+    sessionTtlMs: LOCAL_CONSOLE_SESSION_TTL_MS,
+  });
+  const consoleModule = await import('../../functions/console/handler.ts');
+  const usage = new DuckDbUsageQuery(requireSetting(options.config, 'GATEWAY_USAGE_DIR'));
+  const handler = consoleModule.createHandler(options.config, { caches: options.caches, localSessions: sessions, usage }) as unknown as ConsoleHandler;
 
   return {
     serves: (path) => path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`),
@@ -60,6 +84,6 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
       response.writeHead(200, { 'content-type': asset.contentType, 'content-length': asset.body.length, ...PAGE_HEADERS });
       response.end(request.method === 'HEAD' ? undefined : asset.body);
     },
-    signInLink: (baseUrl, member) => `${baseUrl}${CONSOLE_PATH}/#signin=${inProcessConsoleSessions.issueSignInCode(member)}`,
+    signInLink: (baseUrl, member) => `${baseUrl}${CONSOLE_PATH}/#signin=${sessions.issueSignInCode(member)}`,
   };
 }

@@ -19,7 +19,10 @@ export async function writeHostFile(dataDir: string, host: HostFile): Promise<vo
   await writeFile(hostFilePath(dataDir), JSON.stringify(host), { mode: 0o600 });
 }
 
-/** The host file, if a host that is still alive wrote it. */
+/**
+ * The host file, if the host that wrote it still runs: its process exists and it answers `/health` (a
+ * process killed with SIGKILL can linger as a zombie, and its pid can be reused).
+ */
 export async function readLiveHostFile(dataDir: string): Promise<HostFile | undefined> {
   let host: HostFile;
   try {
@@ -29,7 +32,13 @@ export async function readLiveHostFile(dataDir: string): Promise<HostFile | unde
   }
   try {
     process.kill(host.pid, 0);
-    return host;
+  } catch {
+    return undefined;
+  }
+  try {
+    const health = await fetch(`${host.url}/health`, { signal: AbortSignal.timeout(2_000) });
+    await health.body?.cancel();
+    return health.ok ? host : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
 
 export const LOCAL_TABLES = {
@@ -12,13 +13,16 @@ export const LOCAL_TABLES = {
 export interface LocalEnvironment {
   dataDir: string;
   store: EmbeddedStore;
+  /** The configuration a function would get in AWS, with the local stand-ins. */
+  config: RuntimeConfig;
 }
 
 /**
- * Opens the data directory's embedded store and points the handlers' configuration at it: the
- * environment a function would get in AWS, with local stand-ins. Handlers read it when imported.
+ * Opens the data directory's embedded store and builds the handlers' configuration around it: the same
+ * settings a function reads in AWS, pointed at local stand-ins. `settings` override them (tests shorten
+ * time-outs with it). Nothing is written to the process environment.
  */
-export async function openLocalEnvironment(dataDirectory: string, extraEnv: Record<string, string> = {}): Promise<LocalEnvironment> {
+export async function openLocalEnvironment(dataDirectory: string, settings: Record<string, string> = {}): Promise<LocalEnvironment> {
   const dataDir = resolve(dataDirectory);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   let store: EmbeddedStore;
@@ -27,23 +31,20 @@ export async function openLocalEnvironment(dataDirectory: string, extraEnv: Reco
   } catch (error) {
     throw new Error(`Could not open the embedded store in ${dataDir} (is another gateway process using it?)`, { cause: error });
   }
-  Object.assign(process.env, {
+  const config = loadRuntimeConfig({
     AWS_REGION: 'local',
     GATEWAY_KEYS_TABLE: LOCAL_TABLES.keys,
     GATEWAY_PROJECTS_TABLE: LOCAL_TABLES.projects,
     GATEWAY_GENERATIONS_TABLE: LOCAL_TABLES.generations,
     GATEWAY_COUNTERS_TABLE: LOCAL_TABLES.counters,
-    GATEWAY_USAGE_SINK: 'in-process',
     GATEWAY_USAGE_ARCHIVE: 'file',
     GATEWAY_USAGE_DIR: dataDir,
     GATEWAY_DYNAMODB_ENDPOINT: store.endpoint,
     GATEWAY_SECRETS_BACKEND: 'file',
     GATEWAY_SECRETS_FILE: join(dataDir, 'secrets.json'),
     GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    GATEWAY_CONSOLE_SIGN_IN: 'local',
-    GATEWAY_USAGE_QUERY: 'duckdb',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    ...extraEnv,
+    ...settings,
   });
-  return { dataDir, store };
+  return { dataDir, store, config };
 }

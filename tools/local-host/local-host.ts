@@ -2,24 +2,38 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { registerInProcessUsageSink } from './in-process-usage-sink.ts';
+import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
+import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
+import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
+import { answerClientError, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
-import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
+import { createRequestLog } from './request-log.ts';
 import { startConsoleHost } from './console-host.ts';
+
+/** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
+export class LocalHostError extends Error {
+  override readonly name = 'LocalHostError';
+}
 
 export interface LocalHostOptions {
   port: number;
   /** Loopback by default: the local host is for development, not for serving a network. */
   hostname?: string;
   dataDir: string;
-  /** Extra environment for the handlers (e.g. a short upstream time-out in tests). */
+  /** Settings for the handlers, by their environment names (e.g. a short upstream time-out in tests). */
   env?: Record<string, string>;
+  /** How long a request body may send nothing before the host answers 408 (10 s unless given). */
+  bodyStallMs?: number;
+  /** Receives one line per gateway request (request-log.ts); no log without it. */
+  logRequest?: (line: string) => void;
 }
 
 export interface LocalHost {
@@ -40,61 +54,74 @@ export interface LocalHost {
 
 type StreamingHandler = (event: APIGatewayProxyEventV2, stream: LocalResponseStream, context: Context) => Promise<void>;
 type InvokeHandler = (event: unknown, context: Context) => Promise<unknown>;
+/** What every `functions/<group>/handler.ts` of a route group exports for hosts that inject their dependencies. */
+type RouteGroupModule = { createHandler(config: RuntimeConfig, dependencies: RouteGroupDependencies): unknown };
 
 /** Function URLs refuse request payloads above 6 MB before the handler runs; a little headroom here. */
 const MAX_LOCAL_BODY_BYTES = 8 * 1024 * 1024;
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
-let started = false;
 
 /**
  * Hosts the Lambda handlers on one machine: an HTTP server that behaves like their function URLs
- * (streaming included), the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible
- * store on disk and the owner-only secret file. Handlers read their configuration at import, as at a
- * cold start, so one process hosts one gateway.
+ * (streaming included) and routes paths to route groups with CloudFront's table (infra/route-groups.ts),
+ * the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible store on disk and the
+ * owner-only secret file. Each handler is built by its module's factory with what the host injects: the
+ * durable usage queue, and one set of configuration caches shared with the admin function and the console
+ * (so a revoked key stops working at once, as in the process that revoked it in AWS). `/console*` is the
+ * console's (its files and its function), matched before the route-group table as CloudFront does.
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
-  if (started) throw new Error('A local host is already running in this process.');
-  started = true;
-  let environment: LocalEnvironment;
-  try {
-    environment = await openLocalEnvironment(options.dataDir, options.env);
-  } catch (error) {
-    started = false;
-    throw error;
+  const running = await readLiveHostFile(resolve(options.dataDir));
+  if (running) {
+    throw new LocalHostError(
+      `A gateway is already running on ${resolve(options.dataDir)} (pid ${running.pid}, ${running.url}). Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=./.gateway-2 npm start`,
+    );
   }
-  const { dataDir, store } = environment;
+  const environment = await openLocalEnvironment(options.dataDir, options.env).catch((error: unknown) => {
+    throw new LocalHostError(`${error instanceof Error ? error.message : String(error)} Stop the other process, or use another data directory (GATEWAY_DATA_DIR).`, { cause: error });
+  });
+  const { dataDir, store, config } = environment;
   const startedEmpty = await store.isEmpty();
   installLambdaRuntimeEmulation();
-  // The usage queue must exist before the route groups start handing it records.
-  const writer = (await import('../../functions/writer/handler.ts')).handler as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  const writerModule = await import('../../functions/writer/handler.ts');
+  const writer = writerModule.createHandler(config) as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
   const usageQueue = new LocalUsageQueue({
     deliver: (event) => writer(event, lambdaContext('gateway-writer')),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
+    journalFile: join(dataDir, 'usage-queue.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
   });
-  registerInProcessUsageSink(usageQueue);
-  const openAi = (await import('../../functions/openai/handler.ts')).handler as unknown as StreamingHandler;
-  const messages = (await import('../../functions/messages/handler.ts')).handler as unknown as StreamingHandler;
-  /** CloudFront's behaviours: path patterns to route groups, the OpenAI-compatible group by default. */
-  const routeGroupFor = (path: string): StreamingHandler => (path === '/v1/messages' || path.startsWith('/v1/messages/') ? messages : openAi);
-  const admin = (await import('../../functions/admin/handler.ts')).handler as unknown as InvokeHandler;
+  const requestLog = createRequestLog(options.logRequest);
+  const usageSink = requestLog.observe(usageQueue);
+  const caches = createConfigCaches({ now: () => Date.now() });
+  const handlers = new Map<string, StreamingHandler>();
+  for (const group of routeGroups) {
+    const module = (await import(new URL(`../../${group.entry}`, import.meta.url).href)) as RouteGroupModule;
+    handlers.set(group.name, module.createHandler(config, { usageSink, caches }) as StreamingHandler);
+  }
+  const adminModule = await import('../../functions/admin/handler.ts');
+  const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
-  const consoleHost = await startConsoleHost();
+  const consoleHost = await startConsoleHost({ config, caches });
 
   const server = createServer((request, response) => {
-    void serveRequest(request, response).catch((error: unknown) => failRequest(response, error));
+    void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
   });
+  server.on('clientError', answerClientError);
   async function serveRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
-    if (body === undefined) return sendJson(response, 413, { message: 'Request Entity Too Large' });
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
+    const body = await readBody(request, stallMs);
+    if (body === 'too-large') return sendHostError(response, path, bodyTooLarge());
+    if (body === 'stalled') return sendHostError(response, path, bodyStalled(stallMs / 1000));
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
     if (consoleHost.serves(path)) return consoleHost.serve(request, response, body);
     const stream = new LocalResponseStream(response);
-    const handler = routeGroupFor(path);
-    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(handler === messages ? 'gateway-messages' : 'gateway-openai'));
+    const group = routeGroupForPath(path);
+    const handler = handlers.get(group.name) as StreamingHandler;
+    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {
@@ -107,10 +134,19 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     sendJson(response, 200, await handler(event, lambdaContext(name)));
   }
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.hostname ?? '127.0.0.1', () => resolveListen());
-  });
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.hostname ?? '127.0.0.1', () => resolveListen());
+    });
+  } catch (error) {
+    usageQueue.close();
+    await store.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
+    }
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   await writeHostFile(dataDir, { url, pid: process.pid, adminToken });
@@ -131,21 +167,42 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         server.closeAllConnections();
       });
       await usageQueue.drain();
+      usageQueue.close();
       await store.close();
-      started = false;
     },
   };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_LOCAL_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** A body that sends nothing for this long (shorter than its Content-Length, say) is given up on with 408. */
+const BODY_STALL_MS = 10_000;
+
+/** The whole body, or why not: larger than a function URL takes, or stalled for `stallMs`. */
+function readBody(request: IncomingMessage, stallMs: number): Promise<Buffer | 'too-large' | 'stalled'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stall = setTimeout(() => resolve('stalled'), stallMs);
+    request.on('data', (chunk: Buffer) => {
+      clearTimeout(stall);
+      stall = setTimeout(() => resolve('stalled'), stallMs);
+      size += chunk.length;
+      if (size > MAX_LOCAL_BODY_BYTES) {
+        clearTimeout(stall);
+        request.removeAllListeners('data');
+        request.resume();
+        return resolve('too-large');
+      }
+      chunks.push(chunk);
+    });
+    request.once('end', () => {
+      clearTimeout(stall);
+      resolve(Buffer.concat(chunks));
+    });
+    request.once('error', () => {
+      clearTimeout(stall);
+      resolve('stalled');
+    });
+  });
 }
 
 function sendJson(response: ServerResponse, status: number, payload: unknown): void {

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { UsageSink } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
+import { UsageJournal } from './usage-journal.ts';
 
 interface QueuedMessage {
   messageId: string;
@@ -17,6 +18,8 @@ export interface LocalUsageQueueOptions {
   deliver(event: SQSEvent): Promise<SQSBatchResponse | void>;
   /** Messages that failed maxReceiveCount times are appended here, one JSON line each. */
   deadLetterFile: string;
+  /** Where records wait until applied (see usage-journal.ts); without it the queue lives in memory only. */
+  journalFile?: string;
   report(message: string): void;
   batchSize?: number;
   batchWindowMs?: number;
@@ -38,18 +41,43 @@ export class LocalUsageQueue implements UsageSink {
   private readonly maxReceiveCount: number;
   private readonly retryDelayMs: number;
 
+  private readonly journal: UsageJournal | undefined;
+
   constructor(private readonly options: LocalUsageQueueOptions) {
     this.batchSize = options.batchSize ?? 10;
     this.batchWindowMs = options.batchWindowMs ?? 50;
     this.maxReceiveCount = options.maxReceiveCount ?? 5;
     this.retryDelayMs = options.retryDelayMs ?? 200;
+    if (options.journalFile) {
+      const { journal, pending } = UsageJournal.open(options.journalFile, randomUUID);
+      this.journal = journal;
+      if (pending.length > 0) {
+        options.report(`delivering ${pending.length} usage record(s) a previous run left undelivered`);
+        const now = Date.now();
+        for (const message of pending) this.messages.push({ messageId: message.id, body: message.body, sentAt: now, receiveCount: 0, visibleAt: now });
+        this.schedule(0);
+      }
+    }
   }
 
   async send(record: UsageRecord): Promise<void> {
     const now = Date.now();
-    this.messages.push({ messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now });
+    const message = { messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now };
+    // On disk before the answer ends: a record handed over survives the process.
+    this.journal?.sent(message.messageId, record.recordId, message.body);
+    this.messages.push(message);
     // Like the event source mapping: a full batch goes at once, a partial one waits for the batching window.
     this.schedule(this.messages.length >= this.batchSize ? 0 : this.batchWindowMs);
+  }
+
+  /** Keeps a request's provisional record, delivered in its place should the process stop first. */
+  expect(record: UsageRecord): void {
+    this.journal?.expect(record.recordId, JSON.stringify(record));
+  }
+
+  /** Closes the journal (after a drain, nothing in it is undone). */
+  close(): void {
+    this.journal?.close();
   }
 
   /** Resolves once every message has been delivered or dead-lettered (for shutdown and tests). */
@@ -117,14 +145,16 @@ export class LocalUsageQueue implements UsageSink {
       this.options.report(`usage writer failed a whole batch: ${error instanceof Error ? error.message : String(error)}`);
       failedIds = new Set(batch.map((message) => message.messageId));
     }
-    for (const message of batch.filter((candidate) => failedIds.has(candidate.messageId))) {
-      if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
+    for (const message of batch) {
+      if (!failedIds.has(message.messageId)) this.journal?.done(message.messageId);
+      else if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
       else this.messages.push({ ...message, visibleAt: Date.now() + this.retryDelayMs * message.receiveCount });
     }
   }
 
   private async deadLetter(message: QueuedMessage): Promise<void> {
     await appendFile(this.options.deadLetterFile, `${JSON.stringify({ messageId: message.messageId, receiveCount: message.receiveCount, body: message.body })}\n`, { mode: 0o600 });
+    this.journal?.done(message.messageId);
     this.options.report(`usage message ${message.messageId} failed ${message.receiveCount} times: moved to ${this.options.deadLetterFile}`);
   }
 }

@@ -1,9 +1,12 @@
+import '../check-node-version.js';
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { startLocalHost } from './local-host.ts';
+import { describeHowToGetAKey } from './key-hint.ts';
+import { LocalHostError, startLocalHost } from './local-host.ts';
 import { DEFAULT_LOCAL_CONSOLE_MEMBER } from './console-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
-/** `npm start`: the gateway on this machine, no AWS account needed. */
+/** `npm start`: the gateway on this machine, no AWS account needed. `-- --quiet` (or GATEWAY_QUIET=1): no line per request. */
 const environment = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -11,10 +14,33 @@ const environment = z
     GATEWAY_DATA_DIR: z.string().default('./.gateway'),
     /** Who the console sign-in link printed below signs in (a member id, e.g. an e-mail address). */
     GATEWAY_CONSOLE_USER: z.string().trim().toLowerCase().regex(/^[^\s/#]+$/).default(DEFAULT_LOCAL_CONSOLE_MEMBER),
+    GATEWAY_QUIET: z
+      .string()
+      .optional()
+      .transform((value) => ['1', 'true', 'yes', 'on'].includes(value?.toLowerCase() ?? '')),
   })
   .parse(process.env);
 
-const host = await startLocalHost({ port: environment.PORT, hostname: environment.HOST, dataDir: environment.GATEWAY_DATA_DIR });
+let quietFlag: boolean;
+try {
+  quietFlag = parseArgs({ options: { quiet: { type: 'boolean', short: 'q' } }, strict: true }).values.quiet === true;
+} catch (error) {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}\nUsage: npm start [-- --quiet]`);
+  process.exit(2);
+}
+const quiet = quietFlag || environment.GATEWAY_QUIET;
+
+const host = await startLocalHost({
+  port: environment.PORT,
+  hostname: environment.HOST,
+  dataDir: environment.GATEWAY_DATA_DIR,
+  ...(quiet ? {} : { logRequest: (line: string) => console.log(line) }),
+}).catch((error: unknown) => {
+  // What the person can fix is said in one line; anything else keeps its trace.
+  if (error instanceof LocalHostError) console.error(`error: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});
 console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
 console.log(`  OpenAI-compatible base URL: ${host.url}/v1`);
 
@@ -35,12 +61,14 @@ Try it:
     -H "Content-Type: application/json" \\
     -d '{"model": "${demo.model}", "messages": [{"role": "user", "content": "Hello"}]}'
 `);
+} else {
+  console.log(`\n${await describeHowToGetAKey(host.invokeAdmin)}\n`);
 }
-
 console.log(`Console (signs in ${environment.GATEWAY_CONSOLE_USER}; the link works once, for 24 hours; restart for a new one):
 
   ${host.consoleSignInLink(environment.GATEWAY_CONSOLE_USER)}
 `);
+if (!quiet) console.log('One line per request follows (npm start -- --quiet or GATEWAY_QUIET=1 turns it off).\n');
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

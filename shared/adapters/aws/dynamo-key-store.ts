@@ -64,6 +64,14 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
       sets.push('rpm = :rpm');
       values[':rpm'] = changes.rpm;
     }
+    for (const list of ['mcpServers', 'mcpTools'] as const) {
+      const change = changes[list];
+      if (change === null) removes.push(list);
+      else if (change !== undefined) {
+        sets.push(`${list} = :${list}`);
+        values[`:${list}`] = change;
+      }
+    }
     if (sets.length === 0 && removes.length === 0) return found;
     const { Attributes } = await this.client.send(
       new UpdateCommand({

@@ -1,5 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { OrgRateCardStore, ProjectAdminStore, ProjectConfigSource } from '../../core/ports.ts';
 import {
   allowedModelSchema,
@@ -13,6 +21,7 @@ import {
   type ProviderConfig,
   type RateCardEntry,
 } from '../../core/project-config.ts';
+import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp-server-config.ts';
 import { ORG_PARTITION } from './table-definitions.ts';
 
 type Item = Record<string, unknown>;
@@ -37,6 +46,7 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       providers: new Map(),
       models: [],
       rates: new Map(),
+      mcpServers: new Map(),
     };
     for (const item of items) {
       const itemKey = String(item.itemKey);
@@ -48,6 +58,9 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       } else if (itemKey.startsWith('rate#')) {
         const rate = rateCardEntrySchema.parse(item);
         config.rates.set(rate.slug, rate);
+      } else if (itemKey.startsWith('mcp#')) {
+        const server = mcpServerConfigSchema.parse(item);
+        config.mcpServers?.set(server.name, server);
       }
     }
     return config;
@@ -87,6 +100,32 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     );
   }
 
+  async removeProvider(projectId: string, provider: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `provider#${provider}` }, ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  /** A scan filtered to the project records: an admin listing, rare and small next to the request path's reads. */
+  async listProjects(): Promise<Project[]> {
+    const projects: Project[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'itemKey = :project',
+          ExpressionAttributeValues: { ':project': 'project' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      projects.push(...(page.Items ?? []).map((item) => projectSchema.parse(item)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return projects;
+  }
+
   async putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void> {
     const puts: Item[] = [{ ...model, projectId, itemKey: `model#${model.slug}` }];
     if (rate) puts.push({ ...rate, projectId, itemKey: `rate#${rate.slug}` });
@@ -106,6 +145,17 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
       new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `model#${slug}` }, ReturnValues: 'ALL_OLD' }),
     );
     await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `rate#${slug}` } }));
+    return Attributes !== undefined;
+  }
+
+  async putMcpServer(projectId: string, server: McpServerConfig): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...server, projectId, itemKey: `mcp#${server.name}` } }));
+  }
+
+  async removeMcpServer(projectId: string, name: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `mcp#${name}` }, ReturnValues: 'ALL_OLD' }),
+    );
     return Attributes !== undefined;
   }
 

@@ -1,5 +1,6 @@
 import {
   CreateSecretCommand,
+  DeleteSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
   ResourceExistsException,
@@ -48,6 +49,18 @@ export class SecretsManagerProviderSecrets implements ProviderSecrets {
         if (!(createError instanceof ResourceExistsException)) throw createError;
         await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
       }
+    }
+  }
+
+  /**
+   * Without a recovery window: a secret scheduled for deletion keeps its name, so a later `provider set`
+   * of the same provider could not create it again.
+   */
+  async deleteApiKey(projectId: string, provider: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteSecretCommand({ SecretId: this.secretName(projectId, provider), ForceDeleteWithoutRecovery: true }));
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
     }
   }
 

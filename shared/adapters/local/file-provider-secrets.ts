@@ -19,15 +19,27 @@ export class FileProviderSecrets implements ProviderSecrets {
     return (await this.readAll())[`${projectId}/${provider}`];
   }
 
-  async putApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
-    const write = this.writes.then(() => this.writeApiKey(projectId, provider, apiKey));
+  putApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
+    return this.change((secrets) => {
+      secrets[`${projectId}/${provider}`] = apiKey;
+    });
+  }
+
+  deleteApiKey(projectId: string, provider: string): Promise<void> {
+    return this.change((secrets) => {
+      delete secrets[`${projectId}/${provider}`];
+    });
+  }
+
+  private change(edit: (secrets: Record<string, string>) => void): Promise<void> {
+    const write = this.writes.then(() => this.rewrite(edit));
     this.writes = write.catch(() => undefined);
     return write;
   }
 
-  private async writeApiKey(projectId: string, provider: string, apiKey: string): Promise<void> {
+  private async rewrite(edit: (secrets: Record<string, string>) => void): Promise<void> {
     const secrets = await this.readAll();
-    secrets[`${projectId}/${provider}`] = apiKey;
+    edit(secrets);
     await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });
     const temporary = `${this.filePath}.${process.pid}.tmp`;
     await writeFile(temporary, JSON.stringify(secrets, null, 2), { mode: 0o600 });

@@ -1,6 +1,8 @@
+import type { CanonicalErrorType } from '../../canonical/canonical-events.ts';
 import type { GatewayError, GatewayErrorKind } from '../../core/errors.ts';
 import { jsonResponse, type GatewayResponse } from '../../http/gateway-http.ts';
-import { redactSecrets } from '../../transport/upstream-errors.ts';
+import { readErrorWords, redactSecrets, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
+import type { ErrorWords } from '../wire-protocol.ts';
 
 /**
  * Anthropic's `error.type` for each kind of gateway error, with the statuses Anthropic documents
@@ -94,4 +96,63 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+const fromAnthropic: Record<string, CanonicalErrorType> = {
+  invalid_request_error: 'invalid-request',
+  authentication_error: 'authentication',
+  permission_error: 'permission',
+  not_found_error: 'not-found',
+  request_too_large: 'request-too-large',
+  rate_limit_error: 'rate-limit',
+  billing_error: 'billing',
+  overloaded_error: 'overloaded',
+  timeout_error: 'timeout',
+  api_error: 'server',
+};
+
+/** Anthropic's `error.type` in canonical words; unknown types are server errors. */
+export function mapAnthropicErrorType(type: string | null | undefined): CanonicalErrorType {
+  return (type && fromAnthropic[type]) || 'server';
+}
+
+const toAnthropic: Record<CanonicalErrorType, string> = {
+  'invalid-request': 'invalid_request_error',
+  authentication: 'authentication_error',
+  permission: 'permission_error',
+  'not-found': 'not_found_error',
+  'request-too-large': 'request_too_large',
+  'rate-limit': 'rate_limit_error',
+  billing: 'billing_error',
+  overloaded: 'overloaded_error',
+  timeout: 'timeout_error',
+  server: 'api_error',
+};
+
+/** A canonical error type as Anthropic's `error.type` (Claude Code recovers by matching these words). */
+export function toAnthropicErrorType(type: CanonicalErrorType): string {
+  return toAnthropic[type];
+}
+
+/** What an Anthropic-shaped error body says (an empty body still gets a message); its type stays as `code`. */
+export function readAnthropicErrorWords(body: string): ErrorWords {
+  const words = readErrorWords(body);
+  return { type: mapAnthropicErrorType(words.type), message: words.message.trim() || 'The provider failed.', ...(words.type ? { code: words.type } : {}) };
+}
+
+/** An upstream error's words as Anthropic's error body. */
+export function writeAnthropicErrorBody(words: ErrorWords): string {
+  return JSON.stringify({ type: 'error', error: { type: toAnthropicErrorType(words.type), message: words.message } });
+}
+
+/**
+ * An upstream's error as the messages client sees it: Claude Code's recovery matches on Anthropic's own
+ * wording, so bodies pass through. A rejected provider credential (401/403) is the gateway's problem,
+ * not the client's key: it becomes 502 like a 5xx, keeping the upstream's error type and message.
+ */
+export function relayAnthropicUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse {
+  const status = answer.status === 401 || answer.status === 403 ? 502 : answer.status;
+  const response = passThroughUpstreamError(status, answer.body);
+  if (answer.retryAfter) response.headers['retry-after'] = answer.retryAfter;
+  return response;
 }

@@ -1,4 +1,4 @@
-import { countTokens } from '../../usage-writer/estimate-tokens.ts';
+import { countTokens } from '../../tokenizer/estimate-tokens.ts';
 import { asJsonObject } from '../../core/json-object.ts';
 
 /** The parts of a Messages (or count_tokens) request that make up its input. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TokenUsage } from '../../core/price-usage.ts';
+import type { TokenUsage } from '../../core/token-usage.ts';
 
 const tokenCount = z.number().int().nonnegative().nullish();
 /** A detail count, dropped when a provider sends something odd: that must not discard the main counts. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TokenUsage } from '../../core/price-usage.ts';
+import type { TokenUsage } from '../../core/token-usage.ts';
 import { stringifyWithExactDecimals } from '../../http/exact-decimal-json.ts';
 
 /** OpenAI's usage object, leniently: providers omit details or send nulls. */
@@ -16,10 +16,11 @@ export const openAiUsageSchema = z.looseObject({
   completion_tokens_details: z.looseObject({ reasoning_tokens: detailCount }).nullish().catch(undefined),
 });
 
-/** The provider's usage as token counts, or undefined when it is not a usage object. */
-export function readOpenAiUsage(usage: unknown): TokenUsage | undefined {
+/** A chat usage object as token counts (`prompt_tokens` already includes cached tokens), or undefined when it is not one. */
+export function readChatUsage(usage: unknown): TokenUsage | undefined {
+  if (usage === null || usage === undefined) return undefined;
   const parsed = openAiUsageSchema.safeParse(usage);
-  if (!parsed.success || usage === null || usage === undefined) return undefined;
+  if (!parsed.success) return undefined;
   const value = parsed.data;
   return {
     promptTokens: value.prompt_tokens ?? 0,
@@ -30,8 +31,8 @@ export function readOpenAiUsage(usage: unknown): TokenUsage | undefined {
   };
 }
 
-/** The usage object the gateway shows when it had to estimate, in OpenAI's shape. */
-export function renderOpenAiUsage(usage: TokenUsage): Record<string, unknown> {
+/** Token counts as OpenAI chat's usage object (for translated or estimated usage). */
+export function renderChatUsage(usage: TokenUsage): Record<string, unknown> {
   return {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
@@ -43,7 +44,7 @@ export function renderOpenAiUsage(usage: TokenUsage): Record<string, unknown> {
 
 /**
  * Serialises a payload whose `usage` gets `cost` as an exact decimal number literal: JSON.stringify would
- * print small costs in exponent notation (1.5e-7), which the issue forbids.
+ * print small costs in exponent notation (1.5e-7).
  */
 export function stringifyWithUsageCost(payload: Record<string, unknown>, usage: Record<string, unknown>, costUsd: string): string {
   return stringifyWithExactDecimals((decimal) => ({ ...payload, usage: { ...usage, cost: decimal(costUsd) } }));

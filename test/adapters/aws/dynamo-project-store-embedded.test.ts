@@ -13,8 +13,8 @@ const at = '2025-01-02T03:04:05.000Z';
 function project(projectId: string, overrides: Partial<Project> = {}): Project {
   return { projectId, name: projectId, plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: at, updatedAt: at, ...overrides };
 }
-const openai: ProviderConfig = { provider: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1', hasApiKey: true, updatedAt: at };
-const mini: AllowedModel = { slug: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', alias: 'mini', createdAt: at };
+const openai: ProviderConfig = { provider: 'openai', protocols: ['openai-chat'], auth: 'bearer', baseUrl: 'https://api.openai.com/v1', hasApiKey: true, updatedAt: at };
+const mini: AllowedModel = { slug: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', alias: 'mini', kind: 'chat', createdAt: at };
 const miniRate: RateCardEntry = { slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 };
 
 describe('DynamoProjectStore', () => {
@@ -52,8 +52,8 @@ describe('DynamoProjectStore', () => {
     });
 
     it('loads a project with its providers, models and rates', async () => {
-      const mock: ProviderConfig = { provider: 'mock', protocol: 'openai', baseUrl: 'mock://offline/v1', hasApiKey: false, updatedAt: at };
-      const gpt4o: AllowedModel = { slug: 'openai/gpt-4o', provider: 'openai', model: 'gpt-4o', createdAt: at };
+      const mock: ProviderConfig = { provider: 'mock', protocols: ['openai-chat'], auth: 'bearer', baseUrl: 'mock://offline/v1', hasApiKey: false, updatedAt: at };
+      const gpt4o: AllowedModel = { slug: 'openai/gpt-4o', provider: 'openai', model: 'gpt-4o', kind: 'chat', createdAt: at };
       await store.putProject(project('full'), { mustNotExist: true });
       await store.putProvider('full', openai);
       await store.putProvider('full', mock);
@@ -95,6 +95,34 @@ describe('DynamoProjectStore', () => {
       expect(config?.models).toEqual([]);
       expect(config?.rates.size).toBe(0);
       await expect(store.removeModel('trim', mini.slug)).resolves.toBe(false);
+    });
+
+    it('removes a provider and leaves the rest of the project as it was', async () => {
+      await store.putProject(project('unplug'), { mustNotExist: true });
+      await store.putProvider('unplug', openai);
+      await store.putModel('unplug', mini, miniRate);
+
+      await expect(store.removeProvider('unplug', 'openai')).resolves.toBe(true);
+      const config = await store.loadProjectConfig('unplug');
+      expect(config?.providers.size).toBe(0);
+      expect(config?.models).toEqual([mini]);
+      await expect(store.removeProvider('unplug', 'openai')).resolves.toBe(false);
+    });
+
+    it('lists every project record, and nothing else of the table', async () => {
+      await store.putProject(project('listed-a'), { mustNotExist: true });
+      await store.putProject(project('listed-b', { plan: 'inactive' }), { mustNotExist: true });
+      await store.putProvider('listed-a', openai);
+      await store.putModel('listed-a', mini, miniRate);
+      await store.putOrgRate(miniRate);
+
+      const projects = await store.listProjects();
+
+      expect(projects.filter((entry) => entry.projectId.startsWith('listed-'))).toEqual(
+        expect.arrayContaining([project('listed-a'), project('listed-b', { plan: 'inactive' })]),
+      );
+      expect(projects.every((entry) => entry.projectId !== '@org')).toBe(true);
+      expect(new Set(projects.map((entry) => entry.projectId)).size).toBe(projects.length);
     });
 
     it("keeps projects' partitions apart", async () => {

@@ -10,8 +10,8 @@ const at = '2025-01-02T03:04:05.000Z';
 function project(projectId: string, overrides: Partial<Project> = {}): Project {
   return { projectId, name: projectId, plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: at, updatedAt: at, ...overrides };
 }
-const openai: ProviderConfig = { provider: 'openai', protocol: 'openai', baseUrl: 'https://api.openai.com/v1', hasApiKey: true, updatedAt: at };
-const mini: AllowedModel = { slug: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', alias: 'mini', createdAt: at };
+const openai: ProviderConfig = { provider: 'openai', protocols: ['openai-chat'], auth: 'bearer', baseUrl: 'https://api.openai.com/v1', hasApiKey: true, updatedAt: at };
+const mini: AllowedModel = { slug: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', alias: 'mini', kind: 'chat', createdAt: at };
 const miniRate: RateCardEntry = { slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 };
 
 function conditionFailed(): ConditionalCheckFailedException {

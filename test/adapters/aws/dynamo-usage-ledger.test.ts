@@ -122,6 +122,39 @@ describe('DynamoUsageLedger', () => {
 
       await expect(ledger.findGeneration('acme', 'req-missing')).resolves.toBeUndefined();
     });
+
+    it('records who made a stored response in the same transaction, under a key no project id can start', async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-7', endpoint: 'responses', upstreamId: 'resp_abc', provider: 'openai', model: 'openai/gpt-5', createdAt: '2025-03-01T10:00:00.000Z' });
+
+      await ledger.recordOnce(record);
+
+      const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+      expect(items).toHaveLength(3);
+      expect(items[2]).toEqual({
+        Put: {
+          TableName: 'gen-table',
+          Item: {
+            generationKey: '@response#resp_abc',
+            recordId: record.recordId,
+            projectId: 'acme',
+            provider: 'openai',
+            model: 'openai/gpt-5',
+            requestId: 'req-7',
+            createdAt: '2025-03-01T10:00:00.000Z',
+            expiresAt: 1_740_823_200 + 30 * 86_400,
+          },
+        },
+      });
+    });
+
+    it('records no owner for answers nothing stores upstream (chat completions) or without an upstream id', async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      await ledger.recordOnce(sampleRecord({ endpoint: 'chat.completions', upstreamId: 'chatcmpl-1' }));
+      await ledger.recordOnce(sampleRecord({ endpoint: 'responses' }));
+
+      for (const call of dynamo.commandCalls(TransactWriteCommand)) expect(call.args[0].input.TransactItems).toHaveLength(2);
+    });
   });
 
   describe('on the embedded store', () => {
@@ -196,6 +229,18 @@ describe('DynamoUsageLedger', () => {
       await expect(ledger.findGeneration('roundtrip', 'req-roundtrip')).resolves.toEqual(record);
       await expect(ledger.findGeneration('other-project', 'req-roundtrip')).resolves.toBeUndefined();
       await expect(ledger.findGeneration('roundtrip', 'req-never-sent')).resolves.toBeUndefined();
+    });
+
+    it('finds the project and provider of a stored response once its record is applied, exactly once however often it is sent', async () => {
+      const record = sampleRecord({ projectId: 'stored', requestId: 'req-stored', endpoint: 'responses', upstreamId: 'resp_stored_1', provider: 'openrouter', model: 'openrouter/openai/gpt-5' });
+      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toBeUndefined();
+
+      await expect(ledger.recordOnce(record)).resolves.toBe(true);
+      await expect(ledger.recordOnce(record)).resolves.toBe(false);
+
+      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toEqual({ projectId: 'stored', provider: 'openrouter', model: 'openrouter/openai/gpt-5', requestId: 'req-stored' });
+      await expect(ledger.findStoredResponse('resp_never_made')).resolves.toBeUndefined();
+      expect(await usageOf('stored')).toMatchObject({ requestCount: 1 });
     });
 
     it('stores the generation item under its key with the TTL attribute', async () => {

@@ -1,5 +1,6 @@
 import {
   CreateSecretCommand,
+  DeleteSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
   ResourceExistsException,
@@ -106,6 +107,24 @@ describe('SecretsManagerProviderSecrets', () => {
     await secrets.putApiKey('alpha', 'openai', 'sk-do-not-describe-me');
 
     expect(secretsManager.commandCalls(CreateSecretCommand)[0]?.args[0].input.Description).not.toContain('sk-do-not-describe-me');
+  });
+
+  it('deletes the secret at once, without a recovery window that would keep its name taken', async () => {
+    secretsManager.on(DeleteSecretCommand).resolves({});
+
+    await secrets.deleteApiKey('alpha', 'openai');
+
+    expect(secretsManager.commandCalls(DeleteSecretCommand)[0]?.args[0].input).toEqual({
+      SecretId: 'model-gateway/alpha/openai',
+      ForceDeleteWithoutRecovery: true,
+    });
+  });
+
+  it('deletes a secret that does not exist without complaint, and propagates other failures', async () => {
+    secretsManager.on(DeleteSecretCommand).rejectsOnce(notFound()).rejectsOnce(new Error('AccessDeniedException'));
+
+    await expect(secrets.deleteApiKey('alpha', 'openai')).resolves.toBeUndefined();
+    await expect(secrets.deleteApiKey('alpha', 'openai')).rejects.toThrow('AccessDeniedException');
   });
 });
 

@@ -43,6 +43,19 @@ describe('FileProviderSecrets', () => {
     expect(await readdir(dir)).toEqual(['secrets.json']);
   });
 
+  it('deletes one key and keeps the others, also when the key was never stored', async () => {
+    const secrets = new FileProviderSecrets(join(dir, 'secrets.json'));
+    await secrets.putApiKey('alpha', 'openai', 'sk-alpha-openai');
+    await secrets.putApiKey('alpha', 'groq', 'gsk-alpha-groq');
+
+    await secrets.deleteApiKey('alpha', 'openai');
+    await secrets.deleteApiKey('alpha', 'mistral');
+
+    await expect(secrets.getApiKey('alpha', 'openai')).resolves.toBeUndefined();
+    await expect(secrets.getApiKey('alpha', 'groq')).resolves.toBe('gsk-alpha-groq');
+    expect((await stat(join(dir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+  });
+
   it('answers undefined when the file does not exist yet', async () => {
     await expect(new FileProviderSecrets(join(dir, 'absent.json')).getApiKey('alpha', 'openai')).resolves.toBeUndefined();
   });

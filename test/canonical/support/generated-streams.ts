@@ -112,3 +112,53 @@ export function chatSourceChunks(items: SourceItem[], usage: SourceUsage, finish
   chunks.push('[DONE]');
   return chunks;
 }
+
+/**
+ * A Responses stream's event payloads, numbered as OpenAI numbers them: created and in_progress, one output
+ * item per source item (a message with output_text deltas, reasoning with summary deltas, a function call
+ * with argument deltas), each added, streamed and done, then the terminal event with the usage.
+ */
+export function responsesSourceEvents(items: SourceItem[], usage: SourceUsage, end: 'completed' | 'max_output_tokens' | 'content_filter'): Array<Record<string, unknown>> {
+  let sequence = 0;
+  const events: Array<Record<string, unknown>> = [];
+  const push = (event: Record<string, unknown>) => events.push({ ...event, sequence_number: sequence++ });
+  const response = { id: 'resp_source', object: 'response', created_at: 1, status: 'in_progress', model: 'gpt-source', output: [] as unknown[], usage: null };
+  push({ type: 'response.created', response });
+  push({ type: 'response.in_progress', response });
+  const output: unknown[] = [];
+  items.forEach((item, outputIndex) => {
+    const where = { output_index: outputIndex, item_id: `item_${outputIndex}` };
+    let done: Record<string, unknown>;
+    if (item.kind === 'text') {
+      push({ type: 'response.output_item.added', output_index: outputIndex, item: { id: where.item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
+      push({ type: 'response.content_part.added', ...where, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      for (const piece of item.pieces) push({ type: 'response.output_text.delta', ...where, content_index: 0, delta: piece, logprobs: [] });
+      push({ type: 'response.output_text.done', ...where, content_index: 0, text: item.text, logprobs: [] });
+      push({ type: 'response.content_part.done', ...where, content_index: 0, part: { type: 'output_text', text: item.text, annotations: [] } });
+      done = { id: where.item_id, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: item.text, annotations: [] }] };
+    } else if (item.kind === 'reasoning') {
+      push({ type: 'response.output_item.added', output_index: outputIndex, item: { id: where.item_id, type: 'reasoning', summary: [], encrypted_content: 'gAAAA-added' } });
+      push({ type: 'response.reasoning_summary_part.added', ...where, summary_index: 0, part: { type: 'summary_text', text: '' } });
+      for (const piece of item.pieces) push({ type: 'response.reasoning_summary_text.delta', ...where, summary_index: 0, delta: piece });
+      push({ type: 'response.reasoning_summary_text.done', ...where, summary_index: 0, text: item.text });
+      push({ type: 'response.reasoning_summary_part.done', ...where, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+      done = { id: where.item_id, type: 'reasoning', summary: [{ type: 'summary_text', text: item.text }], encrypted_content: 'gAAAA-done' };
+    } else {
+      const json = JSON.stringify(item.input);
+      push({ type: 'response.output_item.added', output_index: outputIndex, item: { id: where.item_id, type: 'function_call', status: 'in_progress', arguments: '', call_id: item.id, name: item.name } });
+      for (const piece of item.pieces) push({ type: 'response.function_call_arguments.delta', ...where, delta: piece });
+      push({ type: 'response.function_call_arguments.done', ...where, arguments: json });
+      done = { id: where.item_id, type: 'function_call', status: 'completed', arguments: json, call_id: item.id, name: item.name };
+    }
+    output.push(done);
+    push({ type: 'response.output_item.done', output_index: outputIndex, item: done });
+  });
+  const promptTokens = usage.input + usage.cacheRead;
+  const finalUsage = { input_tokens: promptTokens, input_tokens_details: { cached_tokens: usage.cacheRead }, output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + usage.output };
+  const incomplete = end !== 'completed';
+  push({
+    type: incomplete ? 'response.incomplete' : 'response.completed',
+    response: { ...response, status: incomplete ? 'incomplete' : 'completed', incomplete_details: incomplete ? { reason: end } : null, output, usage: finalUsage },
+  });
+  return events;
+}

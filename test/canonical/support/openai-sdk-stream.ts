@@ -27,10 +27,11 @@ export async function readChatStreamWithOpenAiSdk(frames: string[]) {
     completion,
     text: choice?.message.content ?? '',
     reasoning: chunks.map((chunk) => (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '').join(''),
-    toolCalls: (choice?.message.tool_calls ?? []).map((call) => {
-      if (call.type !== 'function') throw new Error(`unexpected tool call type ${call.type}`);
-      return { id: call.id, name: call.function.name, input: JSON.parse(call.function.arguments) as unknown };
-    }),
+    toolCalls: (choice?.message.tool_calls ?? []).map((call) =>
+      call.type === 'custom'
+        ? { id: call.id, name: call.custom.name, input: call.custom.input, custom: true }
+        : { id: call.id, name: call.function.name, input: JSON.parse(call.function.arguments) as unknown },
+    ),
     finishReason: choice?.finish_reason,
     usage: completion.usage,
   };

@@ -45,6 +45,20 @@ export function chatFixtureBody(name: string): string {
   return [...lines.map((line) => `data: ${line}\n\n`), 'data: [DONE]\n\n'].join('');
 }
 
+/**
+ * A recorded Responses stream as its wire body: `.sse` as recorded; `.chunks.txt` and `.chunks.jsonl` lines
+ * wrapped as `event: <type>\ndata: <line>\n\n` (fixtures/INDEX.md).
+ */
+export function responsesFixtureBody(name: string): string {
+  const text = readFixture(`openai-responses/${name}`);
+  if (name.endsWith('.sse')) return text;
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`)
+    .join('');
+}
+
 export const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** The data payloads of a whole SSE body. */

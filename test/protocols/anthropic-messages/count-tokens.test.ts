@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../../shared/usage-writer/estimate-tokens.ts';
+import { countTokens } from '../../../shared/tokenizer/estimate-tokens.ts';
 import { countMessagesTokensEstimate, messagesPromptText } from '../../../shared/protocols/anthropic-messages/count-tokens.ts';
 import { parseMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request.ts';
 import { recordedRequestBody } from './anthropic-fixtures.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readOpenAiUsage, renderOpenAiUsage, stringifyWithUsageCost } from '../../../shared/protocols/openai-chat/chat-usage.ts';
+import { readChatUsage, renderChatUsage, stringifyWithUsageCost } from '../../../shared/protocols/openai-chat/chat-usage.ts';
 import { readFixture } from '../../support/fixtures.ts';
 
 function fixtureUsage(name: string): unknown {
@@ -7,9 +7,9 @@ function fixtureUsage(name: string): unknown {
   return completion.usage;
 }
 
-describe('readOpenAiUsage', () => {
+describe('readChatUsage', () => {
   it('reads the cached prompt tokens of a recorded prompt-cache hit', () => {
-    expect(readOpenAiUsage(fixtureUsage('chat-nonstream-cached-tokens.json'))).toEqual({
+    expect(readChatUsage(fixtureUsage('chat-nonstream-cached-tokens.json'))).toEqual({
       promptTokens: 10_122,
       completionTokens: 1,
       cachedTokens: 9_984,
@@ -19,7 +19,7 @@ describe('readOpenAiUsage', () => {
   });
 
   it('reads the reasoning tokens of a recorded reasoning-model completion', () => {
-    expect(readOpenAiUsage(fixtureUsage('chat-nonstream-reasoning-tokens.json'))).toEqual({
+    expect(readChatUsage(fixtureUsage('chat-nonstream-reasoning-tokens.json'))).toEqual({
       promptTokens: 7,
       completionTokens: 87,
       cachedTokens: 0,
@@ -29,7 +29,7 @@ describe('readOpenAiUsage', () => {
   });
 
   it('counts missing details as zero', () => {
-    expect(readOpenAiUsage({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 })).toEqual({
+    expect(readChatUsage({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 })).toEqual({
       promptTokens: 12,
       completionTokens: 3,
       cachedTokens: 0,
@@ -46,11 +46,11 @@ describe('readOpenAiUsage', () => {
       prompt_tokens_details: null,
       completion_tokens_details: { reasoning_tokens: null },
     };
-    expect(readOpenAiUsage(usage)).toEqual({ promptTokens: 5, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false });
+    expect(readChatUsage(usage)).toEqual({ promptTokens: 5, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false });
   });
 
   it('keeps the fields it does not know about out of the way', () => {
-    expect(readOpenAiUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.5, is_byok: false })?.completionTokens).toBe(2);
+    expect(readChatUsage({ prompt_tokens: 1, completion_tokens: 2, cost: 0.5, is_byok: false })?.completionTokens).toBe(2);
   });
 
   it.each([
@@ -63,13 +63,13 @@ describe('readOpenAiUsage', () => {
     ['a fractional count', { prompt_tokens: 1.5, completion_tokens: 2 }],
     ['a count as a string', { prompt_tokens: '10', completion_tokens: 2 }],
   ])('is undefined for %s', (_label, value) => {
-    expect(readOpenAiUsage(value)).toBeUndefined();
+    expect(readChatUsage(value)).toBeUndefined();
   });
 });
 
-describe('readOpenAiUsage with odd details', () => {
+describe('readChatUsage with odd details', () => {
   it('keeps the main counts when a detail field is malformed', () => {
-    expect(readOpenAiUsage({ prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: '5' } })).toEqual({
+    expect(readChatUsage({ prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: '5' } })).toEqual({
       promptTokens: 10,
       completionTokens: 2,
       cachedTokens: 0,
@@ -79,9 +79,9 @@ describe('readOpenAiUsage with odd details', () => {
   });
 });
 
-describe('renderOpenAiUsage', () => {
+describe('renderChatUsage', () => {
   it("renders an estimate in OpenAI's shape with the total", () => {
-    expect(renderOpenAiUsage({ promptTokens: 7, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true })).toEqual({
+    expect(renderChatUsage({ promptTokens: 7, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true })).toEqual({
       prompt_tokens: 7,
       completion_tokens: 12,
       total_tokens: 19,

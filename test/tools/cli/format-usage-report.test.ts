@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatNanosAsUsd, formatUsageReport } from '../../../tools/cli/format-usage-report.ts';
-import type { UsageReportLine } from '../../../shared/usage-writer/local-usage-query.ts';
+import type { UsageReportLine } from '../../../tools/cli/local-usage-query.ts';
 
 const line = (overrides: Partial<UsageReportLine>): UsageReportLine => ({
   day: '2025-03-01',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../tools/cli/parse-admin-args.ts';
+import { UsageError } from '../../../tools/cli/usage-error.ts';
 import { parseUsageArgs } from '../../../tools/cli/parse-usage-args.ts';
 
 function refusal(argv: string[]): string {

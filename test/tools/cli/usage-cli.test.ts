@@ -66,11 +66,12 @@ describe('usage CLI', () => {
     expect(result.stderr).toMatch(/Parser Error: syntax error at or near "SELEC"/);
   });
 
-  it('prints the usage text on stderr and exits 2 for bad arguments', async () => {
+  it('prints the error and one hint line on stderr and exits 2 for bad arguments', async () => {
     const result = await usageCli(dataDir, 'report', '--from', '1st of March');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/--from takes a day as YYYY-MM-DD/);
-    expect(result.stderr).toMatch(/Usage: npm run --silent usage -- <command>/);
+    expect(result.stderr).toMatch(/\nRun "npm run --silent usage -- --help" for the commands\.\n$/);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(2);
   });
 });

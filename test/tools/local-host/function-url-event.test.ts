@@ -2,6 +2,7 @@ import { request as httpRequest, createServer, type OutgoingHttpHeaders } from '
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyText } from '../../../shared/http/gateway-http.ts';
 import { toGatewayRequest } from '../../../shared/lambda/function-url.ts';
 import { buildFunctionUrlEvent } from '../../../tools/local-host/function-url-event.ts';
 
@@ -106,8 +107,19 @@ describe('buildFunctionUrlEvent', () => {
       expect(request.path).toBe('/v1/chat/completions');
       expect(request.query.get('x')).toBe('1');
       expect(request.headers['authorization']).toBe('Bearer gw.abc');
-      expect(request.body).toBe(body);
+      expect(bodyText(request)).toBe(body);
       expect(request.sourceIp).toBe('127.0.0.1');
     }
+  });
+
+  it('keeps a JSON body that is not UTF-8 as its bytes (base64), so the handler can refuse it', async () => {
+    const bytes = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]);
+    const event = await send('POST', '/v1/chat/completions', { 'content-type': 'application/json' }, bytes);
+    expect(event.isBase64Encoded).toBe(true);
+    expect([...toGatewayRequest(event).body]).toEqual([...bytes]);
+  });
+
+  it('reads a path with repeated slashes as a path, not as a URL naming a host', async () => {
+    expect((await send('GET', '//v1/models', {})).rawPath).toBe('//v1/models');
   });
 });

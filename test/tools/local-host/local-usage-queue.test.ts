@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalUsageQueue, type LocalUsageQueueOptions } from '../../../tools/local-host/local-usage-queue.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
@@ -51,18 +51,24 @@ describe('LocalUsageQueue', () => {
     deliveries.flatMap((delivery) => delivery.records.filter((record) => record.messageId === messageId).map((record) => record.attributes.ApproximateReceiveCount));
 
   it('delivers full batches of batchSize at once and waits out the batch window only for the partial rest', async () => {
-    const usage = queue(async () => undefined, { batchSize: 10, batchWindowMs: 40 });
-    const records = Array.from({ length: 25 }, () => sampleRecord());
-    const sentAt = Date.now();
+    vi.useFakeTimers();
+    try {
+      const usage = queue(async () => undefined, { batchSize: 10, batchWindowMs: 40 });
+      const records = Array.from({ length: 25 }, () => sampleRecord());
+      for (const record of records) await usage.send(record);
 
-    for (const record of records) await usage.send(record);
-    // Not drain(): it flushes at once. Left alone, only the partial batch waits for the window.
-    while (deliveries.flatMap((delivery) => delivery.records).length < 25) await new Promise((resolve) => setTimeout(resolve, 2));
-
-    expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10, 5]);
-    expect(deliveries[0]?.at ?? Infinity).toBeLessThan(sentAt + 35);
-    expect((deliveries[2]?.at ?? 0) - (deliveries[1]?.at ?? 0)).toBeGreaterThanOrEqual(35);
-    expect(deliveries.flatMap(bodiesOf)).toEqual(records.map((record) => JSON.stringify(record)));
+      // The two full batches go at once (Node's shortest timer is 1 ms), one after the other; the rest waits.
+      await vi.advanceTimersByTimeAsync(2);
+      expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10]);
+      await vi.advanceTimersByTimeAsync(38);
+      expect(deliveries).toHaveLength(2);
+      // The batch window (40 ms after the last full batch) closes: the rest goes.
+      await vi.advanceTimersByTimeAsync(5);
+      expect(deliveries.map((delivery) => delivery.records.length)).toEqual([10, 10, 5]);
+      expect(deliveries.flatMap(bodiesOf)).toEqual(records.map((record) => JSON.stringify(record)));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('hands the writer SQS-shaped records: message id, JSON body, receive count, MD5 of the body', async () => {

@@ -7,6 +7,7 @@ import {
   DeleteTableCommand,
   GetItemCommand,
   TransactionCanceledException,
+  waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,7 +138,9 @@ describe('the transactional front on the wire', () => {
   it('uses the key schema of a table created again under the same name', async () => {
     const { client } = fixture;
     const recreate = async (keyName: string) => {
-      await client.send(new DeleteTableCommand({ TableName: 'test-recreated' })).catch(() => undefined);
+      // DeleteTable answers while the table is still DELETING (as DynamoDB does): wait until it is gone.
+      const deleted = await client.send(new DeleteTableCommand({ TableName: 'test-recreated' })).then(() => true, () => false);
+      if (deleted) await waitUntilTableNotExists({ client, minDelay: 1, maxDelay: 1, maxWaitTime: 10 }, { TableName: 'test-recreated' });
       const schema = { AttributeDefinitions: [{ AttributeName: keyName, AttributeType: 'S' as const }], KeySchema: [{ AttributeName: keyName, KeyType: 'HASH' as const }] };
       await client.send(new CreateTableCommand({ TableName: 'test-recreated', BillingMode: 'PAY_PER_REQUEST', ...schema }));
     };

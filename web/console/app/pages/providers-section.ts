@@ -19,7 +19,7 @@ export function renderProvidersSection({ project, container }: SectionContext): 
         'Providers of the project',
         [
           { label: 'Provider', cell: (provider) => provider.provider },
-          { label: 'Protocol', cell: (provider) => provider.protocol },
+          { label: 'Protocols', cell: (provider) => provider.protocols.join(', ') },
           { label: 'Base URL', cell: (provider) => h('code', {}, provider.base_url) },
           { label: 'API key', cell: (provider) => (provider.has_api_key ? h('span', { class: 'badge active' }, 'set') : h('span', { class: 'muted' }, 'none')) },
         ],

@@ -1,0 +1,100 @@
+import { GatewayError } from '../core/errors.ts';
+import { splitModelSlug, type AllowedModel, type ProjectConfig, type RateCardEntry } from '../core/project-config.ts';
+import type { AdminCommand } from './admin-command.ts';
+import type { AdminServices } from './admin-services.ts';
+import { describeAllowedModel } from './describe-allowed-model.ts';
+import { getProject, requireProject, withoutUndefined } from './project-commands.ts';
+import { withCachePrices } from './ratecard-commands.ts';
+
+type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
+
+/**
+ * Adds a model to the allowlist, or changes its alias, prices, limits, description or upstream API (what
+ * is not given stays). The provider must be configured first: a model nobody can serve is refused, not
+ * half-added. A model only one OpenAI API serves (`upstreamApi`) is reached through it by every client.
+ */
+export async function allowModel(services: AdminServices, command: Command<'model.allow'>) {
+  const config = await requireProject(services, command.projectId);
+  const parts = splitModelSlug(command.slug);
+  if (!parts) {
+    throw new GatewayError('invalid_request', 'Models are named <provider>/<model>.', { code: 'invalid_model', param: 'model' });
+  }
+  if (!config.providers.has(parts.provider)) {
+    throw new GatewayError(
+      'invalid_request',
+      `Provider "${parts.provider}" is not configured on "${command.projectId}": run "provider set ${command.projectId} ${parts.provider}" first.`,
+      { code: 'provider_not_configured', status: 409 },
+    );
+  }
+  refuseTakenAlias(config, command);
+  const existing = config.models.find((entry) => entry.slug === command.slug);
+  const upstreamApi = command.upstreamApi === 'any' ? undefined : (command.upstreamApi ?? existing?.upstreamApi);
+  if (upstreamApi && !config.providers.get(parts.provider)?.protocols.includes('openai-chat')) {
+    throw new GatewayError('invalid_request', `--upstream-api names an OpenAI API, and "${parts.provider}" does not speak OpenAI's protocol.`, {
+      code: 'upstream_api_not_served',
+      param: 'upstream_api',
+    });
+  }
+  const model: AllowedModel = {
+    slug: command.slug,
+    provider: parts.provider,
+    model: parts.model,
+    kind: command.kind ?? existing?.kind ?? 'chat',
+    createdAt: existing?.createdAt ?? new Date(services.clock.now()).toISOString(),
+    ...withoutUndefined({
+      alias: command.alias ?? existing?.alias,
+      contextLength: command.contextLength ?? existing?.contextLength,
+      maxOutputTokens: command.maxOutputTokens ?? existing?.maxOutputTokens,
+      description: command.description ?? existing?.description,
+      upstreamApi,
+    }),
+  };
+  await services.projects.putModel(command.projectId, model, projectRate(command, config.rates.get(command.slug)));
+  services.caches.projects.invalidate(command.projectId);
+  return getProject(services, command.projectId);
+}
+
+function refuseTakenAlias(config: ProjectConfig, command: Command<'model.allow'>): void {
+  if (!command.alias) return;
+  const clash = config.models.find((entry) => entry.slug !== command.slug && (entry.alias === command.alias || entry.slug === command.alias));
+  if (clash) {
+    throw new GatewayError('invalid_request', `The alias "${command.alias}" is already used by "${clash.slug}".`, {
+      code: 'alias_taken',
+      status: 409,
+    });
+  }
+}
+
+/** The project's own price when any price is given, the previous one filling what is not. */
+function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | undefined): RateCardEntry | undefined {
+  const given = [command.inputMicrosPer1k, command.outputMicrosPer1k, command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k];
+  if (given.every((price) => price === undefined)) return undefined;
+  return {
+    slug: command.slug,
+    inputPriceMicrosPer1k: command.inputMicrosPer1k ?? previous?.inputPriceMicrosPer1k ?? 0,
+    outputPriceMicrosPer1k: command.outputMicrosPer1k ?? previous?.outputPriceMicrosPer1k ?? 0,
+    ...withCachePrices(
+      command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
+      command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
+    ),
+  };
+}
+
+export async function removeModel(services: AdminServices, command: Command<'model.remove'>) {
+  await requireProject(services, command.projectId);
+  const removed = await services.projects.removeModel(command.projectId, command.slug);
+  if (!removed) {
+    throw new GatewayError('not_found', `"${command.slug}" is not on the allowlist of "${command.projectId}".`, {
+      code: 'model_not_found',
+    });
+  }
+  services.caches.projects.invalidate(command.projectId);
+  return getProject(services, command.projectId);
+}
+
+export async function listModels(services: AdminServices, command: Command<'model.list'>) {
+  const config = await requireProject(services, command.projectId);
+  const orgRates = await services.projects.loadOrgRateCard();
+  const sorted = [...config.models].sort((a, b) => a.slug.localeCompare(b.slug));
+  return { models: sorted.map((model) => describeAllowedModel(model, config, orgRates)) };
+}

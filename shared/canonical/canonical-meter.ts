@@ -1,0 +1,61 @@
+import type { TokenUsage } from '../core/token-usage.ts';
+import type { CanonicalErrorType, CanonicalEvent } from './canonical-events.ts';
+
+/** What an upstream's answer said about itself, for metering and the generation record. */
+export interface MeteredObservation {
+  /** The upstream's final usage (the last `usage` event), or undefined when it reported none. */
+  usage?: TokenUsage;
+  /** Usage known before the final one (Anthropic's message_start: the prompt, and an output placeholder). */
+  provisionalUsage?: TokenUsage;
+  /** The upstream's own finish word (e.g. `stop`, `end_turn`). */
+  finishReason?: string;
+  upstreamId?: string;
+  /** The generated text (text, reasoning, tool names and arguments), for estimating when usage is missing. */
+  completionText: string;
+  /** The upstream's in-band error, if it sent one. */
+  upstreamError?: { type: CanonicalErrorType; message: string };
+}
+
+/**
+ * Meters a stream from the canonical events its reader produced (so a stream is parsed once, whether it
+ * is passed through natively or translated). A pure state machine.
+ */
+export function createCanonicalMeter() {
+  const observed: MeteredObservation = { completionText: '' };
+  return {
+    observe(events: readonly CanonicalEvent[]): void {
+      for (const event of events) {
+        switch (event.type) {
+          case 'message-start':
+            if (event.id) observed.upstreamId ??= event.id;
+            if (event.usage) observed.provisionalUsage = event.usage;
+            break;
+          case 'text-delta':
+          case 'reasoning-delta':
+            observed.completionText += event.text;
+            break;
+          case 'tool-call-start':
+            observed.completionText += event.name;
+            break;
+          case 'tool-call-delta':
+            observed.completionText += event.argumentsDelta;
+            break;
+          case 'usage':
+            observed.usage = event.usage;
+            break;
+          case 'finish':
+            if (event.raw) observed.finishReason = event.raw;
+            break;
+          case 'error':
+            observed.upstreamError = { type: event.errorType, message: event.message };
+            break;
+        }
+      }
+    },
+    result(): MeteredObservation {
+      return observed;
+    },
+  };
+}
+
+export type CanonicalMeter = ReturnType<typeof createCanonicalMeter>;

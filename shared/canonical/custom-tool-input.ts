@@ -1,0 +1,45 @@
+import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
+import type { CanonicalRequest, CanonicalTool } from './canonical-request.ts';
+
+/**
+ * A custom tool (OpenAI's free-text tools, e.g. Codex's apply_patch) reaches an upstream that only knows
+ * JSON tools (Anthropic) as a tool taking one string property, `input`: the model writes the free text
+ * there, and the way back takes it out again, so the client sees its custom tool call as it declared it.
+ */
+export const CUSTOM_TOOL_INPUT_PROPERTY = 'input';
+
+/** The JSON schema a custom tool takes as a JSON tool; a grammar format is spelled out for the model. */
+export function customToolInputSchema(format: Record<string, unknown> | undefined): Record<string, unknown> {
+  const grammar = format?.type === 'grammar' && typeof format.definition === 'string' ? format : undefined;
+  const description = grammar
+    ? `The tool's input as free text, following this ${typeof grammar.syntax === 'string' ? grammar.syntax : ''} grammar:\n${String(grammar.definition)}`
+    : "The tool's input as free text.";
+  return {
+    type: 'object',
+    properties: { [CUSTOM_TOOL_INPUT_PROPERTY]: { type: 'string', description } },
+    required: [CUSTOM_TOOL_INPUT_PROPERTY],
+    additionalProperties: false,
+  };
+}
+
+/** A custom tool call's free text as the JSON object a JSON tool takes. */
+export function wrapCustomToolInput(text: string): Record<string, unknown> {
+  return { [CUSTOM_TOOL_INPUT_PROPERTY]: text };
+}
+
+/** The free text of a custom tool called as a JSON tool; JSON without the property stays as it came. */
+export function unwrapCustomToolInput(argumentsJson: string): string {
+  const input = parseJsonObject(argumentsJson)?.[CUSTOM_TOOL_INPUT_PROPERTY];
+  return typeof input === 'string' ? input : argumentsJson;
+}
+
+/** The same for a tool input already parsed (a complete answer's tool_use block). */
+export function unwrapParsedCustomToolInput(input: unknown): string {
+  const text = asJsonObject(input)?.[CUSTOM_TOOL_INPUT_PROPERTY];
+  return typeof text === 'string' ? text : JSON.stringify(input ?? {});
+}
+
+/** The names of the request's custom tools (none when there is no translated request). */
+export function customToolNames(request: Pick<CanonicalRequest, 'tools'> | undefined): ReadonlySet<string> {
+  return new Set((request?.tools ?? []).filter((tool: CanonicalTool) => tool.custom).map((tool) => tool.name));
+}

@@ -1,0 +1,42 @@
+/**
+ * The one vocabulary of endpoint names. A name appears in usage records (`endpoint`), generation records
+ * and the usage files; its group is what an access policy allows (`--allowed-endpoints chat,models`).
+ */
+export const ENDPOINTS = {
+  'chat.completions': { group: 'chat' },
+  /** Its answers are stored upstream under their own id (`resp_…`), which clients name again later. */
+  responses: { group: 'responses', storesUpstreamObjects: true },
+  /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */
+  'responses.stored': { group: 'responses' },
+  messages: { group: 'messages' },
+  'messages.count_tokens': { group: 'messages' },
+  models: { group: 'models' },
+  generation: { group: 'generation' },
+  /** Any request to the tool bridge (`/mcp/v1`): initialize, the lists, reads and prompts. */
+  mcp: { group: 'mcp' },
+  /** One bridged tool call: the unit the bridge meters. */
+  'mcp.tools_call': { group: 'mcp' },
+} as const satisfies Record<string, { group: string; storesUpstreamObjects?: true }>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export type EndpointGroup = (typeof ENDPOINTS)[EndpointName]['group'];
+
+/** The groups an access policy can name, each once, in a stable order. */
+export const ENDPOINT_GROUPS: readonly EndpointGroup[] = [...new Set(Object.values(ENDPOINTS).map((endpoint) => endpoint.group))];
+
+export function endpointGroupOf(endpoint: EndpointName): EndpointGroup {
+  return ENDPOINTS[endpoint].group;
+}
+
+/**
+ * Whether the answers of an endpoint (named as a usage record names it) live on at the provider under their
+ * upstream id, so the gateway must remember which project and provider made each.
+ */
+export function storesUpstreamObjects(endpoint: string): boolean {
+  const known = (ENDPOINTS as Record<string, { storesUpstreamObjects?: true }>)[endpoint];
+  return known?.storesUpstreamObjects === true;
+}
+
+export function isEndpointGroup(name: string): name is EndpointGroup {
+  return (ENDPOINT_GROUPS as readonly string[]).includes(name);
+}

@@ -1,0 +1,24 @@
+/**
+ * Token counts of one request, in one meaning for every protocol: as the upstream reported them or as the
+ * gateway estimated them. Readers of each wire protocol produce it, writers render it, pricing and the
+ * usage record consume it.
+ */
+export interface TokenUsage {
+  /** All prompt tokens, cache reads and cache writes included (OpenAI's `prompt_tokens` convention). */
+  promptTokens: number;
+  /** All generated tokens, reasoning included. */
+  completionTokens: number;
+  /** Prompt tokens served from the provider's cache (cache reads), a part of promptTokens. */
+  cachedTokens: number;
+  /**
+   * Prompt tokens written to the provider's cache (Anthropic's `cache_creation_input_tokens`), a part of
+   * promptTokens. Absent for providers that do not charge cache writes separately.
+   */
+  cacheWriteTokens?: number;
+  /** Completion tokens spent on reasoning (a part of completionTokens). */
+  reasoningTokens: number;
+  /** True when the gateway counted with its tokenizer because the upstream reported nothing usable. */
+  estimated: boolean;
+}
+
+export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };

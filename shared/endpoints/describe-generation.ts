@@ -1,0 +1,51 @@
+import { formatUsd } from '../core/price-usage.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
+
+/**
+ * A usage record as `GET /v1/generation` shows it (spec 2.4, plus the OpenRouter fields users expect).
+ * `exact` renders the cost; the default gives a plain number, the HTTP answer an exact decimal literal.
+ */
+export function describeGeneration(record: UsageRecord, exact: (decimal: string) => unknown = Number) {
+  const cost = exact(formatUsd(record.costNanos));
+  return {
+    id: record.requestId,
+    model: record.model,
+    provider: record.provider,
+    provider_name: record.provider,
+    tokens_prompt: record.promptTokens,
+    tokens_completion: record.completionTokens,
+    total_cost: cost,
+    usage: {
+      prompt_tokens: record.promptTokens,
+      completion_tokens: record.completionTokens,
+      total_tokens: record.promptTokens + record.completionTokens,
+      cost,
+    },
+    native_tokens_cached: record.cachedTokens,
+    native_tokens_cache_write: record.cacheWriteTokens,
+    native_tokens_reasoning: record.reasoningTokens,
+    estimated: record.estimated,
+    fallback_attempts: record.fallbackAttempts,
+    latency_ms: record.latencyMs,
+    latency: record.latencyMs,
+    time_to_first_byte_ms: record.upstreamLatencyMs ?? null,
+    created_at: record.createdAt,
+    streamed: record.streamed,
+    cancelled: record.status === 'cancelled',
+    status: record.status,
+    http_status: record.httpStatus,
+    error_code: record.errorCode ?? null,
+    finish_reason: record.finishReason ?? null,
+    upstream_id: record.upstreamId ?? null,
+    endpoint: record.endpoint,
+    request_bytes: record.requestBytes ?? null,
+    response_bytes: record.responseBytes ?? null,
+    key_id: record.keyId,
+    environment: record.attribution.environment ?? null,
+    http_referer: record.attribution.referer ?? null,
+    app_title: record.attribution.title ?? null,
+    session_id: record.attribution.sessionId ?? null,
+    agent_id: record.attribution.agentId ?? null,
+    user_agent: record.attribution.userAgent ?? null,
+  };
+}

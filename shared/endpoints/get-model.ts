@@ -1,0 +1,42 @@
+import { GatewayError } from '../core/errors.ts';
+import { findAllowedModel } from '../core/resolve-model.ts';
+import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { admitRequest } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { describeModel, describeModelForMessagesClient, isMessagesStyleClient } from './list-models.ts';
+
+export const SINGLE_MODEL_PATH_PREFIX = '/v1/models/';
+
+/**
+ * The model id of `/v1/models/{id}`: the rest of the path, decoded, since SDKs send the slug's slash as
+ * `%2F` (`openai%2Fgpt-4o-mini`) and people type it as is (`openai/gpt-4o-mini`).
+ */
+function requestedModelId(path: string): string {
+  const rest = path.slice(SINGLE_MODEL_PATH_PREFIX.length).replace(/\/+$/, '');
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    throw new GatewayError('invalid_request', `"${rest}" is not a valid model id in a path.`, { code: 'invalid_model', param: 'model' });
+  }
+}
+
+/**
+ * GET /v1/models/{id} (the OpenAI and Anthropic SDKs' `models.retrieve`): the allowlist entry the id names,
+ * by slug, alias or bare id as in requests, in the same shape as in the list; 404 when there is none.
+ */
+export async function handleGetModel(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+  const requested = requestedModelId(request.path);
+  const { config, orgRates } = await admitRequest(request, services, 'models');
+  let entry;
+  try {
+    entry = findAllowedModel(requested, config.models);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.code !== 'model_not_allowed') throw error;
+    throw new GatewayError('not_found', `The model "${requested}" is not on this project's allowlist. GET /v1/models lists the models it may use.`, {
+      code: 'model_not_found',
+      param: 'model',
+    });
+  }
+  const describe = isMessagesStyleClient(request) ? describeModelForMessagesClient : describeModel;
+  return jsonResponse(200, describe(entry, config, orgRates));
+}

@@ -1,0 +1,19 @@
+import type { GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
+import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
+import { routeToStoredResponse } from './route-to-stored-response.ts';
+
+/**
+ * POST /v1/responses, OpenAI's Responses protocol: native to providers that serve `/responses` (the
+ * client's body minus routing-only fields, the upstream's bytes back), translated for the others;
+ * `previous_response_id` goes to the provider that stored that response.
+ */
+export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
+  name: 'responses',
+  clientProtocol: openAiResponsesProtocol,
+  modelKinds: ['chat'],
+  parse: parseResponsesRequest,
+  promptText: responsesPromptText,
+  maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
+  refineRouting: routeToStoredResponse,
+};

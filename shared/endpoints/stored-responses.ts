@@ -1,0 +1,83 @@
+import { configUnavailable, GatewayError } from '../core/errors.ts';
+import type { StoredResponseOwner } from '../core/ports.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { admitRequest, loadProviderApiKey } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { attemptLimits } from '../pipeline/plan-targets.ts';
+import type { RouteContext } from '../pipeline/route-context.ts';
+import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
+import { callUpstream } from '../transport/call-upstream.ts';
+import { authorizeCall } from '../transport/provider-auth.ts';
+import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
+
+export const STORED_RESPONSES_PREFIX = '/v1/responses/';
+
+/** The operations on a stored response, by method and what follows its id. */
+const OPERATIONS: Record<string, { method: string; suffix: string }> = {
+  'GET ': { method: 'GET', suffix: '' },
+  'DELETE ': { method: 'DELETE', suffix: '' },
+  'POST cancel': { method: 'POST', suffix: '/cancel' },
+  'GET input_items': { method: 'GET', suffix: '/input_items' },
+};
+
+/**
+ * GET and DELETE /v1/responses/{id}, POST /v1/responses/{id}/cancel and GET /v1/responses/{id}/input_items:
+ * passed through to the provider that made the response (its query string too, e.g. `?stream=true` or
+ * `?limit=`), and only for the project that made it. The gateway knows a response once the usage record of
+ * the request that made it is written (seconds after it ended); until then, and for another project's
+ * responses or translated answers (stored nowhere), it answers 404. Nothing is generated: not metered.
+ */
+export async function handleStoredResponse(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
+  // The key first: a client without one learns nothing of which paths exist.
+  const admitted = await admitRequest(request, services, 'responses.stored');
+  const [encodedId = '', operationName = '', ...rest] = request.path.slice(STORED_RESPONSES_PREFIX.length).replace(/\/+$/, '').split('/');
+  const operation = rest.length === 0 ? OPERATIONS[`${request.method} ${operationName}`] : undefined;
+  if (!operation) throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
+  const responseId = decodePathSegment(encodedId);
+  const owner = await findOwner(services, responseId);
+  const projectId = admitted.config.project.projectId;
+  const provider = owner?.projectId === projectId ? admitted.config.providers.get(owner.provider) : undefined;
+  if (!owner || !provider) {
+    throw new GatewayError(
+      'not_found',
+      `Response with id "${responseId}" not found. The gateway serves the stored responses of this project's requests once their usage is recorded (seconds after they end); answers it translated from another protocol are stored nowhere.`,
+      { code: 'response_not_found', param: 'response_id' },
+    );
+  }
+  const apiKey = await loadProviderApiKey(services, projectId, provider.provider);
+  const query = request.query.toString();
+  const url = `${provider.baseUrl.replace(/\/+$/, '')}/responses/${encodeURIComponent(responseId)}${operation.suffix}${query ? `?${query}` : ''}`;
+  const headers = { accept: request.query.get('stream') === 'true' ? 'text/event-stream' : 'application/json' };
+  const response = await callUpstream({
+    fetch: services.fetch,
+    provider: provider.provider,
+    url,
+    method: operation.method,
+    headers: await authorizeCall(provider, apiKey, { url, method: operation.method, headers, body: '' }),
+    firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
+  });
+  if (!response.ok) {
+    const answer = await readUpstreamErrorAnswer(response, apiKey);
+    if (isGatewaySideUpstreamStatus(answer.status)) throw upstreamAnswerToGatewayError(answer, provider.provider);
+    return relayOpenAiUpstreamError(answer);
+  }
+  const contentType = response.headers.get('content-type') ?? 'application/json';
+  const body = contentType.startsWith('text/event-stream') && response.body ? response.body : await response.text();
+  return { status: response.status, headers: { 'content-type': contentType, 'x-gateway-provider': provider.provider }, body };
+}
+
+async function findOwner(services: GatewayServices, responseId: string): Promise<StoredResponseOwner | undefined> {
+  try {
+    return await services.generations.findStoredResponse(responseId);
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new GatewayError('invalid_request', `"${segment}" is not a valid response id in a path.`, { code: 'invalid_response_id', param: 'response_id' });
+  }
+}

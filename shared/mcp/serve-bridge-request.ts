@@ -1,0 +1,104 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { GatewayError } from '../core/errors.ts';
+import { mcpAccessOf } from '../core/mcp-access.ts';
+import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { admitRequest } from '../pipeline/admit-request.ts';
+import { readAttribution } from '../pipeline/attribution.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../pipeline/gateway-services.ts';
+import type { RouteHandler } from '../pipeline/route-group.ts';
+import { admitToolCalls, countToolCalls } from './admit-tool-calls.ts';
+import { chooseAnswerFormat, type AnswerFormat } from './answer-format.ts';
+import type { BridgeContext } from './bridge-context.ts';
+import { createBridgeServer } from './create-bridge-server.ts';
+import { createUpstreamPool } from './upstream-pool.ts';
+import { responseHeaders, toWebRequest, untilDone } from './web-exchange.ts';
+
+export interface BridgeSettings {
+  /** How long an upstream MCP server may take to connect, and to answer each request. */
+  upstreamTimeoutMs: number;
+}
+
+function mcpDisabled(projectId: string): GatewayError {
+  return new GatewayError(
+    'permission',
+    `The tool bridge (MCP) is not enabled for the project "${projectId}". An administrator enables it with: npm run admin -- project update ${projectId} --mcp on`,
+    { code: 'mcp_disabled' },
+  );
+}
+
+/** POST answers as JSON or SSE as Accept asks; DELETE ends nothing (no sessions) and is answered by the transport. */
+function answerFormatOf(request: GatewayRequest): AnswerFormat {
+  if (request.method === 'GET') {
+    throw new GatewayError('method_not_allowed', 'This MCP endpoint is stateless and offers no server-initiated stream (GET): send requests with POST.', {
+      code: 'stream_not_offered',
+      headers: { allow: 'POST, DELETE' },
+    });
+  }
+  if (request.method !== 'POST') return 'json';
+  const format = chooseAnswerFormat(request.headers.accept);
+  if (!format) throw new GatewayError('invalid_request', 'Not Acceptable: accept application/json or text/event-stream.', { code: 'not_acceptable', status: 406 });
+  return format;
+}
+
+/**
+ * `/mcp/v1`, the tool bridge (Streamable HTTP, stateless): admit the key and the project (the bridge
+ * must be on), count the tool calls against the request limits, then let the MCP SDK's server and
+ * transport, built for this request alone, answer through the project's upstream servers. The request's
+ * upstream sessions end, and every tool call is metered, before the answer does.
+ */
+export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
+  return async (request, services, route) => {
+    const { key, config } = await admitRequest(request, services, 'mcp');
+    const { project } = config;
+    if (!project.mcp) throw mcpDisabled(project.projectId);
+    const format = answerFormatOf(request);
+    const limitHeaders = request.method === 'POST' ? await admitToolCalls(services, key, project, countToolCalls(bodyText(request))) : {};
+
+    const access = mcpAccessOf(key);
+    const abort = new AbortController();
+    const inFlight: Array<Promise<unknown>> = [];
+    const pool = createUpstreamPool({ projectId: project.projectId, services, timeoutMs: settings.upstreamTimeoutMs, signal: abort.signal });
+    const context: BridgeContext = {
+      services,
+      route,
+      key,
+      project,
+      attribution: readAttribution(request.headers),
+      servers: new Map([...(config.mcpServers ?? new Map()).entries()].filter(([name]) => access.allowsServer(name))),
+      access,
+      pool,
+      upstreamTimeoutMs: settings.upstreamTimeoutMs,
+      signal: abort.signal,
+      format,
+      track: (work) => void inFlight.push(work.catch(() => undefined)),
+    };
+    const server = createBridgeServer(context);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: format === 'json',
+      keepAliveMs: services.settings.heartbeatIntervalMs,
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    });
+    const done = async () => {
+      await Promise.all(inFlight);
+      pool.release();
+      await server.close().catch(() => undefined);
+    };
+    let response: Response;
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(toWebRequest(request));
+    } catch (error) {
+      abort.abort();
+      await done();
+      throw error;
+    }
+    const headers = { ...responseHeaders(response), ...limitHeaders };
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      return { status: response.status, headers, body: untilDone(response.body, { cancelled: () => abort.abort(), done }) };
+    }
+    const body = await response.text();
+    await done();
+    return { status: response.status, headers, body } satisfies GatewayResponse;
+  };
+}

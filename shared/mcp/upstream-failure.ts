@@ -1,0 +1,62 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Why an upstream MCP server gave no answer: it took too long, could not be reached (refused, reset,
+ * an HTTP error, a broken stream, its headers unreadable), answered with a JSON-RPC error of its own, or
+ * the gateway stopped waiting because its client went away.
+ */
+export interface UpstreamFailure {
+  server: string;
+  kind: 'timeout' | 'unavailable' | 'error' | 'cancelled';
+  /** Names the server; never holds one of its header values. */
+  message: string;
+  /** The server's own JSON-RPC error code, for kind `error`. */
+  code?: number;
+}
+
+/** Replaces every secret in a text with `[redacted]`: upstream errors may echo what they were sent. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.filter((secret) => secret.length > 0).reduce((scrubbed, secret) => scrubbed.replaceAll(secret, '[redacted]'), text);
+}
+
+function describeCause(error: unknown): string {
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
+    return `HTTP ${error.code}: ${error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '')}`;
+  }
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`.replace(/^MCP error -?\d+: /, '');
+}
+
+export function describeUpstreamFailure(server: string, error: unknown, context: { secrets: readonly string[]; timeoutMs: number; cancelled: boolean }): UpstreamFailure {
+  const said = redact(describeCause(error), context.secrets).slice(0, 500);
+  if (context.cancelled) return { server, kind: 'cancelled', message: `The request to the MCP server "${server}" was cancelled: the client went away.` };
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };
+  }
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+    return { server, kind: 'error', code: error.code, message: `The MCP server "${server}" answered with an error: ${said}` };
+  }
+  return { server, kind: 'unavailable', message: `The MCP server "${server}" could not be reached: ${said}` };
+}
+
+/**
+ * A JSON-RPC error the bridge answers with. The SDK's server renders any thrown error from its `code`,
+ * `message` and `data`; unlike McpError, the message stays as written (no "MCP error -32602:" prefix).
+ */
+export class BridgeRpcError extends Error {
+  override readonly name = 'BridgeRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON-RPC error a client gets for a failure where the method has no error result of its own. */
+export function toJsonRpcError(failure: UpstreamFailure): BridgeRpcError {
+  return new BridgeRpcError(failure.code ?? ErrorCode.InternalError, failure.message, { server: failure.server, reason: failure.kind });
+}

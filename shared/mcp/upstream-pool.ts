@@ -1,0 +1,98 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { mcpHeaderSecretName, parseMcpHeaders } from '../core/mcp-header-secrets.ts';
+import type { McpServerConfig } from '../core/mcp-server-config.ts';
+import { loadProviderApiKey } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { describeUpstreamFailure, type UpstreamFailure } from './upstream-failure.ts';
+import { mcpUpstreamFetch } from './upstream-fetch.ts';
+
+export const BRIDGE_CLIENT_INFO = { name: 'aws-model-gateway', version: '0.1.0' };
+
+/**
+ * The SDK's light JSON Schema validator, for its client and server alike (the bundle leaves Ajv out:
+ * infra/bundling/bundle-handler.ts). The bridge forwards results unvalidated against tool schemas; the
+ * SDK would use it only for features the bridge does not use (output schemas of callTool, elicitation).
+ */
+export const jsonSchemaValidator = new CfWorkerJsonSchemaValidator();
+
+export interface UpstreamOptions {
+  projectId: string;
+  services: GatewayServices;
+  /** For connecting and for each request; a time-out is reported as the server's failure. */
+  timeoutMs: number;
+  /** Aborted when the bridge's client goes away: every upstream request stops. */
+  signal: AbortSignal;
+}
+
+export type UpstreamResult<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
+
+interface Session {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}
+
+/**
+ * The upstream MCP servers one bridge request talks to: each connected (an SDK client on the Streamable
+ * HTTP transport, the server's headers from the secret store) on first use and reused for the rest of
+ * the request, so a batch or an aggregated list costs one handshake per server. Every operation is
+ * bounded by the time-out and the request's signal; its failure comes back as a value naming the server,
+ * never thrown, so one server's trouble never fails the others.
+ */
+export function createUpstreamPool(options: UpstreamOptions) {
+  const sessions = new Map<string, Promise<Session>>();
+  const secretsOf = new Map<string, string[]>();
+
+  async function connect(server: McpServerConfig): Promise<Session> {
+    const secret = await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name));
+    const headers = parseMcpHeaders(secret);
+    secretsOf.set(server.name, Object.values(headers));
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
+    const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
+    try {
+      await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return { client, transport };
+  }
+
+  function session(server: McpServerConfig): Promise<Session> {
+    let opened = sessions.get(server.name);
+    if (!opened) {
+      opened = connect(server);
+      sessions.set(server.name, opened);
+    }
+    return opened;
+  }
+
+  return {
+    /** Runs one operation on a server's client; a failure (connecting or in the operation) is returned, named. */
+    async run<T>(server: McpServerConfig, operation: (client: Client) => Promise<T>): Promise<UpstreamResult<T>> {
+      try {
+        const { client } = await session(server);
+        return { ok: true, value: await operation(client) };
+      } catch (error) {
+        const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs: options.timeoutMs, cancelled: options.signal.aborted };
+        return { ok: false, failure: describeUpstreamFailure(server.name, error, context) };
+      }
+    },
+
+    /**
+     * Ends every upstream session: a best-effort DELETE to servers that gave a session id (not awaited:
+     * the client's answer does not wait for it), then the client is closed.
+     */
+    release(): void {
+      for (const opened of sessions.values()) {
+        opened
+          .then(({ client, transport }) => transport.terminateSession().catch(() => undefined).finally(() => client.close()))
+          .catch(() => undefined);
+      }
+      sessions.clear();
+    },
+  };
+}
+
+export type UpstreamPool = ReturnType<typeof createUpstreamPool>;

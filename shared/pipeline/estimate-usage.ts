@@ -1,0 +1,74 @@
+import type { MeteredObservation } from '../canonical/canonical-meter.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
+import { countTokens } from '../tokenizer/estimate-tokens.ts';
+import type { UsageEstimate } from './admit-usage.ts';
+
+/**
+ * Tokens an image can be billed at, at most: OpenAI's gpt-4o-mini counts 2,833 + 5,667 per 512-pixel tile,
+ * up to 8 tiles for a 2048×768 image (48,169); Claude counts at most about 1,600.
+ */
+export const IMAGE_TOKENS_BOUND = 50_000;
+/** Tokens a provider adds around a request with tools (Anthropic's tool-use system prompt is a few hundred). */
+export const TOOLS_OVERHEAD_TOKENS_BOUND = 1_000;
+/** Tokens a provider adds to any request (chat templates, reply priming). */
+export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
+
+/**
+ * What admission needs of a request without running a tokenizer on the hot path: a quick estimate of the
+ * prompt for tokens per minute (about four characters a token), and a true upper bound for the balance.
+ * The bound rests on this: a byte-level BPE token covers at least one byte of UTF-8, and every token of
+ * the prompt comes from the body's bytes (each message's role and framing, which providers bill as a few
+ * tokens, spans more bytes of JSON than that), except what the provider adds itself: images given by
+ * reference, the tool-use preamble and a chat template, each bounded above.
+ */
+export function estimateUsageBound(promptText: string, outputCap: number | undefined, shape: { bodyBytes: number; images: number; tools: boolean }): UsageEstimate {
+  return {
+    promptTokens: Math.ceil(promptText.length / 4),
+    promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + REQUEST_OVERHEAD_TOKENS_BOUND,
+    outputCap,
+  };
+}
+
+const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
+
+/** The image parts of a request body in any protocol (chat's image_url, Anthropic's image, Responses' input_image). */
+export function countImageParts(body: unknown): number {
+  let images = 0;
+  const pending: unknown[] = [body];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (!Array.isArray(current) && IMAGE_PART_TYPES.has(String((current as { type?: unknown }).type))) images += 1;
+    pending.push(...(Array.isArray(current) ? current : Object.values(current)));
+  }
+  return images;
+}
+
+/**
+ * The usage of an answer whose upstream reported none (or was cut off before its final usage), counted
+ * with the tokenizer: the upstream's provisional counts are kept where it gave them (Anthropic announces
+ * the prompt first), the output is the larger of its placeholder and the generated text's count. The
+ * prompt is counted once, however often the estimate is asked for.
+ */
+export function createUsageEstimator(promptText: () => string) {
+  let promptTokens: Promise<number> | undefined;
+  return async (observed: Pick<MeteredObservation, 'provisionalUsage' | 'completionText'>): Promise<TokenUsage> => {
+    const provisional = observed.provisionalUsage;
+    promptTokens ??= countTokens(promptText());
+    return {
+      promptTokens: provisional?.promptTokens || (await promptTokens),
+      completionTokens: Math.max(provisional?.completionTokens ?? 0, await countTokens(observed.completionText)),
+      cachedTokens: provisional?.cachedTokens ?? 0,
+      reasoningTokens: 0,
+      ...(provisional?.cacheWriteTokens ? { cacheWriteTokens: provisional.cacheWriteTokens } : {}),
+      estimated: true,
+    };
+  };
+}
+
+export type UsageEstimator = ReturnType<typeof createUsageEstimator>;
+
+/** The usage to record: what the upstream reported, else the estimate. */
+export function finalUsageOf(observed: MeteredObservation, estimate: UsageEstimator): Promise<TokenUsage> {
+  return observed.usage ? Promise.resolve(observed.usage) : estimate(observed);
+}

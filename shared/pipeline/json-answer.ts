@@ -1,0 +1,53 @@
+import { generatedText, type CanonicalResponse } from '../canonical/canonical-response.ts';
+import { parseJsonObject } from '../core/json-object.ts';
+import { GatewayError } from '../core/errors.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
+import type { Bridge } from '../protocols/bridge.ts';
+import type { Presentation } from '../protocols/wire-protocol.ts';
+import type { UsageEstimator } from './estimate-usage.ts';
+import type { ServedAttempt } from './failover.ts';
+
+export interface JsonAnswer {
+  bridge: Bridge;
+  served: ServedAttempt;
+  presentation: Omit<Presentation, 'finalUsage'>;
+  estimate: UsageEstimator;
+}
+
+/**
+ * Reads a complete answer once: as the upstream's protocol into canonical terms (for metering, and for
+ * the client's writer on a translated bridge). A native answer reaches the client as the upstream sent it
+ * (with `usage.cost` when injection is on). A body that is not JSON, or breaks off, is an upstream failure
+ * the caller settles (the prompt estimated, since the provider took the request).
+ */
+export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string; contentType: string; usage: TokenUsage; described: { finishReason?: string; upstreamId?: string } }> {
+  const { bridge, served } = answer;
+  const text = await readWholeBody(served.response, served.target.provider.provider);
+  const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
+  const payload = parseJsonObject(text);
+  // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
+  if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
+  const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
+  const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
+  const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
+  const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
+  if (bridge.native) return { body: bridge.client.presentNativeResponse(text, payload, usage, presentation), contentType: upstreamType, usage, described };
+  return { body: bridge.client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json', usage, described };
+}
+
+/** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */
+function readLeniently(bridge: Bridge, payload: Record<string, unknown>): CanonicalResponse {
+  try {
+    return bridge.readResponse(payload);
+  } catch {
+    return { id: '', model: '', content: [{ type: 'text', text: JSON.stringify(payload) }], finish: 'other' };
+  }
+}
+
+async function readWholeBody(response: Response, provider: string): Promise<string> {
+  try {
+    return await response.text();
+  } catch (cause) {
+    throw new GatewayError('upstream', `Provider "${provider}" broke off the response.`, { code: 'upstream_stream_interrupted', cause });
+  }
+}

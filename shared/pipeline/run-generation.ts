@@ -1,0 +1,163 @@
+import type { CanonicalRequest } from '../canonical/canonical-request.ts';
+import { toGatewayError } from '../core/errors.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
+import { priceUsage, formatUsd } from '../core/price-usage.ts';
+import { ZERO_USAGE } from '../core/token-usage.ts';
+import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
+import { wireProtocols } from '../protocols/registry.ts';
+import type { Presentation } from '../protocols/wire-protocol.ts';
+import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
+import { admitRequest } from './admit-request.ts';
+import { admitUsage } from './admit-usage.ts';
+import { readAttribution } from './attribution.ts';
+import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
+import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
+import { withoutRoutingFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
+import type { GatewayServices } from './gateway-services.ts';
+import { readJsonAnswer } from './json-answer.ts';
+import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
+import { holdOrCommit } from './commit-early.ts';
+import { createUsageSettlement, type AttemptDescription, type AttemptOutcome } from './record-usage.ts';
+import type { RouteContext } from './route-context.ts';
+import { streamAnswer } from './stream-answer.ts';
+
+/** Every protocol can reach every other through the canonical model. */
+const REACHABLE_PROTOCOLS = Object.keys(wireProtocols) as Array<keyof typeof wireProtocols>;
+
+/**
+ * The one generation pipeline, for every endpoint: admit (key, project, policy) → parse → plan the
+ * targets → admit usage (rate limits, balance reservation) → try the targets with failover → relay the
+ * stream or read the answer, through the bridge chosen for the target that answered → meter. Every exit
+ * (success, upstream refusal, exhausted attempts, a body that breaks off, a client that goes away, a bug)
+ * settles usage exactly once: in the `finally` below, or, for a stream handed to the client, when the
+ * stream settles.
+ */
+export async function runGeneration<Body extends RoutableBody>(
+  endpoint: GenerationEndpoint<Body>,
+  request: GatewayRequest,
+  services: GatewayServices,
+  route: RouteContext,
+): Promise<GatewayResponse> {
+  const admitted = await admitRequest(request, services, endpoint.name);
+  const body = endpoint.parse(bodyText(request));
+  const { key, config } = admitted;
+  const { project } = config;
+  const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
+  const targets = planTargets(services, admitted, routed, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  let promptText: string | undefined;
+  const prompt = () => (promptText ??= endpoint.promptText(body));
+  const admission = await admitUsage(services, { key, project, targets }, () =>
+    estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
+      bodyBytes: request.body.byteLength,
+      images: countImageParts(body),
+      tools: Array.isArray(body.tools) && body.tools.length > 0,
+    }),
+  );
+  const settlement = createUsageSettlement(services, {
+    requestId: route.requestId,
+    projectId: project.projectId,
+    keyId: key.keyId,
+    endpoint: endpoint.name,
+    attribution: readAttribution(request.headers),
+    startedAt: route.receivedAt,
+    admission,
+  }, route.afterAnswer);
+  const estimate = createUsageEstimator(prompt);
+  const streamed = body.stream === true;
+  const clientBody = withoutRoutingFields(body);
+  let canonical: CanonicalRequest | undefined;
+  const bridgeTo = (target: RouteTarget): Bridge =>
+    chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
+
+  const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
+  const answering = (async (): Promise<GatewayResponse> => {
+    let attempt = describeAttempt(targets[0] as RouteTarget, 0, streamed);
+    let served: ServedAttempt | undefined;
+    // What the `finally` records unless a path below says otherwise: a failure the gateway did not foresee.
+    let outcome: AttemptOutcome = { ...attempt, status: 'failed', httpStatus: 500, errorCode: 'internal_error', usage: ZERO_USAGE };
+    let handedToStream = false;
+    try {
+      served = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
+        services,
+        projectId: project.projectId,
+        ...limits,
+        onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
+      });
+      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+      const bridge = bridgeTo(served.target);
+      const servedBy = { ...admission.headers, 'x-gateway-model': served.target.model.slug, 'x-gateway-provider': served.target.provider.provider, 'x-generation-id': route.requestId };
+
+      if (!served.response.ok) {
+        // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
+        const answer = await readUpstreamErrorAnswer(served.response, served.apiKey);
+        outcome = { ...attempt, status: 'failed', httpStatus: served.response.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
+        const relayed = bridge.relayUpstreamError(answer);
+        return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
+      }
+      // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
+      settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
+      const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
+      if (streamed && served.response.body) {
+        handedToStream = true;
+        return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
+      }
+      const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
+      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };
+      return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
+    } catch (thrown) {
+      const error = toGatewayError(thrown);
+      const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
+      // Every target failed: the record names the last one and counts every attempt.
+      const last = failed.at(-1);
+      if (last) attempt = describeAttempt(last.target, failed.length, streamed);
+      outcome = {
+        ...attempt,
+        status: 'failed',
+        httpStatus: error.status,
+        errorCode: error.code,
+        // The upstream accepted the request before its answer broke off: it bills at least the prompt.
+        usage: served?.response.ok ? await estimate({ completionText: '' }) : ZERO_USAGE,
+      };
+      const only = failed.length === 1 ? failed[0] : undefined;
+      if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
+      throw error;
+    } finally {
+      if (!handedToStream) await settlement.settle(outcome);
+    }
+
+  })();
+  const holdMs = commitAfterMs(services.settings, route.receivedAt, services.clock.now());
+  if (!streamed || holdMs === undefined) return answering;
+  return holdOrCommit(answering, {
+    holdMs,
+    heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
+    errorFrame: endpoint.clientProtocol.streamErrorFrame,
+    contentType: endpoint.clientProtocol.streamContentType,
+    headers: { ...admission.headers, 'x-generation-id': route.requestId },
+  });
+}
+
+function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {
+  return { model: target.model.slug, provider: target.provider.provider, rate: target.rate, streamed, fallbackAttempts };
+}
+
+function presentationFor<Body extends RoutableBody>(
+  prompt: () => string,
+  body: Body,
+  bridge: Bridge,
+  target: RouteTarget,
+  services: GatewayServices,
+  route: RouteContext,
+  injectCost: boolean,
+): Omit<Presentation, 'finalUsage'> {
+  return {
+    model: target.model.model,
+    created: Math.floor(services.clock.now() / 1000),
+    responseId: route.requestId.replace(/[^0-9A-Za-z]/g, ''),
+    showUsage: bridge.client.clientAskedForStreamUsage(body),
+    injectCost,
+    priceUsd: (usage) => formatUsd(priceUsage(usage, target.rate)),
+    promptTokensEstimate: Math.ceil(prompt().length / 4),
+  };
+}

@@ -1,0 +1,64 @@
+import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
+import type { GatewayResponse } from '../http/gateway-http.ts';
+import type { Bridge } from '../protocols/bridge.ts';
+import type { Presentation } from '../protocols/wire-protocol.ts';
+import { relayStream } from '../transport/stream-relay.ts';
+import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
+import type { ServedAttempt } from './failover.ts';
+import type { GatewayServices } from './gateway-services.ts';
+import type { AttemptDescription, UsageSettlement } from './record-usage.ts';
+
+export interface StreamAnswer {
+  bridge: Bridge;
+  served: ServedAttempt;
+  presentation: Omit<Presentation, 'finalUsage'>;
+  estimate: UsageEstimator;
+  settlement: UsageSettlement;
+  attempt: AttemptDescription;
+  servedBy: Record<string, string>;
+  services: GatewayServices;
+}
+
+/**
+ * The upstream's stream as the client's: each upstream event is read once into canonical events, which
+ * the meter observes and, on a translated bridge, the client protocol's writer renders; a native bridge
+ * passes the upstream's bytes (usage shown or hidden as the client asked). The stream settles the
+ * request's usage when it ends, fails or is cancelled, before the client's stream closes.
+ */
+export function streamAnswer(answer: StreamAnswer): GatewayResponse {
+  const { bridge, served, services } = answer;
+  const meter = createCanonicalMeter();
+  const reader = bridge.createStreamReader();
+  const finalUsage = () => finalUsageOf(meter.result(), answer.estimate);
+  const presentation: Presentation = { ...answer.presentation, finalUsage };
+  const output = bridge.native ? bridge.client.createPassThrough(presentation) : bridge.client.createStreamWriter(presentation);
+  const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
+    provider: served.target.provider.provider,
+    decoder: bridge.upstream.createStreamDecoder(),
+    handler: {
+      onEvent(event) {
+        const canonical = reader.push(event.payload ?? event.data);
+        meter.observe(canonical);
+        return output.push(event, canonical);
+      },
+      onEnd: () => output.end(),
+    },
+    errorFrame: (error) => output.fail?.(error) ?? bridge.client.streamErrorFrame(error),
+    heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
+    onSettled: async (settlement) => {
+      const observed = meter.result();
+      const failed = settlement.outcome === 'failed' || observed.upstreamError !== undefined;
+      const errorCode = settlement.outcome === 'failed' ? settlement.error.code : observed.upstreamError?.type;
+      await answer.settlement.settle({
+        ...answer.attempt,
+        status: failed ? 'failed' : settlement.outcome,
+        httpStatus: settlement.outcome === 'failed' ? settlement.error.status : 200,
+        usage: await finalUsage(),
+        ...(errorCode ? { errorCode } : {}),
+        ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
+        ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
+      });
+    },
+  });
+  return { status: 200, headers: { 'content-type': bridge.client.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy }, body };
+}

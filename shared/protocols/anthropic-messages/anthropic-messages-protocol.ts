@@ -1,0 +1,63 @@
+import type { GatewayRequest } from '../../http/gateway-http.ts';
+import { createSseDecoder } from '../../transport/stream-decoder.ts';
+import type { WireProtocol } from '../wire-protocol.ts';
+import { anthropicStreamErrorFrame, readAnthropicErrorWords, relayAnthropicUpstreamError, renderAnthropicError, writeAnthropicErrorBody } from './anthropic-errors.ts';
+import { createAnthropicStreamReader } from './anthropic-stream-reader.ts';
+import { createMessagesEventWriter } from './messages-event-writer.ts';
+import { buildUpstreamMessagesBody, type MessagesRequest } from './messages-request.ts';
+import { readMessagesRequest } from './messages-request-reader.ts';
+import { writeMessagesRequest } from './messages-request-writer.ts';
+import { readMessagesResponse } from './messages-response-reader.ts';
+import { writeMessagesResponse } from './messages-response-writer.ts';
+
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * The headers of Anthropic's protocol: the client's `anthropic-version` and `anthropic-beta` as received
+ * (the spec's generic `upstream-version` / `upstream-beta` names are accepted too), else the default version.
+ */
+export function anthropicProtocolHeaders(client: GatewayRequest['headers'], streaming: boolean): Record<string, string> {
+  const version = client['anthropic-version'] ?? client['upstream-version'] ?? DEFAULT_ANTHROPIC_VERSION;
+  const beta = client['anthropic-beta'] ?? client['upstream-beta'];
+  return {
+    'content-type': 'application/json',
+    accept: streaming ? 'text/event-stream' : 'application/json',
+    'anthropic-version': version,
+    ...(beta ? { 'anthropic-beta': beta } : {}),
+  };
+}
+
+/** Anthropic's Messages protocol (`POST /messages`): Claude Code's protocol, and Anthropic's API. */
+export const anthropicMessagesProtocol: WireProtocol = {
+  id: 'anthropic-messages',
+
+  upstreamPath: () => '/messages',
+  upstreamHeaders: anthropicProtocolHeaders,
+  nativeRequestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel),
+  writeRequest: writeMessagesRequest,
+  readResponse: readMessagesResponse,
+  createStreamDecoder: createSseDecoder,
+  createStreamReader: createAnthropicStreamReader,
+  readErrorBody: readAnthropicErrorWords,
+
+  readRequest: readMessagesRequest,
+  // Anthropic streams always carry usage.
+  clientAskedForStreamUsage: () => true,
+  writeResponse: writeMessagesResponse,
+  presentNativeResponse: (text) => text,
+  createStreamWriter(presentation) {
+    const writer = createMessagesEventWriter({ model: presentation.model, messageId: `msg_${presentation.responseId}`, inputTokensEstimate: presentation.promptTokensEstimate });
+    return {
+      push: (_event, canonical) => canonical.flatMap((item) => writer.push(item)).join(''),
+      end: () => writer.end().join(''),
+    };
+  },
+  // A native Anthropic stream reaches the client byte for byte (thinking, signatures, server tools, unknown events).
+  createPassThrough: () => ({ push: (event) => event.raw, end: () => '' }),
+  writeErrorBody: writeAnthropicErrorBody,
+  relayUpstreamError: relayAnthropicUpstreamError,
+  relaysFailedAttempt: true,
+  renderError: renderAnthropicError,
+  streamErrorFrame: (error) => anthropicStreamErrorFrame(error),
+  streamContentType: 'text/event-stream',
+};

@@ -1,0 +1,80 @@
+/** The Anthropic Messages request a translation produces (only what it can emit). */
+export interface AnthropicTextBlock {
+  type: 'text';
+  text: string;
+}
+
+export type AnthropicSource =
+  | { type: 'base64'; media_type: string; data: string }
+  | { type: 'url'; url: string };
+
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: AnthropicSource;
+}
+
+export interface AnthropicDocumentBlock {
+  type: 'document';
+  source: { type: 'base64' | 'text'; media_type: string; data: string };
+  title?: string;
+}
+
+/** Earlier thinking, sent back with Anthropic's signature (required for it to be accepted). */
+export interface AnthropicThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+export interface AnthropicToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  is_error?: boolean;
+}
+
+export type AnthropicRequestBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicDocumentBlock
+  | AnthropicThinkingBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock;
+
+export interface AnthropicRequestMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicRequestBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type AnthropicToolChoice =
+  | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+export interface AnthropicMessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicRequestMessage[];
+  system?: AnthropicTextBlock[];
+  temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  stream?: boolean;
+  tools?: AnthropicTool[];
+  tool_choice?: AnthropicToolChoice;
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  metadata?: { user_id: string };
+}

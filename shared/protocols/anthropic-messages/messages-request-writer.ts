@@ -1,0 +1,201 @@
+import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
+import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { customToolInputSchema, wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
+import { parseToolArguments } from '../../canonical/tool-arguments.ts';
+import type {
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
+  AnthropicMessagesRequestBody,
+  AnthropicRequestBlock,
+  AnthropicRequestMessage,
+  AnthropicTextBlock,
+  AnthropicTool,
+  AnthropicToolChoice,
+} from './anthropic-request-types.ts';
+import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './reasoning-effort-budget.ts';
+
+/**
+ * A canonical request as an Anthropic Messages request:
+ * - the instructions and every system turn, wherever it stands, are hoisted into `system`;
+ * - tool results become `tool_result` blocks of a user message, first in it (Anthropic requires them
+ *   before any other block); consecutive turns of one role are merged (user and assistant must alternate),
+ *   so the results of parallel tool calls land in one user message;
+ * - turns left without content are omitted, and a final assistant turn (a prefill) loses its trailing
+ *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
+ * - max_tokens is required: the client's cap, else DEFAULT_MAX_TOKENS (4096); temperature is capped at 1
+ *   (Anthropic's range is 0–1, OpenAI's 0–2);
+ * - a reasoning effort becomes extended thinking with THINKING_BUDGET_BY_EFFORT's budget, max_tokens raised
+ *   above the budget when needed. Thinking admits no temperature and only a top_p of at least 0.95, so
+ *   those are dropped with it; a forced tool choice admits no thinking, so then the effort is dropped.
+ * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
+ *   earlier calls of it carry their text there.
+ * Structured output and media Anthropic cannot take are dropped and named.
+ */
+export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+  const { dropped } = request;
+  const system = [...request.system.map(textBlock), ...request.messages.filter((message) => message.role === 'system').flatMap((message) => textsOf(message.parts))]
+    .filter((block) => block !== undefined);
+  const messages = writeConversation(request.messages, dropped);
+  const tools = writeTools(request);
+  const toolChoice = writeToolChoice(request, tools.length > 0);
+  if (request.responseFormat) dropped.add('response_format');
+  const body: AnthropicMessagesRequestBody = {
+    model: upstreamModel,
+    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    messages,
+    ...(system.length > 0 ? { system } : {}),
+    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.stop ? { stop_sequences: request.stop } : {}),
+    stream: request.stream,
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(toolChoice ? { tool_choice: toolChoice } : {}),
+    ...(request.user ? { metadata: { user_id: request.user } } : {}),
+  };
+  applyReasoning(body, request);
+  return { ...body };
+}
+
+/** Anthropic rejects text blocks that are empty or only whitespace, so those are left out. */
+function textBlock(text: string | undefined): AnthropicTextBlock | undefined {
+  return text && text.trim() !== '' ? { type: 'text', text } : undefined;
+}
+
+function textsOf(parts: readonly CanonicalPart[]): Array<AnthropicTextBlock | undefined> {
+  return parts.map((part) => (part.type === 'text' ? textBlock(part.text) : undefined));
+}
+
+function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields): AnthropicRequestMessage[] {
+  const messages: AnthropicRequestMessage[] = [];
+  const append = (role: 'user' | 'assistant', blocks: AnthropicRequestBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const message of canonical) {
+    if (message.role === 'system') continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    append(role, message.parts.flatMap((part) => writePart(part, dropped)));
+  }
+  for (const message of messages) if (message.role === 'user') putToolResultsFirst(message);
+  trimFinalAssistant(messages);
+  return messages;
+}
+
+function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicRequestBlock[] {
+  switch (part.type) {
+    case 'text': {
+      const block = textBlock(part.text);
+      return block ? [block] : [];
+    }
+    case 'image': {
+      const block = imageBlock(part.url);
+      if (!block) dropped.add('messages[].content[type=image_url]');
+      return block ? [block] : [];
+    }
+    case 'file': {
+      const block = documentBlock(part);
+      if (!block) dropped.add('messages[].content[type=file]');
+      return block ? [block] : [];
+    }
+    case 'reasoning':
+      // Anthropic accepts earlier thinking only with its own signature.
+      return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
+    case 'tool-call':
+      return [{ type: 'tool_use', id: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) }];
+    case 'tool-result': {
+      const only = part.content[0];
+      const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
+      for (const item of part.content) {
+        const block = item.type === 'text' ? textBlock(item.text) : imageBlock(item.url);
+        if (block) blocks.push(block);
+      }
+      const content = part.content.length === 1 && only?.type === 'text' ? only.text : blocks;
+      return [{ type: 'tool_result', tool_use_id: part.callId, content: part.content.length === 0 ? '' : content, ...(part.isError ? { is_error: true } : {}) }];
+    }
+  }
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/** `data:` URLs become base64 sources, http(s) URLs url sources; anything else (a file id) has no Anthropic form. */
+function imageBlock(url: string): AnthropicImageBlock | undefined {
+  const dataUrl = DATA_URL.exec(url);
+  if (dataUrl) return { type: 'image', source: { type: 'base64', media_type: dataUrl[1] ?? '', data: dataUrl[2] ?? '' } };
+  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+  return undefined;
+}
+
+/** A base64 PDF as a document block (other files have no Anthropic form); a text file as a text document. */
+function documentBlock(part: Extract<CanonicalPart, { type: 'file' }>): AnthropicDocumentBlock | undefined {
+  const title = part.filename ? { title: part.filename } : {};
+  if (part.text !== undefined && !part.dataUrl) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: part.text }, ...title };
+  const dataUrl = DATA_URL.exec(part.dataUrl ?? '');
+  if (!dataUrl || dataUrl[1] !== 'application/pdf') return undefined;
+  return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: dataUrl[2] ?? '' }, ...title };
+}
+
+function putToolResultsFirst(message: AnthropicRequestMessage): void {
+  const results = message.content.filter((block) => block.type === 'tool_result');
+  const rest = message.content.filter((block) => block.type !== 'tool_result');
+  message.content = [...results, ...rest];
+}
+
+function trimFinalAssistant(messages: AnthropicRequestMessage[]): void {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return;
+  const finalBlock = last.content.at(-1);
+  if (finalBlock?.type === 'text') finalBlock.text = finalBlock.text.trimEnd();
+}
+
+/** Function tools (`parameters` → `input_schema`, which Anthropic requires to be an object schema); custom tools as one `input` string. */
+function writeTools(request: CanonicalRequest): AnthropicTool[] {
+  return request.tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) },
+  }));
+}
+
+/**
+ * auto → auto, none → none, required → any, a named tool → tool; one call at a time becomes
+ * `disable_parallel_tool_use: true` (on auto when no choice was given). Without tools there is no choice.
+ */
+function writeToolChoice(request: CanonicalRequest, hasTools: boolean): AnthropicToolChoice | undefined {
+  const choice = request.toolChoice;
+  if (!hasTools) {
+    if (choice !== undefined && choice !== 'none') request.dropped.add('tool_choice');
+    if (request.parallelToolCalls === false) request.dropped.add('parallel_tool_calls');
+    return undefined;
+  }
+  const serial = request.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any', ...serial };
+  if (typeof choice === 'object') return { type: 'tool', name: choice.name, ...serial };
+  if (choice === 'auto' || request.parallelToolCalls === false) return { type: 'auto', ...serial };
+  return undefined;
+}
+
+function applyReasoning(body: AnthropicMessagesRequestBody, request: CanonicalRequest): void {
+  const effort = request.reasoning?.effort;
+  const budget = request.reasoning?.budgetTokens ?? thinkingBudgetFor(effort);
+  if (budget === undefined) {
+    if (effort && effort !== 'none') request.dropped.add('reasoning_effort');
+    return;
+  }
+  if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool') {
+    request.dropped.add('reasoning_effort');
+    return;
+  }
+  body.thinking = { type: 'enabled', budget_tokens: budget };
+  body.max_tokens = maxTokensWithThinking(body.max_tokens, budget);
+  if (body.temperature !== undefined) {
+    delete body.temperature;
+    request.dropped.add('temperature');
+  }
+  if (body.top_p !== undefined && body.top_p < 0.95) {
+    delete body.top_p;
+    request.dropped.add('top_p');
+  }
+}

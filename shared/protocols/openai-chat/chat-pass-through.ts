@@ -1,0 +1,62 @@
+import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import { ZERO_USAGE, type TokenUsage } from '../../core/token-usage.ts';
+import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
+import type { ClientStream, Presentation } from '../wire-protocol.ts';
+import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+
+/**
+ * What a chat client sees of a native chat stream. Every event passes with its original bytes, except
+ * the usage chunk (the gateway always asks the upstream for usage): shown with `cost` (injection on), shown
+ * as sent (the client asked), or hidden (neither; a chunk that also carries choices keeps them). When the
+ * client must see usage and the upstream sent none, an estimated usage chunk comes before `[DONE]` (or at
+ * the end of a stream without one).
+ */
+export function createChatPassThrough(presentation: Presentation): ClientStream {
+  const usageWanted = presentation.injectCost || presentation.showUsage;
+  let usageShown = false;
+  let reportedUsage: TokenUsage = ZERO_USAGE;
+  const envelope = { id: '', object: 'chat.completion.chunk', created: 0, model: '' };
+
+  function remember(payload: Record<string, unknown>): void {
+    if (!envelope.id && typeof payload.id === 'string') envelope.id = payload.id;
+    if (!envelope.model && typeof payload.model === 'string') envelope.model = payload.model;
+    if (!envelope.created && typeof payload.created === 'number') envelope.created = payload.created;
+  }
+
+  function present(payload: Record<string, unknown>, raw: string): string {
+    if (presentation.injectCost) {
+      usageShown = true;
+      return `data: ${stringifyWithUsageCost(payload, payload.usage as Record<string, unknown>, presentation.priceUsd(reportedUsage))}\n\n`;
+    }
+    if (presentation.showUsage) {
+      usageShown = true;
+      return raw;
+    }
+    const hasChoices = Array.isArray(payload.choices) && payload.choices.length > 0;
+    if (!hasChoices) return '';
+    const { usage: _hidden, ...withoutUsage } = payload;
+    return `data: ${JSON.stringify(withoutUsage)}\n\n`;
+  }
+
+  async function missingUsageChunk(): Promise<string> {
+    if (!usageWanted || usageShown) return '';
+    usageShown = true;
+    const usage = await presentation.finalUsage();
+    const chunk = { ...envelope, choices: [] };
+    if (presentation.injectCost) return `data: ${stringifyWithUsageCost(chunk, renderChatUsage(usage), presentation.priceUsd(usage))}\n\n`;
+    return `data: ${JSON.stringify({ ...chunk, usage: renderChatUsage(usage) })}\n\n`;
+  }
+
+  return {
+    async push(event: UpstreamEvent, canonical: readonly CanonicalEvent[]) {
+      if (event.data?.trim() === '[DONE]') return (await missingUsageChunk()) + event.raw;
+      if (!event.payload) return event.raw;
+      remember(event.payload);
+      const usage = canonical.find((item) => item.type === 'usage');
+      if (!usage) return event.raw;
+      reportedUsage = usage.usage;
+      return present(event.payload, event.raw);
+    },
+    end: missingUsageChunk,
+  };
+}

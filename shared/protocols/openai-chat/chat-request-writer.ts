@@ -1,0 +1,121 @@
+import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
+import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
+
+/**
+ * A canonical request as a chat completion request:
+ * - the instructions become one leading system message (blocks joined by blank lines), and system turns
+ *   stay system messages where they stand;
+ * - a user turn's tool results become `tool` messages first (so they follow the assistant message that
+ *   made the calls, as chat requires), then one user message with the rest (text, images, files, and the
+ *   images tool results returned, which a tool message cannot hold); a lone text part is a plain string;
+ * - an assistant turn's texts are joined into `content`, its tool calls become `tool_calls`; reasoning has
+ *   no chat form and is left out;
+ * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage.
+ */
+export function writeChatRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+  const messages: ChatMessageOut[] = [];
+  const system = request.system.filter((text) => text !== '').join('\n\n');
+  if (system !== '') messages.push({ role: 'system', content: system });
+  for (const message of request.messages) messages.push(...writeMessage(message));
+
+  const tools = request.tools.map(writeTool);
+  const hasTools = tools.length > 0;
+  if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
+  const choice = request.toolChoice;
+  return {
+    model: upstreamModel,
+    messages,
+    ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
+    ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
+    ...(hasTools ? { tools } : {}),
+    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools) } : {}),
+    ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
+    ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
+    ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
+    ...(request.user ? { user: request.user } : {}),
+  };
+}
+
+function writeMessage(message: CanonicalMessage): ChatMessageOut[] {
+  switch (message.role) {
+    case 'system': {
+      const text = texts(message.parts).join('\n\n');
+      return text === '' ? [] : [{ role: 'system', content: text }];
+    }
+    case 'assistant':
+      return writeAssistant(message.parts);
+    case 'user':
+    case 'tool':
+      return writeUserTurn(message.parts);
+  }
+}
+
+function texts(parts: readonly CanonicalPart[]): string[] {
+  return parts.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : []));
+}
+
+function writeUserTurn(parts: readonly CanonicalPart[]): ChatMessageOut[] {
+  const toolMessages: ChatMessageOut[] = [];
+  const content: ChatContentPartOut[] = [];
+  for (const part of parts) {
+    if (part.type === 'tool-result') {
+      const text = part.content.flatMap((item) => (item.type === 'text' && item.text !== '' ? [item.text] : [])).join('\n');
+      toolMessages.push({ role: 'tool', tool_call_id: part.callId, content: text });
+      for (const item of part.content) if (item.type === 'image') content.push({ type: 'image_url', image_url: { url: item.url } });
+    } else {
+      const written = writePart(part);
+      if (written) content.push(written);
+    }
+  }
+  if (content.length === 0) return toolMessages;
+  const only = content[0];
+  return [...toolMessages, { role: 'user', content: content.length === 1 && only?.type === 'text' ? only.text : content }];
+}
+
+function writePart(part: CanonicalPart): ChatContentPartOut | undefined {
+  switch (part.type) {
+    case 'text':
+      return part.text ? { type: 'text', text: part.text } : undefined;
+    case 'image':
+      return { type: 'image_url', image_url: { url: part.url } };
+    case 'file':
+      if (part.dataUrl) return { type: 'file', file: { file_data: part.dataUrl, ...(part.filename ? { filename: part.filename } : {}) } };
+      return part.text ? { type: 'text', text: part.text } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function writeAssistant(parts: readonly CanonicalPart[]): ChatMessageOut[] {
+  const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  const toolCalls: ChatToolCallOut[] = parts.flatMap((part) => (part.type === 'tool-call' ? [chatToolCallOf(part)] : []));
+  if (text === '' && toolCalls.length === 0) return [];
+  return [{ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
+}
+
+function writeTool(tool: CanonicalTool): Record<string, unknown> {
+  if (tool.custom) {
+    return { type: 'custom', custom: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.custom.format ? { format: tool.custom.format } : {}) } };
+  }
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+      ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+    },
+  };
+}
+
+function namedToolChoice(name: string, tools: readonly CanonicalTool[]): Record<string, unknown> {
+  return tools.find((tool) => tool.name === name)?.custom ? { type: 'custom', custom: { name } } : { type: 'function', function: { name } };
+}
+
+function writeResponseFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) } };
+}

@@ -1,0 +1,40 @@
+import type { CanonicalOutput, CanonicalResponse } from '../../canonical/canonical-response.ts';
+import { parseProviderPayload } from '../../canonical/read-payload.ts';
+import { GatewayError } from '../../core/errors.ts';
+import { mapChatFinishReason } from './chat-finish-reason.ts';
+import { readChatUsage } from './chat-usage.ts';
+import { chatCompletionSchema } from './chat-wire-types.ts';
+
+/**
+ * A chat completion in canonical terms: `reasoning_content` (or `reasoning`, as OpenRouter and vLLM name
+ * it) as reasoning, content and refusal as text, each tool call with its arguments. Only the first choice is
+ * read: a translated request never asks for more.
+ */
+export function readChatResponse(payload: unknown): CanonicalResponse {
+  const completion = parseProviderPayload(chatCompletionSchema, payload);
+  const choice = completion?.choices?.[0];
+  const usage = readChatUsage(completion?.usage);
+  // A completion without choices still counts when it reports usage (a content filter can leave none).
+  if (!completion || (!choice && !usage)) {
+    throw new GatewayError('upstream', 'The upstream answered with a body that is not a chat completion.', { code: 'upstream_invalid_response' });
+  }
+  const message = choice?.message ?? {};
+  const content: CanonicalOutput[] = [];
+  const reasoning = message.reasoning_content ?? message.reasoning;
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  const text = message.content ?? message.refusal;
+  if (text) content.push({ type: 'text', text });
+  (message.tool_calls ?? []).forEach((call, position) => {
+    const id = call.id ?? `call_${position}`;
+    if (call.type === 'custom' || (!call.function && call.custom)) content.push({ type: 'tool-call', id, name: call.custom?.name ?? '', arguments: call.custom?.input ?? '', custom: true });
+    else content.push({ type: 'tool-call', id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+  });
+  return {
+    id: completion.id ?? '',
+    model: completion.model ?? '',
+    content,
+    finish: mapChatFinishReason(choice?.finish_reason),
+    ...(choice?.finish_reason ? { rawFinish: choice.finish_reason } : {}),
+    ...(usage ? { usage } : {}),
+  };
+}

@@ -1,0 +1,46 @@
+import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
+import { ZERO_USAGE } from '../../core/token-usage.ts';
+import type { Presentation } from '../wire-protocol.ts';
+import { toChatFinishReason } from './chat-finish-reason.ts';
+import { chatToolCallOf, type ChatToolCallOut } from './chat-request-types.ts';
+import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+
+/**
+ * A canonical answer as a chat completion: texts joined into `content` (null when there are none, as
+ * OpenAI sends beside tool calls), tool calls numbered in order, reasoning as `reasoning_content` (the
+ * field DeepSeek, vLLM and LiteLLM use; signatures have no chat form), the finish reason, and usage counting
+ * the whole prompt, with `cost` when the presentation injects it. The upstream's id is kept as the completion id.
+ */
+export function writeChatResponse(response: CanonicalResponse, presentation: Presentation): string {
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const toolCalls: ChatToolCallOut[] = [];
+  for (const part of response.content) {
+    if (part.type === 'text') texts.push(part.text);
+    else if (part.type === 'reasoning' && part.text) reasoning.push(part.text);
+    else if (part.type === 'tool-call') toolCalls.push(chatToolCallOf(part));
+  }
+  const usage = response.usage ?? ZERO_USAGE;
+  const completion = {
+    id: response.id || `chatcmpl-${presentation.responseId}`,
+    object: 'chat.completion',
+    created: presentation.created,
+    model: response.model || presentation.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: texts.length > 0 ? texts.join('') : null,
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('') } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          refusal: null,
+        },
+        logprobs: null,
+        finish_reason: toChatFinishReason(response.finish === 'stop' && toolCalls.length > 0 ? 'tool-calls' : response.finish),
+      },
+    ],
+  };
+  if (presentation.injectCost) return stringifyWithUsageCost(completion, renderChatUsage(usage), presentation.priceUsd(usage));
+  return JSON.stringify({ ...completion, usage: renderChatUsage(usage) });
+}

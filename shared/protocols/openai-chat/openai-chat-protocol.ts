@@ -1,0 +1,50 @@
+import { createSseDecoder } from '../../transport/stream-decoder.ts';
+import type { WireProtocol } from '../wire-protocol.ts';
+import { createChatChunkWriter } from './chat-chunk-writer.ts';
+import { presentChatCompletion } from './chat-native-response.ts';
+import { createChatPassThrough } from './chat-pass-through.ts';
+import { buildUpstreamChatBody, type ChatCompletionRequest } from './chat-request.ts';
+import { readChatRequest } from './chat-request-reader.ts';
+import { writeChatRequest } from './chat-request-writer.ts';
+import { readChatResponse } from './chat-response-reader.ts';
+import { writeChatResponse } from './chat-response-writer.ts';
+import { createChatStreamReader } from './chat-stream-reader.ts';
+import { openAiStreamErrorFrame, readOpenAiErrorWords, relayOpenAiUpstreamError, renderOpenAiError, writeOpenAiErrorBody } from './openai-errors.ts';
+
+/** OpenAI's Chat Completions protocol (`POST /chat/completions`), spoken by OpenAI and most compatible providers. */
+export const openAiChatProtocol: WireProtocol = {
+  id: 'openai-chat',
+
+  upstreamPath: () => '/chat/completions',
+  upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
+  nativeRequestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel),
+  writeRequest: writeChatRequest,
+  readResponse: readChatResponse,
+  createStreamDecoder: createSseDecoder,
+  createStreamReader: createChatStreamReader,
+  readErrorBody: readOpenAiErrorWords,
+
+  readRequest: readChatRequest,
+  clientAskedForStreamUsage: (body) => (body as ChatCompletionRequest).stream_options?.include_usage === true,
+  writeResponse: writeChatResponse,
+  presentNativeResponse: presentChatCompletion,
+  createStreamWriter(presentation) {
+    const writer = createChatChunkWriter({
+      model: presentation.model,
+      created: presentation.created,
+      includeUsage: presentation.showUsage || presentation.injectCost,
+      ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
+    });
+    return {
+      push: (_event, canonical) => canonical.flatMap((item) => writer.push(item)).join(''),
+      end: async () => writer.end(presentation.showUsage || presentation.injectCost ? await presentation.finalUsage() : undefined).join(''),
+    };
+  },
+  createPassThrough: createChatPassThrough,
+  writeErrorBody: writeOpenAiErrorBody,
+  relayUpstreamError: relayOpenAiUpstreamError,
+  relaysFailedAttempt: false,
+  renderError: renderOpenAiError,
+  streamErrorFrame: openAiStreamErrorFrame,
+  streamContentType: 'text/event-stream',
+};

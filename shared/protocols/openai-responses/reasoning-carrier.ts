@@ -1,0 +1,20 @@
+/**
+ * A Responses client sends reasoning back as `encrypted_content`, opaque to it. When the reasoning came
+ * from Anthropic, the gateway puts the thinking block's signature there, marked with this prefix, so the
+ * next turn can return the thinking block to Anthropic with its signature (which Anthropic requires of
+ * earlier thinking when tools were used). OpenAI's own encrypted content never starts with it.
+ */
+const ANTHROPIC_SIGNATURE_PREFIX = 'gateway-anthropic-signature:';
+
+/** The reasoning's carried proof: an Anthropic signature the gateway wrapped, or OpenAI's encrypted content. */
+export function readReasoningCarrier(encryptedContent: string | null | undefined): { signature: string } | { encrypted: string } | undefined {
+  if (!encryptedContent) return undefined;
+  if (encryptedContent.startsWith(ANTHROPIC_SIGNATURE_PREFIX)) return { signature: encryptedContent.slice(ANTHROPIC_SIGNATURE_PREFIX.length) };
+  return { encrypted: encryptedContent };
+}
+
+/** The `encrypted_content` of a reasoning item: OpenAI's encrypted content as it came, or an Anthropic signature wrapped. */
+export function writeReasoningCarrier(reasoning: { signature?: string | undefined; encrypted?: string | undefined }): string | undefined {
+  if (reasoning.encrypted) return reasoning.encrypted;
+  return reasoning.signature ? ANTHROPIC_SIGNATURE_PREFIX + reasoning.signature : undefined;
+}

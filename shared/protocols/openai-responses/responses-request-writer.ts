@@ -1,0 +1,133 @@
+import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
+import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+
+type InputItem = Record<string, unknown>;
+
+/**
+ * A canonical request as a Responses request, for models only the Responses API serves:
+ * - the instructions become `instructions`; system turns between others stay where they stand as
+ *   developer messages;
+ * - user turns become user messages (input_text, input_image, input_file), assistant turns one message of
+ *   output_text, then each tool call as a function_call or custom_tool_call item; tool results become
+ *   function_call_output or custom_tool_call_output items. Earlier reasoning is left out: OpenAI takes it
+ *   back only as its own encrypted items, which chat and messages clients cannot carry;
+ * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
+ * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does.
+ * Stop sequences have no Responses form and are dropped and named.
+ */
+export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+  const { dropped } = request;
+  const input = request.messages.flatMap((message) => writeMessage(message, dropped));
+  const tools = request.tools.map(writeTool);
+  const hasTools = tools.length > 0;
+  const choice = request.toolChoice;
+  if (!hasTools && choice !== undefined && choice !== 'none') dropped.add('tool_choice');
+  if (request.stop) dropped.add('stop');
+  const instructions = request.system.filter((text) => text !== '').join('\n\n');
+  return {
+    model: upstreamModel,
+    ...(instructions ? { instructions } : {}),
+    input,
+    ...(hasTools ? { tools } : {}),
+    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : toolChoiceFor(choice.name, request.tools) } : {}),
+    ...(hasTools && request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
+    ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.reasoning?.effort || request.reasoning?.summary
+      ? { reasoning: { ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}), ...(request.reasoning.summary ? { summary: request.reasoning.summary } : {}) } }
+      : {}),
+    ...(request.responseFormat ? { text: { format: writeTextFormat(request.responseFormat) } } : {}),
+    ...(request.user ? { safety_identifier: request.user } : {}),
+    store: false,
+    stream: request.stream,
+  };
+}
+
+function writeMessage(message: CanonicalMessage, dropped: DroppedFields): InputItem[] {
+  switch (message.role) {
+    case 'system': {
+      const text = message.parts.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : [])).join('\n\n');
+      return text ? [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }] : [];
+    }
+    case 'assistant':
+      return writeAssistant(message.parts);
+    case 'user':
+    case 'tool':
+      return writeUserTurn(message.parts, dropped);
+  }
+}
+
+function writeUserTurn(parts: readonly CanonicalPart[], dropped: DroppedFields): InputItem[] {
+  const outputs: InputItem[] = [];
+  const content: InputItem[] = [];
+  for (const part of parts) {
+    if (part.type === 'tool-result') outputs.push(writeToolResult(part));
+    else {
+      const written = writeUserPart(part, dropped);
+      if (written) content.push(written);
+    }
+  }
+  return content.length > 0 ? [...outputs, { type: 'message', role: 'user', content }] : outputs;
+}
+
+function writeUserPart(part: CanonicalPart, dropped: DroppedFields): InputItem | undefined {
+  switch (part.type) {
+    case 'text':
+      return part.text ? { type: 'input_text', text: part.text } : undefined;
+    case 'image':
+      return { type: 'input_image', image_url: part.url, detail: 'auto' };
+    case 'file':
+      if (part.dataUrl) return { type: 'input_file', file_data: part.dataUrl, ...(part.filename ? { filename: part.filename } : {}) };
+      return part.text ? { type: 'input_text', text: part.text } : undefined;
+    default:
+      dropped.add(`messages[].content[type=${part.type}]`);
+      return undefined;
+  }
+}
+
+function writeToolResult(part: Extract<CanonicalPart, { type: 'tool-result' }>): InputItem {
+  const only = part.content[0];
+  const output =
+    part.content.length === 1 && only?.type === 'text'
+      ? only.text
+      : part.content.map((item) => (item.type === 'text' ? { type: 'input_text', text: item.text } : { type: 'input_image', image_url: item.url, detail: 'auto' }));
+  return { type: part.custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.callId, output: part.content.length === 0 ? '' : output };
+}
+
+function writeAssistant(parts: readonly CanonicalPart[]): InputItem[] {
+  const items: InputItem[] = [];
+  const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  if (text) items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  for (const part of parts) {
+    if (part.type !== 'tool-call') continue;
+    items.push(
+      part.custom
+        ? { type: 'custom_tool_call', call_id: part.id, name: part.name, input: part.arguments }
+        : { type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments },
+    );
+  }
+  return items;
+}
+
+function writeTool(tool: CanonicalTool): Record<string, unknown> {
+  const description = tool.description ? { description: tool.description } : {};
+  if (tool.custom) return { type: 'custom', name: tool.name, ...description, ...(tool.custom.format ? { format: tool.custom.format } : {}) };
+  return {
+    type: 'function',
+    name: tool.name,
+    ...description,
+    parameters: tool.parameters ?? { type: 'object', properties: {} },
+    // OpenAI's Responses API makes function tools strict unless told otherwise; other protocols never are.
+    strict: tool.strict ?? false,
+  };
+}
+
+function toolChoiceFor(name: string, tools: readonly CanonicalTool[]): Record<string, unknown> {
+  return { type: tools.find((tool) => tool.name === name)?.custom ? 'custom' : 'function', name };
+}
+
+function writeTextFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  return { type: 'json_schema', name: format.name, schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { GatewayError } from '../../core/errors.ts';
+import { parseModelRequest } from '../parse-model-request.ts';
+
+/**
+ * The fields of a Responses request the gateway reads. Everything else passes to the upstream untouched,
+ * so new Responses parameters work without a gateway release.
+ */
+export const responsesRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.unknown())]).nullish(),
+  instructions: z.string().nullish(),
+  stream: z.boolean().nullish(),
+  max_output_tokens: z.number().int().positive().nullish(),
+  previous_response_id: z.string().min(1).nullish(),
+  background: z.boolean().nullish(),
+  /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
+  models: z.array(z.string().min(1)).optional(),
+  route: z.literal('fallback').optional(),
+  provider: z.record(z.string(), z.unknown()).nullish(),
+});
+export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
+
+const routingOnlyFields = ['models', 'route', 'provider'] as const;
+
+/**
+ * Parses the client's body, turning every defect into a 400 that names the field. Background responses
+ * are refused: the provider would finish them after the gateway's request ended, so nobody would meter them.
+ */
+export function parseResponsesRequest(body: string): ResponsesRequest {
+  const request = parseModelRequest(body, responsesRequestSchema);
+  if (request.background === true) {
+    throw new GatewayError(
+      'invalid_request',
+      'Background responses are not supported: the gateway meters an answer while relaying it, and a background response finishes after the request. Send the request without "background".',
+      { code: 'background_not_supported', param: 'background' },
+    );
+  }
+  return request;
+}
+
+/** The body the upstream receives: its own model id, routing-only fields removed, every other field as sent. */
+export function buildUpstreamResponsesBody(request: Record<string, unknown>, upstreamModel: string): string {
+  const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
+  for (const field of routingOnlyFields) delete upstream[field];
+  return JSON.stringify(upstream);
+}
+
+/**
+ * The prompt as a tokenizer sees it, for estimates when the upstream reports no usage: the instructions,
+ * every text of the input items, tool-call arguments and inputs, and tool outputs.
+ */
+export function responsesPromptText(request: ResponsesRequest): string {
+  const parts: string[] = request.instructions ? [request.instructions] : [];
+  if (typeof request.input === 'string') parts.push(request.input);
+  for (const item of Array.isArray(request.input) ? request.input : []) collectTexts(item, parts);
+  return parts.join('\n');
+}
+
+const TEXT_FIELDS = ['text', 'arguments', 'input', 'output', 'content'] as const;
+
+function collectTexts(value: unknown, parts: string[]): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectTexts(item, parts);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const field of TEXT_FIELDS) {
+    const found = record[field];
+    if (typeof found === 'string') parts.push(found);
+    else collectTexts(found, parts);
+  }
+  collectTexts(record.summary, parts);
+}

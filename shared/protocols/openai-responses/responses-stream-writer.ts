@@ -1,0 +1,205 @@
+import type { CanonicalEvent, FinishReason } from '../../canonical/canonical-events.ts';
+import type { GatewayError } from '../../core/errors.ts';
+import type { TokenUsage } from '../../core/token-usage.ts';
+import type { ClientStream, Presentation } from '../wire-protocol.ts';
+import { responsesFailureFrames, responsesFailureOf, responsesFailureOfGatewayError, type ResponsesFailure } from './responses-errors.ts';
+import { responsesEventFrame, stringifyWithResponseCost } from './responses-event-frame.ts';
+import { messageItem, outputItemId, outputTextPart, reasoningItem, responseObject, summaryPart, toolCallItem } from './responses-output-items.ts';
+import { toResponsesStatus } from './responses-status.ts';
+import { renderResponsesUsage } from './responses-usage.ts';
+
+type OpenItem =
+  | { kind: 'message'; index: number; id: string; text: string }
+  | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean; signature?: string; encrypted?: string }
+  | { kind: 'tool'; index: number; id: string; toolIndex: number; callId: string; name: string; custom: boolean; input: string };
+type MessageItem = Extract<OpenItem, { kind: 'message' }>;
+type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
+
+/**
+ * Writes canonical events as a Responses stream, in the order OpenAI documents and sends it: response.created
+ * and response.in_progress first; then one output item at a time, each added, given its deltas and done
+ * before the next is added (a message with one output_text part; reasoning with one summary part; a
+ * function_call or custom_tool_call with its argument or input deltas); finally response.completed (or
+ * response.incomplete for the output cap and the content filter) with every item and the usage (with `cost`
+ * when injected), written by `end` once the final usage is known. Every event carries a `sequence_number`
+ * from 0; item events carry `output_index` and `item_id`. An upstream error, or the gateway's own failure
+ * after the first byte (`fail`), becomes an `error` event and response.failed, and ends the output.
+ */
+export function createResponsesStreamWriter(presentation: Presentation): ClientStream & { fail(error: GatewayError): string } {
+  const responseId = `resp_${presentation.responseId}`;
+  const done: unknown[] = [];
+  let model = presentation.model;
+  let sequence = 0;
+  let started = false;
+  let closed = false;
+  let item: OpenItem | undefined;
+  let finish: FinishReason | undefined;
+
+  const emit = (type: string, payload: Record<string, unknown>) => responsesEventFrame(type, { ...payload, sequence_number: sequence++ });
+  const response = (status: 'in_progress' | 'failed') => responseObject({ id: responseId, createdAt: presentation.created, model, status, output: [...done], usage: null });
+
+  function start(): string {
+    if (started) return '';
+    started = true;
+    return emit('response.created', { response: response('in_progress') }) + emit('response.in_progress', { response: response('in_progress') });
+  }
+
+  /** Ends the open item and adds the next one, numbered after every item before it. */
+  function open<Next extends OpenItem>(build: (index: number) => { next: Next; added: Record<string, unknown> }): { frames: string; opened: Next } {
+    const frames = close();
+    const { next, added } = build(done.length);
+    item = next;
+    return { frames: frames + emit('response.output_item.added', { output_index: next.index, item: added }), opened: next };
+  }
+
+  /** The open message item (opened with its output_text part when another item, or none, was open). */
+  function openMessage(): { frames: string; message: MessageItem } {
+    if (item?.kind === 'message') return { frames: '', message: item };
+    const { frames, opened } = open((index) => {
+      const id = outputItemId('message', presentation.responseId, index);
+      return { next: { kind: 'message' as const, index, id, text: '' }, added: messageItem(id, 'in_progress', undefined) };
+    });
+    const part = emit('response.content_part.added', { item_id: opened.id, output_index: opened.index, content_index: 0, part: outputTextPart('') });
+    return { frames: frames + part, message: opened };
+  }
+
+  /** The open reasoning item; text after a signature (which ends Anthropic's thinking block) opens another. */
+  function openReasoning(text: string): { frames: string; reasoning: ReasoningItem } {
+    if (item?.kind === 'reasoning' && !(text && item.signature)) return { frames: '', reasoning: item };
+    const { frames, opened } = open((index) => {
+      const id = outputItemId('reasoning', presentation.responseId, index);
+      return { next: { kind: 'reasoning' as const, index, id, text: '', summaryOpen: false }, added: reasoningItem(id, undefined) };
+    });
+    return { frames, reasoning: opened };
+  }
+
+  function reasoningText(reasoning: ReasoningItem, text: string): string {
+    if (!text) return '';
+    let frames = '';
+    const location = { item_id: reasoning.id, output_index: reasoning.index, summary_index: 0 };
+    if (!reasoning.summaryOpen) {
+      reasoning.summaryOpen = true;
+      frames += emit('response.reasoning_summary_part.added', { ...location, part: summaryPart('') });
+    }
+    reasoning.text += text;
+    return frames + emit('response.reasoning_summary_text.delta', { ...location, delta: text });
+  }
+
+  /** Ends the open item with its `.done` events; the item joins the response's output. */
+  function close(): string {
+    const closing = item;
+    if (!closing) return '';
+    item = undefined;
+    const where = { item_id: closing.id, output_index: closing.index };
+    let frames = '';
+    let finished: unknown;
+    if (closing.kind === 'message') {
+      frames += emit('response.output_text.done', { ...where, content_index: 0, text: closing.text, logprobs: [] });
+      frames += emit('response.content_part.done', { ...where, content_index: 0, part: outputTextPart(closing.text) });
+      finished = messageItem(closing.id, 'completed', closing.text);
+    } else if (closing.kind === 'reasoning') {
+      if (closing.summaryOpen) {
+        frames += emit('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: closing.text });
+        frames += emit('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: summaryPart(closing.text) });
+      }
+      finished = reasoningItem(closing.id, closing.summaryOpen ? closing.text : undefined, closing);
+    } else {
+      const call = { callId: closing.callId, name: closing.name, input: closing.input, custom: closing.custom };
+      frames += closing.custom
+        ? emit('response.custom_tool_call_input.done', { ...where, input: closing.input })
+        : emit('response.function_call_arguments.done', { ...where, arguments: closing.input });
+      finished = toolCallItem(closing.id, 'completed', call);
+    }
+    done.push(finished);
+    return frames + emit('response.output_item.done', { output_index: closing.index, item: finished });
+  }
+
+  function write(event: CanonicalEvent): string {
+    switch (event.type) {
+      case 'message-start':
+      case 'usage':
+        return '';
+      case 'text-delta': {
+        if (!event.text) return '';
+        const { frames, message } = openMessage();
+        message.text += event.text;
+        return frames + emit('response.output_text.delta', { item_id: message.id, output_index: message.index, content_index: 0, delta: event.text, logprobs: [] });
+      }
+      case 'reasoning-delta': {
+        if (!event.text && !event.signature && !event.encrypted) return '';
+        const { frames, reasoning } = openReasoning(event.text);
+        if (event.signature) reasoning.signature = event.signature;
+        if (event.encrypted) reasoning.encrypted = event.encrypted;
+        return frames + reasoningText(reasoning, event.text);
+      }
+      case 'tool-call-start': {
+        const custom = event.custom === true;
+        const callId = event.id || `call_${presentation.responseId}_${event.index}`;
+        return open((index) => {
+          const id = outputItemId(custom ? 'custom_tool_call' : 'function_call', presentation.responseId, index);
+          return {
+            next: { kind: 'tool' as const, index, id, toolIndex: event.index, callId, name: event.name, custom, input: '' },
+            added: toolCallItem(id, 'in_progress', { callId, name: event.name, input: '', custom }),
+          };
+        }).frames;
+      }
+      case 'tool-call-delta': {
+        if (item?.kind !== 'tool' || item.toolIndex !== event.index || !event.argumentsDelta) return '';
+        item.input += event.argumentsDelta;
+        const type = item.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+        return emit(type, { item_id: item.id, output_index: item.index, delta: event.argumentsDelta });
+      }
+      case 'tool-call-end':
+        return item?.kind === 'tool' && item.toolIndex === event.index ? close() : '';
+      case 'finish':
+        finish ??= event.reason;
+        return close();
+      case 'error':
+        return failWith(responsesFailureOf(event.errorType, event.message));
+    }
+  }
+
+  function failWith(failure: ResponsesFailure): string {
+    if (closed) return '';
+    const frames = start();
+    closed = true;
+    item = undefined;
+    const frameText = frames + responsesFailureFrames(failure, sequence, response('failed'));
+    sequence += 2;
+    return frameText;
+  }
+
+  async function completion(): Promise<string> {
+    const frames = start() + close();
+    const usage: TokenUsage = await presentation.finalUsage();
+    const end = toResponsesStatus(finish);
+    const type = end.status === 'completed' ? 'response.completed' : 'response.incomplete';
+    const build = (usageShown: Record<string, unknown>) => ({
+      type,
+      response: responseObject({ id: responseId, createdAt: presentation.created, model, status: end.status, output: done, usage: usageShown, incompleteReason: end.incompleteReason }),
+      sequence_number: sequence++,
+    });
+    const data = presentation.injectCost
+      ? stringifyWithResponseCost((withCost) => build(withCost(renderResponsesUsage(usage))), presentation.priceUsd(usage))
+      : JSON.stringify(build(renderResponsesUsage(usage)));
+    return `${frames}event: ${type}\ndata: ${data}\n\n`;
+  }
+
+  return {
+    push(_upstream, canonical) {
+      let frames = '';
+      for (const event of canonical) {
+        if (closed) break;
+        if (event.type === 'message-start' && event.model) model = event.model;
+        frames += event.type === 'error' ? write(event) : start() + write(event);
+      }
+      return frames;
+    },
+    async end() {
+      if (closed) return '';
+      closed = true;
+      return completion();
+    },
+    fail: (error) => failWith(responsesFailureOfGatewayError(error)),
+  };
+}

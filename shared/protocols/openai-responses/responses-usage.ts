@@ -1,0 +1,31 @@
+import type { TokenUsage } from '../../core/token-usage.ts';
+import { responsesUsageSchema } from './responses-wire-types.ts';
+
+/**
+ * A Responses usage object as token counts (`input_tokens` already includes cached tokens, `output_tokens`
+ * reasoning tokens), or undefined when it is not one: the gateway then estimates rather than count 0.
+ */
+export function readResponsesUsage(usage: unknown): TokenUsage | undefined {
+  if (usage === null || usage === undefined) return undefined;
+  const parsed = responsesUsageSchema.safeParse(usage);
+  if (!parsed.success) return undefined;
+  const value = parsed.data;
+  return {
+    promptTokens: value.input_tokens ?? 0,
+    completionTokens: value.output_tokens ?? 0,
+    cachedTokens: value.input_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: value.output_tokens_details?.reasoning_tokens ?? 0,
+    estimated: false,
+  };
+}
+
+/** Token counts as the Responses usage object (for translated or estimated usage). */
+export function renderResponsesUsage(usage: TokenUsage): Record<string, unknown> {
+  return {
+    input_tokens: usage.promptTokens,
+    input_tokens_details: { cached_tokens: usage.cachedTokens },
+    output_tokens: usage.completionTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}

@@ -1,0 +1,129 @@
+import type { CanonicalErrorType, CanonicalEvent } from '../canonical/canonical-events.ts';
+import type { CanonicalRequest } from '../canonical/canonical-request.ts';
+import type { CanonicalResponse } from '../canonical/canonical-response.ts';
+import type { GatewayError } from '../core/errors.ts';
+import type { WireProtocolId } from '../core/project-config.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import type { StreamDecoder, UpstreamEvent } from '../transport/stream-decoder.ts';
+import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
+
+/**
+ * One wire protocol (OpenAI chat completions, Anthropic messages, …): everything the gateway knows about
+ * it, in one module. As an upstream protocol it says where and how to send a request and how to read what
+ * comes back; as a client protocol it reads a client's request and writes answers and errors in the
+ * client's words. Translation between two protocols is always one side's reader and the other's writer
+ * around the canonical model (shared/canonical), so adding a protocol is adding one module.
+ */
+export interface WireProtocol {
+  readonly id: WireProtocolId;
+
+  // ── As the upstream's protocol ────────────────────────────────────────────────────────────────────
+  /** The path below a provider's base URL, e.g. `/chat/completions`. */
+  upstreamPath(call: UpstreamCallShape): string;
+  /** The protocol's own headers (not the credential, which the transport adds per provider). */
+  upstreamHeaders(client: GatewayRequest['headers'], streaming: boolean): Record<string, string>;
+  /**
+   * Native pass-through: the client's body for the upstream (same protocol), with the upstream's model id,
+   * routing-only fields removed, and whatever the gateway needs to meter (e.g. stream usage) asked for.
+   */
+  nativeRequestBody(body: Record<string, unknown>, upstreamModel: string): string;
+  /** A translated request in this protocol's body. */
+  writeRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown>;
+  /**
+   * A complete answer in canonical terms (throws an upstream GatewayError when it is not one). `request` is
+   * the translated request it answers, so that what the writer encoded on the way out (a custom tool's free
+   * text inside a JSON object) is decoded on the way back; absent for a native answer.
+   */
+  readResponse(payload: unknown, request?: CanonicalRequest): CanonicalResponse;
+  /** How this protocol's streams are framed (SSE, or AWS event-stream). */
+  createStreamDecoder(): StreamDecoder;
+  /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
+  createStreamReader(request?: CanonicalRequest): StreamReader;
+  /** What an error body of this protocol says, in canonical words. */
+  readErrorBody(body: string): ErrorWords;
+
+  // ── As the client's protocol ──────────────────────────────────────────────────────────────────────
+  /** A client body (already validated by the endpoint's parser) in canonical terms. */
+  readRequest(body: Record<string, unknown>): CanonicalRequest;
+  /** Whether the client asked to see usage in the stream (it is metered regardless). */
+  clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
+  /** A translated complete answer, serialised in this protocol. */
+  writeResponse(response: CanonicalResponse, presentation: Presentation): string;
+  /** A native complete answer as the client sees it: unchanged, or with the usage the presentation asks for. */
+  presentNativeResponse(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string;
+  /** Canonical events as this protocol's stream frames (a translated stream). */
+  createStreamWriter(presentation: Presentation): ClientStream;
+  /** A native stream as the client sees it: the upstream's frames, usage shown or hidden as the presentation asks. */
+  createPassThrough(presentation: Presentation): ClientStream;
+  /** An upstream's error words rendered as this protocol's error body. */
+  writeErrorBody(words: ErrorWords): string;
+  /** The client's answer to an upstream that refused the request (its words, its status or 502). */
+  relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
+  /**
+   * When set, a request whose only attempt failed gets that upstream's own answer (Claude Code's recovery
+   * matches Anthropic's wording) instead of the gateway's error.
+   */
+  relaysFailedAttempt: boolean;
+  /** A gateway error as this protocol's error response. */
+  renderError(error: GatewayError, headers: Record<string, string>): GatewayResponse;
+  /** A gateway error after the first streamed byte, as this protocol's in-band error frame. */
+  streamErrorFrame(error: GatewayError): string;
+  /** The content type of a stream of this protocol. */
+  streamContentType: string;
+}
+
+export interface UpstreamCallShape {
+  streaming: boolean;
+  upstreamModel: string;
+}
+
+/** An error body's meaning in protocol-neutral words. */
+export interface ErrorWords {
+  type: CanonicalErrorType;
+  message: string;
+  /** The upstream's own type or code, when it had one. */
+  code?: string;
+}
+
+export interface StreamReader {
+  /** Takes one event's data: parsed JSON, or its raw text (`[DONE]` and comments are ignored). */
+  push(data: unknown): CanonicalEvent[];
+}
+
+/** What a client sees of a stream: frames for each upstream event, and the closing frames. */
+export interface ClientStream {
+  /** The upstream event (for pass-through) and what it meant (for translation): text to send ('' for nothing). */
+  push(event: UpstreamEvent, canonical: readonly CanonicalEvent[]): string | Promise<string>;
+  /** The frames that close the stream once the upstream ended (not after a failure). */
+  end(): string | Promise<string>;
+  /**
+   * The frames that end the stream when the gateway fails after the first byte (the upstream broke off),
+   * for a protocol whose failure frame depends on what was sent (Responses numbers its events and closes
+   * the response it opened); absent, the protocol's stateless `streamErrorFrame`.
+   */
+  fail?(error: GatewayError): string;
+}
+
+/** How an answer is shown to the client: the names it asked for, and whether and how usage appears. */
+export interface Presentation {
+  /**
+   * The model named in translated answers when the upstream names none: the provider's own model id, the
+   * one rule for every route (docs/decisions/model-in-answers.md).
+   */
+  model: string;
+  /** Unix seconds for `created` fields. */
+  created: number;
+  /** The gateway request id in letters and digits, for the ids of translated answers (`msg_…`, `resp_…`). */
+  responseId: string;
+  /** The client asked for usage in the stream. */
+  showUsage: boolean;
+  /** Usage-cost injection is on: usage is shown with `cost`. */
+  injectCost: boolean;
+  /** The exact USD cost of a usage, as a decimal string. */
+  priceUsd(usage: TokenUsage): string;
+  /** The request's final usage (the upstream's, else an estimate), once the upstream has ended. */
+  finalUsage(): Promise<TokenUsage>;
+  /** The prompt's size as estimated before the upstream reports it (Anthropic announces it first). */
+  promptTokensEstimate: number;
+}

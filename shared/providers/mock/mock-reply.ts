@@ -1,0 +1,55 @@
+import { functionTools, textOf, type MockMessage, type MockRequest, type MockTool } from './mock-request.ts';
+import { mockToolArguments } from './mock-tool-arguments.ts';
+
+export type MockReply =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool-call'; name: string; arguments: string };
+
+/**
+ * The tool the mock calls, if any. Only when the last message is the user's, so that an agent loop ends
+ * once its tool results come back: `tool_choice` "none" never calls; a forced function (or "required")
+ * is called whatever the message says; otherwise the tool the user's message names (first mention wins).
+ */
+function chooseTool(request: MockRequest, lastMessage: MockMessage | undefined): MockTool | undefined {
+  const tools = functionTools(request);
+  if (tools.length === 0 || lastMessage?.role !== 'user' || request.tool_choice === 'none') return undefined;
+  const choice = request.tool_choice;
+  if (typeof choice === 'object' && choice?.function) {
+    const forced = choice.function.name;
+    return tools.find((tool) => tool.name === forced);
+  }
+  const text = textOf(lastMessage.content);
+  const mentioned = tools
+    .map((tool) => ({ tool, at: text.search(new RegExp(`(^|[^\\w-])${escapeRegExp(tool.name)}($|[^\\w-])`)) }))
+    .filter((candidate) => candidate.at !== -1)
+    .sort((a, b) => a.at - b.at)[0]?.tool;
+  return mentioned ?? (choice === 'required' ? tools[0] : undefined);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * What the offline mock answers (docs/decisions/mock-provider.md): a call of the tool the user asked
+ * for; after tool results, what the tools returned; else the last user message repeated.
+ */
+export function composeMockReply(request: MockRequest): MockReply {
+  const lastMessage = request.messages.at(-1);
+  const tool = chooseTool(request, lastMessage);
+  if (tool) return { kind: 'tool-call', name: tool.name, arguments: mockToolArguments(tool, textOf(lastMessage?.content)) };
+  if (lastMessage?.role === 'tool') {
+    const results = trailingToolResults(request.messages).map((message) => textOf(message.content));
+    return { kind: 'text', text: `[offline mock ${request.model}] The tool returned: ${results.join(' | ')}` };
+  }
+  const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
+  const said = lastUser ? textOf(lastUser.content) : '';
+  return { kind: 'text', text: `[offline mock ${request.model}] You said: ${said || '(nothing)'}` };
+}
+
+/** The tool messages at the end of the conversation: the results of the last assistant turn's calls. */
+function trailingToolResults(messages: readonly MockMessage[]): MockMessage[] {
+  const results: MockMessage[] = [];
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.role === 'tool'; index--) results.unshift(messages[index] as MockMessage);
+  return results;
+}

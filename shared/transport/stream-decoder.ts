@@ -1,0 +1,41 @@
+import { parseEventObject, SseEventSplitter, sseEventData } from '../http/sse-event-splitter.ts';
+
+/**
+ * One upstream stream event, decoded once: its original text (what a native pass-through forwards byte
+ * for byte), its data, and the data as a JSON object when it is one (what readers and filters look at).
+ */
+export interface UpstreamEvent {
+  raw: string;
+  data: string | undefined;
+  payload: Record<string, unknown> | undefined;
+}
+
+/** Turns an upstream's bytes into whole events, whatever the framing (SSE; AWS event-stream later). */
+export interface StreamDecoder {
+  push(bytes: Uint8Array): UpstreamEvent[];
+  /** What remains when the upstream ends (a last event without its terminator is still an event). */
+  end(): UpstreamEvent[];
+  /** Forgets a partial event (after a failure, its bytes must not merge with an error frame). */
+  discard(): void;
+}
+
+export function decodeSseEvent(raw: string): UpstreamEvent {
+  const data = sseEventData(raw);
+  return { raw, data, payload: data === undefined ? undefined : parseEventObject(data) };
+}
+
+/** Server-sent events: whole events split at blank lines, each kept with its original bytes. */
+export function createSseDecoder(): StreamDecoder {
+  const decoder = new TextDecoder();
+  const splitter = new SseEventSplitter();
+  return {
+    push: (bytes) => splitter.push(decoder.decode(bytes, { stream: true })).map(decodeSseEvent),
+    end() {
+      const rest = splitter.push(decoder.decode());
+      const unterminated = splitter.flush();
+      if (unterminated) rest.push(unterminated);
+      return rest.map(decodeSseEvent);
+    },
+    discard: () => void splitter.flush(),
+  };
+}

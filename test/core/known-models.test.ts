@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveModelLimits, findKnownModelLimits } from '../../shared/core/known-models.ts';
+
+const entry = (model: string, extra: Record<string, number> = {}) => ({ slug: `p/${model}`, provider: 'p', model, kind: 'chat' as const, createdAt: '2026-01-01T00:00:00.000Z', ...extra });
+
+describe('findKnownModelLimits', () => {
+  it.each([
+    ['gpt-4o-mini', 128_000],
+    ['openai/gpt-4o-mini', 128_000],
+    ['gpt-4o-mini-2024-07-18', 128_000],
+    ['claude-haiku-4-5-20251001', 200_000],
+  ])('knows %s', (model, contextLength) => {
+    expect(findKnownModelLimits(model)?.contextLength).toBe(contextLength);
+  });
+
+  it('does not take a model for another whose id it merely starts with', () => {
+    expect(findKnownModelLimits('gpt-4o-mini-tts')).toBeUndefined();
+    expect(findKnownModelLimits('my-gpt-4o')).toBeUndefined();
+  });
+});
+
+describe('effectiveModelLimits', () => {
+  it("prefers the admin's values, then the table's, and leaves an unknown model's limits null", () => {
+    expect(effectiveModelLimits(entry('gpt-4o', { contextLength: 50_000 }))).toEqual({ contextLength: 50_000, maxOutputTokens: 16_384 });
+    expect(effectiveModelLimits(entry('in-house-llm'))).toEqual({ contextLength: null, maxOutputTokens: null });
+  });
+});

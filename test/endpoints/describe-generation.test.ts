@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { formatUsd } from '../../shared/core/price-usage.ts';
+import { describeGeneration } from '../../shared/endpoints/describe-generation.ts';
+import { sampleRecord } from '../support/sample-usage-record.ts';
+
+describe('describeGeneration', () => {
+  it('shows the spec 2.4 fields of a record', () => {
+    const record = sampleRecord({
+      requestId: 'req-spec-fields',
+      model: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      promptTokens: 100,
+      completionTokens: 20,
+      costNanos: 27_000,
+      fallbackAttempts: 1,
+      latencyMs: 350,
+    });
+    expect(describeGeneration(record)).toMatchObject({
+      id: 'req-spec-fields',
+      model: 'openai/gpt-4o-mini',
+      provider: 'openai',
+      tokens_prompt: 100,
+      tokens_completion: 20,
+      total_cost: 0.000027,
+      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cost: 0.000027 },
+      fallback_attempts: 1,
+      latency_ms: 350,
+    });
+  });
+
+  it.each([0, 1, 150, 27_000, 770_100, 1_000_000_000, 12_345_678_901])(
+    'shows a cost of %i nano-USD as the number its exact decimal names',
+    (costNanos) => {
+      const generation = describeGeneration(sampleRecord({ costNanos }));
+      expect(generation.total_cost).toBe(Number(formatUsd(costNanos)));
+      expect(generation.usage.cost).toBe(generation.total_cost);
+      expect(Math.round(Number(generation.total_cost) * 1e9)).toBe(costNanos);
+    },
+  );
+
+  it('shows cached and reasoning tokens, the estimate flag and the outcome', () => {
+    const generation = describeGeneration(
+      sampleRecord({ cachedTokens: 9_984, reasoningTokens: 64, estimated: true, status: 'cancelled', streamed: true, httpStatus: 200 }),
+    );
+    expect(generation).toMatchObject({
+      native_tokens_cached: 9_984,
+      native_tokens_reasoning: 64,
+      estimated: true,
+      streamed: true,
+      cancelled: true,
+      status: 'cancelled',
+      http_status: 200,
+    });
+  });
+
+  it('shows null, not undefined, for optional fields a record lacks', () => {
+    const record = sampleRecord({ attribution: {} });
+    delete record.finishReason;
+    const generation = describeGeneration(record);
+    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'request_bytes', 'response_bytes'] as const) {
+      expect(generation[field], field).toBeNull();
+    }
+    expect(generation.cancelled).toBe(false);
+  });
+
+  it('shows the attribution under its OpenRouter-style names', () => {
+    const generation = describeGeneration(
+      sampleRecord({
+        upstreamId: 'chatcmpl-1',
+        errorCode: 'upstream_stream_interrupted',
+        attribution: { environment: 'prod', referer: 'https://a.example/', title: 'App', sessionId: 's', agentId: 'a', userAgent: 'ua' },
+      }),
+    );
+    expect(generation).toMatchObject({
+      upstream_id: 'chatcmpl-1',
+      error_code: 'upstream_stream_interrupted',
+      environment: 'prod',
+      http_referer: 'https://a.example/',
+      app_title: 'App',
+      session_id: 's',
+      agent_id: 'a',
+      user_agent: 'ua',
+    });
+  });
+
+  it('shows a bridged tool call: its server and tool in the model slug, the bytes each way', () => {
+    const generation = describeGeneration(
+      sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', costNanos: 0, requestBytes: 48, responseBytes: 1_024 }),
+    );
+    expect(generation).toMatchObject({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', total_cost: 0, request_bytes: 48, response_bytes: 1_024 });
+  });
+});

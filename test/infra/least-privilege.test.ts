@@ -1,0 +1,264 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { routeGroups } from '../../infra/route-groups.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
+import { CONSOLE_OWNER, exerciseAdmin, exerciseConsole, exerciseRouteGroup, exerciseWriter, fakeUserPool } from './function-drivers.ts';
+import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
+import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
+import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
+
+/**
+ * Least privilege both ways, per function: each function's real handler runs its operations against the
+ * embedded store (DynamoDB) and aws-sdk-client-mock (Secrets Manager, SQS, S3, Athena); every command it
+ * sends is recorded as the IAM action and resource it needs. The synthesized policy of that function must
+ * allow each of them, and must grant nothing that no command used (except what AWS services use the role
+ * for: Lambda's logs and queue polling, and Athena reading and writing for a query the function started).
+ */
+const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
+const DOCS_HEADER = { name: 'X-Docs-Token', value: 'docs-secret-0123456789' };
+const athenaWorkGroups = new Map<string, string>();
+const context = { region: TEST_ENV.region, account: TEST_ENV.account, athenaWorkGroups };
+
+let gateway: SynthesizedGateway;
+let symbols: SymbolicResources;
+let store: EmbeddedStore;
+let storeDirectory: string;
+let upstream: FakeUpstream;
+let mcpServer: McpUpstream;
+const secretsManager = mockClient(SecretsManagerClient);
+const sqs = mockClient(SQSClient);
+const s3 = mockClient(S3Client);
+const athena = mockClient(AthenaClient);
+const dynamo = recordDynamoCalls(context);
+const used = new Map<string, AwsCall[]>();
+
+/** The function's environment from the template, pointed at the embedded store. */
+function environmentOf(prefix: string): Record<string, string> {
+  const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
+  const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
+  return { ...resolved, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+}
+
+/** Runs `exercise` and keeps every AWS call it made under the function's name. */
+async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
+  for (const mock of [secretsManager, sqs, s3, athena]) mock.resetHistory();
+  dynamo.calls.length = 0;
+  dynamo.start();
+  try {
+    await exercise();
+  } finally {
+    dynamo.stop();
+  }
+  const mocked = [secretsManager, sqs, s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
+  used.set(prefix, [...dynamo.calls, ...mocked]);
+}
+
+interface Grant {
+  action: string;
+  resource: string;
+}
+
+function grantsOf(prefix: string): Grant[] {
+  return statementsOfFunction(gateway.template, prefix).flatMap((statement) =>
+    actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource) }))),
+  );
+}
+
+/**
+ * What Athena does with the caller's credentials for a query the function started (athenaQueryAccess):
+ * the usage table's definition from Glue, its files, the results under the workgroup's prefix.
+ */
+function athenaActsWith(prefix: string, grant: Grant): boolean {
+  if (!(used.get(prefix) ?? []).some((call) => call.action === 'athena:StartQueryExecution')) return false;
+  const bucket = (name: string) => `arn:aws:s3:::${logicalId(gateway.template, 'AWS::S3::Bucket', name).toLowerCase()}`;
+  const onBehalf = [
+    ...['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'].map((action) => ({ action, resource: /^arn:aws:glue:/ })),
+    { action: 's3:GetObject', resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}/usage/\\*$`) },
+    ...['s3:ListBucket', 's3:GetBucketLocation'].flatMap((action) => [
+      { action, resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}$`) },
+      { action, resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}$`) },
+    ]),
+    ...['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'].map((action) => ({
+      action,
+      resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}/athena/\\*$`),
+    })),
+  ];
+  return onBehalf.some((allowed) => allowed.action === grant.action && allowed.resource.test(grant.resource));
+}
+
+/** Granted for the Lambda service acting with the function's role, not for the function's code. */
+function grantedForTheService(prefix: string, grant: Grant): boolean {
+  if (grant.action.startsWith('logs:')) return true; // the runtime writes the function's logs
+  if (athenaActsWith(prefix, grant)) return true;
+  const queue = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords'), 'Arn'] });
+  const pollerActions = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
+  // The event source mapping polls the queue and deletes what the writer processed.
+  return prefix === 'Writer' && grant.resource === queue && pollerActions.includes(grant.action);
+}
+
+const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'ConsoleApi'];
+
+beforeAll(async () => {
+  gateway = synthesizeGateway();
+  symbols = new SymbolicResources(gateway.template, context);
+  const tableName = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
+  storeDirectory = await mkdtemp(join(tmpdir(), 'least-privilege-'));
+  store = await startEmbeddedStore(storeDirectory, {
+    keys: tableName('Keys'),
+    projects: tableName('Projects'),
+    generations: tableName('Generations'),
+    counters: tableName('Counters'),
+  });
+  upstream = await startFakeOpenAiUpstream();
+  upstream.answerWith((request, response) =>
+    request.body.stream
+      ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')), 0)
+      : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')),
+  );
+  mcpServer = await startDocsServer(DOCS_HEADER.value);
+  const originSecretArn = environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN;
+  // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
+  const secretOf = (secretId: string) =>
+    secretId === originSecretArn ? ORIGIN_SECRET : JSON.stringify({ apiKey: secretId.includes('/mcp/') ? JSON.stringify({ [DOCS_HEADER.name]: DOCS_HEADER.value }) : 'sk-upstream-0123456789' });
+  secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string }) => ({ SecretString: secretOf(input.SecretId) }));
+  secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
+  secretsManager.on(CreateSecretCommand).resolves({});
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
+  s3.on(PutObjectCommand).resolves({});
+
+  const { key, keyId } = await (async () => {
+    let created = { key: '', keyId: '' };
+    await recordCalls('Admin', async () => {
+      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER });
+    });
+    return created;
+  })();
+  await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', keyId, requestId: 'req-known' }));
+  await recordConsoleCalls();
+  const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
+  const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
+  const mcpAccept = { accept: 'application/json, text/event-stream' };
+  const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }>> = {
+    openai: [
+      { method: 'POST', path: '/v1/chat/completions', body: chat, status: 200 },
+      { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
+      { method: 'GET', path: '/v1/models', status: 200 },
+      { method: 'GET', path: '/v1/generation?id=req-known', status: 200 },
+    ],
+    messages: [
+      { method: 'POST', path: '/v1/messages', body: messages, status: 200 },
+      { method: 'POST', path: '/v1/messages', body: { ...messages, stream: true }, status: 200 },
+      { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
+    ],
+    mcp: [
+      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
+      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, status: 200 },
+      { method: 'GET', path: '/mcp/v1', status: 405 },
+    ],
+  };
+  for (const group of routeGroups) {
+    const requests = requestsOf[group.name];
+    if (!requests) throw new Error(`No requests to exercise the ${group.name} route group with: add them here`);
+    const prefix = `RouteGroup${group.name}`;
+    // The queue refuses the first record: the route group spills it to the usage bucket.
+    sqs.on(SendMessageCommand).rejectsOnce(new Error('SQS unavailable')).resolves({ MessageId: 'message-1' });
+    await recordCalls(prefix, () => exerciseRouteGroup(group.entry, `gateway-${group.name}`, environmentOf(prefix), { key, originSecret: ORIGIN_SECRET, requests }));
+  }
+}, 120_000);
+
+/**
+ * The console function in Cognito mode: its sign-in settings from the files bucket, ID tokens verified
+ * against the pool's keys (only the key set's fetch is faked), usage queries in Athena.
+ */
+async function recordConsoleCalls(): Promise<void> {
+  const site = { signIn: 'cognito', region: context.region, userPoolId: `${context.region}_ConsolePool`, clientId: 'console-client', signInOrigin: 'https://console.auth.us-east-1.amazoncognito.com' };
+  s3.on(GetObjectCommand).callsFake(async (input: { Key: string }) => {
+    if (input.Key !== 'console/config.json') throw new Error(`Unexpected GetObject of ${input.Key}`);
+    return { Body: { transformToString: async () => JSON.stringify(site) } };
+  });
+  let queries = 0;
+  athena.on(StartQueryExecutionCommand).callsFake(async (input: { WorkGroup: string }) => {
+    const id = `query-${++queries}`;
+    athenaWorkGroups.set(id, input.WorkGroup);
+    return { QueryExecutionId: id };
+  });
+  athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+  athena.on(GetQueryResultsCommand).resolves({ ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [] } });
+  // A provider the console sets for the first time: its secret is created, then given a new version.
+  secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
+  const idToken = fakeUserPool(site).idToken(CONSOLE_OWNER);
+  await recordCalls('ConsoleApi', () =>
+    exerciseConsole(environmentOf('ConsoleApi'), { idToken, originSecret: ORIGIN_SECRET, upstreamBaseUrl: upstream.baseUrl, projectId: 'acme' }),
+  );
+}
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  for (const mock of [secretsManager, sqs, s3, athena]) mock.restore();
+  await upstream?.close();
+  await mcpServer?.close();
+  await store?.close();
+  await rm(storeDirectory, { recursive: true, force: true });
+});
+
+describe('least privilege, from what each function sends', () => {
+  it.each(functions)('%s: the policy allows every action the code sends, on the resource it sends it to', (prefix) => {
+    const grants = grantsOf(prefix);
+    const calls = used.get(prefix) ?? [];
+    expect(calls.length, `${prefix} sent nothing: the exercise did not run`).toBeGreaterThan(0);
+    const denied = calls.filter((call) => !grants.some((grant) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)));
+    expect([...new Set(denied.map((call) => `${call.action} on ${call.resource}`))]).toEqual([]);
+  });
+
+  it.each(functions)('%s: the policy grants nothing that no command used', (prefix) => {
+    const calls = used.get(prefix) ?? [];
+    const unused = grantsOf(prefix).filter(
+      (grant) => !grantedForTheService(prefix, grant) && !calls.some((call) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)),
+    );
+    expect(unused.map((grant) => `${grant.action} on ${grant.resource}`)).toEqual([]);
+  });
+
+  it('spills a record the queue refused from every route group, as the exercise made it happen', () => {
+    for (const group of routeGroups) {
+      expect(used.get(`RouteGroup${group.name}`)?.some((call) => call.action === 's3:PutObject' && call.resource.includes('/spill/rec-'))).toBe(true);
+    }
+  });
+
+  it('reaches the MCP server from the tool bridge with the header its secret holds', () => {
+    expect(mcpServer.received.length).toBeGreaterThan(0);
+    expect(mcpServer.received.every((headers) => headers['x-docs-token'] === DOCS_HEADER.value)).toBe(true);
+  });
+
+  it('reserves prepaid balances from the route groups: UpdateItem on the projects table, except from the free tool bridge', () => {
+    const projects = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesProjects'), 'Arn'] });
+    for (const group of routeGroups) {
+      const updatesProjects = { action: 'dynamodb:UpdateItem', resource: projects };
+      if (group.reservesNoBalance) {
+        expect(used.get(`RouteGroup${group.name}`)).not.toContainEqual(updatesProjects);
+        expect(grantsOf(`RouteGroup${group.name}`)).not.toContainEqual(updatesProjects);
+      } else expect(used.get(`RouteGroup${group.name}`)).toContainEqual(updatesProjects);
+    }
+    expect(routeGroups.filter((group) => group.reservesNoBalance).map((group) => group.name)).toEqual(['mcp']);
+  });
+
+  it('grants Scan only to the admin function on projects (project list), no deletes or puts on projects to the writer, no secret reads to the admin function', () => {
+    const projects = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', 'TablesProjects'), 'Arn'] });
+    for (const prefix of functions.filter((name) => name !== 'Admin')) expect(grantsOf(prefix).map((grant) => grant.action), prefix).not.toContain('dynamodb:Scan');
+    expect(grantsOf('Admin').filter((grant) => grant.action === 'dynamodb:Scan').map((grant) => grant.resource)).toEqual([projects]);
+    const writerOnProjects = grantsOf('Writer').filter((grant) => grant.resource === projects).map((grant) => grant.action);
+    expect(writerOnProjects).toEqual(['dynamodb:UpdateItem']);
+    expect(grantsOf('Admin').map((grant) => grant.action)).not.toContain('secretsmanager:GetSecretValue');
+  });
+});

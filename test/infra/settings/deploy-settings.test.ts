@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadDeploySettings, parseDeploySettings } from '../../../infra/settings/deploy-settings.ts';
+import { deploySettingsOf, stackPropsFromSettings } from '../../../infra/settings/stack-props-from-settings.ts';
+
+const directory = mkdtempSync(join(tmpdir(), 'deploy-settings-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('deploy settings', () => {
+  it('reads the committed default environment with the measured sizes and deletion protection on', () => {
+    const settings = loadDeploySettings('default');
+    expect(settings).toMatchObject({
+      stackName: 'ModelGateway',
+      deletionProtection: true,
+      originReadTimeoutSeconds: 60,
+      routeGroups: { memoryMb: 512 },
+      writer: { memoryMb: 256, maxConcurrency: 5 },
+    });
+  });
+
+  it('turns a production file into stack props: domain, WAF, read timeout, reserved concurrency, retention', () => {
+    writeFileSync(
+      join(directory, 'prod.json'),
+      JSON.stringify({
+        stackName: 'GatewayProd',
+        customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
+        waf: { managedRuleGroups: ['AWSManagedRulesCommonRuleSet'] },
+        originReadTimeoutSeconds: 120,
+        logRetentionDays: 365,
+        routeGroups: { memoryMb: 1024, reservedConcurrency: 50 },
+        writer: { memoryMb: 256, maxConcurrency: 10 },
+      }),
+    );
+    const props = stackPropsFromSettings(loadDeploySettings('prod', directory));
+    expect(props).toMatchObject({
+      customDomain: { domainName: 'gateway.example.com' },
+      waf: { managedRuleGroups: ['AWSManagedRulesCommonRuleSet'] },
+      deletionProtection: true,
+      logRetention: RetentionDays.ONE_YEAR,
+      routeGroupSizing: { memorySize: 1024, reservedConcurrency: 50 },
+      writerMaxConcurrency: 10,
+    });
+    expect(props.originReadTimeout?.toSeconds()).toBe(120);
+  });
+
+  it('refuses unknown fields, bad values and a WAF both created and attached, naming the file and the field', () => {
+    expect(() => parseDeploySettings({ domainName: 'x' }, 'prod.json')).toThrow(/prod\.json.*domainName/);
+    expect(() => parseDeploySettings({ originReadTimeoutSeconds: 600 }, 'prod.json')).toThrow(/originReadTimeoutSeconds/);
+    expect(() => parseDeploySettings({ writer: { memoryMb: 256, maxConcurrency: 1 } }, 'prod.json')).toThrow(/writer\.maxConcurrency/);
+    expect(() =>
+      parseDeploySettings({ waf: {}, webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1' }, 'prod.json'),
+    ).toThrow(/not both/);
+  });
+
+  it('names the missing file of an unknown environment', () => {
+    expect(() => loadDeploySettings('staging', directory)).toThrow(/staging\.json/);
+  });
+
+  it('takes the environment from -c env and refuses the retired -c flags', () => {
+    expect(deploySettingsOf(new App({ context: { env: 'default' } })).environment).toBe('default');
+    expect(deploySettingsOf(new App()).environment).toBe('default');
+    expect(() => deploySettingsOf(new App({ context: { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:x' } }))).toThrow(/alarmTopicArn/);
+  });
+});

@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
+import { startCommand } from '../support/run-command.ts';
+
+/**
+ * `kill -9` right after the gateway answered: every record it handed over is still applied after a
+ * restart on the same data directory, none twice, and a stream the crash cut off is metered too.
+ */
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'gateway-crash-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '40', GATEWAY_QUIET: '1' });
+
+function kill(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return Promise.resolve();
+  process.kill(-pid, 'SIGKILL');
+  return new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+describe('a crash of the local host', () => {
+  it('loses no usage record it handed over, writes none twice, and meters a stream it cut off', { timeout: 90_000 }, async () => {
+    const first = startCommand('npm', ['start'], env(), /Try it:[\s\S]*-d '/, 40_000);
+    const output = await first.started;
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] as string;
+    const key = /^\s+(gw\.[0-9A-Za-z]{43})$/m.exec(output)?.[1] as string;
+    const ask = (id: string, stream: boolean) =>
+      fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': id },
+        body: JSON.stringify({ model: 'mock/echo', stream, messages: [{ role: 'user', content: stream ? 'a long answer, word after word, '.repeat(30) : 'hi' }] }),
+      });
+
+    const streaming = await ask('crash-stream', true);
+    await (streaming.body as ReadableStream<Uint8Array>).getReader().read();
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => ask(`crash-${index}`, false)));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    await kill(first.child.pid);
+
+    const second = startCommand('npm', ['start'], env(), /listening on/, 40_000);
+    try {
+      await second.started;
+      const rows = () => queryLocalUsage(dataDir, "SELECT id, COUNT(*) AS copies FROM usage_records WHERE id LIKE 'crash-%' GROUP BY id");
+      await expect.poll(async () => (await rows()).length, { timeout: 30_000, interval: 250 }).toBe(201);
+      expect((await rows()).every((row) => Number(row.copies) === 1)).toBe(true);
+      const [cut] = await queryLocalUsage(dataDir, "SELECT status, error_code FROM usage_records WHERE id = 'crash-stream'");
+      expect(cut).toMatchObject({ status: 'failed', error_code: 'gateway_interrupted' });
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+let gateway: TestGateway;
+let key: string;
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  await gateway.admin({ command: 'project.create', projectId: 'catalogue' });
+  await gateway.admin({ command: 'provider.set', projectId: 'catalogue', provider: 'openai', apiKey: 'sk-never-called' });
+  await gateway.admin({ command: 'provider.set', projectId: 'catalogue', provider: 'anthropic', apiKey: 'sk-ant-never-called' });
+  await gateway.admin({ command: 'provider.set', projectId: 'catalogue', provider: 'mock' });
+  await gateway.admin({
+    command: 'model.allow',
+    projectId: 'catalogue',
+    slug: 'openai/gpt-4o-mini',
+    alias: 'fast',
+    inputMicrosPer1k: 150,
+    outputMicrosPer1k: 600,
+    cachedInputMicrosPer1k: 75,
+  });
+  await gateway.admin({
+    command: 'model.allow',
+    projectId: 'catalogue',
+    slug: 'anthropic/claude-haiku-4-5',
+    inputMicrosPer1k: 1000,
+    outputMicrosPer1k: 5000,
+    cachedInputMicrosPer1k: 100,
+    cacheWriteInputMicrosPer1k: 1250,
+  });
+  await gateway.admin({ command: 'model.allow', projectId: 'catalogue', slug: 'mock/echo', contextLength: 8192, maxOutputTokens: 1024, description: 'Repeats you' });
+  ({ key } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'catalogue' }));
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+describe('GET /v1/models', () => {
+  it('describes each model with what clients size requests by: context, max output, parameters, cache prices', async () => {
+    const page = await gateway.openai(key).models.list();
+    const byId = Object.fromEntries(page.data.map((entry) => [entry.id, entry as unknown as Record<string, unknown>]));
+
+    expect(byId['openai/gpt-4o-mini']).toMatchObject({
+      description: 'gpt-4o-mini from openai, alias "fast".',
+      context_length: 128_000,
+      top_provider: { context_length: 128_000, max_completion_tokens: 16_384, is_moderated: false },
+      supported_parameters: expect.arrayContaining(['tools', 'tool_choice', 'response_format', 'max_tokens', 'temperature']),
+      pricing: { prompt: '0.00000015', completion: '0.0000006', request: '0', input_cache_read: '0.000000075' },
+    });
+    expect(byId['anthropic/claude-haiku-4-5']).toMatchObject({
+      context_length: 200_000,
+      top_provider: { context_length: 200_000, max_completion_tokens: 64_000, is_moderated: false },
+      supported_parameters: expect.arrayContaining(['tools', 'reasoning_effort']),
+      pricing: { prompt: '0.000001', completion: '0.000005', input_cache_read: '0.0000001', input_cache_write: '0.00000125' },
+    });
+    expect(byId['anthropic/claude-haiku-4-5']?.supported_parameters).not.toContain('response_format');
+    expect(byId['mock/echo']).toMatchObject({
+      description: 'Repeats you',
+      context_length: 8192,
+      top_provider: { context_length: 8192, max_completion_tokens: 1024, is_moderated: false },
+      supported_parameters: ['tools', 'tool_choice'],
+    });
+    expect(byId['openai/gpt-4o-mini']?.pricing).not.toHaveProperty('input_cache_write');
+  });
+});
+
+describe('GET /v1/models/{id}', () => {
+  it("answers the openai SDK's models.retrieve, which sends the slug's slash as %2F, with the list's entry", async () => {
+    const client = gateway.openai(key);
+    const listed = (await client.models.list()).data.find((entry) => entry.id === 'openai/gpt-4o-mini');
+
+    const retrieved = await client.models.retrieve('openai/gpt-4o-mini');
+
+    expect(retrieved).toEqual(listed);
+  });
+
+  it.each([
+    ['the slug with its slash as typed', '/v1/models/openai/gpt-4o-mini'],
+    ['the alias', '/v1/models/fast'],
+    ['the bare model id', '/v1/models/gpt-4o-mini'],
+    ['a trailing slash', '/v1/models/openai%2Fgpt-4o-mini/'],
+  ])('finds a model by %s', async (_how, path) => {
+    const response = await fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 'openai/gpt-4o-mini', object: 'model' });
+  });
+
+  it('answers a model that is not on the allowlist with 404 model_not_found in OpenAI\'s error format', async () => {
+    const error = await gateway.openai(key).models.retrieve('openai/gpt-5').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+  });
+
+  it('refuses a request without a project key with 401', async () => {
+    expect((await fetch(`${gateway.url}/v1/models/openai%2Fgpt-4o-mini`)).status).toBe(401);
+  });
+
+  it("answers the Anthropic SDK's models.retrieve with Anthropic's fields", async () => {
+    const client = new Anthropic({ baseURL: gateway.url, authToken: key, apiKey: null, maxRetries: 0 });
+
+    const model = await client.models.retrieve('claude-haiku-4-5');
+
+    expect(model).toMatchObject({ id: 'anthropic/claude-haiku-4-5', type: 'model', display_name: 'claude-haiku-4-5' });
+    expect(model.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatPromptText, countTokens } from '../../shared/tokenizer/estimate-tokens.ts';
+import { sendJson, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+/**
+ * A provider that bills every request at the most it plausibly can: the prompt as its tokenizer counts it
+ * with OpenAI's framing (4 tokens a message, 3 to prime the reply) and the whole max_tokens of output.
+ */
+async function billAtMost(upstream: FakeUpstream): Promise<void> {
+  upstream.answerWith(async (request, response) => {
+    const messages = request.body.messages as unknown[];
+    const prompt = (await countTokens(chatPromptText(messages))) + 4 * messages.length + 3;
+    const completion = Number(request.body.max_tokens);
+    sendJson(response, 200, {
+      id: 'chatcmpl-most',
+      object: 'chat.completion',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(completion) }, finish_reason: 'length' }],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    });
+  });
+}
+
+let gateway: TestGateway;
+let upstream: FakeUpstream;
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAiUpstream();
+  await billAtMost(upstream);
+  gateway = await startTestGateway();
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+describe('a prepaid balance', () => {
+  it('never goes below zero: 50 parallel short requests, each billed at its most (framing tokens outweigh their text)', async () => {
+    const key = await createProjectWithKey(gateway, { projectId: 'tight', baseUrl: upstream.baseUrl, models: [{ slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 }] });
+    // A four-characters-a-token estimate would take each request for 3 prompt tokens + 5 output: 3,450 nano-USD,
+    // and admit all 50 on this balance; each is billed about 15 prompt tokens, so the balance would go negative.
+    await gateway.admin({ command: 'project.update', projectId: 'tight', balanceUsd: '0.0001725' });
+    const client = gateway.openai(key);
+
+    await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) =>
+        client.chat.completions.create({ model: 'openai/gpt-4o-mini', max_tokens: 5, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: `${index}` }] }),
+      ),
+    );
+    await gateway.host.drainUsage();
+
+    const project = await gateway.admin<{ balance_usd: string; spent_usd: string; request_count: number }>({ command: 'project.get', projectId: 'tight' });
+    expect(project.request_count).toBeGreaterThan(0);
+    expect(Number(project.balance_usd)).toBeGreaterThanOrEqual(0);
+    expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(172_500);
+  });
+});

@@ -1,0 +1,50 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { describeUpstreamFailure, redact, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
+
+const context = { secrets: ['s3cret-token'], timeoutMs: 2_500, cancelled: false };
+
+describe('describeUpstreamFailure', () => {
+  it("names a time-out with the bridge's time-out", () => {
+    expect(describeUpstreamFailure('docs', new McpError(ErrorCode.RequestTimeout, 'Request timed out'), context)).toEqual({
+      server: 'docs',
+      kind: 'timeout',
+      message: 'The MCP server "docs" did not answer within 2.5 s.',
+    });
+  });
+
+  it('reports a refused connection as unreachable, with its cause', () => {
+    const refused = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    expect(describeUpstreamFailure('down', refused, context)).toMatchObject({ kind: 'unavailable', message: 'The MCP server "down" could not be reached: fetch failed: connect ECONNREFUSED 127.0.0.1:9' });
+  });
+
+  it('reports an HTTP refusal with its status, any header value it echoes redacted', () => {
+    const refusal = new StreamableHTTPError(401, 'Error POSTing to endpoint: token "s3cret-token" is not valid');
+    expect(describeUpstreamFailure('docs', refusal, context)).toMatchObject({
+      kind: 'unavailable',
+      message: 'The MCP server "docs" could not be reached: HTTP 401: token "[redacted]" is not valid',
+    });
+  });
+
+  it("keeps the code of a JSON-RPC error the server answered with", () => {
+    const failure = describeUpstreamFailure('docs', new McpError(ErrorCode.InvalidParams, 'query is required'), context);
+    expect(failure).toEqual({ server: 'docs', kind: 'error', code: -32602, message: 'The MCP server "docs" answered with an error: query is required' });
+    expect(toJsonRpcError(failure)).toMatchObject({ code: -32602, message: failure.message, data: { server: 'docs', reason: 'error' } });
+  });
+
+  it('says the request was cancelled when the client went away, whatever the error', () => {
+    expect(describeUpstreamFailure('docs', new Error('This operation was aborted'), { ...context, cancelled: true }).kind).toBe('cancelled');
+  });
+
+  it('gives a JSON-RPC internal error for failures without a code of their own', () => {
+    const failure = describeUpstreamFailure('down', new Error('socket hang up'), context);
+    expect(toJsonRpcError(failure)).toMatchObject({ code: ErrorCode.InternalError, data: { server: 'down', reason: 'unavailable' } });
+  });
+});
+
+describe('redact', () => {
+  it('replaces every occurrence of every secret, and ignores empty ones', () => {
+    expect(redact('a=one b=two a=one', ['one', 'two', ''])).toBe('a=[redacted] b=[redacted] a=[redacted]');
+  });
+});

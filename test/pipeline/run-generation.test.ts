@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../shared/core/errors.ts';
+import { chatCompletionsEndpoint } from '../../shared/endpoints/chat-completions.ts';
+import { messagesEndpoint } from '../../shared/endpoints/messages.ts';
+import type { GatewayRequest } from '../../shared/http/gateway-http.ts';
+import { runGeneration } from '../../shared/pipeline/run-generation.ts';
+import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
+import { readFixture } from '../support/fixtures.ts';
+
+const chatAnswer = readFixture('openai-chat/chat-nonstream-text-usage-details.json');
+
+function request(body: Record<string, unknown>): GatewayRequest {
+  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(JSON.stringify(body)), sourceIp: '127.0.0.1' };
+}
+
+const route = { requestId: 'gen-unit-1', receivedAt: Date.now() };
+const hello = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };
+
+describe('runGeneration', () => {
+  it('answers a native chat completion and hands over exactly one completed record', async () => {
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response(chatAnswer, { headers: { 'content-type': 'application/json' } }) });
+    const response = await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route);
+    expect(response.status).toBe(200);
+    expect(response.body).toBe(chatAnswer);
+    expect(fake.records).toHaveLength(1);
+    expect(fake.records[0]).toMatchObject({ status: 'completed', endpoint: 'chat.completions', model: 'openai/gpt-4o-mini', promptTokens: 16, completionTokens: 363 });
+  });
+
+  it('records an internal failure after the upstream answered as one failed record (500), and rethrows it', async () => {
+    const prepaid = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response(chatAnswer), balanceNanos: 1_000_000 });
+    const bug = () => {
+      throw new TypeError('a bug while answering');
+    };
+    const buggy = { ...chatCompletionsEndpoint, clientProtocol: { ...chatCompletionsEndpoint.clientProtocol, presentNativeResponse: bug } };
+    await expect(runGeneration(buggy, request(hello), prepaid.services, route)).rejects.toMatchObject({ status: 500, code: 'internal_error', cause: expect.objectContaining({ message: 'a bug while answering' }) });
+    expect(prepaid.records).toHaveLength(1);
+    expect(prepaid.records[0]).toMatchObject({ status: 'failed', httpStatus: 500, errorCode: 'internal_error' });
+    expect(prepaid.records[0]?.reservedNanos).toBe(prepaid.reservedNanos());
+  });
+
+  it('relays an upstream refusal in the client protocol and records it once', async () => {
+    const fake = createFakeGateway({
+      providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')],
+      models: [{ slug: 'anthropic/claude-haiku-4-5' }],
+      fetch: async () => new Response(readFixture('anthropic/messages-error-400-invalid-request.json'), { status: 400, headers: { 'content-type': 'application/json' } }),
+    });
+    const response = await runGeneration(chatCompletionsEndpoint, request({ ...hello, model: 'anthropic/claude-haiku-4-5' }), fake.services, route);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(String(response.body))).toMatchObject({ error: { type: 'invalid_request_error' } });
+    expect(fake.records).toHaveLength(1);
+    expect(fake.records[0]).toMatchObject({ status: 'failed', httpStatus: 400, errorCode: 'upstream_rejected_request' });
+  });
+
+  it('refuses a body that cannot be translated with 400 before any upstream call, and never cools the model down', async () => {
+    let called = 0;
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => (called++, new Response(chatAnswer)) });
+    const invalid = { model: 'openai/gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 42 }] };
+    const error = await runGeneration(messagesEndpoint, { ...request(invalid), path: '/v1/messages' }, fake.services, route).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_request_body' });
+    expect(called).toBe(0);
+    expect(fake.services.coolDown.isCoolingDown('acme/openai/gpt-4o-mini')).toBe(false);
+    expect(fake.records).toHaveLength(1);
+  });
+
+  it('tells an embedding model apart from a chat model: 400 model_unsupported_for_endpoint', async () => {
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/text-embedding-3-small', kind: 'embedding' }], fetch: async () => new Response(chatAnswer) });
+    await expect(runGeneration(chatCompletionsEndpoint, request({ ...hello, model: 'openai/text-embedding-3-small' }), fake.services, route)).rejects.toMatchObject({
+      status: 400,
+      code: 'model_unsupported_for_endpoint',
+    });
+    expect(fake.records).toHaveLength(0);
+  });
+});

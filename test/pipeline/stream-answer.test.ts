@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteTarget } from '../../shared/core/plan-route.ts';
+import type { TokenUsage } from '../../shared/core/token-usage.ts';
+import { SseEventSplitter } from '../../shared/http/sse-event-splitter.ts';
+import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
+import type { AttemptOutcome, UsageSettlement } from '../../shared/pipeline/record-usage.ts';
+import { streamAnswer } from '../../shared/pipeline/stream-answer.ts';
+import { chooseBridge } from '../../shared/protocols/bridge.ts';
+import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { presentation } from '../canonical/support/translate.ts';
+import { readFixture } from '../support/fixtures.ts';
+
+const recorded = new SseEventSplitter().push(readFixture('openai-chat/chat-stream-tool-calls-include-usage.sse'));
+const withoutUsage = recorded.filter((event) => !event.includes('"usage":{'));
+const withoutUsageOrDone = withoutUsage.filter((event) => event !== 'data: [DONE]\n\n');
+const ESTIMATE: TokenUsage = { promptTokens: 40, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true };
+const dataOf = (event: string) => JSON.parse(event.replace(/^data: /, '')) as { usage: Record<string, unknown> };
+
+/** A native chat stream answered through the pipeline's stream step; what it settles is kept. */
+async function answer(upstreamBody: string, options: { showUsage: boolean; injectCost?: boolean }) {
+  const settled: AttemptOutcome[] = [];
+  const estimatedFrom: string[] = [];
+  const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
+  const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
+  const response = streamAnswer({
+    bridge: chooseBridge(openAiChatProtocol, ['openai-chat'], () => {
+      throw new Error('native');
+    }),
+    served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [] },
+    presentation: presentation({ showUsage: options.showUsage, injectCost: options.injectCost ?? false }),
+    estimate: async ({ completionText }) => (estimatedFrom.push(completionText), ESTIMATE),
+    settlement,
+    attempt: { model: 'openai/gpt-4o-mini', provider: 'openai', rate: target.rate, streamed: true, fallbackAttempts: 0 },
+    servedBy: {},
+    services: { settings: { heartbeatIntervalMs: 60_000 } } as GatewayServices,
+  });
+  const text = await new Response(response.body).text();
+  return { events: new SseEventSplitter().push(text.endsWith('\n\n') ? text : `${text}\n\n`), settled, estimatedFrom };
+}
+
+describe('streamAnswer of a native chat stream whose upstream sent no usage', () => {
+  it('inserts the estimated usage before a [DONE] that lacks its blank line', async () => {
+    const { events } = await answer(`${withoutUsageOrDone.join('')}data: [DONE]`, { showUsage: true });
+    expect(events.slice(0, -2)).toEqual(withoutUsageOrDone);
+    expect(dataOf(events.at(-2) ?? '').usage).toMatchObject({ prompt_tokens: 40, completion_tokens: 12 });
+    expect(events.at(-1)).toBe('data: [DONE]\n\n');
+  });
+
+  it('settles the estimate, counted from the generated tool call, as the final usage', async () => {
+    const { settled, estimatedFrom } = await answer(withoutUsage.join(''), { showUsage: false });
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toMatchObject({ status: 'completed', httpStatus: 200, usage: ESTIMATE, finishReason: 'tool_calls' });
+    expect(estimatedFrom).toEqual(['multiply{"a":1231,"b":2331}']);
+  });
+});
+
+describe('streamAnswer of a native chat stream with usage', () => {
+  it('relays it unchanged when the client asked for usage, and settles the reported usage without estimating', async () => {
+    const { events, settled, estimatedFrom } = await answer(recorded.join(''), { showUsage: true });
+    expect(events).toEqual(recorded);
+    expect(settled[0]?.usage).toEqual({ promptTokens: 54, completionTokens: 20, cachedTokens: 0, reasoningTokens: 0, estimated: false });
+    expect(estimatedFrom).toEqual([]);
+  });
+
+  it('hides the usage chunk and adds none when the client did not ask', async () => {
+    expect((await answer(recorded.join(''), { showUsage: false })).events).toEqual(withoutUsage);
+  });
+});

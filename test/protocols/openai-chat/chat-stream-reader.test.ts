@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
+
+const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ id: 'c', model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+const read = (chunks: unknown[]): CanonicalEvent[] => {
+  const reader = createChatStreamReader();
+  return chunks.flatMap((data) => reader.push(data));
+};
+const toolEvents = (events: CanonicalEvent[]) => events.filter((event) => event.type.startsWith('tool-call'));
+
+describe('createChatStreamReader', () => {
+  it('starts with message-start and reads reasoning_content, reasoning, content and refusal deltas', () => {
+    expect(read([chunk({ reasoning_content: 'a' }), chunk({ reasoning: 'b' }), chunk({ content: 'c' }), chunk({ refusal: 'd' })])).toEqual([
+      { type: 'message-start', id: 'c', model: 'm' },
+      { type: 'reasoning-delta', text: 'a' },
+      { type: 'reasoning-delta', text: 'b' },
+      { type: 'text-delta', text: 'c' },
+      { type: 'text-delta', text: 'd' },
+    ]);
+  });
+
+  it('treats a new id at a known index as a new tool call (servers that number every call 0)', () => {
+    const call = (id: string, name: string, args: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
+    expect(toolEvents(read([call('call_a', 'f', '{}'), call('call_b', 'g', '{"x":1}'), chunk({}, 'tool_calls')]))).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"x":1}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
+  it('numbers tool calls densely whatever indexes the source uses, and reads calls without an index by position', () => {
+    const events = read([
+      chunk({ tool_calls: [{ index: 3, id: 'call_a', function: { name: 'f', arguments: '' } }] }),
+      chunk({ tool_calls: [{ id: 'call_b', function: { name: 'g', arguments: '{}' } }, { id: 'call_c', function: { name: 'h', arguments: '{}' } }] }),
+    ]);
+    expect(toolEvents(events).filter((event) => event.type === 'tool-call-start')).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
+      { type: 'tool-call-start', index: 2, id: 'call_c', name: 'h' },
+    ]);
+  });
+
+  it('holds argument fragments until the name arrives', () => {
+    const events = read([
+      chunk({ tool_calls: [{ index: 0, id: 'call_a', function: { arguments: '{"a"' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'f', arguments: ':1}' } }] }),
+    ]);
+    expect(toolEvents(events)).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
+    ]);
+  });
+
+  it('reads an error chunk as an error and nothing after it', () => {
+    const reader = createChatStreamReader();
+    expect(reader.push({ error: { message: 'Overloaded', type: 'server_overloaded' } })).toEqual([
+      { type: 'error', errorType: 'overloaded', message: 'Overloaded' },
+    ]);
+    expect(reader.push(chunk({ content: 'late' }))).toEqual([]);
+  });
+
+  it('ignores [DONE] and text that is not JSON', () => {
+    expect(read(['[DONE]', ': keep-alive'])).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ListToolsRequestSchema, CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/**
+ * Upstream MCP servers for the tool bridge's tests, built with the MCP SDK itself and served over real
+ * HTTP on loopback (Streamable HTTP, a server and transport per request as the SDK's stateless example).
+ */
+export interface McpUpstream {
+  /** The MCP endpoint, to give `mcp add --url`. */
+  url: string;
+  /** The headers of every request it received, in order. */
+  received: Array<IncomingMessage['headers']>;
+  close(): Promise<void>;
+}
+
+async function serve(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<McpUpstream> {
+  const received: Array<IncomingMessage['headers']> = [];
+  const server: HttpServer = createServer((request, response) => {
+    received.push(request.headers);
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Hands a request to a fresh SDK server and stateless transport; GET (no standalone stream) is 405. */
+async function answerStatelessly(build: () => McpServer | Server, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.method !== 'POST') {
+    response.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  const mcp = build();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  response.on('close', () => {
+    void transport.close();
+    void mcp.close();
+  });
+  await mcp.connect(transport);
+  await transport.handleRequest(request, response);
+}
+
+function waitUntilAborted(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * "docs": refuses any request without `X-Docs-Token: <token>` (401, echoing what it got, as careless
+ * servers do). Tools: search (with a resource link), report_progress (two progress notifications),
+ * broken (an isError result), stall (answers after a minute). A resource, a resource template and a prompt.
+ */
+export function startDocsServer(token: string): Promise<McpUpstream> {
+  const build = () => {
+    const server = new McpServer({ name: 'docs', version: '1.0.0' });
+    server.registerTool('search', { description: 'Searches the docs', inputSchema: { query: z.string() } }, async ({ query }) => ({
+      content: [
+        { type: 'text', text: `3 pages match "${query}"` },
+        { type: 'resource_link', uri: `docs://pages/${encodeURIComponent(query)}`, name: query },
+      ],
+    }));
+    server.registerTool('report_progress', { description: 'Reports progress twice' }, async (extra) => {
+      const progressToken = extra._meta?.progressToken;
+      if (progressToken !== undefined) {
+        for (const progress of [1, 2]) {
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 2, message: `step ${progress}` } });
+        }
+      }
+      return { content: [{ type: 'text', text: progressToken === undefined ? 'no progress asked' : 'done' }] };
+    });
+    server.registerTool('broken', { description: 'Always fails' }, async () => ({ content: [{ type: 'text', text: 'index is corrupt' }], isError: true }));
+    server.registerTool('stall', { description: 'Answers after a minute' }, async (extra) => {
+      await waitUntilAborted(extra.signal, 60_000);
+      return { content: [{ type: 'text', text: 'finally' }] };
+    });
+    server.registerResource('intro', 'docs://pages/intro', { mimeType: 'text/markdown' }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Introduction' }],
+    }));
+    server.registerResource('page', new ResourceTemplate('docs://pages/{slug}', { list: undefined }), { mimeType: 'text/markdown' }, async (uri, { slug }) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: `# ${String(slug)}` }],
+    }));
+    server.registerPrompt('summarize', { description: 'Summarize a page', argsSchema: { page: z.string() } }, ({ page }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarize ${page}.` } }],
+    }));
+    return server;
+  };
+  return serve(async (request, response) => {
+    const presented = request.headers['x-docs-token'];
+    if (presented !== token) {
+      response.writeHead(401, { 'content-type': 'text/plain' }).end(`token "${String(presented)}" is not valid here`);
+      return;
+    }
+    await answerStatelessly(build, request, response);
+  });
+}
+
+/** "tickets": five tools listed two per page (the low-level SDK server, paginating by cursor). */
+export function startTicketsServer(): Promise<McpUpstream> {
+  const names = ['open', 'close', 'assign', 'comment', 'label'];
+  const build = () => {
+    const server = new Server({ name: 'tickets', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const start = Number(request.params?.cursor ?? 0);
+      const page = names.slice(start, start + 2).map((name) => ({ name, description: `${name} a ticket`, inputSchema: { type: 'object' as const } }));
+      return { tools: page, ...(start + 2 < names.length ? { nextCursor: String(start + 2) } : {}) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `ticket ${request.params.name}d` }] }));
+    return server;
+  };
+  return serve((request, response) => answerStatelessly(build, request, response));
+}
+
+/** A URL where nothing listens: a server that is down. */
+export async function downServerUrl(): Promise<string> {
+  const placeholder = await serve(async () => {});
+  await placeholder.close();
+  return placeholder.url;
+}

@@ -1,0 +1,166 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LocalUsage, openLocalUsage, queryLocalUsage, toJsonValue } from '../../../tools/cli/local-usage-query.ts';
+import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../../support/sample-usage-record.ts';
+
+let dataDir: string;
+let usage: LocalUsage | undefined;
+
+beforeEach(async () => {
+  dataDir = await makeTempDataDir();
+});
+
+afterEach(async () => {
+  usage?.close();
+  usage = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function open(): Promise<LocalUsage> {
+  usage = await openLocalUsage(dataDir);
+  return usage;
+}
+
+describe('local usage queries over the usage files', () => {
+  it('sums cost_nanos exactly, where adding the USD amounts as floats would not', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ costNanos: 100_000_001 }),
+      sampleRecord({ costNanos: 200_000_002 }),
+      sampleRecord({ costNanos: 1 }),
+    ]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT SUM(cost_nanos) AS cost_nanos, COUNT(*) AS n FROM usage_records');
+    expect(rows).toEqual([{ cost_nanos: 300_000_004, n: 3 }]);
+  });
+
+  it('returns sums beyond the safe integer range as exact decimal strings', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    await writeUsageFiles(dataDir, [sampleRecord({ costNanos: max }), sampleRecord({ costNanos: max })]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT SUM(cost_nanos) AS cost_nanos FROM usage_records');
+    expect(rows).toEqual([{ cost_nanos: (2n * BigInt(max)).toString() }]);
+  });
+
+  it('exposes the day partition dt as a VARCHAR column taken from the path', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ createdAt: '2025-03-02T23:59:59.999Z' }),
+      sampleRecord({ createdAt: '2025-03-01T00:00:00.000Z' }),
+    ]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT dt, typeof(dt) AS dt_type FROM usage_records ORDER BY dt');
+    expect(rows).toEqual([
+      { dt: '2025-03-01', dt_type: 'VARCHAR' },
+      { dt: '2025-03-02', dt_type: 'VARCHAR' },
+    ]);
+  });
+
+  it('types columns that are empty in every file from the table schema', async () => {
+    await writeUsageFiles(dataDir, [sampleRecord({ errorCode: undefined, attribution: {} })]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      'SELECT typeof(error_code) AS error_code, typeof(environment) AS environment, typeof(cost_nanos) AS cost, typeof(http_status) AS http_status FROM usage_records',
+    );
+    expect(rows).toEqual([{ error_code: 'VARCHAR', environment: 'VARCHAR', cost: 'BIGINT', http_status: 'INTEGER' }]);
+  });
+
+  it('maps the record to the snake_case columns, attribution included', async () => {
+    const record = sampleRecord({ attribution: { environment: 'staging', agentId: 'agent-7' }, fallbackAttempts: 2 });
+    await writeUsageFiles(dataDir, [record]);
+    const [row] = await queryLocalUsage(dataDir, 'SELECT * FROM usage_records');
+    expect(row).toMatchObject({
+      record_id: record.recordId,
+      id: record.requestId,
+      project_id: 'acme',
+      environment: 'staging',
+      agent_id: 'agent-7',
+      session_id: null,
+      fallback_attempts: 2,
+      streamed: false,
+      dt: '2025-03-01',
+    });
+  });
+
+  it('reads the bytes of bridged tool calls, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', requestBytes: 48, responseBytes: 2_048 }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT endpoint, model, request_bytes, response_bytes FROM usage_records ORDER BY endpoint');
+    expect(rows).toEqual([
+      { endpoint: 'chat.completions', model: 'openai/gpt-4o-mini', request_bytes: null, response_bytes: null },
+      { endpoint: 'mcp.tools_call', model: 'mcp/docs/search', request_bytes: 48, response_bytes: 2_048 },
+    ]);
+  });
+
+  it('counts a redelivered record once, because it rewrites the same file', async () => {
+    const record = sampleRecord();
+    await writeUsageFiles(dataDir, [record, record, record]);
+    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
+  });
+
+  it('ignores files that are not usage rows, such as a writer temp file', async () => {
+    await writeUsageFiles(dataDir, [sampleRecord()]);
+    await writeFile(join(dataDir, 'usage', 'dt=2025-03-01', 'rec-partial.json.tmp'), '{"record_id":');
+    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
+  });
+
+  it('answers [] with no usage files yet instead of a "no files found" error', async () => {
+    const local = await open();
+    expect(local.hasUsageFiles).toBe(false);
+    expect(await local.query('SELECT * FROM usage_records')).toEqual([]);
+    expect(await local.query('SELECT SUM(cost_nanos) AS s FROM usage_records WHERE dt >= $from', { from: '2025-01-01' }))
+      .toEqual([{ s: null }]);
+    expect(await local.report({})).toEqual([]);
+  });
+
+  it('reports bad SQL with the DuckDB error message', async () => {
+    await writeUsageFiles(dataDir, [sampleRecord()]);
+    await expect(queryLocalUsage(dataDir, 'SELECT no_such_column FROM usage_records')).rejects.toThrow(/no_such_column/);
+  });
+});
+
+describe('the usage report', () => {
+  beforeEach(async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', createdAt: '2025-03-01T08:00:00Z', costNanos: 1_000 }),
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', createdAt: '2025-03-01T09:00:00Z', costNanos: 2_000 }),
+      sampleRecord({ projectId: 'acme', model: 'anthropic/claude', createdAt: '2025-03-02T08:00:00Z', costNanos: 5 }),
+      sampleRecord({ projectId: 'globex', model: 'openai/gpt-4o', createdAt: '2025-03-03T08:00:00Z', costNanos: 7 }),
+    ]);
+  });
+
+  it('sums requests, tokens and exact cost per day, project and model', async () => {
+    const lines = await (await open()).report({});
+    expect(lines.map((line) => [line.day, line.projectId, line.model, line.requests, line.costNanos])).toEqual([
+      ['2025-03-01', 'acme', 'openai/gpt-4o', 2, 3_000n],
+      ['2025-03-02', 'acme', 'anthropic/claude', 1, 5n],
+      ['2025-03-03', 'globex', 'openai/gpt-4o', 1, 7n],
+    ]);
+    expect(lines[0]).toMatchObject({ promptTokens: 200n, completionTokens: 40n });
+  });
+
+  it('keeps only the chosen project', async () => {
+    const lines = await (await open()).report({ projectId: 'globex' });
+    expect(lines.map((line) => line.projectId)).toEqual(['globex']);
+  });
+
+  it('keeps only the days from --from to --to, both inclusive', async () => {
+    const lines = await (await open()).report({ from: '2025-03-02', to: '2025-03-03' });
+    expect(lines.map((line) => line.day)).toEqual(['2025-03-02', '2025-03-03']);
+  });
+
+  it('combines the project and date filters', async () => {
+    const lines = await (await open()).report({ projectId: 'acme', from: '2025-03-02' });
+    expect(lines.map((line) => [line.day, line.model])).toEqual([['2025-03-02', 'anthropic/claude']]);
+  });
+});
+
+describe('conversion of DuckDB values to JSON', () => {
+  it('turns safe BigInts into numbers and larger ones into strings', () => {
+    expect(toJsonValue(42n)).toBe(42);
+    expect(toJsonValue(2n ** 60n)).toBe('1152921504606846976');
+    expect(toJsonValue([1n, { nested: -(2n ** 60n) }])).toEqual([1, { nested: '-1152921504606846976' }]);
+  });
+
+  it('turns dates into ISO strings', () => {
+    expect(toJsonValue(new Date('2025-03-01T00:00:00Z'))).toBe('2025-03-01T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,71 @@
+import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageJournal } from '../../../tools/local-host/usage-journal.ts';
+
+let dir: string;
+let path: string;
+let ids = 0;
+const newId = () => `new-${++ids}`;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'usage-journal-'));
+  path = join(dir, 'usage-queue.jsonl');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What a restart on the journal would deliver again. */
+function reopen() {
+  const { journal, pending } = UsageJournal.open(path, newId);
+  journal.close();
+  return pending.map(({ id, body }) => ({ id, body }));
+}
+
+describe('UsageJournal', () => {
+  it('delivers again after a restart what was sent and not done, and nothing that was done', () => {
+    const { journal } = UsageJournal.open(path, newId);
+    journal.sent('m1', 'rec-1', '{"a":1}');
+    journal.sent('m2', 'rec-2', '{"a":2}');
+    journal.done('m1');
+    journal.close();
+    expect(reopen()).toEqual([{ id: 'm2', body: '{"a":2}' }]);
+  });
+
+  it("delivers a request's provisional record when the request never sent its own (a crash mid-stream), and only then", () => {
+    const { journal } = UsageJournal.open(path, newId);
+    journal.expect('rec-cut', '{"provisional":true}');
+    journal.expect('rec-finished', '{"provisional":true,"finished":1}');
+    journal.sent('m1', 'rec-finished', '{"real":1}');
+    journal.close();
+    const pending = reopen();
+    expect(pending.map((message) => message.body).sort()).toEqual(['{"provisional":true}', '{"real":1}']);
+  });
+
+  it('ignores a torn last line (a crash in the middle of a write)', async () => {
+    const { journal } = UsageJournal.open(path, newId);
+    journal.sent('m1', 'rec-1', '{"a":1}');
+    journal.close();
+    await appendFile(path, '{"op":"send","id":"m2","recor');
+    expect(reopen()).toEqual([{ id: 'm1', body: '{"a":1}' }]);
+  });
+
+  it('empties the file once everything sent is done and no request is in flight', async () => {
+    const { journal } = UsageJournal.open(path, newId);
+    journal.sent('m1', 'rec-1', '{"a":1}');
+    journal.done('m1');
+    journal.close();
+    expect((await stat(path)).size).toBe(0);
+    expect(await readFile(path, 'utf8')).toBe('');
+  });
+
+  it('keeps what it replayed until it is done: a second crash loses nothing either', () => {
+    const first = UsageJournal.open(path, newId);
+    first.journal.sent('m1', 'rec-1', '{"a":1}');
+    first.journal.close();
+    expect(reopen()).toEqual([{ id: 'm1', body: '{"a":1}' }]);
+    expect(reopen()).toEqual([{ id: 'm1', body: '{"a":1}' }]);
+  });
+});

@@ -1,0 +1,24 @@
+import type { CliFlag } from './cli-command.ts';
+import { microsPer1k } from './flag-values.ts';
+
+/** The prices of `model allow` (the project's own) and `ratecard set` (the organisation's default). */
+export function priceFlags(required: boolean): CliFlag[] {
+  return [
+    { name: '--input-micros-per-1k', value: 'N', description: 'price of prompt tokens, micro-USD per 1,000', field: 'inputMicrosPer1k', parse: microsPer1k, required },
+    { name: '--output-micros-per-1k', value: 'N', description: 'price of completion tokens, micro-USD per 1,000', field: 'outputMicrosPer1k', parse: microsPer1k, required },
+    {
+      name: '--cached-input-micros-per-1k',
+      value: 'N',
+      description: 'price of prompt tokens read from the provider cache (default: the input price)',
+      field: 'cachedInputMicrosPer1k',
+      parse: microsPer1k,
+    },
+    {
+      name: '--cache-write-input-micros-per-1k',
+      value: 'N',
+      description: 'price of prompt tokens written to the provider cache (default: the input price)',
+      field: 'cacheWriteInputMicrosPer1k',
+      parse: microsPer1k,
+    },
+  ];
+}

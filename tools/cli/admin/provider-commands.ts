@@ -1,0 +1,62 @@
+import { knownProviders, MOCK_PROVIDER } from '../../../shared/core/provider-catalog.ts';
+import { projectIdArgument, type CliCommand } from './cli-command.ts';
+import { oneOf, text } from './flag-values.ts';
+
+const providerArgument = { name: 'provider', description: 'the provider name, e.g. openai', field: 'provider' };
+const known = Object.keys(knownProviders).filter((name) => name !== MOCK_PROVIDER);
+
+export const providerCommands: CliCommand[] = [
+  {
+    group: 'provider',
+    verb: 'set',
+    event: 'provider.set',
+    summary: "Configure a provider on a project, or replace its key",
+    details:
+      `Known providers bring their protocol and base URL: ${known.join(', ')}. ` +
+      `"${MOCK_PROVIDER}" is the offline mock and needs no key. Any other name needs --protocol and --base-url. ` +
+      'The key goes to the secret store only and is never shown again. ' +
+      `An OpenAI-protocol provider serves /v1/responses natively (${known.filter((name) => knownProviders[name]?.servesResponses).join(', ')} and Azure OpenAI by default) ` +
+      'or through translation to chat completions (every other provider by default); --responses says which, and is kept when not given again.',
+    arguments: [projectIdArgument, providerArgument],
+    flags: [
+      { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock)", field: 'apiKey', parse: text },
+      { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
+      { name: '--protocol', value: 'openai|anthropic', description: 'the wire protocol the provider speaks', field: 'protocol', parse: oneOf(['openai', 'anthropic']) },
+      {
+        name: '--responses',
+        value: 'native|translate',
+        description: "whether /v1/responses requests reach an OpenAI-protocol provider's own /responses, or chat completions through translation",
+        field: 'responses',
+        parse: oneOf(['native', 'translate']),
+      },
+    ],
+    examples: [
+      'provider set acme mock',
+      'provider set acme openai --api-key "$OPENAI_API_KEY"',
+      'provider set acme vllm --protocol openai --base-url http://127.0.0.1:8000/v1 --api-key local',
+      'provider set acme azure --protocol openai --base-url https://acme.openai.azure.com/openai/v1 --api-key "$AZURE_OPENAI_KEY" --responses native',
+    ],
+    prints: 'the project as JSON (the key is never in it)',
+  },
+  {
+    group: 'provider',
+    verb: 'list',
+    event: 'provider.list',
+    summary: 'List the providers of a project',
+    arguments: [projectIdArgument],
+    flags: [],
+    examples: ['provider list acme --output table'],
+    prints: '{"providers": [{provider, protocols, auth, base_url, has_api_key, models, updated_at}]}; models counts the allowed models it serves',
+  },
+  {
+    group: 'provider',
+    verb: 'remove',
+    event: 'provider.remove',
+    summary: 'Remove a provider from a project and delete its key',
+    details: 'Refused while models of the provider are allowed: remove them first with "model remove".',
+    arguments: [projectIdArgument, providerArgument],
+    flags: [],
+    examples: ['provider remove acme openai'],
+    prints: 'the project as JSON',
+  },
+];

@@ -1,0 +1,178 @@
+import { join, resolve } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
+import { z } from 'zod';
+import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';
+import { USAGE_PREFIX, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
+
+/**
+ * Runs the accountants' SQL on this machine: an in-memory DuckDB with a view `usage_records` over the usage
+ * files under `<dataDir>/usage/dt=YYYY-MM-DD/<recordId>.json`, with the same columns the Glue table has, so
+ * a query that works here works in Athena.
+ */
+
+type UsageColumnType = (typeof usageColumns)[number]['type'];
+
+const duckdbTypeOf = {
+  string: 'VARCHAR',
+  boolean: 'BOOLEAN',
+  int: 'INTEGER',
+  bigint: 'BIGINT',
+} as const satisfies Record<UsageColumnType, string>;
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type UsageQueryRow = Record<string, JsonValue>;
+/** Named parameters (`$name` in the SQL), or positional ones (`?`, in order). */
+export type UsageQueryParams = Record<string, string> | string[];
+
+export interface UsageReportFilter {
+  projectId?: string;
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+}
+
+export interface UsageReportLine {
+  day: string;
+  projectId: string;
+  model: string;
+  requests: number;
+  promptTokens: bigint;
+  completionTokens: bigint;
+  costNanos: bigint;
+}
+
+export interface LocalUsage {
+  /** False while no usage file exists yet; the view is then empty instead of failing with "no files found". */
+  readonly hasUsageFiles: boolean;
+  /** Runs SQL and returns JSON-safe rows; throws DuckDB's error for bad SQL. */
+  query(sql: string, params?: UsageQueryParams): Promise<UsageQueryRow[]>;
+  /** Requests, tokens and exact cost per day, project and model. */
+  report(filter: UsageReportFilter): Promise<UsageReportLine[]>;
+  close(): void;
+}
+
+export function usageFilesGlob(dataDir: string): string {
+  return join(resolve(dataDir), USAGE_PREFIX, `${USAGE_PARTITION_KEY}=*`, '*.json');
+}
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** Explicit types, so a column that is null in every file is still a BIGINT or VARCHAR, as in Athena. */
+function readUsageFilesSql(glob: string): string {
+  const columns = usageColumns.map(({ name, type }) => `${sqlString(name)}: ${sqlString(duckdbTypeOf[type])}`);
+  return `SELECT * FROM read_json(${sqlString(glob)}, format = 'newline_delimited', hive_partitioning = true,
+    hive_types = {${sqlString(USAGE_PARTITION_KEY)}: 'VARCHAR'}, columns = {${columns.join(', ')}})`;
+}
+
+/** Same columns, no rows: what the view is before the first record is written. */
+function emptyUsageSql(): string {
+  const columns = usageColumns.map(({ name, type }) => `CAST(NULL AS ${duckdbTypeOf[type]}) AS ${name}`);
+  return `SELECT ${columns.join(', ')}, CAST(NULL AS VARCHAR) AS ${USAGE_PARTITION_KEY} WHERE false`;
+}
+
+/** BigInt → number when exact, else its decimal string; dates → ISO strings; bytes → base64. */
+export function toJsonValue(value: JS): JsonValue {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toJsonValue(item)]));
+  }
+  return value;
+}
+
+async function runJs(connection: DuckDBConnection, sql: string, params?: UsageQueryParams) {
+  const reader = await connection.runAndReadAll(sql, params);
+  return reader.getRowObjectsJS();
+}
+
+const reportRowSchema = z.object({
+  dt: z.string(),
+  project_id: z.string(),
+  model: z.string(),
+  requests: z.bigint(),
+  prompt_tokens: z.bigint(),
+  completion_tokens: z.bigint(),
+  cost_nanos: z.bigint(),
+});
+
+function reportSql(filter: UsageReportFilter): { sql: string; params: UsageQueryParams } {
+  const conditions: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.projectId !== undefined) {
+    conditions.push('project_id = $project');
+    params.project = filter.projectId;
+  }
+  // dt is YYYY-MM-DD, so string order is day order.
+  if (filter.from !== undefined) {
+    conditions.push('dt >= $from');
+    params.from = filter.from;
+  }
+  if (filter.to !== undefined) {
+    conditions.push('dt <= $to');
+    params.to = filter.to;
+  }
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const sql = `SELECT dt, project_id, model, COUNT(*) AS requests,
+    COALESCE(SUM(tokens_prompt), 0) AS prompt_tokens,
+    COALESCE(SUM(tokens_completion), 0) AS completion_tokens,
+    COALESCE(SUM(cost_nanos), 0) AS cost_nanos
+  FROM ${USAGE_TABLE_NAME} ${where}
+  GROUP BY dt, project_id, model
+  ORDER BY dt, project_id, model`;
+  return { sql, params };
+}
+
+export async function openLocalUsage(dataDir: string): Promise<LocalUsage> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const close = () => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  try {
+    const glob = usageFilesGlob(dataDir);
+    const [found] = await runJs(connection, `SELECT COUNT(*) AS files FROM glob(${sqlString(glob)})`);
+    const hasUsageFiles = found !== undefined && found.files !== 0n;
+    const source = hasUsageFiles ? readUsageFilesSql(glob) : emptyUsageSql();
+    await connection.run(`CREATE VIEW ${USAGE_TABLE_NAME} AS ${source}`);
+    return {
+      hasUsageFiles,
+      query: async (sql, params) => (await runJs(connection, sql, params)).map(
+        (row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, toJsonValue(value)])),
+      ),
+      report: async (filter) => {
+        const { sql, params } = reportSql(filter);
+        return (await runJs(connection, sql, params)).map((row) => {
+          const line = reportRowSchema.parse(row);
+          return {
+            day: line.dt,
+            projectId: line.project_id,
+            model: line.model,
+            requests: Number(line.requests),
+            promptTokens: line.prompt_tokens,
+            completionTokens: line.completion_tokens,
+            costNanos: line.cost_nanos,
+          };
+        });
+      },
+      close,
+    };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+/** Opens, runs one query and closes. */
+export async function queryLocalUsage(dataDir: string, sql: string, params?: UsageQueryParams): Promise<UsageQueryRow[]> {
+  const usage = await openLocalUsage(dataDir);
+  try {
+    return await usage.query(sql, params);
+  } finally {
+    usage.close();
+  }
+}

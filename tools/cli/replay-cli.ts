@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { S3UsageSpill } from '../../shared/adapters/aws/s3-usage-spill.ts';
+import { SqsUsageSink } from '../../shared/adapters/aws/sqs-usage-sink.ts';
+import { replaySpilledUsage } from '../../shared/usage-writer/replay-spilled-usage.ts';
+
+export const REPLAY_USAGE = `Usage: npm run --silent replay -- --bucket <UsageBucketName> --queue-url <UsageQueueUrl> [--dry-run]
+
+Sends the usage records the queue refused (spilled to s3://<bucket>/spill/) back to the usage queue and
+removes each from the spill once the queue took it. Replaying twice is harmless: the writer applies each
+record once. Prints {"replayed": [...], "failed": [...]}; exit code 1 when a record failed.
+Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION).`;
+
+/** `npm run replay`: parses the command line, or explains it (exit code 2). */
+export function parseReplayArgs(argv: string[]): { bucket: string; queueUrl: string; dryRun: boolean } | undefined {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { bucket: { type: 'string' }, 'queue-url': { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+      strict: true,
+      allowPositionals: false,
+    });
+    if (!values.bucket || !values['queue-url']) return undefined;
+    return { bucket: values.bucket, queueUrl: values['queue-url'], dryRun: values['dry-run'] };
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const options = parseReplayArgs(argv);
+  if (!options) {
+    console.error(REPLAY_USAGE);
+    return 2;
+  }
+  const spill = new S3UsageSpill(new S3Client({}), options.bucket);
+  const queue = new SqsUsageSink(new SQSClient({}), options.queueUrl);
+  const outcome = await replaySpilledUsage(spill, queue, { dryRun: options.dryRun });
+  console.log(JSON.stringify(outcome, null, 2));
+  return outcome.failed.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1]?.endsWith('replay-cli.ts')) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

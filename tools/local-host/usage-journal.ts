@@ -1,0 +1,129 @@
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * The local usage queue's durability, as SQS is durable in AWS: every usage record is appended to a
+ * journal before the answer it meters ends, and marked done once the writer applied it (or dead-lettered
+ * it). An append is one write call into the OS's buffers: it survives the process being killed (no fsync
+ * per request; a machine crash may lose the last moments, as the design accepts). After a crash, what the
+ * journal holds and was not done is delivered again; the writer applies each record id once, so nothing is
+ * counted twice.
+ *
+ * A request whose upstream answered also leaves an `expect` entry first: should the process die before the
+ * request's record is sent (a stream cut off mid-way), the provisional record is delivered in its place.
+ */
+const entrySchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('send'), id: z.string(), recordId: z.string(), body: z.string() }),
+  z.object({ op: z.literal('expect'), recordId: z.string(), body: z.string() }),
+  z.object({ op: z.literal('done'), id: z.string() }),
+]);
+type Entry = z.infer<typeof entrySchema>;
+
+/** What a journal held that was not done: messages to deliver again, with their ids. */
+export interface PendingMessage {
+  id: string;
+  body: string;
+}
+
+/** Past this size the journal is rewritten with only what is still open. */
+const COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
+
+export class UsageJournal {
+  private fd: number;
+  private bytes = 0;
+  /** Expected records not sent yet, by record id (their provisional bodies). */
+  private readonly expected = new Map<string, string>();
+  /** Sent messages not done yet. */
+  private readonly open = new Map<string, { recordId: string; body: string }>();
+
+  private constructor(private readonly path: string) {
+    this.fd = openSync(path, 'a', 0o600);
+  }
+
+  /**
+   * Opens the journal at `path`, returning what it held undone: sent messages, and expected records whose
+   * request never sent its own (delivered as they were expected). The file is rewritten to hold just those.
+   */
+  static open(path: string, newId: () => string): { journal: UsageJournal; pending: PendingMessage[] } {
+    const pending = existsSync(path) ? undone(readFileSync(path, 'utf8'), newId) : [];
+    writeFileSync(`${path}.tmp`, pending.map((message) => line({ op: 'send', id: message.id, recordId: message.recordId, body: message.body })).join(''), { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
+    const journal = new UsageJournal(path);
+    for (const message of pending) journal.open.set(message.id, { recordId: message.recordId, body: message.body });
+    return { journal, pending };
+  }
+
+  expect(recordId: string, body: string): void {
+    this.expected.set(recordId, body);
+    this.append({ op: 'expect', recordId, body });
+  }
+
+  sent(id: string, recordId: string, body: string): void {
+    this.expected.delete(recordId);
+    this.open.set(id, { recordId, body });
+    this.append({ op: 'send', id, recordId, body });
+  }
+
+  /** The message was applied by the writer, or dead-lettered: it need not be delivered again. */
+  done(id: string): void {
+    this.open.delete(id);
+    this.append({ op: 'done', id });
+    // Nothing left to keep: start the file again, so it stays small (or rewrite it when it grew large anyway).
+    if (this.open.size === 0 && this.expected.size === 0) {
+      ftruncateSync(this.fd, 0);
+      this.bytes = 0;
+    } else if (this.bytes > COMPACT_AFTER_BYTES) this.compact();
+  }
+
+  private compact(): void {
+    const live = [
+      ...[...this.expected].map(([recordId, body]) => line({ op: 'expect', recordId, body })),
+      ...[...this.open].map(([id, message]) => line({ op: 'send', id, ...message })),
+    ].join('');
+    writeFileSync(`${this.path}.tmp`, live, { mode: 0o600 });
+    renameSync(`${this.path}.tmp`, this.path);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, 'a', 0o600);
+    this.bytes = Buffer.byteLength(live);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private append(entry: Entry): void {
+    this.bytes += writeSync(this.fd, line(entry));
+  }
+
+  get file(): string {
+    return this.path;
+  }
+}
+
+function line(entry: Entry): string {
+  return `${JSON.stringify(entry)}\n`;
+}
+
+/** Replays a journal's entries: sends not done, and expectations never sent (a torn last line is ignored). */
+function undone(text: string, newId: () => string): Array<PendingMessage & { recordId: string }> {
+  const sent = new Map<string, { recordId: string; body: string }>();
+  const expected = new Map<string, string>();
+  const sentRecords = new Set<string>();
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let parsed: Entry;
+    try {
+      parsed = entrySchema.parse(JSON.parse(raw));
+    } catch {
+      continue;
+    }
+    if (parsed.op === 'expect') expected.set(parsed.recordId, parsed.body);
+    else if (parsed.op === 'send') {
+      sent.set(parsed.id, { recordId: parsed.recordId, body: parsed.body });
+      sentRecords.add(parsed.recordId);
+    } else sent.delete(parsed.id);
+  }
+  const pending = [...sent].map(([id, message]) => ({ id, ...message }));
+  for (const [recordId, body] of expected) if (!sentRecords.has(recordId)) pending.push({ id: newId(), recordId, body });
+  return pending;
+}
