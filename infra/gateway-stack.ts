@@ -6,9 +6,11 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { USAGE_PREFIX } from '../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
+import { ConsoleSignIn } from './constructs/console-sign-in.ts';
+import { ConsoleSite } from './constructs/console-site.ts';
 import { GatewayAlarms } from './constructs/gateway-alarms.ts';
 import { GatewayDashboard } from './constructs/gateway-dashboard.ts';
-import { GatewayDistribution, type CustomDomain } from './constructs/gateway-distribution.ts';
+import { GatewayDistribution, originSecretHeaderValue, type CustomDomain } from './constructs/gateway-distribution.ts';
 import { defaultSizing, GatewayFunction, type FunctionSizing } from './constructs/gateway-function.ts';
 import { GatewayTables } from './constructs/gateway-tables.ts';
 import { DEFAULT_MANAGED_RULE_GROUPS, GatewayWebAcl } from './constructs/gateway-web-acl.ts';
@@ -18,7 +20,7 @@ import { UsageAnalytics } from './constructs/usage-analytics.ts';
 import { UsageCompaction } from './constructs/usage-compaction.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
 import { acknowledgeAcceptedFindings } from './nag-suppressions.ts';
-import { grantAdmin, grantRouteGroup, grantUsageCompactor, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
+import { grantAdmin, grantConsole, grantRouteGroup, grantUsageCompactor, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
 import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from './route-groups.ts';
 
 export interface GatewayStackProps extends StackProps {
@@ -37,6 +39,9 @@ export interface GatewayStackProps extends StackProps {
   writerSizing?: Partial<FunctionSizing>;
   adminSizing?: Partial<FunctionSizing>;
   usageCompactorSizing?: Partial<FunctionSizing>;
+  consoleSizing?: Partial<FunctionSizing>;
+  /** The console's hosted sign-in pages, `<prefix>.auth.<region>.amazoncognito.com`; default `<stack>-console-<account>`. */
+  consoleDomainPrefix?: string;
   /** Default 60 s, the largest value every account accepts (docs/decisions/infrastructure.md). */
   originReadTimeout?: Duration;
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
@@ -167,6 +172,37 @@ export class GatewayStack extends Stack {
     });
     const compactor = compaction.function.function;
     grantUsageCompactor(compactor, resources, USAGE_PREFIX);
+    // The console (docs/decisions/console.md): Cognito sign-in, static files in S3, its API on a function of its own.
+    const consoleSignIn = new ConsoleSignIn(this, 'ConsoleSignIn', {
+      deletionProtection: props.deletionProtection ?? true,
+      ...(props.consoleDomainPrefix ? { domainPrefix: props.consoleDomainPrefix } : {}),
+    });
+    const consoleSite = new ConsoleSite(this, 'Console', {
+      signIn: consoleSignIn,
+      originSecret,
+      originSecretHeaderValue: originSecretHeaderValue(originSecret, props.originSecretVersion),
+      originReadTimeout: props.originReadTimeout ?? Duration.seconds(60),
+      originKeepaliveTimeout: Duration.seconds(60),
+      logRetention,
+      accessLogsBucket: analytics.accessLogsBucket,
+      ...defaultSizing.console,
+      ...props.consoleSizing,
+      environment: {
+        ...tableEnvironment,
+        GATEWAY_SECRET_PREFIX: secretPrefix,
+        GATEWAY_ATHENA_WORKGROUP: analytics.workGroup.ref,
+        GATEWAY_USAGE_DATABASE: analytics.databaseName,
+      },
+    });
+    const consoleApi = consoleSite.function.function;
+    grantConsole(consoleApi, resources, {
+      siteConfigObjectArn: consoleSite.siteConfigObjectArn,
+      athenaWorkGroupArn: analytics.workGroupArn,
+      usageTableCatalogArns: analytics.usageTableCatalogArns,
+      usageBucketArn: analytics.usageBucket.bucketArn,
+      queryResultsBucketArn: analytics.resultsBucket.bucketArn,
+      queryResultsArn: analytics.queryResultsArn,
+    });
 
     if (props.waf && props.webAclArn) throw new Error('Give either waf (create a web ACL) or webAclArn (attach one), not both.');
     const webAclArn = props.waf
@@ -181,7 +217,15 @@ export class GatewayStack extends Stack {
       ...(props.customDomain ? { customDomain: props.customDomain } : {}),
       ...(webAclArn ? { webAclArn } : {}),
       logBucket: analytics.cloudFrontLogsBucket,
+      additionalBehaviors: consoleSite.behaviors,
     });
+    const consoleUrl = `${distribution.url}/console/`;
+    const consoleClient = consoleSignIn.addConsoleClient([consoleUrl]);
+    const consolePublication = consoleSite.publish(
+      distribution.distribution,
+      { signIn: 'cognito', region: this.region, userPoolId: consoleSignIn.userPool.userPoolId, clientId: consoleClient.userPoolClientId, signInOrigin: consoleSignIn.signInOrigin },
+      logRetention,
+    );
 
     const alarms = new GatewayAlarms(this, 'Alarms', {
       functions: [
@@ -189,6 +233,7 @@ export class GatewayStack extends Stack {
         { name: 'writer', function: writer, logGroup: writerFunction.logGroup, servesUrl: false },
         { name: 'admin', function: admin, logGroup: adminFunction.logGroup, servesUrl: false },
         { name: 'usageCompactor', function: compactor, logGroup: compaction.function.logGroup, servesUrl: false },
+        { name: 'console', function: consoleApi, logGroup: consoleSite.function.logGroup, servesUrl: false },
       ],
       emails: props.alarmEmails ?? [],
       otherAlarms: [usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
@@ -200,6 +245,7 @@ export class GatewayStack extends Stack {
         { name: 'writer', function: writer },
         { name: 'admin', function: admin },
         { name: 'usage compactor', function: compactor },
+        { name: 'console', function: consoleApi },
       ],
       usageQueue: usageQueue.queue,
       deadLetterQueue: usageQueue.deadLetterQueue,
@@ -222,6 +268,8 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'npm run rotate-origin-secret -- --secret-arn <this>' });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Every alarm notifies this topic; subscribe more with aws sns subscribe' });
     new CfnOutput(this, 'DashboardName', { value: dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+    new CfnOutput(this, 'ConsoleUrl', { value: consoleUrl, description: 'The console; sign in with a user of ConsoleUserPoolId' });
+    new CfnOutput(this, 'ConsoleUserPoolId', { value: consoleSignIn.userPool.userPoolId, description: 'Add console users here (aws cognito-idp admin-create-user)' });
     new CfnOutput(this, 'DistributionId', { value: distribution.distribution.distributionId, description: 'CloudFront distribution' });
 
     acknowledgeAcceptedFindings(this, {
@@ -229,6 +277,12 @@ export class GatewayStack extends Stack {
       writerRole: writerFunction.role,
       adminRole: adminFunction.role,
       usageCompactorRole: compaction.function.role,
+      consoleRole: consoleSite.function.role,
+      consoleDeployment: consolePublication.deployment,
+      consoleDeploymentRole: consolePublication.role,
+      consoleFilesBucketArn: consoleSite.bucket.bucketArn,
+      consoleUserPool: consoleSignIn.userPool,
+      queryResultsArn: analytics.queryResultsArn,
       originSecret,
       distribution: distribution.distribution,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),

@@ -1,6 +1,9 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import type { UserPool } from 'aws-cdk-lib/aws-cognito';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import type { BucketDeployment } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
@@ -16,6 +19,13 @@ export interface AcceptedFindings {
   writerRole: IRole;
   adminRole: IRole;
   usageCompactorRole: IRole;
+  consoleRole: IRole;
+  /** CDK's BucketDeployment of the console's files, its handler's role, and the bucket it writes to. */
+  consoleDeployment: BucketDeployment;
+  consoleDeploymentRole: IRole;
+  consoleFilesBucketArn: string;
+  consoleUserPool: UserPool;
+  queryResultsArn: string;
   originSecret: ISecret;
   distribution: Distribution;
   providerSecretsArn: string;
@@ -32,7 +42,7 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
   const secretsReason =
     'Provider keys are created at run time by the admin function as model-gateway/provider/<projectId>/<provider>; the grant names that prefix, and Secrets Manager adds a random suffix to each ARN.';
 
-  for (const role of [...accepted.routeGroupRoles, accepted.adminRole]) {
+  for (const role of [...accepted.routeGroupRoles, accepted.adminRole, accepted.consoleRole]) {
     acknowledge(role, `AwsSolutions-IAM5[${providerSecrets}]`, secretsReason);
   }
   acknowledge(
@@ -61,6 +71,7 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
       );
     }
   }
+  acknowledgeConsoleFindings(stack, accepted);
   acknowledge(
     accepted.originSecret,
     'AwsSolutions-SMG4',
@@ -83,6 +94,41 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
       'WAF is optional (waf / webAclArn props); when attached, its body-inspecting rules must exempt the gateway (docs/decisions/infrastructure.md).',
     );
   }
+}
+
+/** The console's: its usage queries' file prefixes, CDK's deployment of its files, the user pool's tier. */
+function acknowledgeConsoleFindings(stack: Stack, accepted: AcceptedFindings): void {
+  acknowledge(
+    accepted.consoleRole,
+    `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
+    'Athena reads the usage files under usage/dt=<day>/ for the console\'s usage pages (get only); the grant names that prefix of the usage bucket.',
+  );
+  acknowledge(
+    accepted.consoleRole,
+    `AwsSolutions-IAM5[${wildcard(stack, accepted.queryResultsArn)}]`,
+    'Athena writes the console\'s query results under the workgroup\'s athena/ prefix of the results bucket, one object per query id.',
+  );
+  const deploymentReason =
+    "CDK's BucketDeployment grants its handler these actions to copy the built console files from the CDK asset bucket to the console bucket and invalidate the console's CloudFront paths (CloudFront invalidations take no resource ARN).";
+  const deploymentFindings = [
+    'Action::s3:GetBucket*',
+    'Action::s3:GetObject*',
+    'Action::s3:List*',
+    'Action::s3:Abort*',
+    'Action::s3:DeleteObject*',
+    wildcard(stack, `${accepted.consoleFilesBucketArn}/*`),
+    'Resource::*',
+    ...accepted.consoleDeployment.node.children.filter((child) => child instanceof Asset).map((asset) => wildcard(stack, `${asset.bucket.bucketArn}/*`)),
+  ];
+  for (const finding of new Set(deploymentFindings)) acknowledge(accepted.consoleDeploymentRole, `AwsSolutions-IAM5[${finding}]`, deploymentReason);
+  for (const child of stack.node.children.filter((construct) => construct.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+    acknowledge(child, 'AwsSolutions-L1', "CDK's BucketDeployment provider function: aws-cdk-lib chooses its runtime (Python) and updates it with the library.");
+  }
+  acknowledge(
+    accepted.consoleUserPool,
+    'AwsSolutions-COG8',
+    'The console pool requires MFA (TOTP) and strong passwords, and allows no self sign-up; the Plus tier (threat protection) is billed per user and left to the deployer.',
+  );
 }
 
 /** The finding id cdk-nag gives a wildcard resource: `Resource::` and the flattened CloudFormation value. */

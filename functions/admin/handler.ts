@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import { runAdminCommand } from '../../shared/admin/run-admin-command.ts';
+import { ADMIN_CLI_ACTOR } from '../../shared/core/audit-entry.ts';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { onFirstCall } from '../../shared/lambda/lambda-handlers.ts';
 import type { ConfigCaches } from '../../shared/pipeline/config-caches.ts';
@@ -11,7 +12,8 @@ function createCommandRunner(config: RuntimeConfig, dependencies: { caches?: Con
   const logger = createLogger('gateway-admin', config);
   const services = createAdminServices(config, dependencies);
   return async (event: unknown) => {
-    const result = await runAdminCommand(services, event);
+    // The admin function is invoked by the admin CLI only (the console runs its commands itself, as the member).
+    const result = await runAdminCommand(services, event, ADMIN_CLI_ACTOR);
     const command = typeof event === 'object' && event !== null && 'command' in event ? String(event.command) : 'unknown';
     // Never log the event itself: it may carry a provider key.
     if (result.ok) logger.info('admin command', { command });

@@ -36,6 +36,18 @@ export interface GatewayDistributionProps {
   webAclArn?: string;
   /** CloudFront standard logging: one line per viewer request (time, edge, status, path, client IP, no headers). */
   logBucket: IBucket;
+  /** Behaviours of other parts of the site (the console), tried before the route groups' patterns. */
+  additionalBehaviors?: Record<string, BehaviorOptions>;
+}
+
+/**
+ * The origin-secret header value every origin of the distribution sends: the pinned version after a
+ * rotation, else the secret's current value. A dynamic reference ({{resolve:secretsmanager:…}}):
+ * CloudFormation resolves it, the template never holds it.
+ */
+export function originSecretHeaderValue(originSecret: ISecret, version: string | undefined): string {
+  const secretValue = version ? SecretValue.secretsManager(originSecret.secretArn, { versionId: version }) : originSecret.secretValue;
+  return secretValue.unsafeUnwrap();
 }
 
 /**
@@ -51,11 +63,7 @@ export class GatewayDistribution extends Construct {
 
   constructor(scope: Construct, id: string, props: GatewayDistributionProps) {
     super(scope, id);
-    // A dynamic reference ({{resolve:secretsmanager:…}}): CloudFormation resolves it, the template never holds it.
-    const secretValue = props.originSecretVersion
-      ? SecretValue.secretsManager(props.originSecret.secretArn, { versionId: props.originSecretVersion })
-      : props.originSecret.secretValue;
-    const customHeaders = { [ORIGIN_SECRET_HEADER]: secretValue.unsafeUnwrap() };
+    const customHeaders = { [ORIGIN_SECRET_HEADER]: originSecretHeaderValue(props.originSecret, props.originSecretVersion) };
     const behaviorFor = (url: IFunctionUrl): BehaviorOptions => ({
       origin: new FunctionUrlOrigin(url, {
         readTimeout: props.originReadTimeout,
@@ -72,7 +80,7 @@ export class GatewayDistribution extends Construct {
 
     const defaultRoute = props.routes.find(({ group }) => group.paths === 'default');
     if (!defaultRoute) throw new Error('No route group serves the default path.');
-    const additionalBehaviors: Record<string, BehaviorOptions> = {};
+    const additionalBehaviors: Record<string, BehaviorOptions> = { ...props.additionalBehaviors };
     for (const { group, url } of props.routes) {
       if (group.paths === 'default') continue;
       const behavior = behaviorFor(url);

@@ -72,4 +72,6 @@ export const defaultSizing = {
   admin: { memorySize: 256, timeout: Duration.seconds(30) },
   /** Holds a day's usage rows while it merges them: ~3 KB a record measured, so ~300,000 records a day. */
   usageCompactor: { memorySize: 1024, timeout: Duration.minutes(15) },
+  /** Usage pages wait for Athena (up to 20 s) within this. */
+  console: { memorySize: 512, timeout: Duration.seconds(30) },
 } satisfies Record<string, FunctionSizing>;

@@ -6,7 +6,10 @@ import { Construct } from 'constructs';
 import { USAGE_SPILL_PREFIX } from '../../shared/adapters/aws/s3-usage-spill.ts';
 import { athenaQueryDescription, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
 import { USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
-import { usageTableInput } from '../../shared/usage-writer/usage-table.ts';
+import { USAGE_TABLE_NAME, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
+
+/** The workgroup's result location under the results bucket. */
+const ATHENA_RESULTS_PREFIX = 'athena/';
 
 export interface UsageAnalyticsProps {
   /** The Glue database; one deployment per account and region may use the default name. */
@@ -104,7 +107,7 @@ export class UsageAnalytics extends Construct {
         // over years of usage cannot run up a bill. Setting `athenaBytesScannedCutoffGb`.
         bytesScannedCutoffPerQuery: props.bytesScannedCutoffGb * 1024 ** 3,
         resultConfiguration: {
-          outputLocation: `s3://${this.resultsBucket.bucketName}/athena/`,
+          outputLocation: `s3://${this.resultsBucket.bucketName}/${ATHENA_RESULTS_PREFIX}`,
           encryptionConfiguration: { encryptionOption: 'SSE_S3' },
         },
       },
@@ -128,5 +131,24 @@ export class UsageAnalytics extends Construct {
   /** Usage records SQS refused, put there by the route groups and drained by `npm run replay`. */
   get spillObjectsArn(): string {
     return this.usageBucket.arnForObjects(`${USAGE_SPILL_PREFIX}*`);
+  }
+
+  /** Where the workgroup writes query results (the console's usage queries). */
+  get queryResultsArn(): string {
+    return this.resultsBucket.arnForObjects(`${ATHENA_RESULTS_PREFIX}*`);
+  }
+
+  get workGroupArn(): string {
+    return Stack.of(this).formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workGroup.ref });
+  }
+
+  /** The Glue catalog, database and usage table a query of the usage table reads. */
+  get usageTableCatalogArns(): string[] {
+    const stack = Stack.of(this);
+    return [
+      stack.formatArn({ service: 'glue', resource: 'catalog' }),
+      stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
+      stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${USAGE_TABLE_NAME}` }),
+    ];
   }
 }

@@ -28,6 +28,19 @@ export interface GatewayResources {
   bedrockModelArns: readonly string[];
 }
 
+/** What only the console function uses: its sign-in settings file and the Athena workgroup of its usage pages. */
+export interface ConsoleResources {
+  /** config.json among the console's files: the user pool and app client its tokens come from. */
+  siteConfigObjectArn: string;
+  athenaWorkGroupArn: string;
+  /** The Glue catalog, database and usage table the usage queries read. */
+  usageTableCatalogArns: string[];
+  usageBucketArn: string;
+  queryResultsBucketArn: string;
+  /** Where the workgroup writes query results (`athena/*` of the results bucket). */
+  queryResultsArn: string;
+}
+
 function allow(grantee: IGrantable, actions: string[], resources: string[], conditions?: Record<string, Record<string, string>>): void {
   grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
 }
@@ -62,6 +75,9 @@ export function grantWriter(grantee: IGrantable, resources: GatewayResources): v
   allow(grantee, ['dynamodb:PutItem'], [resources.generationsTable.tableArn]);
   allow(grantee, ['dynamodb:UpdateItem'], [resources.projectsTable.tableArn]);
   allow(grantee, ['s3:PutObject'], [resources.usageObjectsArn]);
+  // Keys' last use (docs/decisions/key-last-used.md): find the key by id through the index, then update that one attribute.
+  allow(grantee, ['dynamodb:Query'], [`${resources.keysTable.tableArn}/index/${KEYS_BY_PROJECT_INDEX}`]);
+  allow(grantee, ['dynamodb:UpdateItem'], [resources.keysTable.tableArn]);
 }
 
 /**
@@ -88,4 +104,36 @@ export function grantAdmin(grantee: IGrantable, resources: GatewayResources): vo
     [resources.projectsTable.tableArn],
   );
   allow(grantee, ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:DeleteSecret'], [resources.providerSecretsArn]);
+}
+
+/**
+ * What Athena does with the caller's credentials while it runs a query (forward access): read the usage
+ * table's definition from Glue and its files from S3, and write the results where the workgroup says. The
+ * console's code sends none of these itself; it cannot query without them.
+ */
+export function athenaQueryAccess(site: ConsoleResources, resources: GatewayResources): Array<{ actions: string[]; resources: string[] }> {
+  return [
+    { actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'], resources: site.usageTableCatalogArns },
+    { actions: ['s3:GetObject'], resources: [resources.usageObjectsArn] },
+    { actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [site.usageBucketArn, site.queryResultsBucketArn] },
+    { actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], resources: [site.queryResultsArn] },
+  ];
+}
+
+/**
+ * The console's API: the admin commands its routes run (project get, models, provider keys, members, keys,
+ * the audit trail; never `project list`, `project update`, `provider remove` or the rate card), its sign-in
+ * settings, the origin secret, and usage queries in the stack's Athena workgroup.
+ */
+export function grantConsole(grantee: IGrantable, resources: GatewayResources, site: ConsoleResources): void {
+  const keysIndex = `${resources.keysTable.tableArn}/index/${KEYS_BY_PROJECT_INDEX}`;
+  allow(grantee, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], [resources.keysTable.tableArn]);
+  allow(grantee, ['dynamodb:Query'], [keysIndex]);
+  // The admin function's, less Scan (no `project list`) and UpdateItem (balances: no `project update`).
+  allow(grantee, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Query'], [resources.projectsTable.tableArn]);
+  allow(grantee, ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue'], [resources.providerSecretsArn]);
+  allow(grantee, ['secretsmanager:GetSecretValue'], [resources.originSecret.secretArn]);
+  allow(grantee, ['s3:GetObject'], [site.siteConfigObjectArn]);
+  allow(grantee, ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults'], [site.athenaWorkGroupArn]);
+  for (const statement of athenaQueryAccess(site, resources)) allow(grantee, statement.actions, statement.resources);
 }

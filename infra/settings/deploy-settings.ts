@@ -63,6 +63,16 @@ export const deploySettingsSchema = z
         regions: z.array(awsRegionSchema).min(1).optional(),
       })
       .optional(),
+    console: sizingSchema.default({ memoryMb: 512 }),
+    /**
+     * The console's hosted sign-in pages, `<prefix>.auth.<region>.amazoncognito.com`: unique per region, so a
+     * second gateway needs its own. Unset: `<stackName>-console-<account>` in lower case.
+     */
+    consoleDomainPrefix: z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lower-case letters, digits and hyphens, at most 63')
+      .refine((prefix) => !/aws|amazon|cognito/.test(prefix), 'Cognito refuses prefixes containing aws, amazon or cognito')
+      .optional(),
   })
   .refine((settings) => !(settings.waf && settings.webAclArn), { message: 'Give either waf (create a web ACL) or webAclArn (attach one), not both.' });
 

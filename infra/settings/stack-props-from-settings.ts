@@ -16,6 +16,7 @@ const RETIRED_CONTEXT_FLAGS = [
   'stackName',
   'secretPrefix',
   'usageDatabaseName',
+  'consoleDomainPrefix',
 ];
 
 const retention: Record<DeploySettings['logRetentionDays'], RetentionDays> = {
@@ -50,6 +51,8 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     adminSizing: sizing(settings.admin.memoryMb, settings.admin.reservedConcurrency),
     usageCompactorSizing: sizing(settings.usageCompactor.memoryMb, settings.usageCompactor.reservedConcurrency),
     ...(settings.bedrock ? { bedrock: settings.bedrock } : {}),
+    consoleSizing: sizing(settings.console.memoryMb, settings.console.reservedConcurrency),
+    ...(settings.consoleDomainPrefix ? { consoleDomainPrefix: settings.consoleDomainPrefix } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { awsRegionSchema } from '../core/bedrock-models.ts';
+import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
 import { headerNameSchema } from '../core/mcp-server-config.ts';
@@ -8,7 +9,7 @@ const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are na
 const micros = z.number().int().nonnegative();
 const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()]);
 const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
-const memberSchema = z.string().min(1).max(256);
+const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
@@ -37,6 +38,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     allowedEnvironments: listOrNone.optional(),
     allowedEndpoints: listOrNone.optional(),
   }),
+  z.object({ command: z.literal('member.add'), projectId: projectIdSchema, member: memberSchema, role: projectRoleSchema.default('member') }),
+  z.object({ command: z.literal('member.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('member.remove'), projectId: projectIdSchema, member: memberSchema }),
   z.object({ command: z.literal('member.restore'), projectId: projectIdSchema, member: memberSchema }),
   z.object({
@@ -113,6 +116,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('mcp.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('mcp.remove'), projectId: projectIdSchema, name: mcpServerNameSchema }),
   z.object({ command: z.literal('key.revoke'), projectId: projectIdSchema, keyId: z.string().min(1) }),
+  z.object({ command: z.literal('audit.list'), projectId: projectIdSchema, limit: z.number().int().min(1).max(500).default(50) }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 export type AdminCommandName = AdminCommand['command'];

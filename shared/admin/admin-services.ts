@@ -1,7 +1,9 @@
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import type {
+  AuditTrail,
   Clock,
   KeyStore,
+  MembershipStore,
   OrgRateCardStore,
   ProjectBalanceStore,
   ProjectAdminStore,
@@ -15,6 +17,8 @@ export interface AdminServices {
   projects: ProjectConfigSource & ProjectAdminStore & OrgRateCardStore;
   secrets: ProviderSecrets;
   balances: ProjectBalanceStore;
+  memberships: MembershipStore;
+  audit: AuditTrail;
   clock: Clock;
   randomBytes: RandomBytes;
   /** The caches of this process, invalidated after every write so the change applies here at once. */

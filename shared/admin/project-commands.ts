@@ -118,18 +118,3 @@ function usdToNanos(amount: string): number {
   if (nanos === undefined) throw new GatewayError('invalid_request', `"${amount}" is not a USD amount.`, { code: 'invalid_amount' });
   return nanos;
 }
-
-/** Removing a member refuses every key issued to them (403) until they are restored; their keys stay. */
-export async function changeMembership(services: AdminServices, command: Command<'member.remove'> | Command<'member.restore'>) {
-  const { project } = await requireProject(services, command.projectId);
-  const others = (project.removedMembers ?? []).filter((member) => member !== command.member);
-  const removedMembers = command.command === 'member.remove' ? [...others, command.member] : others;
-  const updated: Project = withoutUndefined({
-    ...project,
-    removedMembers: removedMembers.length > 0 ? removedMembers : undefined,
-    updatedAt: new Date(services.clock.now()).toISOString(),
-  });
-  await services.projects.putProject(updated, { mustNotExist: false });
-  services.caches.projects.invalidate(command.projectId);
-  return getProject(services, command.projectId);
-}

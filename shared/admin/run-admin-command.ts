@@ -1,10 +1,13 @@
+import type { AuditActor } from '../core/audit-entry.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { adminCommandSchema, type AdminCommand, type AdminResult } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
+import { auditEntryFor, listAudit } from './audit-commands.ts';
 import { createKey, listKeys, revokeKey, updateKey } from './key-commands.ts';
 import { addMcpServer, listMcpServers, removeMcpServer } from './mcp-commands.ts';
+import { addMember, listMembers, removeMember, restoreMember } from './member-commands.ts';
 import { allowModel, listModels, removeModel } from './model-commands.ts';
-import { changeMembership, createProject, getProject, listProjects, updateProject } from './project-commands.ts';
+import { createProject, getProject, listProjects, updateProject } from './project-commands.ts';
 import { listProviders, removeProvider, setProvider } from './provider-commands.ts';
 import { listOrgRates, setOrgRate } from './ratecard-commands.ts';
 
@@ -48,26 +51,46 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
       return listMcpServers(services, command);
     case 'mcp.remove':
       return removeMcpServer(services, command);
+    case 'member.add':
+      return addMember(services, command);
+    case 'member.list':
+      return listMembers(services, command);
     case 'member.remove':
+      return removeMember(services, command);
     case 'member.restore':
-      return changeMembership(services, command);
+      return restoreMember(services, command);
+    case 'audit.list':
+      return listAudit(services, command);
   }
 }
 
-/** Validates an admin event and runs it; every failure is answered, never thrown to the invoker. */
-export async function runAdminCommand(services: AdminServices, event: unknown): Promise<AdminResult> {
+/**
+ * Validates an admin event and runs it; every failure is answered, never thrown to the invoker. Each change
+ * that succeeds is written to the audit trail under `actor`: the admin CLI (ADMIN_CLI_ACTOR) for the admin
+ * function, the signed-in member for the console.
+ */
+export async function runAdminCommand(services: AdminServices, event: unknown, actor: AuditActor): Promise<AdminResult> {
   const parsed = adminCommandSchema.safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'command';
     return { ok: false, error: { status: 400, code: 'invalid_command', message: `${field}: ${issue?.message ?? 'invalid'}` } };
   }
+  let result: unknown;
   try {
-    return { ok: true, result: await execute(services, parsed.data) };
+    result = await execute(services, parsed.data);
   } catch (thrown) {
     const error = toGatewayError(thrown);
     return { ok: false, error: { status: error.status, code: error.code, message: describeAdminError(error) } };
   }
+  try {
+    const entry = auditEntryFor(services, parsed.data, result, actor);
+    if (entry) await services.audit.append(entry);
+  } catch (thrown) {
+    const cause = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : 'unknown cause';
+    return { ok: false, error: { status: 500, code: 'audit_failed', message: `The change was made but could not be written to the audit trail (${cause}).` } };
+  }
+  return { ok: true, result };
 }
 
 /** Admins may see more than API clients, but still no stack traces: the cause's message at most. */

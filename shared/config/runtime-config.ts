@@ -46,6 +46,14 @@ export const runtimeConfigSchema = z.object({
    * requests without it are refused. Unset locally, where there is no CloudFront.
    */
   GATEWAY_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
+  /**
+   * The console function in AWS: the bucket of the console's files, whose config.json names the user pool
+   * and app client of its Cognito sign-in. The local host gives its own sign-in instead.
+   */
+  GATEWAY_CONSOLE_SITE_BUCKET: z.string().min(1).optional(),
+  /** The console function in AWS: the Athena workgroup and Glue database of its usage queries (DuckDB on the local host). */
+  GATEWAY_ATHENA_WORKGROUP: z.string().min(1).optional(),
+  GATEWAY_USAGE_DATABASE: z.string().min(1).default('model_gateway'),
   AWS_REGION: z.string().default('us-east-1'),
   /** The structured logs' level (Powertools' own variable). */
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).default('INFO'),

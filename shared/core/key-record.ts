@@ -15,6 +15,8 @@ export const keyRecordSchema = z.object({
   member: z.string().optional(),
   /** Requests per minute allowed to this key. */
   rpm: z.number().int().positive().optional(),
+  /** When a request with the key was last metered; stamped by the usage writer, not the request path. */
+  lastUsedAt: z.string().optional(),
   /** The tool bridge's servers this key may reach; every server of the project when absent (mcp-access.ts). */
   mcpServers: z.array(z.string()).optional(),
   /** The bridged tools (`<server>__<tool>`) this key may list and call; every tool of its servers when absent. */
@@ -34,6 +36,7 @@ export function describeKey(record: KeyRecord) {
     status: record.revokedAt ? 'revoked' : record.disabled ? 'disabled' : 'active',
     member: record.member ?? null,
     rpm: record.rpm ?? null,
+    last_used_at: record.lastUsedAt ?? null,
     mcp_servers: record.mcpServers ?? null,
     mcp_tools: record.mcpTools ?? null,
   };

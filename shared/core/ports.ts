@@ -1,4 +1,6 @@
+import type { AuditEntry } from './audit-entry.ts';
 import type { KeyRecord } from './key-record.ts';
+import type { Membership } from './membership.ts';
 import type { McpServerConfig } from './mcp-server-config.ts';
 import type { UsageRecord } from './usage-record.ts';
 import type { AllowedModel, OrgRateCard, Project, ProjectConfig, ProviderConfig, RateCardEntry } from './project-config.ts';
@@ -186,4 +188,39 @@ export interface RateLimiter {
   acquire(charges: readonly LimitCharge[]): Promise<LimitDecision>;
   /** Adds to a window without checking its limit (the correction once the real token count is known). */
   adjust(counterKey: string, amount: number, windowEndsAt: number): Promise<void>;
+}
+
+/** Who belongs to which project, and with which role; readable both ways (a project's people, a person's projects). */
+export interface MembershipStore {
+  /** Adds the membership, or changes its role. */
+  put(membership: Membership): Promise<void>;
+  /** False when the person was not a member. */
+  remove(projectId: string, member: string): Promise<boolean>;
+  listForProject(projectId: string): Promise<Membership[]>;
+  listForMember(member: string): Promise<Membership[]>;
+}
+
+/** The append-only record of changes that a project's owners can read. */
+export interface AuditTrail {
+  append(entry: AuditEntry): Promise<void>;
+  /** The project's most recent entries, newest first. */
+  listRecent(projectId: string, limit: number): Promise<AuditEntry[]>;
+}
+
+/** Stamps when a key was last used; the usage writer calls it, so the request path does no extra write. */
+export interface KeyLastUseRecorder {
+  /** Moves the key's last use forward to `usedAt` (never back); a key that no longer exists is ignored. */
+  recordLastUse(projectId: string, keyId: string, usedAt: string): Promise<void>;
+}
+
+/** A row of a usage query: column name → JSON value (integers as numbers, or decimal strings when too large). */
+export type UsageResultRow = Record<string, string | number | boolean | null>;
+
+/**
+ * Runs SQL over the usage files: Athena in AWS, DuckDB on the local host. The SQL must be valid in both
+ * (shared/usage-writer/usage-table.ts explains the subset); `?` placeholders take `params` in order, as
+ * string literals.
+ */
+export interface UsageQueryRunner {
+  query(sql: string, params: readonly string[]): Promise<UsageResultRow[]>;
 }

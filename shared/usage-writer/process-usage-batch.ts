@@ -1,11 +1,13 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { UsageArchive, UsageLedger } from '../core/ports.ts';
+import type { KeyLastUseRecorder, UsageArchive, UsageLedger } from '../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../core/usage-record.ts';
 import { usageBatchFiles } from './usage-batch-files.ts';
 
 export interface UsageWriterDeps {
   ledger: UsageLedger;
   archive: UsageArchive;
+  /** Where each key's last use is stamped: once per key and batch, from the newest of its records. */
+  keyLastUse?: KeyLastUseRecorder;
   /** Told about each message that failed, with the reason; poison messages end in the DLQ after retries. */
   reportFailure(message: SQSRecord, reason: string, error?: unknown): void;
 }
@@ -37,7 +39,8 @@ interface Delivered {
  *    its cost), concurrently;
  * 2. one usage file per day of the batch takes every record the ledger now holds: those applied in this
  *    delivery and those it had applied before, since the delivery that applied them may have crashed
- *    before its file was written.
+ *    before its file was written;
+ * 3. each key's last use is stamped once per batch, from its records written in steps 1 and 2.
  * A record can therefore be in the usage files more than once (a batch redelivered after its file was
  * written), always within its day; the named queries and the compaction count each record_id once
  * (docs/decisions/usage-files-and-queries.md). Each failure is a partial batch failure, so only those
@@ -76,5 +79,40 @@ export async function processUsageBatch(event: SQSEvent, deps: UsageWriterDeps):
       }
     }),
   );
+  if (deps.keyLastUse) {
+    const stamped = recorded.filter((entry) => !failed.has(entry.message.messageId));
+    for (const messageId of await stampLastUse(stamped, deps.keyLastUse, deps.reportFailure)) failed.add(messageId);
+  }
   return { batchItemFailures: event.Records.filter((message) => failed.has(message.messageId)).map((message) => ({ itemIdentifier: message.messageId })) };
+}
+
+/**
+ * "Last used" off the request path: one stamp per key per batch. A failed stamp fails that key's messages,
+ * so their redelivery (which changes no total: the ledger applies each record once) stamps it again.
+ */
+async function stampLastUse(
+  applied: Delivered[],
+  recorder: KeyLastUseRecorder,
+  reportFailure: UsageWriterDeps['reportFailure'],
+): Promise<string[]> {
+  const byKey = new Map<string, { projectId: string; keyId: string; usedAt: string; messages: SQSRecord[] }>();
+  for (const { message, record } of applied) {
+    const id = JSON.stringify([record.projectId, record.keyId]);
+    const entry = byKey.get(id) ?? { projectId: record.projectId, keyId: record.keyId, usedAt: record.createdAt, messages: [] };
+    if (record.createdAt > entry.usedAt) entry.usedAt = record.createdAt;
+    entry.messages.push(message);
+    byKey.set(id, entry);
+  }
+  const failed = await Promise.all(
+    [...byKey.values()].map(async (entry) => {
+      try {
+        await recorder.recordLastUse(entry.projectId, entry.keyId, entry.usedAt);
+        return [];
+      } catch (error) {
+        for (const message of entry.messages) reportFailure(message, "stamping the key's last use failed", error);
+        return entry.messages.map((message) => message.messageId);
+      }
+    }),
+  );
+  return failed.flat();
 }

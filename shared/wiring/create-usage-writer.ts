@@ -12,7 +12,8 @@ export function createUsageArchive(config: RuntimeConfig): UsageArchive {
   return new S3UsageArchive(new S3Client({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_BUCKET'));
 }
 
-/** The writer's ledger (DynamoDB) and archive (S3, or the local directory). */
+/** The writer's ledger (DynamoDB), archive (S3, or the local directory) and the keys' last-use stamps. */
 export function createUsageWriterDeps(config: RuntimeConfig, reportFailure: UsageWriterDeps['reportFailure']): UsageWriterDeps {
-  return { ledger: createAdapters(config).usage, archive: createUsageArchive(config), reportFailure };
+  const adapters = createAdapters(config);
+  return { ledger: adapters.usage, archive: createUsageArchive(config), keyLastUse: adapters.keys, reportFailure };
 }

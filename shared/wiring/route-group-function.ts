@@ -59,7 +59,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
  * The origin secret's current and previous values from Secrets Manager (CloudFront deployments only); the
  * previous one exists once the secret has been rotated (docs/decisions/origin-secret.md).
  */
-function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
+export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
   const client = new SecretsManagerClient({ region: config.AWS_REGION });

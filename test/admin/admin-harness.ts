@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoAuditTrail } from '../../shared/adapters/aws/dynamo-audit-trail.ts';
 import { DynamoKeyStore } from '../../shared/adapters/aws/dynamo-key-store.ts';
+import { DynamoMembershipStore } from '../../shared/adapters/aws/dynamo-membership-store.ts';
 import { DynamoProjectStore } from '../../shared/adapters/aws/dynamo-project-store.ts';
 import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../../shared/adapters/aws/dynamo-project-balance.ts';
@@ -14,6 +16,7 @@ import type { AdminServices } from '../../shared/admin/admin-services.ts';
 import type { describeProject } from '../../shared/admin/describe-project.ts';
 import { runAdminCommand } from '../../shared/admin/run-admin-command.ts';
 import type { describeKey } from '../../shared/core/key-record.ts';
+import { ADMIN_CLI_ACTOR } from '../../shared/core/audit-entry.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 
@@ -66,6 +69,8 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     projects,
     secrets,
     balances: new DynamoProjectBalance(documents, TABLES.projects),
+    memberships: new DynamoMembershipStore(documents, TABLES.projects),
+    audit: new DynamoAuditTrail(documents, TABLES.projects),
     clock,
     randomBytes: (size) => randomBytes(size),
     caches: createConfigCaches(clock),
@@ -73,7 +78,7 @@ export async function startAdminHarness(): Promise<AdminHarness> {
   };
   const answers: AdminResult[] = [];
   const run = async (event: unknown, overrides: Partial<AdminServices> = {}) => {
-    const answer = await runAdminCommand({ ...services, ...overrides }, event);
+    const answer = await runAdminCommand({ ...services, ...overrides }, event, ADMIN_CLI_ACTOR);
     answers.push(answer);
     return answer;
   };

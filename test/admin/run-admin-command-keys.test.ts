@@ -37,6 +37,7 @@ describe('runAdminCommand: project keys', () => {
       status: 'active',
       member: null,
       rpm: null,
+      last_used_at: null,
       mcp_servers: null,
       mcp_tools: null,
       key: created.key,
@@ -95,7 +96,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'last_used_at', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -127,6 +128,7 @@ describe('runAdminCommand: project keys', () => {
         status: 'revoked',
         member: null,
         rpm: null,
+        last_used_at: null,
         mcp_servers: null,
         mcp_tools: null,
       });

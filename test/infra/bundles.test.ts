@@ -19,7 +19,7 @@ const ROUTE_GROUP_HANDLER_BUDGET = 416 * 1024;
  */
 const handlerBudgetOf = (prefix: string) => (prefix === 'RouteGroupmcp' ? 440 * 1024 : ROUTE_GROUP_HANDLER_BUDGET);
 const routeGroupFunctions = routeGroups.map((group) => `RouteGroup${group.name}`);
-const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin', 'UsageCompactionCompactor'];
+const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi'];
 
 let gateway: SynthesizedGateway;
 let smokeDirectory: string;
@@ -72,7 +72,7 @@ describe('function bundles', () => {
     );
     for (const prefix of routeGroupFunctions) expect(sizes.get(prefix), prefix).toBeLessThanOrEqual(handlerBudgetOf(prefix));
     // The other functions have no budget of their own; they stay in the same range.
-    for (const prefix of ['Writer', 'Admin', 'UsageCompactionCompactor']) expect(sizes.get(prefix), prefix).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
+    for (const prefix of ['Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi']) expect(sizes.get(prefix), prefix).toBeLessThanOrEqual(ROUTE_GROUP_HANDLER_BUDGET);
   });
 
   it('loads the editor profile of the legacy /v1 route, the tokenizer and the usage queue client in chunks on first use, not at cold start', () => {
@@ -103,7 +103,7 @@ describe('function bundles', () => {
   });
 
   it('produces handlers that load and run as ES modules', async () => {
-    for (const prefix of ['Writer', 'UsageCompactionCompactor', ...routeGroupFunctions]) cpSync(assetDirectory(prefix), join(smokeDirectory, prefix), { recursive: true });
+    for (const prefix of ['Writer', 'UsageCompactionCompactor', 'ConsoleApi', ...routeGroupFunctions]) cpSync(assetDirectory(prefix), join(smokeDirectory, prefix), { recursive: true });
     process.env.GATEWAY_USAGE_BUCKET = 'usage-bucket';
     process.env.GATEWAY_USAGE_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/usage';
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -119,6 +119,14 @@ describe('function bundles', () => {
       handler: (event: unknown, context: unknown) => Promise<unknown>;
     };
     await expect(compactor.handler({ from: 'yesterday' }, {})).rejects.toThrow(/from/);
+    // The console API answers an anonymous request with 401 before reading its sign-in settings (no AWS call).
+    process.env.GATEWAY_CONSOLE_SITE_BUCKET = 'console-bucket';
+    process.env.GATEWAY_ATHENA_WORKGROUP = 'usage-workgroup';
+    const consoleApi = (await import(pathToFileURL(join(smokeDirectory, 'ConsoleApi', 'index.mjs')).href)) as {
+      handler: (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
+    };
+    const anonymous = { rawPath: '/console/api/me', headers: {}, requestContext: { http: { method: 'GET', sourceIp: '203.0.113.9' } } };
+    await expect(consoleApi.handler(anonymous, {})).resolves.toMatchObject({ statusCode: 401 });
     // Response streaming needs the runtime's `awslambda` global; a pass-through stands in for it.
     Object.assign(globalThis, { awslambda: { streamifyResponse: (handler: unknown) => handler, HttpResponseStream: { from: (stream: unknown) => stream } } });
     for (const prefix of routeGroupFunctions) {

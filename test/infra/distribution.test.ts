@@ -21,6 +21,11 @@ interface DistributionConfig extends Record<string, unknown> {
   CacheBehaviors?: CacheBehavior[];
 }
 
+/** The origins that are function URLs (the console's files come from S3). */
+function functionOrigins(gateway: SynthesizedGateway): Origin[] {
+  return distributionConfig(gateway).Origins.filter((origin) => origin.CustomOriginConfig !== undefined);
+}
+
 function distributionConfig(gateway: SynthesizedGateway): DistributionConfig {
   const distributions = Object.values(resourcesOfType(gateway.template, 'AWS::CloudFront::Distribution'));
   expect(distributions).toHaveLength(1);
@@ -43,7 +48,8 @@ beforeAll(() => {
 describe('the CloudFront distribution', () => {
   it('sends every other path to the OpenAI function URL: all methods, nothing cached, viewer headers but Host forwarded', () => {
     const config = distributionConfig(plain);
-    expect(config.Origins).toHaveLength(routeGroups.length);
+    // One origin per route group, and the console's two: its API's function URL and its files' bucket.
+    expect(config.Origins).toHaveLength(routeGroups.length + 2);
     const url = logicalId(plain.template, 'AWS::Lambda::Url', 'RouteGroupopenai');
     const origin = config.Origins.find((candidate) => JSON.stringify(candidate.DomainName).includes(url));
     expect(config.DefaultCacheBehavior).toMatchObject({
@@ -72,19 +78,21 @@ describe('the CloudFront distribution', () => {
         }),
       );
     });
-    expect(config.CacheBehaviors ?? []).toEqual(expected);
+    const routeGroupBehaviors = (config.CacheBehaviors ?? []).filter((behavior) => !behavior.PathPattern?.startsWith('/console'));
+    expect(routeGroupBehaviors).toEqual(expected);
     expect(config.CacheBehaviors?.map((behavior) => behavior.PathPattern)).toContain('/v1/messages*');
   });
 
   it('raises the origin read timeout for long generations and keeps connections alive', () => {
-    for (const origin of distributionConfig(plain).Origins) {
+    for (const origin of functionOrigins(plain)) {
       expect(origin.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginKeepaliveTimeout: 60, OriginProtocolPolicy: 'https-only' });
     }
   });
 
-  it('adds the origin secret header to every origin as a Secrets Manager dynamic reference, never a value', () => {
+  it('adds the origin secret header to every function origin as a Secrets Manager dynamic reference, never a value', () => {
     const secret = logicalId(plain.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
-    for (const origin of distributionConfig(plain).Origins) {
+    expect(functionOrigins(plain)).toHaveLength(routeGroups.length + 1);
+    for (const origin of functionOrigins(plain)) {
       const header = origin.OriginCustomHeaders.find(({ HeaderName }) => HeaderName === ORIGIN_SECRET_HEADER);
       expect(header?.HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secret }, ':SecretString:::}}']] });
     }

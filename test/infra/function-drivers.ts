@@ -1,5 +1,7 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { expect } from 'vitest';
+import { createSign, generateKeyPairSync } from 'node:crypto';
+import type { APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { SimpleFetcher } from 'aws-jwt-verify/https';
+import { expect, vi } from 'vitest';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { functionUrlEvent, invokeStreaming, lambdaContext, loadHandler, type StreamingHandler } from '../support/handler-invocation.ts';
@@ -12,12 +14,15 @@ import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
  */
 type AdminHandler = (event: unknown, context: unknown) => Promise<AdminResult>;
 
+/** A console owner of `acme`, added by the admin exercise for the console's. */
+export const CONSOLE_OWNER = 'olivia@example.com';
+
 export async function exerciseAdmin(
   environment: Record<string, string>,
   upstreamBaseUrl: string,
   mcp: { url: string; header: { name: string; value: string } },
   bedrock: { baseUrl: string; region: string; models: readonly string[] },
-): Promise<{ key: string }> {
+): Promise<{ key: string; keyId: string }> {
   const handler = await loadHandler<AdminHandler>('functions/admin/handler.ts', environment);
   const run = async <T = Record<string, unknown>>(command: Record<string, unknown>): Promise<T> => {
     const answer = await handler(command, lambdaContext('admin'));
@@ -41,7 +46,9 @@ export async function exerciseAdmin(
   await run({ command: 'ratecard.list' });
   await run({ command: 'member.remove', projectId: 'acme', member: 'mallory' });
   await run({ command: 'member.restore', projectId: 'acme', member: 'mallory' });
-  const { key } = await run<{ key: string }>({ command: 'key.create', projectId: 'acme', name: 'laptop', rpm: 500 });
+  await run({ command: 'member.add', projectId: 'acme', member: CONSOLE_OWNER, role: 'owner' });
+  await run({ command: 'member.list', projectId: 'acme' });
+  const { key, id: keyId } = await run<{ key: string; id: string }>({ command: 'key.create', projectId: 'acme', name: 'laptop', rpm: 500 });
   const { id: spareKey } = await run<{ id: string }>({ command: 'key.create', projectId: 'acme', name: 'spare' });
   await run({ command: 'key.list', projectId: 'acme' });
   await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, name: 'renamed', rpm: 'none' });
@@ -60,7 +67,8 @@ export async function exerciseAdmin(
   await run({ command: 'mcp.list', projectId: 'acme' });
   await run({ command: 'mcp.remove', projectId: 'acme', name: 'spare' });
   await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, mcpServers: ['docs'], mcpTools: 'none' });
-  return { key };
+  await run({ command: 'audit.list', projectId: 'acme' });
+  return { key, keyId };
 }
 
 export async function exerciseRouteGroup(
@@ -77,10 +85,13 @@ export async function exerciseRouteGroup(
   }
 }
 
-/** Writes two records (one postpaid, one prepaid) of `known`'s project, the first with `known`'s request id. */
-export async function exerciseWriter(environment: Record<string, string>, known: { projectId: string; requestId: string }): Promise<void> {
+/**
+ * Writes two records (one postpaid, one prepaid) of `known`'s project and key, the first with `known`'s
+ * request id; the key's last use is stamped.
+ */
+export async function exerciseWriter(environment: Record<string, string>, known: { projectId: string; keyId: string; requestId: string }): Promise<void> {
   const handler = await loadHandler<(event: SQSEvent, context: unknown) => Promise<SQSBatchResponse>>('functions/writer/handler.ts', environment);
-  const records = [sampleRecord(known), sampleRecord({ projectId: known.projectId, prepaid: true, reservedNanos: 5_000, costNanos: 1_000 })];
+  const records = [sampleRecord(known), sampleRecord({ projectId: known.projectId, keyId: known.keyId, prepaid: true, reservedNanos: 5_000, costNanos: 1_000 })];
   const result = await handler({ Records: records.map((record, index) => usageMessage(JSON.stringify(record), `m-${index}`)) }, lambdaContext('writer'));
   expect(result.batchItemFailures).toEqual([]);
 }
@@ -97,4 +108,68 @@ export async function exerciseUsageCompactor(environment: Record<string, string>
   const handler = await loadHandler<(event: unknown, context: unknown) => Promise<{ compacted: unknown[] }>>('functions/usage-compactor/handler.ts', environment);
   const result = await handler({ from: day, to: day }, lambdaContext('usage-compactor'));
   expect(result.compacted).toEqual([expect.objectContaining({ day, files: 2, rows: 3, records: 2 })]);
+}
+
+type ConsoleHandler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/**
+ * The user pool's key set, as aws-jwt-verify would fetch it from Cognito, and ID tokens signed with its key:
+ * the console function's real verifier accepts them. The fetch is the only thing faked.
+ */
+export function fakeUserPool(site: { region: string; userPoolId: string; clientId: string }) {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const issuer = `https://cognito-idp.${site.region}.amazonaws.com/${site.userPoolId}`;
+  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'pool-key', alg: 'RS256', use: 'sig' }] };
+  vi.spyOn(SimpleFetcher.prototype, 'fetch').mockImplementation(async (uri: string) => {
+    if (uri !== `${issuer}/.well-known/jwks.json`) throw new Error(`Unexpected fetch of ${uri}`);
+    return new TextEncoder().encode(JSON.stringify(jwks)).buffer;
+  });
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return {
+    idToken(email: string): string {
+      const now = Math.floor(Date.now() / 1000);
+      const header = encode({ alg: 'RS256', kid: 'pool-key', typ: 'JWT' });
+      const payload = encode({ iss: issuer, aud: site.clientId, token_use: 'id', sub: email, iat: now, exp: now + 3600, email, email_verified: true });
+      const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(privateKey).toString('base64url');
+      return `${header}.${payload}.${signature}`;
+    },
+  };
+}
+
+/**
+ * Every route of the console API as `owner` (a Cognito ID token), on the project the admin exercise set up:
+ * reads, model and provider changes, members, keys (two revocations at once, as the admin exercise does),
+ * the audit trail and both usage queries (Athena).
+ */
+export async function exerciseConsole(
+  environment: Record<string, string>,
+  options: { idToken: string; originSecret: string; upstreamBaseUrl: string; projectId: string },
+): Promise<void> {
+  const handler = await loadHandler<ConsoleHandler>('functions/console/handler.ts', environment);
+  const headers = { authorization: `Bearer ${options.idToken}`, [ORIGIN_SECRET_HEADER]: options.originSecret };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await handler(functionUrlEvent({ method, path: `/console/api${path}`, headers, body }), lambdaContext('console'));
+    expect(response.statusCode, `${method} ${path}: ${String(response.body).slice(0, 300)}`).toBeLessThan(300);
+    return JSON.parse(String(response.body ?? '{}')) as Record<string, unknown>;
+  };
+  const project = `/projects/${options.projectId}`;
+  await call('GET', '/me');
+  await call('GET', project);
+  await call('POST', `${project}/models`, { slug: 'openai/gpt-4o', inputMicrosPer1k: 2500, outputMicrosPer1k: 10000 });
+  await call('POST', `${project}/models/remove`, { slug: 'openai/gpt-4o' });
+  // A new provider's first key creates its secret; the next one puts a new version.
+  for (const apiKey of ['sk-console-first-0123', 'sk-console-second-0123']) {
+    await call('PUT', `${project}/providers/mistral`, { apiKey, baseUrl: options.upstreamBaseUrl, protocol: 'openai' });
+  }
+  await call('GET', `${project}/members`);
+  await call('POST', `${project}/members`, { member: 'max@example.com', role: 'member' });
+  await call('POST', `${project}/members/remove`, { member: 'max@example.com' });
+  const created = (await call('POST', `${project}/keys`, { name: 'console' })) as { id: string };
+  await call('GET', `${project}/keys`);
+  await Promise.all([call('POST', `${project}/keys/${created.id}/revoke`), call('POST', `${project}/keys/${created.id}/revoke`)]);
+  await call('GET', `${project}/audit`);
+  const usage = await handler(functionUrlEvent({ method: 'GET', path: `/console/api${project}/usage?from=2025-03-01&to=2025-03-31`, headers }), lambdaContext('console'));
+  expect(usage.statusCode, String(usage.body)).toBe(200);
+  const csv = await handler(functionUrlEvent({ method: 'GET', path: `/console/api${project}/usage.csv?from=2025-03-01&to=2025-03-31`, headers }), lambdaContext('console'));
+  expect(csv.statusCode, String(csv.body)).toBe(200);
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -14,16 +15,17 @@ import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBed
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
-import { exerciseAdmin, exerciseRouteGroup, exerciseUsageCompactor, exerciseWriter, usageFilesToCompact } from './function-drivers.ts';
+import { CONSOLE_OWNER, exerciseAdmin, exerciseConsole, exerciseRouteGroup, exerciseUsageCompactor, exerciseWriter, fakeUserPool, usageFilesToCompact } from './function-drivers.ts';
 import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
 import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
 
 /**
  * Least privilege both ways, per function: each function's real handler runs its operations against the
- * embedded store (DynamoDB) and aws-sdk-client-mock (Secrets Manager, SQS, S3); every command it sends is
- * recorded as the IAM action and resource it needs. The synthesized policy of that function must allow
- * each of them, and must grant nothing that no command used.
+ * embedded store (DynamoDB) and aws-sdk-client-mock (Secrets Manager, SQS, S3, Athena); every command it
+ * sends is recorded as the IAM action and resource it needs. The synthesized policy of that function must
+ * allow each of them, and must grant nothing that no command used (except what AWS services use the role
+ * for: Lambda's logs and queue polling, and Athena reading and writing for a query the function started).
  */
 const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
 /** The credentials Lambda gives a function's role, in its environment; Bedrock calls are signed with them. */
@@ -31,7 +33,8 @@ const ROLE = { AWS_ACCESS_KEY_ID: 'AKIDROUTEGROUPROLE01', AWS_SECRET_ACCESS_KEY:
 /** What the deployment settings let the route groups invoke on Bedrock: a Claude inference profile and a foundation model. */
 const BEDROCK_MODELS = ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'];
 const DOCS_HEADER = { name: 'X-Docs-Token', value: 'docs-secret-0123456789' };
-const context = { region: TEST_ENV.region, account: TEST_ENV.account };
+const athenaWorkGroups = new Map<string, string>();
+const context = { region: TEST_ENV.region, account: TEST_ENV.account, athenaWorkGroups };
 
 let gateway: SynthesizedGateway;
 let symbols: SymbolicResources;
@@ -43,6 +46,7 @@ let bedrock: FakeBedrockRuntime;
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
 const s3 = mockClient(S3Client);
+const athena = mockClient(AthenaClient);
 const dynamo = recordDynamoCalls(context);
 const used = new Map<string, AwsCall[]>();
 
@@ -56,7 +60,7 @@ function environmentOf(prefix: string): Record<string, string> {
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
-  for (const mock of [secretsManager, sqs, s3]) mock.resetHistory();
+  for (const mock of [secretsManager, sqs, s3, athena]) mock.resetHistory();
   dynamo.calls.length = 0;
   const bedrockBefore = bedrock.received.length;
   dynamo.start();
@@ -65,7 +69,7 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
   } finally {
     dynamo.stop();
   }
-  const mocked = [secretsManager, sqs, s3].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
+  const mocked = [secretsManager, sqs, s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
   // Bedrock is called over HTTP, signed: the fake runtime saw each call (and checked its signature).
   const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
   used.set(prefix, [...dynamo.calls, ...mocked, ...invoked]);
@@ -102,16 +106,39 @@ function allows(grant: Grant, call: AwsCall): boolean {
   return iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource) && conditionsHold(grant, call);
 }
 
+/**
+ * What Athena does with the caller's credentials for a query the function started (athenaQueryAccess):
+ * the usage table's definition from Glue, its files, the results under the workgroup's prefix.
+ */
+function athenaActsWith(prefix: string, grant: Grant): boolean {
+  if (!(used.get(prefix) ?? []).some((call) => call.action === 'athena:StartQueryExecution')) return false;
+  const bucket = (name: string) => `arn:aws:s3:::${logicalId(gateway.template, 'AWS::S3::Bucket', name).toLowerCase()}`;
+  const onBehalf = [
+    ...['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'].map((action) => ({ action, resource: /^arn:aws:glue:/ })),
+    { action: 's3:GetObject', resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}/usage/\\*$`) },
+    ...['s3:ListBucket', 's3:GetBucketLocation'].flatMap((action) => [
+      { action, resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}$`) },
+      { action, resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}$`) },
+    ]),
+    ...['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'].map((action) => ({
+      action,
+      resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}/athena/\\*$`),
+    })),
+  ];
+  return onBehalf.some((allowed) => allowed.action === grant.action && allowed.resource.test(grant.resource));
+}
+
 /** Granted for the Lambda service acting with the function's role, not for the function's code. */
 function grantedForTheService(prefix: string, grant: Grant): boolean {
   if (grant.action.startsWith('logs:')) return true; // the runtime writes the function's logs
+  if (athenaActsWith(prefix, grant)) return true;
   const queue = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords'), 'Arn'] });
   const pollerActions = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
   // The event source mapping polls the queue and deletes what the writer processed.
   return prefix === 'Writer' && grant.resource === queue && pollerActions.includes(grant.action);
 }
 
-const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor'];
+const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi'];
 
 beforeAll(async () => {
   gateway = synthesizeGateway({ bedrock: { models: BEDROCK_MODELS } });
@@ -166,15 +193,16 @@ beforeAll(async () => {
   });
   s3.on(DeleteObjectsCommand).resolves({});
 
-  const { key } = await (async () => {
-    let created = { key: '' };
+  const { key, keyId } = await (async () => {
+    let created = { key: '', keyId: '' };
     await recordCalls('Admin', async () => {
       created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER }, { baseUrl: bedrock.baseUrl, region: context.region, models: BEDROCK_MODELS });
     });
     return created;
   })();
-  await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', requestId: 'req-known' }));
+  await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', keyId, requestId: 'req-known' }));
   await recordCalls('UsageCompactionCompactor', () => exerciseUsageCompactor(environmentOf('UsageCompactionCompactor'), toCompact.day));
+  await recordConsoleCalls();
   const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
   const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
   const mcpAccept = { accept: 'application/json, text/event-stream' };
@@ -216,9 +244,35 @@ beforeAll(async () => {
   }
 }, 120_000);
 
+/**
+ * The console function in Cognito mode: its sign-in settings from the files bucket, ID tokens verified
+ * against the pool's keys (only the key set's fetch is faked), usage queries in Athena.
+ */
+async function recordConsoleCalls(): Promise<void> {
+  const site = { signIn: 'cognito', region: context.region, userPoolId: `${context.region}_ConsolePool`, clientId: 'console-client', signInOrigin: 'https://console.auth.us-east-1.amazoncognito.com' };
+  s3.on(GetObjectCommand).callsFake(async (input: { Key: string }) => {
+    if (input.Key !== 'console/config.json') throw new Error(`Unexpected GetObject of ${input.Key}`);
+    return { Body: { transformToString: async () => JSON.stringify(site) } };
+  });
+  let queries = 0;
+  athena.on(StartQueryExecutionCommand).callsFake(async (input: { WorkGroup: string }) => {
+    const id = `query-${++queries}`;
+    athenaWorkGroups.set(id, input.WorkGroup);
+    return { QueryExecutionId: id };
+  });
+  athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+  athena.on(GetQueryResultsCommand).resolves({ ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [] } });
+  // A provider the console sets for the first time: its secret is created, then given a new version.
+  secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
+  const idToken = fakeUserPool(site).idToken(CONSOLE_OWNER);
+  await recordCalls('ConsoleApi', () =>
+    exerciseConsole(environmentOf('ConsoleApi'), { idToken, originSecret: ORIGIN_SECRET, upstreamBaseUrl: upstream.baseUrl, projectId: 'acme' }),
+  );
+}
+
 afterAll(async () => {
   vi.restoreAllMocks();
-  for (const mock of [secretsManager, sqs, s3]) mock.restore();
+  for (const mock of [secretsManager, sqs, s3, athena]) mock.restore();
   await upstream?.close();
   await mcpServer?.close();
   await bedrock?.close();

@@ -7,11 +7,13 @@ let gateway: SynthesizedGateway;
 let openAi: Statement[];
 let writer: Statement[];
 let admin: Statement[];
+let consoleApi: Statement[];
 beforeAll(() => {
   gateway = synthesizeGateway();
   openAi = statementsOfFunction(gateway.template, 'RouteGroupopenai');
   writer = statementsOfFunction(gateway.template, 'Writer');
   admin = statementsOfFunction(gateway.template, 'Admin');
+  consoleApi = statementsOfFunction(gateway.template, 'ConsoleApi');
 });
 
 const PROVIDER_SECRETS = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:model-gateway/provider/*';
@@ -70,7 +72,8 @@ describe('least-privilege grants', () => {
   it('lets the writer record usage: generations and project spend, files under usage/ (put only)', () => {
     expect(actionsOn(writer, table('Generations'))).toEqual(['dynamodb:PutItem']);
     expect(actionsOn(writer, table('Projects'))).toEqual(['dynamodb:UpdateItem']);
-    expect(actionsOn(writer, table('Keys'))).toEqual([]);
+    // Keys only to stamp their last use: one index query and one attribute update, nothing else.
+    expect(actionsOn(writer, table('Keys'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
     const bucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
     const fileStatements = writer.filter((statement) => JSON.stringify(statement.Resource).includes(bucket));
     expect(fileStatements.flatMap(actionsOf)).toEqual(['s3:PutObject']);
@@ -97,15 +100,34 @@ describe('least-privilege grants', () => {
     expect(admin.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
   });
 
+  it("lets the console API run its routes' admin commands (keys, projects, provider keys) and the usage queries, nothing more", () => {
+    // Sets provider keys, never reads or deletes them (no provider remove in the console).
+    expect(actionsOn(consoleApi, PROVIDER_SECRETS)).toEqual(['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue']);
+    expect(actionsOn(consoleApi, table('Keys'))).toEqual(actionsOn(admin, table('Keys')));
+    // The admin function's, but no Scan (it lists a person's projects, never all) and no UpdateItem (no balances).
+    const notInConsole = ['dynamodb:Scan', 'dynamodb:UpdateItem'];
+    expect(actionsOn(consoleApi, table('Projects'))).toEqual(actionsOn(admin, table('Projects')).filter((action) => !notInConsole.includes(action)));
+    expect(actionsOn(consoleApi, table('Generations'))).toEqual([]);
+    expect(actionsOn(consoleApi, 'UsageAnalyticsWorkGroup')).toEqual(['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StartQueryExecution']);
+    const usageBucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
+    expect(actionsOn(consoleApi, usageBucket)).not.toContain('s3:PutObject');
+    expect(actionsOn(consoleApi, usageBucket)).toContain('s3:GetObject');
+    const files = logicalId(gateway.template, 'AWS::S3::Bucket', 'ConsoleFiles');
+    const fileStatements = consoleApi.filter((statement) => JSON.stringify(statement.Resource).includes(files));
+    expect(fileStatements.flatMap(actionsOf)).toEqual(['s3:GetObject']);
+    expect(JSON.stringify(fileStatements[0]?.Resource)).toContain('/console/config.json');
+    expect(consoleApi.flatMap(actionsOf).filter((action) => action.startsWith('sqs:'))).toEqual([]);
+  });
+
   it('grants nothing on every resource, and no service-wide action', () => {
-    for (const statement of [...openAi, ...writer, ...admin]) {
+    for (const statement of [...openAi, ...writer, ...admin, ...consoleApi]) {
       expect(resourcesOf(statement)).not.toContain('*');
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/:\*$/);
     }
   });
 
   it('lets each function write only to its own log group', () => {
-    for (const [statements, prefix] of [[openAi, 'RouteGroupopenai'], [writer, 'Writer'], [admin, 'Admin']] as const) {
+    for (const [statements, prefix] of [[openAi, 'RouteGroupopenai'], [writer, 'Writer'], [admin, 'Admin'], [consoleApi, 'ConsoleApi']] as const) {
       const logGroup = logicalId(gateway.template, 'AWS::Logs::LogGroup', prefix);
       const logStatements = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
       expect(logStatements.length).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DEL
 
 describe('npm start', () => {
   it('creates the demo project on first start and prints a key and a curl line that work', async () => {
-    const gateway = startCommand('npm', ['start'], env(), /Try it:[\s\S]*-d '/);
+    const gateway = startCommand('npm', ['start'], env(), /Try it:[\s\S]*#signin=\w+/);
     try {
       const output = await gateway.started;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
@@ -38,14 +38,26 @@ describe('npm start', () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('[offline mock echo] You said: Hello');
 
+      // The console link signs the local user in once, as the owner of the demo project.
+      const code = new RegExp(`${url}/console/#signin=([0-9A-Za-z]+)`).exec(output)?.[1];
+      expect(code).toBeDefined();
+      const signIn = await fetch(`${url}/console/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+      const { token } = (await signIn.json()) as { token: string };
+      const me = await fetch(`${url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await me.json()).toMatchObject({ member: 'admin@localhost', projects: [{ id: 'demo', role: 'owner' }] });
+
       // One line per request, written once the request is metered: never the prompt or the key.
       const requestLines = () => gateway.output().split('\n').filter((line) => /^(GET|POST) \//.test(line));
       await expect.poll(() => requestLines().filter((line) => line.startsWith('POST /v1/chat/completions')).length).toBe(2);
       expect(requestLines().filter((line) => /^GET \/health 200 · \d+ ms$/.test(line))).toHaveLength(1);
-      for (const line of requestLines().filter((candidate) => candidate.startsWith('POST'))) {
+      for (const line of requestLines().filter((candidate) => candidate.startsWith('POST /v1/'))) {
         expect(line).toMatch(/^POST \/v1\/chat\/completions 200 · mock\/echo · \d+ ms · \d+ in \/ \d+ out tokens · \$0\.\d+$/);
       }
       expect(requestLines().join('\n')).not.toMatch(/Hello|gw\./);
+      // The console's calls are requests too; their lines hold no sign-in code or session token.
+      await expect.poll(() => requestLines().filter((line) => /^POST \/console\/api\/session 200 · \d+ ms$/.test(line)).length).toBe(1);
+      expect(requestLines().join('\n')).not.toContain(String(code));
+      expect(requestLines().join('\n')).not.toContain(token);
     } finally {
       await gateway.stop();
     }

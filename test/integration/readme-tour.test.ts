@@ -8,6 +8,7 @@ import { readmeCommands } from '../support/readme-commands.ts';
 import { projectRoot, runCommand } from '../support/run-command.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 import { seedDemoProject } from '../../tools/local-host/seed-demo.ts';
+import { DEFAULT_LOCAL_CONSOLE_MEMBER } from '../../tools/local-host/console-host.ts';
 
 const TOUR = 'A 5-minute tour';
 
@@ -29,7 +30,7 @@ describe("the README's tour, offline", () => {
   beforeAll(async () => {
     gateway = await startTestGateway();
     // Step 1, as npm start does on a first start.
-    await seedDemoProject(gateway.host.invokeAdmin);
+    await seedDemoProject(gateway.host.invokeAdmin, DEFAULT_LOCAL_CONSOLE_MEMBER);
   });
   afterAll(async () => {
     await gateway.close();

@@ -13,6 +13,8 @@ export interface AwsCall {
 export interface AwsCallContext {
   region: string;
   account: string;
+  /** The workgroup of each Athena query id: IAM authorizes a query's later calls on its workgroup. */
+  athenaWorkGroups?: ReadonlyMap<string, string>;
 }
 
 interface SentCommand {
@@ -100,7 +102,11 @@ function queueArn(queueUrl: string, context: AwsCallContext): string {
   return `arn:aws:sqs:${context.region}:${account ?? context.account}:${name ?? ''}`;
 }
 
-/** The IAM action and resource of a Secrets Manager, SQS or S3 command (as sent to a mock). */
+function athenaWorkGroupArn(workGroup: string, context: AwsCallContext): string {
+  return `arn:aws:athena:${context.region}:${context.account}:workgroup/${workGroup}`;
+}
+
+/** The IAM action and resource of a Secrets Manager, SQS, S3 or Athena command (as sent to a mock). */
 export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCall[] {
   const name = command.constructor.name.replace(/Command$/, '');
   const input = command.input;
@@ -128,6 +134,15 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
       }));
     case 'ListObjectsV2':
       return [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}`, context: { 's3:prefix': String(input.Prefix ?? '') } }];
+    case 'StartQueryExecution':
+      return [{ action: 'athena:StartQueryExecution', resource: athenaWorkGroupArn(String(input.WorkGroup), context) }];
+    case 'GetQueryExecution':
+    case 'GetQueryResults':
+    case 'StopQueryExecution': {
+      const workGroup = context.athenaWorkGroups?.get(String(input.QueryExecutionId));
+      if (!workGroup) throw new Error(`No workgroup known for the Athena query ${String(input.QueryExecutionId)}`);
+      return [{ action: `athena:${name}`, resource: athenaWorkGroupArn(workGroup, context) }];
+    }
     default:
       throw new Error(`No IAM action known for ${command.constructor.name}: add it to test/support/aws-call-recorder.ts`);
   }

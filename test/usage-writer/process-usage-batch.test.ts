@@ -207,4 +207,60 @@ describe('processUsageBatch', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(await filesOf(archive)).toEqual([ids([slow, fast])]);
   });
+
+  describe("stamping each key's last use", () => {
+    function stamping(options: { failsFor?: string[] } = {}) {
+      const stamps: Array<[string, string, string]> = [];
+      const keyLastUse = {
+        async recordLastUse(projectId: string, keyId: string, usedAt: string) {
+          if (options.failsFor?.includes(keyId)) throw new Error(`keys table unavailable for ${keyId}`);
+          stamps.push([projectId, keyId, usedAt]);
+        },
+      };
+      return { keyLastUse, stamps };
+    }
+
+    it('stamps each key once per batch with the time of its newest record', async () => {
+      const records = [
+        sampleRecord({ keyId: 'key-a', createdAt: '2025-03-01T10:00:02.000Z' }),
+        sampleRecord({ keyId: 'key-a', createdAt: '2025-03-01T10:00:05.000Z' }),
+        sampleRecord({ keyId: 'key-a', createdAt: '2025-03-01T10:00:01.000Z' }),
+        sampleRecord({ keyId: 'key-b', projectId: 'globex', createdAt: '2025-03-01T09:00:00.000Z' }),
+      ];
+      const { deps } = writer();
+      const { keyLastUse, stamps } = stamping();
+
+      const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, { ...deps, keyLastUse });
+
+      expect(response).toEqual({ batchItemFailures: [] });
+      expect(stamps.sort()).toEqual([
+        ['acme', 'key-a', '2025-03-01T10:00:05.000Z'],
+        ['globex', 'key-b', '2025-03-01T09:00:00.000Z'],
+      ]);
+    });
+
+    it('does not stamp from a record that failed to apply', async () => {
+      const failing = sampleRecord({ keyId: 'key-c' });
+      const { deps } = writer({ ledgerFailsFor: [failing.recordId] });
+      const { keyLastUse, stamps } = stamping();
+
+      const response = await processUsageBatch({ Records: [messageOf(failing, 'm-1')] }, { ...deps, keyLastUse });
+
+      expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+      expect(stamps).toEqual([]);
+    });
+
+    it("fails only that key's messages when its stamp cannot be written, so redelivery stamps it", async () => {
+      const records = [sampleRecord({ keyId: 'key-down' }), sampleRecord({ keyId: 'key-up' }), sampleRecord({ keyId: 'key-down' })];
+      const { deps, failures, recorded } = writer();
+      const { keyLastUse, stamps } = stamping({ failsFor: ['key-down'] });
+
+      const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, { ...deps, keyLastUse });
+
+      expect(response.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m-0', 'm-2']);
+      expect(stamps.map(([, keyId]) => keyId)).toEqual(['key-up']);
+      expect(recorded).toHaveLength(3);
+      expect(failures.map((failure) => failure.reason)).toEqual(["stamping the key's last use failed", "stamping the key's last use failed"]);
+    });
+  });
 });

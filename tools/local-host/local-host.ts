@@ -18,6 +18,7 @@ import { lambdaContext } from './lambda-context.ts';
 import { startLocalBackend } from './backend.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
 import { createRequestLog } from './request-log.ts';
+import { startConsoleHost } from './console-host.ts';
 
 /** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
 export class LocalHostError extends Error {
@@ -51,6 +52,8 @@ export interface LocalHost {
   /** The embedded store (closing it simulates a configuration store outage). */
   store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
+  /** A one-time link that signs `member` in to the console at `<url>/console/`. */
+  consoleSignInLink(member: string): string;
   /** Waits until the usage records of every request answered so far have been written (or dead-lettered). */
   drainUsage(): Promise<void>;
   close(): Promise<void>;
@@ -70,8 +73,9 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
  * (streaming included) and routes paths to route groups with CloudFront's table (infra/route-groups.ts),
  * the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible store on disk and the
  * owner-only secret file. Each handler is built by its module's factory with what the host injects: the
- * durable usage queue, and one set of configuration caches shared with the admin function (so a revoked
- * key stops working at once, as in the process that revoked it in AWS).
+ * durable usage queue, and one set of configuration caches shared with the admin function and the console
+ * (so a revoked key stops working at once, as in the process that revoked it in AWS). `/console*` is the
+ * console's (its files and its function), matched before the route-group table as CloudFront does.
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
   const running = await readLiveHostFile(resolve(options.dataDir));
@@ -115,6 +119,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const adminToken = randomBytes(32).toString('base64url');
   /** Invocations whose answer has ended but which still hand their usage record over. */
   const handingOver = new Set<Promise<void>>();
+  const consoleHost = await startConsoleHost({ config, caches });
 
   const server = createServer((request, response) => {
     void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
@@ -128,6 +133,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     if (body === 'stalled') return sendHostError(response, path, bodyStalled(stallMs / 1000));
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
+    if (consoleHost.serves(path)) return consoleHost.serve(request, response, body);
     const stream = new LocalResponseStream(response);
     const group = routeGroupForPath(path);
     const handler = handlers.get(group.name) as StreamingHandler;
@@ -174,6 +180,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     startedEmpty,
     store: backend,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
+    consoleSignInLink: (member) => consoleHost.signInLink(url, member),
     async drainUsage() {
       await Promise.allSettled([...handingOver]);
       await usageQueue.drain();

@@ -17,9 +17,10 @@ async function run(invokeAdmin: InvokeAdmin, event: Record<string, unknown>): Pr
 
 /**
  * The first start's demo: a `demo` project on the offline mock provider, one allowlisted model with
- * illustrative prices, and a key. Done through the admin function, exactly as an admin would.
+ * illustrative prices, a key, and the local console user as its owner. Done through the admin function,
+ * exactly as an admin would.
  */
-export async function seedDemoProject(invokeAdmin: InvokeAdmin): Promise<DemoProject> {
+export async function seedDemoProject(invokeAdmin: InvokeAdmin, consoleOwner: string): Promise<DemoProject> {
   const projectId = 'demo';
   await run(invokeAdmin, { command: 'project.create', projectId, name: 'Demo project (offline mock provider)' });
   await run(invokeAdmin, { command: 'provider.set', projectId, provider: MOCK_PROVIDER });
@@ -31,6 +32,7 @@ export async function seedDemoProject(invokeAdmin: InvokeAdmin): Promise<DemoPro
     inputMicrosPer1k: 150,
     outputMicrosPer1k: 600,
   });
+  await run(invokeAdmin, { command: 'member.add', projectId, member: consoleOwner, role: 'owner' });
   const created = (await run(invokeAdmin, { command: 'key.create', projectId, name: 'demo' })) as { key: string };
   return { projectId, model: `${MOCK_PROVIDER}/echo`, key: created.key };
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeHowToGetAKey } from './key-hint.ts';
 import { LocalHostError, startLocalHost } from './local-host.ts';
+import { DEFAULT_LOCAL_CONSOLE_MEMBER } from './console-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
 /** `npm start`: the gateway on this machine, no AWS account needed. `-- --quiet` (or GATEWAY_QUIET=1): no line per request. */
@@ -11,6 +12,8 @@ const environment = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     HOST: z.string().default('127.0.0.1'),
     GATEWAY_DATA_DIR: z.string().default('./.gateway'),
+    /** Who the console sign-in link printed below signs in (a member id, e.g. an e-mail address). */
+    GATEWAY_CONSOLE_USER: z.string().trim().toLowerCase().regex(/^[^\s/#]+$/).default(DEFAULT_LOCAL_CONSOLE_MEMBER),
     GATEWAY_QUIET: z
       .string()
       .optional()
@@ -42,7 +45,7 @@ console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
 console.log(`  OpenAI-compatible base URL: ${host.url}/v1`);
 
 if (host.startedEmpty) {
-  const demo = await seedDemoProject(host.invokeAdmin);
+  const demo = await seedDemoProject(host.invokeAdmin, environment.GATEWAY_CONSOLE_USER);
   console.log(`
 First start: created the "${demo.projectId}" project on the built-in OFFLINE MOCK provider
 (deterministic answers, no provider account needed) with the model "${demo.model}".
@@ -61,6 +64,10 @@ Try it:
 } else {
   console.log(`\n${await describeHowToGetAKey(host.invokeAdmin)}\n`);
 }
+console.log(`Console (signs in ${environment.GATEWAY_CONSOLE_USER}; the link works once, for 24 hours; restart for a new one):
+
+  ${host.consoleSignInLink(environment.GATEWAY_CONSOLE_USER)}
+`);
 if (!quiet) console.log('One line per request follows (npm start -- --quiet or GATEWAY_QUIET=1 turns it off).\n');
 
 let closing = false;

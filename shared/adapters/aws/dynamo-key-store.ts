@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keyRecordSchema, type KeyRecord } from '../../core/key-record.ts';
-import type { KeyChanges, KeyStore } from '../../core/ports.ts';
+import type { KeyChanges, KeyLastUseRecorder, KeyStore } from '../../core/ports.ts';
 import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
-export class DynamoKeyStore implements KeyStore {
+export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -119,6 +119,25 @@ export class DynamoKeyStore implements KeyStore {
       // Revoked concurrently: the key is revoked either way.
       if (error instanceof ConditionalCheckFailedException) return this.findByHash(found.keyHash);
       throw error;
+    }
+  }
+
+  /** Conditional, so a late or redelivered record never moves the stamp back. */
+  async recordLastUse(projectId: string, keyId: string, usedAt: string): Promise<void> {
+    const found = await this.findById(projectId, keyId);
+    if (!found || (found.lastUsedAt !== undefined && found.lastUsedAt >= usedAt)) return;
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash: found.keyHash },
+          UpdateExpression: 'SET lastUsedAt = :usedAt',
+          ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :usedAt)',
+          ExpressionAttributeValues: { ':usedAt': usedAt },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
 }

@@ -6,12 +6,19 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *
  * keys:     keyHash (PK); index `by-project` (projectId, keyId) for listing and revocation.
  * projects: projectId (PK), itemKey (SK): `project`, `provider#<name>`, `model#<slug>`, `rate#<slug>`,
- *           `mcp#<server>` (the tool bridge's upstream servers), `usage` (spend, request count and credit); the organisation's rate card lives under projectId
- *           `@org` (not a valid project id).
+ *           `mcp#<server>` (the tool bridge's upstream servers), `usage` (spend, request count and credit); the
+ *           organisation's rate card lives under projectId `@org` (not a valid project id). Console data lives
+ *           in partitions that are no project's either: `@members#<projectId>` / `member#<member>` and
+ *           `@person#<member>` / `project#<projectId>` (one membership, both ways), `@audit#<projectId>` /
+ *           `entry#<time>#<id>` (the audit trail).
  * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL.
  */
 export const KEYS_BY_PROJECT_INDEX = 'by-project';
 export const ORG_PARTITION = '@org';
+
+export const membersPartition = (projectId: string) => `@members#${projectId}`;
+export const personPartition = (member: string) => `@person#${member}`;
+export const auditPartition = (projectId: string) => `@audit#${projectId}`;
 
 export function keysTableDefinition(tableName: string): CreateTableCommandInput {
   return {

@@ -244,6 +244,22 @@ describe('DynamoKeyStore', () => {
       await expect(store.listForProject('revoker')).resolves.toEqual([revoked]);
     });
 
+    it('stamps a key\'s last use forward only, and ignores a key that does not exist', async () => {
+      const record = keyRecord({ keyHash: 'd'.repeat(64), keyId: 'key_used', projectId: 'user' });
+      await store.put(record);
+
+      await store.recordLastUse('user', 'key_used', '2025-05-05T05:05:05.000Z');
+      await store.recordLastUse('user', 'key_used', '2025-05-04T00:00:00.000Z');
+      await store.recordLastUse('user', 'key_unknown', '2025-05-06T00:00:00.000Z');
+
+      await expect(store.findByHash(record.keyHash)).resolves.toEqual({ ...record, lastUsedAt: '2025-05-05T05:05:05.000Z' });
+      await store.recordLastUse('user', 'key_used', '2025-05-07T00:00:00.000Z');
+      expect((await store.findByHash(record.keyHash))?.lastUsedAt).toBe('2025-05-07T00:00:00.000Z');
+      // Renaming or revoking keeps the stamp.
+      await store.revoke('user', 'key_used', '2025-05-08T00:00:00.000Z');
+      expect((await store.findByHash(record.keyHash))?.lastUsedAt).toBe('2025-05-07T00:00:00.000Z');
+    });
+
     it("does not revoke another project's key, nor an unknown one", async () => {
       const record = keyRecord({ keyHash: '8'.repeat(64), keyId: 'key_guarded', projectId: 'owner' });
       await store.put(record);

@@ -54,6 +54,12 @@ describe('parseAdminCommandLine', () => {
     ['model list demo', { command: 'model.list', projectId: 'demo' }],
     ['key create --name "ci bot" demo', { command: 'key.create', projectId: 'demo', name: 'ci bot' }],
     ['key update demo key_1 --enabled off --rpm none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', enabled: false, rpm: 'none' }],
+    ['member add demo alice@example.com', { command: 'member.add', projectId: 'demo', member: 'alice@example.com' }],
+    ['member add demo bob@example.com --role owner', { command: 'member.add', projectId: 'demo', member: 'bob@example.com', role: 'owner' }],
+    ['member list demo', { command: 'member.list', projectId: 'demo' }],
+    ['member remove demo alice', { command: 'member.remove', projectId: 'demo', member: 'alice' }],
+    ['audit list demo', { command: 'audit.list', projectId: 'demo' }],
+    ['audit list demo --limit 10', { command: 'audit.list', projectId: 'demo', limit: 10 }],
     [
       'key update demo key_1 --mcp-servers docs,tickets --mcp-tools docs__search',
       { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: ['docs', 'tickets'], mcpTools: ['docs__search'] },
@@ -112,6 +118,10 @@ describe('parseAdminCommandLine refusing a command line', () => {
     ['model allow demo openai/gpt-4o --alias "has space"', '--alias: aliases are letters, digits'],
     ['project create Demo', '<projectId>: project ids are 1-64 characters'],
     ['model remove demo gpt-4o', '<model>: models are named <provider>/<model>'],
+    ['member add demo alice@example.com --role admin', '--role must be one of owner, member, not "admin"'],
+    ['member add demo "alice smith"', '<member>: member ids are e-mail addresses or names without spaces'],
+    ['audit list demo --limit 0', '--limit must be a positive integer, not "0"'],
+    ['audit list demo --limit 501', '--limit: Too big'],
     ['mcp add demo docs --url https://mcp.example.com --header Authorization', '--header takes NAME=VALUE'],
     ['mcp add demo my_docs --url https://mcp.example.com', '<name>: MCP server names are 1-32 characters'],
     ['key update demo key_1 --mcp-tools search', '--mcp-tools: tools are named <server>__<tool>'],
@@ -158,7 +168,7 @@ describe('parseAdminCommandLine asked for help', () => {
 
   it('lists the groups and documents the exit codes in the general help', () => {
     const text = help('--help');
-    for (const group of ['project', 'member', 'provider', 'model', 'ratecard', 'key']) expect(text).toMatch(new RegExp(`^  ${group} `, 'm'));
+    for (const group of ['project', 'member', 'provider', 'model', 'ratecard', 'key', 'mcp', 'audit']) expect(text).toMatch(new RegExp(`^  ${group} `, 'm'));
     expect(text).toContain('Exit codes:');
   });
 });

@@ -1,0 +1,79 @@
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { membershipSchema, type Membership } from '../../core/membership.ts';
+import type { MembershipStore } from '../../core/ports.ts';
+import { membersPartition, personPartition } from './table-definitions.ts';
+
+const storedMembershipSchema = z.object({ project: z.string(), member: z.string(), role: z.string(), addedAt: z.string() });
+type Item = Record<string, unknown>;
+
+/**
+ * Memberships in the projects table, written twice in one transaction: under `@members#<projectId>` (a
+ * project's people) and under `@person#<member>` (a person's projects), so both lists are one query and
+ * never disagree. Neither partition is a project's, so the request path never loads them.
+ */
+export class DynamoMembershipStore implements MembershipStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async put(membership: Membership): Promise<void> {
+    const data = { project: membership.projectId, member: membership.member, role: membership.role, addedAt: membership.addedAt };
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: this.keysOf(membership.projectId, membership.member).map((key) => ({
+          Put: { TableName: this.tableName, Item: { ...key, ...data } },
+        })),
+      }),
+    );
+  }
+
+  async remove(projectId: string, member: string): Promise<boolean> {
+    const existing = (await this.listForMember(member)).some((membership) => membership.projectId === projectId);
+    if (!existing) return false;
+    await this.client.send(
+      new TransactWriteCommand({
+        TransactItems: this.keysOf(projectId, member).map((key) => ({ Delete: { TableName: this.tableName, Key: key } })),
+      }),
+    );
+    return true;
+  }
+
+  listForProject(projectId: string): Promise<Membership[]> {
+    return this.queryPartition(membersPartition(projectId));
+  }
+
+  listForMember(member: string): Promise<Membership[]> {
+    return this.queryPartition(personPartition(member));
+  }
+
+  private keysOf(projectId: string, member: string) {
+    return [
+      { projectId: membersPartition(projectId), itemKey: `member#${member}` },
+      { projectId: personPartition(member), itemKey: `project#${projectId}` },
+    ];
+  }
+
+  private async queryPartition(partition: string): Promise<Membership[]> {
+    const memberships: Membership[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'projectId = :partition',
+          ExpressionAttributeValues: { ':partition': partition },
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const stored = storedMembershipSchema.parse(item);
+        memberships.push(membershipSchema.parse({ projectId: stored.project, member: stored.member, role: stored.role, addedAt: stored.addedAt }));
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return memberships;
+  }
+}

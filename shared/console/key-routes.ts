@@ -1,0 +1,46 @@
+import type { describeKey } from '../core/key-record.ts';
+import { GatewayError } from '../core/errors.ts';
+import { consoleJson } from './console-http.ts';
+import type { ConsoleRoute, ConsoleRouteContext } from './console-route.ts';
+
+type KeyView = ReturnType<typeof describeKey>;
+
+/** Owners see every key of the project; a member sees the member keys issued to them. */
+async function visibleKeys({ params, role, identity, run }: ConsoleRouteContext): Promise<KeyView[]> {
+  const { keys } = await run<{ keys: KeyView[] }>({ command: 'key.list', projectId: params.projectId });
+  return role === 'owner' ? keys : keys.filter((key) => key.member === identity.member);
+}
+
+/** API keys: list, create a member key (its secret is in this one answer), revoke. */
+export const keyRoutes: ConsoleRoute[] = [
+  {
+    method: 'GET',
+    path: '/projects/:projectId/keys',
+    access: 'member',
+    async handle(context) {
+      return consoleJson(200, { keys: await visibleKeys(context) });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/:projectId/keys',
+    access: 'member',
+    async handle({ params, body, identity, run }) {
+      // Always a member key of the person creating it: the console issues no anonymous project keys.
+      const event = { command: 'key.create', projectId: params.projectId, member: identity.member, ...(body.name !== undefined ? { name: body.name } : {}) };
+      return consoleJson(201, await run(event));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/:projectId/keys/:keyId/revoke',
+    access: 'member',
+    async handle(context) {
+      const { params, role, run } = context;
+      if (role !== 'owner' && !(await visibleKeys(context)).some((key) => key.id === params.keyId)) {
+        throw new GatewayError('permission', 'Members can revoke only their own keys.', { code: 'not_your_key' });
+      }
+      return consoleJson(200, await run({ command: 'key.revoke', projectId: params.projectId, keyId: params.keyId }));
+    },
+  },
+];

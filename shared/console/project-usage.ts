@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { GatewayError } from '../core/errors.ts';
+import type { UsageQueryRunner, UsageResultRow } from '../core/ports.ts';
+import { formatUsd } from '../core/price-usage.ts';
+import { USAGE_PARTITION_KEY, usageColumns } from '../usage-writer/usage-row.ts';
+import { USAGE_TABLE_NAME } from '../usage-writer/usage-table.ts';
+
+/** One project's usage over whole UTC days, both inclusive (YYYY-MM-DD). */
+export interface UsageRange {
+  projectId: string;
+  from: string;
+  to: string;
+}
+
+/** The most rows a CSV download holds: a function's answer is limited to 6 MB. */
+export const MAX_EXPORTED_ROWS = 10_000;
+const MAX_RANGE_DAYS = 366;
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'days are YYYY-MM-DD');
+
+/*
+ * The console's SQL runs unchanged in Athena (Trino) and DuckDB, like the named queries of usage-table.ts.
+ * Every query filters on the day partition first, so Athena reads only the days asked for.
+ */
+const inRange = `${USAGE_PARTITION_KEY} BETWEEN ? AND ? AND project_id = ?`;
+const totals = `COUNT(*) AS requests, SUM(tokens_prompt) AS prompt_tokens, SUM(tokens_completion) AS completion_tokens, SUM(cost_nanos) AS cost_nanos`;
+
+export const projectUsageSql = {
+  byDay: `SELECT ${USAGE_PARTITION_KEY} AS day, ${totals} FROM ${USAGE_TABLE_NAME} WHERE ${inRange} GROUP BY ${USAGE_PARTITION_KEY} ORDER BY ${USAGE_PARTITION_KEY}`,
+  byModel: `SELECT model, ${totals} FROM ${USAGE_TABLE_NAME} WHERE ${inRange} GROUP BY model ORDER BY SUM(cost_nanos) DESC, model`,
+  topRequests: `SELECT created_at, id AS request_id, key_id, model, status, http_status, tokens_prompt AS prompt_tokens,
+  tokens_completion AS completion_tokens, cost_nanos, latency_ms
+FROM ${USAGE_TABLE_NAME} WHERE ${inRange} ORDER BY cost_nanos DESC, created_at DESC, record_id LIMIT 10`,
+  rows: `SELECT ${[...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY].join(', ')}
+FROM ${USAGE_TABLE_NAME} WHERE ${inRange} ORDER BY created_at, record_id LIMIT ${MAX_EXPORTED_ROWS + 1}`,
+} as const;
+
+const count = z.union([z.number(), z.string()]).nullable().transform((value) => Number(value ?? 0));
+const totalsSchema = z.object({ requests: count, prompt_tokens: count, completion_tokens: count, cost_nanos: count });
+const dayRowSchema = totalsSchema.extend({ day: z.string() });
+const modelRowSchema = totalsSchema.extend({ model: z.string() });
+const requestRowSchema = z.object({
+  created_at: z.string(),
+  request_id: z.string(),
+  key_id: z.string(),
+  model: z.string(),
+  status: z.string(),
+  http_status: count,
+  prompt_tokens: count,
+  completion_tokens: count,
+  cost_nanos: count,
+  latency_ms: count,
+});
+
+/** Checks a range from a query string: real days, `from` not after `to`, at most a year. */
+export function parseUsageRange(projectId: string, from: string | null, to: string | null): UsageRange {
+  const parsedFrom = day.safeParse(from);
+  const parsedTo = day.safeParse(to);
+  const fromTime = parsedFrom.success ? Date.parse(`${parsedFrom.data}T00:00:00Z`) : NaN;
+  const toTime = parsedTo.success ? Date.parse(`${parsedTo.data}T00:00:00Z`) : NaN;
+  if (!parsedFrom.success || !parsedTo.success || Number.isNaN(fromTime) || Number.isNaN(toTime)) {
+    throw new GatewayError('invalid_request', 'Give the days as ?from=YYYY-MM-DD&to=YYYY-MM-DD.', { code: 'invalid_range' });
+  }
+  if (fromTime > toTime || (toTime - fromTime) / 86_400_000 >= MAX_RANGE_DAYS) {
+    throw new GatewayError('invalid_request', `"from" must not be after "to", and the range at most ${MAX_RANGE_DAYS} days.`, { code: 'invalid_range' });
+  }
+  return { projectId, from: parsedFrom.data, to: parsedTo.data };
+}
+
+const paramsOf = (range: UsageRange) => [range.from, range.to, range.projectId];
+const withUsd = <T extends { cost_nanos: number }>(row: T) => ({ ...row, cost_usd: formatUsd(row.cost_nanos) });
+
+/** Cost by day and by model, and the ten most expensive requests: the usage page. */
+export async function summarizeProjectUsage(usage: UsageQueryRunner, range: UsageRange) {
+  const [byDay, byModel, topRequests] = await Promise.all([
+    usage.query(projectUsageSql.byDay, paramsOf(range)),
+    usage.query(projectUsageSql.byModel, paramsOf(range)),
+    usage.query(projectUsageSql.topRequests, paramsOf(range)),
+  ]);
+  return {
+    from: range.from,
+    to: range.to,
+    by_day: byDay.map((row) => withUsd(dayRowSchema.parse(row))),
+    by_model: byModel.map((row) => withUsd(modelRowSchema.parse(row))),
+    top_requests: topRequests.map((row) => withUsd(requestRowSchema.parse(row))),
+  };
+}
+
+/** The usage rows of the range, oldest first, at most MAX_EXPORTED_ROWS (`truncated` says when there were more). */
+export async function exportUsageRows(usage: UsageQueryRunner, range: UsageRange): Promise<{ columns: string[]; rows: UsageResultRow[]; truncated: boolean }> {
+  const rows = await usage.query(projectUsageSql.rows, paramsOf(range));
+  const columns = [...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY];
+  return { columns, rows: rows.slice(0, MAX_EXPORTED_ROWS), truncated: rows.length > MAX_EXPORTED_ROWS };
+}

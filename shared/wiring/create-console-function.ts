@@ -1,0 +1,99 @@
+import { AthenaClient } from '@aws-sdk/client-athena';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { AthenaUsageQuery } from '../adapters/aws/athena-usage-query.ts';
+import { CognitoConsoleAuthenticator, cognitoIdTokenVerifier } from '../adapters/aws/cognito-console-authenticator.ts';
+import { loadConsoleSiteConfig } from '../adapters/aws/s3-console-site-config.ts';
+import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import { createConsoleApi } from '../console/console-api.ts';
+import { consoleError } from '../console/console-http.ts';
+import { bearerToken, type ConsoleAuthenticator, type SignInCodeExchange } from '../console/console-identity.ts';
+import type { UsageQueryRunner } from '../core/ports.ts';
+import { toGatewayRequest } from '../lambda/function-url.ts';
+import { guardOrigin } from '../lambda/origin-secret.ts';
+import type { ConfigCaches } from '../pipeline/config-caches.ts';
+import { createAdminServices } from './create-admin-services.ts';
+import { createLogger } from './logger.ts';
+import { originSecretLoader } from './route-group-function.ts';
+
+/** Athena answers the console within the function's 30 s, or the page shows an error. */
+const ATHENA_TIMEOUT_MS = 20_000;
+
+/** What a host may give the console function instead of building it from the configuration. */
+export interface ConsoleFunctionDependencies {
+  /** Configuration caches; shared with the route groups and the admin function where all run in one process. */
+  caches?: ConfigCaches;
+  /**
+   * Local sign-in: the host's sessions, which issue the one-time codes of the links it prints. Cognito
+   * (GATEWAY_CONSOLE_SITE_BUCKET's config.json) unless given; Lambda never gives them.
+   */
+  localSessions?: ConsoleAuthenticator & SignInCodeExchange;
+  /** Usage queries; Athena (GATEWAY_ATHENA_WORKGROUP) unless given. The local host gives DuckDB over its usage files. */
+  usage?: UsageQueryRunner;
+}
+
+/**
+ * The console function: its API behind the origin-secret guard, on the admin commands' services, with
+ * Cognito sign-in and Athena usage queries unless the host gives its own (the local host: one-time links
+ * and DuckDB).
+ */
+export function createConsoleFunction(config: RuntimeConfig, dependencies: ConsoleFunctionDependencies = {}) {
+  const logger = createLogger('gateway-console', config);
+  const signIn = createSignIn(config, dependencies);
+  const api = createConsoleApi(
+    {
+      admin: createAdminServices(config, dependencies),
+      authenticator: signIn.authenticator,
+      usage: dependencies.usage ?? createAthenaUsageQuery(config),
+      clock: { now: () => Date.now() },
+      ...signIn.codes,
+    },
+    (error) => logger.error('console request failed', { code: error.code, status: error.status, error: error.cause ?? error }),
+  );
+  const serve = guardOrigin(api, {
+    loadSecrets: originSecretLoader(config),
+    renderError: (error) => {
+      if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
+      return consoleError(error);
+    },
+  });
+  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const response = await serve(toGatewayRequest(event));
+    if (typeof response.body !== 'string') throw new Error('The console API answers with whole bodies only.');
+    return { statusCode: response.status, headers: response.headers, body: response.body };
+  };
+}
+
+function createSignIn(
+  config: RuntimeConfig,
+  dependencies: ConsoleFunctionDependencies,
+): { authenticator: ConsoleAuthenticator; codes: { signInCodes?: SignInCodeExchange } } {
+  const sessions = dependencies.localSessions;
+  if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
+  const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
+  const s3 = new S3Client({ region: config.AWS_REGION });
+  let ready: Promise<ConsoleAuthenticator> | undefined;
+  const load = async (): Promise<ConsoleAuthenticator> => {
+    const site = await loadConsoleSiteConfig(s3, bucket);
+    if (site.signIn !== 'cognito') throw new Error('The deployed console config.json is not for Cognito sign-in.');
+    return new CognitoConsoleAuthenticator(cognitoIdTokenVerifier(site));
+  };
+  return {
+    authenticator: {
+      async identify(authorization) {
+        bearerToken(authorization); // Anonymous requests get their 401 without waiting for the configuration.
+        ready ??= load().catch((error: unknown) => {
+          ready = undefined;
+          throw error;
+        });
+        return (await ready).identify(authorization);
+      },
+    },
+    codes: {},
+  };
+}
+
+function createAthenaUsageQuery(config: RuntimeConfig): UsageQueryRunner {
+  const workGroup = requireSetting(config, 'GATEWAY_ATHENA_WORKGROUP');
+  return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION }), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
+}

@@ -1,0 +1,75 @@
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDbUsageQuery } from '../../tools/local-host/duckdb-usage-query.ts';
+import { exportUsageRows, parseUsageRange, projectUsageSql, summarizeProjectUsage } from '../../shared/console/project-usage.ts';
+import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
+
+describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () => {
+  let dataDir: string;
+  let usage: DuckDbUsageQuery;
+
+  beforeAll(async () => {
+    dataDir = await makeTempDataDir();
+    usage = new DuckDbUsageQuery(dataDir);
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 1_000, createdAt: '2025-03-01T10:00:00.000Z', requestId: 'req-cheap' }),
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 2_500, createdAt: '2025-03-01T11:00:00.000Z' }),
+      sampleRecord({ projectId: 'acme', model: 'anthropic/claude-sonnet-4-5', costNanos: 9_000_000, createdAt: '2025-03-03T09:00:00.000Z', requestId: 'req-dear' }),
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 7, createdAt: '2025-04-01T00:00:00.000Z' }),
+      sampleRecord({ projectId: 'globex', model: 'openai/gpt-4o-mini', costNanos: 5_000_000_000, createdAt: '2025-03-02T00:00:00.000Z' }),
+    ]);
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("sums one project's cost by day and by model within the range, exactly", async () => {
+    const summary = await summarizeProjectUsage(usage, parseUsageRange('acme', '2025-03-01', '2025-03-31'));
+
+    expect(summary.by_day).toEqual([
+      { day: '2025-03-01', requests: 2, prompt_tokens: 200, completion_tokens: 40, cost_nanos: 3_500, cost_usd: '0.0000035' },
+      { day: '2025-03-03', requests: 1, prompt_tokens: 100, completion_tokens: 20, cost_nanos: 9_000_000, cost_usd: '0.009' },
+    ]);
+    expect(summary.by_model.map((row) => [row.model, row.requests, row.cost_nanos])).toEqual([
+      ['anthropic/claude-sonnet-4-5', 1, 9_000_000],
+      ['openai/gpt-4o-mini', 2, 3_500],
+    ]);
+  });
+
+  it('lists the most expensive requests first', async () => {
+    const summary = await summarizeProjectUsage(usage, parseUsageRange('acme', '2025-03-01', '2025-03-31'));
+
+    expect(summary.top_requests.map((row) => row.request_id)).toEqual(['req-dear', expect.any(String), 'req-cheap']);
+    expect(summary.top_requests[0]).toMatchObject({ key_id: 'key-1', model: 'anthropic/claude-sonnet-4-5', status: 'completed', http_status: 200, cost_usd: '0.009' });
+  });
+
+  it('exports every column of the usage rows of the range, oldest first', async () => {
+    const exported = await exportUsageRows(usage, parseUsageRange('acme', '2025-03-01', '2025-03-01'));
+
+    expect(exported.truncated).toBe(false);
+    expect(exported.rows).toHaveLength(2);
+    expect(exported.columns).toContain('record_id');
+    expect(exported.columns.at(-1)).toBe('dt');
+    expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, dt: '2025-03-01', streamed: false, error_code: null });
+  });
+
+  it('answers empty lists before any usage file exists', async () => {
+    const empty = new DuckDbUsageQuery(await makeTempDataDir());
+    const summary = await summarizeProjectUsage(empty, parseUsageRange('acme', '2025-03-01', '2025-03-31'));
+    expect(summary).toMatchObject({ by_day: [], by_model: [], top_requests: [] });
+  });
+
+  it('filters every query on the day partition and the project', () => {
+    for (const sql of Object.values(projectUsageSql)) expect(sql).toContain('dt BETWEEN ? AND ? AND project_id = ?');
+  });
+
+  it.each([
+    [null, '2025-03-01'],
+    ['2025-3-1', '2025-03-01'],
+    ['2025-02-30', '2025-03-01'],
+    ['2025-03-02', '2025-03-01'],
+    ['2024-01-01', '2025-03-01'],
+  ])('refuses the range %s to %s', (from, to) => {
+    expect(() => parseUsageRange('acme', from, to)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_range' }));
+  });
+});

@@ -1,0 +1,223 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AuthenticationError } from 'openai';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureChromium, launchChromium, type HeadlessChromium } from '../support/chromium.ts';
+import { projectRoot } from '../support/run-command.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+/** Screenshots of each page, for review (git-ignored). */
+const SCREENSHOTS = join(projectRoot, 'test', 'screenshots');
+const OWNER = 'olivia@example.com';
+const chromiumAvailability = await ensureChromium();
+
+if (!chromiumAvailability.available) {
+  describe('the console in a browser', () => {
+    it.skip(`skipped: ${chromiumAvailability.reason}`, () => {});
+  });
+} else {
+  describe('the console in a browser', () => {
+    let gateway: TestGateway;
+    let browser: HeadlessChromium;
+    let page: Page;
+    const cspViolations: string[] = [];
+    let secret = '';
+    let requestId = '';
+
+    const shoot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    const openSection = async (name: string) => {
+      await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 2, name }).count()).toBe(1);
+    };
+
+    beforeAll(async () => {
+      await mkdir(SCREENSHOTS, { recursive: true });
+      gateway = await startTestGateway();
+      await gateway.admin({ command: 'project.create', projectId: 'acme', name: 'Acme' });
+      await gateway.admin({ command: 'provider.set', projectId: 'acme', provider: 'mock' });
+      await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'mock/echo', alias: 'echo', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+      await gateway.admin({ command: 'member.add', projectId: 'acme', member: OWNER, role: 'owner' });
+      await gateway.admin({ command: 'member.add', projectId: 'acme', member: 'max@example.com' });
+      await gateway.admin({ command: 'project.create', projectId: 'research', name: 'Research lab' });
+      await gateway.admin({ command: 'member.add', projectId: 'research', member: OWNER });
+      browser = await launchChromium();
+      page = await browser.context.newPage();
+      page.on('console', (message) => {
+        if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.close();
+      await gateway?.close();
+    });
+
+    it('signs in with the one-time link and lists my projects with my role', async () => {
+      const response = await page.goto(gateway.host.consoleSignInLink(OWNER));
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Projects' }).count()).toBe(1);
+      expect(page.url()).toMatch(/\/console\/#\/projects$/);
+      await expect.poll(() => page.locator('#who').textContent()).toBe(OWNER);
+      expect(await page.locator('.project-card').allTextContents()).toEqual(['Acmeacmeowner', 'Research labresearchmember']);
+      await shoot('01-projects');
+    });
+
+    it('opens a project', async () => {
+      await page.getByRole('link', { name: /Acme/ }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
+      await shoot('02-project-overview');
+    });
+
+    it('creates a member key, shows its secret once with a copy button, then removes it from the page', async () => {
+      await openSection('API keys');
+      await page.getByLabel('Name of the new key').fill('browser test');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secretField = page.locator('#new-key-secret');
+      await expect.poll(() => secretField.count()).toBe(1);
+      secret = await secretField.inputValue();
+      expect(secret).toMatch(/^gw\.[0-9A-Za-z]{43}$/);
+      await expect.poll(() => page.getByRole('cell', { name: 'browser test', exact: true }).count()).toBe(1);
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await shoot('03-keys-new-secret');
+
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect.poll(() => secretField.count()).toBe(0);
+      expect(await page.content()).not.toContain(secret);
+      const row = page.getByRole('row', { name: /browser test/ });
+      expect(await row.textContent()).toContain(`${secret.slice(0, 7)}…${secret.slice(-4)}`);
+      expect(await row.textContent()).toContain(OWNER);
+    });
+
+    it('the key works on /v1/chat/completions, and its last use shows once the usage is written', async () => {
+      const { data, response } = await gateway
+        .openai(secret)
+        .chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'Hello from the console test' }] })
+        .withResponse();
+      expect(data.choices[0]?.message.content).toBe('[offline mock echo] You said: Hello from the console test');
+      requestId = response.headers.get('x-request-id') ?? '';
+      expect(requestId).not.toBe('');
+      await gateway.host.drainUsage();
+
+      await page.reload();
+      await expect.poll(async () => (await page.getByRole('row', { name: /browser test/ }).textContent()) ?? '').toMatch(/\d{4}-\d\d-\d\d\s\d\d:\d\d\sUTC.*\d{4}-\d\d-\d\d\s\d\d:\d\d\sUTC/);
+      await shoot('04-keys');
+    });
+
+    it('shows the request in usage, as charts and top requests, and downloads the rows as CSV', async () => {
+      await openSection('Usage');
+      await expect.poll(() => page.getByRole('cell', { name: requestId }).count()).toBe(1);
+      expect(await page.locator('.stat', { hasText: 'Requests' }).textContent()).toContain('1');
+      expect(await page.getByRole('img', { name: 'Cost by day' }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: 'Cost by model' }).textContent()).toContain('mock/echo');
+      await shoot('05-usage');
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^usage-acme-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv$/);
+      const csv = await readFile((await download.path()) ?? '', 'utf8');
+      expect(csv.split('\r\n')[0]).toMatch(/^record_id,id,project_id,key_id,/);
+      expect(csv).toContain(requestId);
+    });
+
+    it('lets an owner allow a model with its prices', async () => {
+      await openSection('Models');
+      await page.getByLabel('Model', { exact: true }).fill('mock/second');
+      await page.getByLabel('Alias').fill('second');
+      await page.getByLabel('Input price').fill('0.25');
+      await page.getByLabel('Output price').fill('1.5');
+      await page.getByRole('button', { name: 'Allow model' }).click();
+      const row = page.getByRole('row', { name: /mock\/second/ });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain('$0.25');
+      expect(await row.textContent()).toContain('$1.5');
+      await shoot('06-models');
+    });
+
+    it('lets an owner set a provider key that is never shown back', async () => {
+      await openSection('Providers');
+      await page.getByLabel('Provider', { exact: true }).fill('openai');
+      await page.getByLabel('API key').fill('sk-console-test-upstream-key-0123456789');
+      await page.getByRole('button', { name: 'Save provider' }).click();
+      const row = page.getByRole('row', { name: /^openai openai/ });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain('https://api.openai.com/v1');
+      expect(await row.textContent()).toContain('set');
+      expect(await page.getByLabel('API key').inputValue()).toBe('');
+      expect(await page.content()).not.toContain('sk-console-test-upstream-key');
+      await shoot('07-providers');
+    });
+
+    it('shows the members and the audit trail of who did what', async () => {
+      await openSection('Members');
+      await expect.poll(() => page.getByRole('cell', { name: 'max@example.com', exact: true }).count()).toBe(1);
+      await shoot('08-members');
+
+      await openSection('Audit trail');
+      const rows = page.getByRole('row', { name: new RegExp(OWNER) });
+      await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+      const text = await page.locator('table').textContent();
+      expect(text).toContain('key.create');
+      expect(text).toContain('provider.set');
+      expect(text).toContain('apiKey: (set)');
+      expect(text).not.toContain('sk-console-test-upstream-key');
+      await shoot('09-audit');
+    });
+
+    it('revokes the key with the keyboard alone, and the key then gets 401', async () => {
+      await openSection('API keys');
+      await page.getByRole('button', { name: /Revoke the key browser test/ }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.count()).toBe(1);
+      await shoot('10-keys-revoke-dialog');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await page.getByRole('row', { name: /browser test/ }).textContent()) ?? '').toContain('revoked');
+
+      const refused = await gateway
+        .openai(secret)
+        .chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'Still there?' }] })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AuthenticationError);
+      expect((refused as AuthenticationError).status).toBe(401);
+    });
+
+    it('signs out, after which the session and the used link no longer work', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => page.getByText('You are signed out.').count()).toBe(1);
+      const me = await page.evaluate(async () => (await fetch('api/me')).status);
+      expect(me).toBe(401);
+      await shoot('11-signed-out');
+    });
+
+    it('refuses a sign-in link that was already used', async () => {
+      const link = gateway.host.consoleSignInLink(OWNER);
+      await page.goto(link);
+      await expect.poll(() => page.locator('#who').textContent()).toBe(OWNER);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.goto('about:blank');
+      await page.goto(link);
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('already used or has expired');
+    });
+
+    it("shows a member the project without its owners' keys, settings forms or audit trail", async () => {
+      await page.goto(gateway.host.consoleSignInLink('max@example.com'));
+      await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
+      await page.getByRole('link', { name: /Acme/ }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
+      const tabs = await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link').allTextContents();
+      expect(tabs).not.toContain('Audit trail');
+
+      await openSection('API keys');
+      await expect.poll(() => page.getByText('You have no API keys in this project yet.').count()).toBe(1);
+      expect(await page.content()).not.toContain('browser test');
+      await openSection('Providers');
+      expect(await page.getByRole('button', { name: 'Save provider' }).count()).toBe(0);
+      await shoot('12-member-view');
+    });
+
+    it('ran without a Content-Security-Policy violation', () => {
+      expect(cspViolations).toEqual([]);
+    });
+  });
+}

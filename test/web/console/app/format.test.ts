@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatPricePerMillion, formatTime, formatUsdNanos, parsePricePerMillion, utcDay } from '../../../../web/console/app/format.ts';
+
+describe('the console page\'s formats', () => {
+  it.each([
+    ['0.15', 150],
+    ['0.6', 600],
+    ['3', 3000],
+    ['1.125', 1125],
+    [' 15.000 ', 15000],
+  ])('reads %j USD per million tokens as %i micro-USD per 1,000 tokens, exactly', (text, micros) => {
+    expect(parsePricePerMillion(text)).toBe(micros);
+  });
+
+  it.each(['', '-1', '0.0001', '1e3', 'free', '1,5'])('refuses the price %j', (text) => {
+    expect(parsePricePerMillion(text)).toBeUndefined();
+  });
+
+  it('shows prices per million tokens and costs in dollars with the digits that matter', () => {
+    expect(formatPricePerMillion(150)).toBe('$0.15');
+    expect(formatPricePerMillion(null)).toBe('—');
+    expect(formatUsdNanos(0)).toBe('$0');
+    expect(formatUsdNanos(11_250)).toBe('$0.0000113');
+    expect(formatUsdNanos(12_345_000_000)).toBe('$12.35');
+  });
+
+  it('shows times in UTC, never wrapped, and days back from today', () => {
+    expect(formatTime('2025-03-01T10:04:59.000Z')).toBe('2025-03-01\u00a010:04\u00a0UTC');
+    expect(formatTime(null)).toBe('—');
+    expect(utcDay(1, Date.parse('2025-03-01T00:30:00Z'))).toBe('2025-02-28');
+  });
+});

@@ -1,0 +1,112 @@
+import { whenSignedOut } from './api.ts';
+import { byId } from './dom.ts';
+import { renderProjectPage } from './pages/project-page.ts';
+import { renderProjectsPage } from './pages/projects-page.ts';
+import { renderSignInPage } from './pages/sign-in-page.ts';
+import { parseRoute } from './router.ts';
+import { clearSession, loadSession, saveSession } from './session.ts';
+import { cognitoSignOutUrl, completeCognitoSignIn, endLocalSession, redeemLocalSignInCode } from './sign-in.ts';
+import { loadSiteConfig, type ConsoleSiteConfig } from './site-config.ts';
+import { announce } from './status.ts';
+
+/** How often the page checks that the session has not expired while it is open. */
+const EXPIRY_CHECK_MS = 15_000;
+
+async function boot(): Promise<void> {
+  const config = await loadSiteConfig();
+  const main = byId('main');
+  let signInProblem: string | undefined;
+  try {
+    await completeSignIn(config);
+  } catch (error) {
+    signInProblem = error instanceof Error ? error.message : String(error);
+  }
+  const signOut = (message: string) => {
+    clearSession();
+    renderSignInPage(main, config, message);
+  };
+  whenSignedOut(signOut);
+  // Buttons and forms call the API without their own error handling: every refusal is said here.
+  window.addEventListener('unhandledrejection', (event) => {
+    const reason: unknown = event.reason;
+    if (reason instanceof Error && reason.name === 'ApiError' && (reason as { status?: number }).status === 401) return;
+    announce(reason instanceof Error ? reason.message : String(reason), 'error');
+  });
+  byId('sign-out').addEventListener('click', () => void signOutNow(config));
+  window.addEventListener('hashchange', () => {
+    // A sign-in link opened in a tab that already shows the console changes only the fragment.
+    if (location.hash.startsWith('#signin=')) void signInThenRender(config, main);
+    else void render(config, true);
+  });
+  setInterval(() => {
+    if (!loadSession() && !byId('sign-out').hidden) signOut('Your session has expired: sign in again.');
+  }, EXPIRY_CHECK_MS);
+  if (signInProblem) renderSignInPage(main, config, signInProblem);
+  else await render(config, false);
+}
+
+async function signInThenRender(config: ConsoleSiteConfig, main: HTMLElement): Promise<void> {
+  try {
+    await completeSignIn(config);
+  } catch (error) {
+    renderSignInPage(main, config, error instanceof Error ? error.message : String(error));
+    return;
+  }
+  await render(config, true);
+}
+
+/** Finishes a sign-in that brought the person back here: a local one-time link, or Cognito's redirect. */
+async function completeSignIn(config: ConsoleSiteConfig): Promise<void> {
+  if (config.signIn === 'local' && location.hash.startsWith('#signin=')) {
+    const code = location.hash.slice('#signin='.length);
+    // The code leaves the address bar (and history) before anything else happens.
+    history.replaceState(null, '', `${location.pathname}#/projects`);
+    saveSession(await redeemLocalSignInCode(code));
+    return;
+  }
+  const query = new URLSearchParams(location.search);
+  const code = query.get('code');
+  const state = query.get('state');
+  if (config.signIn === 'cognito' && code && state) {
+    history.replaceState(null, '', `${location.pathname}#/projects`);
+    saveSession(await completeCognitoSignIn(config, code, state));
+  }
+}
+
+async function render(config: ConsoleSiteConfig, moveFocus: boolean): Promise<void> {
+  const main = byId('main');
+  const session = loadSession();
+  const signOutButton = byId<HTMLButtonElement>('sign-out');
+  if (!session) {
+    signOutButton.hidden = true;
+    byId('who').textContent = '';
+    renderSignInPage(main, config);
+    return;
+  }
+  byId('who').textContent = session.member;
+  signOutButton.hidden = false;
+  const route = parseRoute(location.hash);
+  try {
+    if (route.page === 'projects') await renderProjectsPage(main);
+    else await renderProjectPage(main, route, session);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ApiError' && (error as { status?: number }).status === 401) return;
+    announce(error instanceof Error ? error.message : String(error), 'error');
+  }
+  if (moveFocus) main.focus();
+}
+
+async function signOutNow(config: ConsoleSiteConfig): Promise<void> {
+  const session = loadSession();
+  clearSession();
+  if (config.signIn === 'cognito') {
+    location.assign(cognitoSignOutUrl(config));
+    return;
+  }
+  if (session) await endLocalSession(session.token);
+  byId('sign-out').hidden = true;
+  byId('who').textContent = '';
+  renderSignInPage(byId('main'), config, 'You are signed out.');
+}
+
+void boot().catch((error: unknown) => announce(error instanceof Error ? error.message : String(error), 'error'));

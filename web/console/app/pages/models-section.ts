@@ -1,0 +1,97 @@
+import { api } from '../api.ts';
+import type { Project } from '../api-types.ts';
+import { confirmAction } from '../dialog.ts';
+import { h, replaceChildren } from '../dom.ts';
+import { formatPricePerMillion, parsePricePerMillion } from '../format.ts';
+import { announce } from '../status.ts';
+import { dataTable, field } from '../table.ts';
+import type { SectionContext } from './project-page.ts';
+
+type Model = Project['models'][number];
+
+/** The allowlist with aliases and prices (USD per million tokens); owners allow and remove models. */
+export function renderModelsSection({ project, container }: SectionContext): void {
+  const base = `/projects/${encodeURIComponent(project.id)}/models`;
+  const listSlot = h('div');
+  const owner = project.role === 'owner';
+
+  const show = (models: Model[]) =>
+    replaceChildren(
+      listSlot,
+      dataTable(
+        'Models on the allowlist',
+        [
+          { label: 'Model', cell: (model) => h('code', {}, model.slug) },
+          { label: 'Alias', cell: (model) => (model.alias ? h('code', {}, model.alias) : '—') },
+          { label: 'Input / 1M tokens', numeric: true, cell: (model) => formatPricePerMillion(model.input_price_micros_per_1k) },
+          { label: 'Output / 1M tokens', numeric: true, cell: (model) => formatPricePerMillion(model.output_price_micros_per_1k) },
+          { label: 'Cached input / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.cached_input_price_micros_per_1k) },
+          { label: 'Price from', cell: (model) => model.price_source },
+          ...(owner ? [{ label: 'Actions', cell: (model: Model) => removeButton(model) }] : []),
+        ],
+        models,
+        'No model is allowed yet: requests are refused until one is.',
+      ),
+    );
+
+  const removeButton = (model: Model) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger small',
+        'aria-label': `Remove ${model.slug} from the allowlist`,
+        onclick: async () => {
+          if (!(await confirmAction({ title: `Remove ${model.slug}?`, message: 'Requests for this model will be refused.', confirmLabel: 'Remove model' }))) return;
+          const updated = await api<Project>(`${base}/remove`, { method: 'POST', body: { slug: model.slug } });
+          announce(`${model.slug} is no longer allowed.`);
+          show(updated.models);
+        },
+      },
+      'Remove',
+    );
+
+  container.append(listSlot);
+  show(project.models);
+  if (owner) container.append(allowForm(base, show));
+}
+
+function allowForm(base: string, show: (models: Model[]) => void): HTMLElement {
+  const slug = h('input', { id: 'model-slug', required: true, placeholder: 'openai/gpt-4o-mini', autocomplete: 'off' });
+  const alias = h('input', { id: 'model-alias', placeholder: 'fast', autocomplete: 'off' });
+  const input = h('input', { id: 'model-input-price', inputmode: 'decimal', placeholder: '0.15' });
+  const output = h('input', { id: 'model-output-price', inputmode: 'decimal', placeholder: '0.60' });
+  const form = h(
+    'form',
+    {
+      class: 'grid-form',
+      onsubmit: async (event: Event) => {
+        event.preventDefault();
+        const prices: Record<string, number> = {};
+        for (const [name, control] of [['inputMicrosPer1k', input], ['outputMicrosPer1k', output]] as const) {
+          if (control.value.trim() === '') continue;
+          const micros = parsePricePerMillion(control.value);
+          if (micros === undefined) {
+            announce('Prices are USD per million tokens, e.g. 0.15 (at most 3 decimals).', 'error');
+            control.focus();
+            return;
+          }
+          prices[name] = micros;
+        }
+        const updated = await api<Project>(base, {
+          method: 'POST',
+          body: { slug: slug.value.trim(), ...(alias.value.trim() ? { alias: alias.value.trim() } : {}), ...prices },
+        });
+        announce(`${slug.value.trim()} is allowed.`);
+        form.reset();
+        show(updated.models);
+      },
+    },
+    field('Model', slug, '<provider>/<model>'),
+    field('Alias', alias, 'Optional'),
+    field('Input price', input, 'USD per 1M tokens'),
+    field('Output price', output, 'USD per 1M tokens'),
+    h('button', { type: 'submit', class: 'primary' }, 'Allow model'),
+  );
+  return h('div', { class: 'card' }, h('h3', {}, 'Allow a model, or change its alias and prices'), form);
+}

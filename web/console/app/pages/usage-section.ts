@@ -1,0 +1,115 @@
+import { api, apiBlob } from '../api.ts';
+import type { UsageSummary } from '../api-types.ts';
+import { barChart, columnChart } from '../charts.ts';
+import { h, replaceChildren } from '../dom.ts';
+import { formatCount, formatUsdNanos, utcDay } from '../format.ts';
+import { announce } from '../status.ts';
+import { dataTable, field, timeCell } from '../table.ts';
+import type { SectionContext } from './project-page.ts';
+
+/** Usage over a range of UTC days: totals, cost by day and by model, the most expensive requests, a CSV. */
+export async function renderUsageSection({ project, container }: SectionContext): Promise<void> {
+  const base = `/projects/${encodeURIComponent(project.id)}`;
+  const from = h('input', { id: 'usage-from', type: 'date', required: true, value: utcDay(29) });
+  const to = h('input', { id: 'usage-to', type: 'date', required: true, value: utcDay(0) });
+  const results = h('div', { class: 'usage-results', 'aria-live': 'polite' });
+  const range = () => `from=${encodeURIComponent(from.value)}&to=${encodeURIComponent(to.value)}`;
+
+  const load = async () => {
+    replaceChildren(results, h('p', { class: 'muted' }, 'Loading usage…'));
+    const usage = await api<UsageSummary>(`${base}/usage?${range()}`);
+    showUsage(results, usage);
+  };
+  const download = async () => {
+    const { blob, filename } = await apiBlob(`${base}/usage.csv?${range()}`);
+    const url = URL.createObjectURL(blob);
+    const link = h('a', { href: url, download: filename, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    announce(`Downloaded ${filename}.`);
+  };
+
+  container.append(
+    h(
+      'form',
+      {
+        class: 'inline-form',
+        onsubmit: (event: Event) => {
+          event.preventDefault();
+          void load();
+        },
+      },
+      field('From (UTC)', from),
+      field('To (UTC)', to),
+      h('button', { type: 'submit', class: 'primary' }, 'Show'),
+      h('button', { type: 'button', class: 'quiet', onclick: () => void download() }, 'Download CSV'),
+    ),
+    results,
+  );
+  await load();
+}
+
+function showUsage(results: HTMLElement, usage: UsageSummary): void {
+  const requests = usage.by_day.reduce((sum, day) => sum + day.requests, 0);
+  const cost = usage.by_day.reduce((sum, day) => sum + day.cost_nanos, 0);
+  const tokens = usage.by_day.reduce((sum, day) => sum + day.prompt_tokens + day.completion_tokens, 0);
+  if (requests === 0) {
+    replaceChildren(results, h('p', { class: 'empty' }, `No usage between ${usage.from} and ${usage.to}. Usage files appear within seconds of a request locally, within a minute in AWS.`));
+    return;
+  }
+  replaceChildren(
+    results,
+    h(
+      'dl',
+      { class: 'stats' },
+      h('div', { class: 'stat' }, h('dt', {}, 'Requests'), h('dd', {}, formatCount(requests))),
+      h('div', { class: 'stat' }, h('dt', {}, 'Cost'), h('dd', {}, formatUsdNanos(cost))),
+      h('div', { class: 'stat' }, h('dt', {}, 'Tokens'), h('dd', {}, formatCount(tokens))),
+    ),
+    h(
+      'div',
+      { class: 'charts' },
+      columnChart(
+        'Cost by day',
+        everyDay(usage.from, usage.to).map((day) => {
+          const found = usage.by_day.find((entry) => entry.day === day);
+          const cost = found?.cost_nanos ?? 0;
+          return { label: day.slice(5), value: cost, description: `${day}: ${formatUsdNanos(cost)} (${formatCount(found?.requests ?? 0)} requests)` };
+        }),
+        formatUsdNanos,
+      ),
+      barChart(
+        'Cost by model',
+        usage.by_model.map((model) => ({ label: model.model, value: model.cost_nanos, description: `${model.model}: ${formatUsdNanos(model.cost_nanos)} (${formatCount(model.requests)} requests)` })),
+        formatUsdNanos,
+      ),
+    ),
+    h('h3', {}, 'Top requests by cost'),
+    dataTable(
+      'Top requests by cost',
+      [
+        { label: 'When', cell: (request) => timeCell(request.created_at) },
+        { label: 'Request id', cell: (request) => h('code', {}, request.request_id) },
+        { label: 'Model', cell: (request) => request.model },
+        { label: 'Key', cell: (request) => h('code', {}, request.key_id) },
+        { label: 'Status', cell: (request) => (request.status === 'completed' ? String(request.http_status) : `${request.http_status} ${request.status}`) },
+        { label: 'Tokens in/out', numeric: true, cell: (request) => `${formatCount(request.prompt_tokens)} / ${formatCount(request.completion_tokens)}` },
+        { label: 'Latency', numeric: true, cell: (request) => `${formatCount(request.latency_ms)} ms` },
+        { label: 'Cost', numeric: true, cell: (request) => formatUsdNanos(request.cost_nanos) },
+      ],
+      usage.top_requests,
+      'No requests in this range.',
+    ),
+  );
+}
+
+/** Every UTC day from `from` to `to`, both included: days without usage are drawn as empty columns. */
+function everyDay(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let time = Date.parse(`${from}T00:00:00Z`); time <= Date.parse(`${to}T00:00:00Z`); time += 86_400_000) {
+    days.push(new Date(time).toISOString().slice(0, 10));
+  }
+  return days;
+}

@@ -1,0 +1,34 @@
+/**
+ * The signed-in session: a bearer token (a Cognito ID token, or a local session token) and its expiry.
+ * Kept in localStorage so tabs share it, sent only as an Authorization header (no cookie, so no CSRF), and
+ * dropped when it expires, on sign-out and on any 401.
+ */
+export interface Session {
+  token: string;
+  member: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+const STORAGE_KEY = 'gateway-console-session';
+
+export function loadSession(now = Date.now()): Session | undefined {
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<Session> | null;
+    if (stored && typeof stored.token === 'string' && typeof stored.member === 'string' && typeof stored.expiresAt === 'number' && stored.expiresAt > now) {
+      return { token: stored.token, member: stored.member, expiresAt: stored.expiresAt };
+    }
+  } catch {
+    // A damaged entry is no session.
+  }
+  localStorage.removeItem(STORAGE_KEY);
+  return undefined;
+}
+
+export function saveSession(session: Session): void {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(STORAGE_KEY);
+}
