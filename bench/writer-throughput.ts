@@ -108,7 +108,7 @@ try {
   // The two halves of a batch's work, apart: the ledger's transactions and the usage file.
   const discardFiles = { write: async () => undefined, list: async () => [], read: async () => new Uint8Array(), remove: async () => undefined };
   const ledgerOnly = await run({ ...deps, archive: discardFiles }, 1);
-  const archiveOnly = await run({ ...deps, ledger: { recordOnce: async () => true } }, 1);
+  const archiveOnly = await run({ ...deps, ledger: { recordAll: async (records) => records.map(() => 'applied' as const) } }, 1);
   console.log(JSON.stringify({ batchSize: spec.batchSize, results, ledgerOnly, archiveOnly, reportedFailures: reported }));
 } finally {
   client.destroy();

@@ -125,12 +125,16 @@ export interface StoredResponseOwner {
   requestId: string;
 }
 
+/** What the ledger did with one record: applied it now, found it applied before (a redelivery), or failed. */
+export type LedgerOutcome = 'applied' | 'already-applied' | { failed: unknown };
+
 /**
- * The writer's store. `recordOnce` stores the record and adds its cost to the project's spend in one
- * atomic step, at most once per `recordId`; it answers false for a record it has already applied.
+ * The writer's store. `recordAll` stores each record and adds its cost to its project's spend, a record
+ * and its cost atomically, at most once per `recordId` (one id twice in a batch is applied once); one
+ * outcome per record, in order. A failed record changed nothing and may be given again.
  */
 export interface UsageLedger {
-  recordOnce(record: UsageRecord): Promise<boolean>;
+  recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]>;
 }
 
 /**

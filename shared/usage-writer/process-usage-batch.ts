@@ -35,8 +35,8 @@ interface Delivered {
 
 /**
  * The writer Lambda's work on one SQS batch, in two steps:
- * 1. the ledger applies each record at most once (its conditional transaction stores the record and settles
- *    its cost), concurrently;
+ * 1. the ledger applies each record at most once (its conditional transactions store the records and settle
+ *    their costs), the whole batch at once;
  * 2. one usage file per day of the batch takes every record the ledger now holds: those applied in this
  *    delivery and those it had applied before, since the delivery that applied them may have crashed
  *    before its file was written;
@@ -58,17 +58,12 @@ export async function processUsageBatch(event: SQSEvent, deps: UsageWriterDeps):
     if ('problem' in parsed) fail(message, parsed.problem);
     else delivered.push({ message, record: parsed.record });
   }
-  const recorded = await Promise.all(
-    delivered.map(async (entry) => {
-      try {
-        await deps.ledger.recordOnce(entry.record);
-        return [entry];
-      } catch (error) {
-        fail(entry.message, 'applying the record failed', error);
-        return [];
-      }
-    }),
-  ).then((lists) => lists.flat());
+  const outcomes = await deps.ledger.recordAll(delivered.map((entry) => entry.record)).catch((error: unknown) => delivered.map(() => ({ failed: error })));
+  const recorded = delivered.filter((entry, index) => {
+    const outcome = outcomes[index] ?? { failed: new Error('the ledger gave no outcome for the record') };
+    if (typeof outcome === 'object') fail(entry.message, 'applying the record failed', outcome.failed);
+    return typeof outcome !== 'object';
+  });
   await Promise.all(
     usageBatchFiles(recorded.map((entry) => entry.record)).map(async (file) => {
       try {

@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-d
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger, generationKey } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
-import type { UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
+import type { LedgerOutcome, UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../shared/core/usage-record.ts';
 import { compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
 import { namedUsageQueries, type NamedQueryDays } from '../../shared/usage-writer/named-usage-queries.ts';
@@ -39,14 +39,16 @@ class InMemoryUsageLedger implements UsageLedger {
   readonly generations = new Map<string, UsageRecord>();
   readonly usage = new Map<string, { spentNanos: number; requestCount: number }>();
 
-  async recordOnce(record: UsageRecord): Promise<boolean> {
+  async recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]> {
     await new Promise((resolve) => setImmediate(resolve)); // a round trip: concurrent calls interleave here
-    const key = `${generationKey(record.projectId, record.requestId)}\u0000${record.recordId}`;
-    if (this.generations.has(key)) return false;
-    this.generations.set(key, structuredClone(record));
-    const usage = this.usage.get(record.projectId) ?? { spentNanos: 0, requestCount: 0 };
-    this.usage.set(record.projectId, { spentNanos: usage.spentNanos + record.costNanos, requestCount: usage.requestCount + 1 });
-    return true;
+    return records.map((record) => {
+      const key = `${generationKey(record.projectId, record.requestId)}\u0000${record.recordId}`;
+      if (this.generations.has(key)) return 'already-applied';
+      this.generations.set(key, structuredClone(record));
+      const usage = this.usage.get(record.projectId) ?? { spentNanos: 0, requestCount: 0 };
+      this.usage.set(record.projectId, { spentNanos: usage.spentNanos + record.costNanos, requestCount: usage.requestCount + 1 });
+      return 'applied';
+    });
   }
 }
 
@@ -62,13 +64,15 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
   const appliedTimes = new Map<string, number>();
   const unexpectedErrors: string[] = [];
   const flakyLedger: UsageLedger = {
-    async recordOnce(record) {
-      const when = fault('ledger', record.recordId);
+    async recordAll(records) {
+      const when = fault('ledger', records.map((record) => record.recordId).join(','));
       if (when === 'before') throw new InjectedFault('ledger down before the transaction');
-      const applied = await ledger.recordOnce(record);
-      if (applied) appliedTimes.set(record.recordId, (appliedTimes.get(record.recordId) ?? 0) + 1);
+      const outcomes = await ledger.recordAll(records);
+      records.forEach((record, index) => {
+        if (outcomes[index] === 'applied') appliedTimes.set(record.recordId, (appliedTimes.get(record.recordId) ?? 0) + 1);
+      });
       if (when === 'after') throw new InjectedFault('writer crashed after the transaction');
-      return applied;
+      return outcomes;
     },
   };
   const flakyArchive: UsageArchive = {

@@ -19,10 +19,12 @@ function writer(options: { ledgerFailsFor?: string[]; fileFailsWith?: string[]; 
   const recorded: UsageRecord[] = [];
   const failures: Failure[] = [];
   const ledger: UsageLedger = {
-    async recordOnce(record) {
-      if (options.ledgerFailsFor?.includes(record.recordId)) throw new Error(`ledger unavailable for ${record.recordId}`);
-      recorded.push(record);
-      return !options.alreadyApplied?.includes(record.recordId);
+    async recordAll(records) {
+      return records.map((record) => {
+        if (options.ledgerFailsFor?.includes(record.recordId)) return { failed: new Error(`ledger unavailable for ${record.recordId}`) };
+        recorded.push(record);
+        return options.alreadyApplied?.includes(record.recordId) ? 'already-applied' : 'applied';
+      });
     },
   };
   const archive = new MemoryUsageArchive();
@@ -42,7 +44,11 @@ async function filesOf(archive: MemoryUsageArchive): Promise<string[][]> {
 }
 
 const messageOf = (record: UsageRecord, messageId: string) => usageMessage(JSON.stringify(record), messageId);
-const ids = (records: UsageRecord[]) => records.map((record) => record.recordId).sort();
+/** The records' ids, sorted unless asked to keep their order. */
+const ids = (records: UsageRecord[], sorted = true) => {
+  const list = records.map((record) => record.recordId);
+  return sorted ? list.sort() : list;
+};
 
 describe('processUsageBatch', () => {
   it('applies every record once and writes them all to one usage file of their day', async () => {
@@ -183,29 +189,43 @@ describe('processUsageBatch', () => {
     expect(archive.objects.get(key)).toEqual(first);
   });
 
-  it('applies the records of a batch concurrently, so one slow record does not hold up the others', async () => {
-    const slow = sampleRecord();
-    const fast = sampleRecord();
-    let releaseSlow: () => void = () => {};
-    const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+  it('hands the batch to the ledger in one call, so its records are written together, and files what it applied', async () => {
+    const records = [sampleRecord(), sampleRecord(), sampleRecord()];
+    const calls: string[][] = [];
     const archive = new MemoryUsageArchive();
     const deps = {
       ledger: {
-        recordOnce: async (record: UsageRecord) => {
-          // The slow record's transaction only finishes once the fast one has started.
-          if (record.recordId === slow.recordId) await slowGate;
-          else releaseSlow();
-          return true;
+        recordAll: async (given: readonly UsageRecord[]) => {
+          calls.push(given.map((record) => record.recordId));
+          return given.map(() => 'applied' as const);
         },
       },
       archive,
       reportFailure: () => {},
     };
 
-    const response = await processUsageBatch({ Records: [messageOf(slow, 'm-slow'), messageOf(fast, 'm-fast')] }, deps);
+    const response = await processUsageBatch({ Records: [...records.map((record, index) => messageOf(record, `m-${index}`)), { ...messageOf(records[0] as UsageRecord, 'm-bad'), body: '{' }] }, deps);
 
-    expect(response).toEqual({ batchItemFailures: [] });
-    expect(await filesOf(archive)).toEqual([ids([slow, fast])]);
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-bad' }] });
+    expect(calls).toEqual([ids(records, false)]);
+    expect(await filesOf(archive)).toEqual([ids(records)]);
+  });
+
+  it('fails every record of the batch, and writes no file, when the ledger fails as a whole', async () => {
+    const records = [sampleRecord(), sampleRecord()];
+    const archive = new MemoryUsageArchive();
+    const failures: string[] = [];
+    const deps = {
+      ledger: { recordAll: async () => Promise.reject(new Error('DynamoDB unreachable')) },
+      archive,
+      reportFailure: (message: SQSRecord, reason: string) => failures.push(`${message.messageId}: ${reason}`),
+    };
+
+    const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-0' }, { itemIdentifier: 'm-1' }]);
+    expect(failures).toEqual(['m-0: applying the record failed', 'm-1: applying the record failed']);
+    expect(archive.writes).toEqual([]);
   });
 
   describe("stamping each key's last use", () => {

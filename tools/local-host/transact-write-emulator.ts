@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorNameOf, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
+import { errorNameOf, parseJsonBody, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
 import { planTransactWrite, TransactValidationError, type AttributeMap, type TransactStep } from './transact-write-plan.ts';
 
 const DYNAMODB_ERROR = 'com.amazonaws.dynamodb.v20120810';
@@ -14,6 +14,7 @@ interface CancellationReason {
 
 const describeTableSchema = z.object({ Table: z.object({ KeySchema: z.array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) })) }) });
 const getItemSchema = z.object({ Item: z.record(z.string(), z.unknown()).optional() });
+const oldItemSchema = z.object({ Attributes: z.record(z.string(), z.unknown()).optional() });
 
 /**
  * TransactWriteItems on top of dynalite's single-item writes. The caller must run `execute` while no
@@ -33,9 +34,7 @@ export class TransactWriteEmulator {
   async execute(payload: unknown): Promise<TransactOutcome> {
     try {
       const steps = await planTransactWrite(payload, (tableName) => this.keyAttributesOf(tableName));
-      const beforeImages: (AttributeMap | undefined)[] = [];
-      for (const step of steps) beforeImages.push(await this.readItem(step));
-      return await this.applyAll(steps, beforeImages);
+      return await this.applyAll(steps);
     } catch (error) {
       if (error instanceof TransactValidationError) {
         return { kind: 'answer', status: 400, payload: { __type: 'com.amazon.coral.validate#ValidationException', message: error.message } };
@@ -45,32 +44,38 @@ export class TransactWriteEmulator {
     }
   }
 
-  private async applyAll(steps: TransactStep[], beforeImages: (AttributeMap | undefined)[]): Promise<TransactOutcome> {
-    const applied: number[] = [];
-    const reasons: CancellationReason[] = [];
-    try {
-      // Every step runs even after a failed condition, so that each failing item gets its reason, as in AWS;
-      // the items are distinct, so one step cannot change another's condition.
-      for (const [index, step] of steps.entries()) {
-        const before = beforeImages[index];
-        const response = await this.store.call(step.operation, step.request);
-        if (response.status === 200) {
-          if (!step.isConditionCheck) applied.push(index);
-          else if (before === undefined) await this.store.callOk('DeleteItem', { TableName: step.tableName, Key: step.key });
-          reasons.push({ Code: 'None' });
-        } else if (errorNameOf(response) === 'ConditionalCheckFailedException') {
-          reasons.push(step.returnOldItemOnFailure && before ? { Code: 'ConditionalCheckFailed', Item: before } : { Code: 'ConditionalCheckFailed' });
-        } else {
-          throw new StoreError(response);
-        }
-      }
-    } catch (error) {
+  private async applyAll(steps: TransactStep[]): Promise<TransactOutcome> {
+    // What each applied item held before: the write's own ALL_OLD answer, so no read precedes each write.
+    const beforeImages: (AttributeMap | undefined)[] = [];
+    // The items are distinct, so no step can change another's condition: they run side by side, and every
+    // one runs even after a failed condition, so that each failing item gets its reason, as in AWS.
+    const results = await Promise.allSettled(steps.map((step, index) => this.applyStep(step, index, beforeImages)));
+    const applied = steps.flatMap((step, index) => (results[index]?.status === 'fulfilled' && results[index].value.Code === 'None' && !step.isConditionCheck ? [index] : []));
+    const failure = results.find((result) => result.status === 'rejected');
+    if (failure) {
       await this.rollBack(steps, beforeImages, applied);
-      throw error;
+      throw failure.reason;
     }
+    const reasons = results.map((result) => (result as PromiseFulfilledResult<CancellationReason>).value);
     if (reasons.every((reason) => reason.Code === 'None')) return { kind: 'answer', status: 200, payload: {} };
     await this.rollBack(steps, beforeImages, applied);
     return { kind: 'answer', status: 400, payload: cancellation(reasons) };
+  }
+
+  private async applyStep(step: TransactStep, index: number, beforeImages: (AttributeMap | undefined)[]): Promise<CancellationReason> {
+    const response = await this.store.call(step.operation, { ...step.request, ReturnValues: 'ALL_OLD' });
+    if (response.status === 200) {
+      const before = oldItemSchema.parse(parseJsonBody(response) ?? {}).Attributes;
+      beforeImages[index] = before;
+      if (step.isConditionCheck && before === undefined) await this.store.callOk('DeleteItem', { TableName: step.tableName, Key: step.key });
+      return { Code: 'None' };
+    }
+    if (errorNameOf(response) === 'ConditionalCheckFailedException') {
+      // A failed condition changed nothing: the item as it is now is the one the condition saw.
+      const current = step.returnOldItemOnFailure ? await this.readItem(step) : undefined;
+      return current ? { Code: 'ConditionalCheckFailed', Item: current } : { Code: 'ConditionalCheckFailed' };
+    }
+    throw new StoreError(response);
   }
 
   /** Restores the before-image of every applied step, last applied first. */

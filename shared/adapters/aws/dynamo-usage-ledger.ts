@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
-import type { GenerationLookup, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
+import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
 import { GENERATION_TTL_ATTRIBUTE } from './table-definitions.ts';
 
@@ -21,6 +21,36 @@ export function storedResponseKey(responseId: string): string {
   return `@response#${responseId}`;
 }
 
+/** DynamoDB's limit on the items of one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * Groups records (by index) into transactions of at most 100 items: a record's put, its owner item when it
+ * has one, and one spend update per project of the group.
+ */
+function transactionChunks(indices: number[], recordAt: (index: number) => UsageRecord): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  let items = 0;
+  let projects = new Set<string>();
+  for (const index of indices) {
+    const record = recordAt(index);
+    const own = record.upstreamId && storesUpstreamObjects(record.endpoint) ? 2 : 1;
+    const newProject = projects.has(record.projectId) ? 0 : 1;
+    if (chunk.length > 0 && items + own + projects.size + newProject > MAX_TRANSACTION_ITEMS) {
+      chunks.push(chunk);
+      chunk = [];
+      items = 0;
+      projects = new Set();
+    }
+    chunk.push(index);
+    items += own;
+    projects.add(record.projectId);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /**
  * Generation records and project spend in DynamoDB. A record and its cost land in one transaction whose
  * put is conditional on the record id being new: redelivered or duplicated messages change nothing, and
@@ -34,45 +64,113 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     private readonly tables: UsageLedgerTables,
   ) {}
 
+  /** One record: true when applied now, false when it was applied before (throws when it failed). */
   async recordOnce(record: UsageRecord): Promise<boolean> {
-    const expiresAt = Math.floor(Date.parse(record.createdAt) / 1000) + this.tables.retentionDays * 86_400;
-    const owner = record.upstreamId && storesUpstreamObjects(record.endpoint) ? this.ownerItem(record, record.upstreamId, expiresAt) : undefined;
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tables.generations,
-                Item: { ...record, generationKey: generationKey(record.projectId, record.requestId), [GENERATION_TTL_ATTRIBUTE]: expiresAt },
-                ConditionExpression: 'attribute_not_exists(recordId)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.tables.projects,
-                Key: { projectId: record.projectId, itemKey: 'usage' },
-                // A prepaid request settles against the balance: its reservation back, its real cost taken.
-                UpdateExpression: record.prepaid
-                  ? 'ADD spentNanos :cost, requestCount :one, availableNanos :settlement SET updatedAt = :now'
-                  : 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
-                ExpressionAttributeValues: {
-                  ':cost': record.costNanos,
-                  ':one': 1,
-                  ':now': record.createdAt,
-                  ...(record.prepaid ? { ':settlement': record.reservedNanos - record.costNanos } : {}),
-                },
-              },
-            },
-            ...(owner ? [{ Put: { TableName: this.tables.generations, Item: owner } }] : []),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-      throw error;
+    const [outcome] = await this.recordAll([record]);
+    if (typeof outcome === 'object') throw outcome.failed;
+    return outcome === 'applied';
+  }
+
+  /**
+   * A batch in as few transactions as DynamoDB allows (100 items each): every record's conditional put
+   * (and its owner item), and one update per project adding the records' costs together, since a
+   * transaction may touch an item once. Records the store already holds cancel the transaction with
+   * their reasons: they are set aside as applied before, and the rest is tried again without them.
+   */
+  async recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]> {
+    const outcomes: LedgerOutcome[] = Array.from({ length: records.length }, () => 'already-applied' as const);
+    const firstOf = new Map<string, number>();
+    records.forEach((record, index) => {
+      if (!firstOf.has(record.recordId)) firstOf.set(record.recordId, index);
+    });
+    for (const chunk of transactionChunks([...firstOf.values()], (index) => records[index] as UsageRecord)) {
+      await this.applyChunk(records, chunk, outcomes);
     }
+    // A record id given twice takes the outcome of its first: applied once, or failed alike.
+    records.forEach((record, index) => {
+      const first = firstOf.get(record.recordId) ?? index;
+      if (first !== index) {
+        const firstOutcome = outcomes[first];
+        outcomes[index] = typeof firstOutcome === 'object' ? firstOutcome : 'already-applied';
+      }
+    });
+    return outcomes;
+  }
+
+  private async applyChunk(records: readonly UsageRecord[], chunk: number[], outcomes: LedgerOutcome[]): Promise<void> {
+    let remaining = chunk;
+    while (remaining.length > 0) {
+      const { items, recordOfItem } = this.transactItems(remaining.map((index) => records[index] as UsageRecord));
+      try {
+        await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+        for (const index of remaining) outcomes[index] = 'applied';
+        return;
+      } catch (error) {
+        const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+        const heldBefore = new Set<number>();
+        let otherReason = reasons.length === 0;
+        reasons.forEach((reason, item) => {
+          const position = recordOfItem[item];
+          if (reason.Code === 'ConditionalCheckFailed' && position !== undefined) heldBefore.add(position);
+          else if (reason.Code !== 'None') otherReason = true;
+        });
+        if (otherReason || heldBefore.size === 0) {
+          for (const index of remaining) outcomes[index] = { failed: error };
+          return;
+        }
+        // outcomes already say 'already-applied' for these.
+        remaining = remaining.filter((_, position) => !heldBefore.has(position));
+      }
+    }
+  }
+
+  /** The transaction's items for `records`, and which record (by position) each conditional put is for. */
+  private transactItems(records: readonly UsageRecord[]): { items: NonNullable<TransactWriteCommandInput['TransactItems']>; recordOfItem: Array<number | undefined> } {
+    const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
+    const recordOfItem: Array<number | undefined> = [];
+    const spend = new Map<string, { cost: number; count: number; settlement: number; prepaid: boolean; updatedAt: string }>();
+    records.forEach((record, position) => {
+      const expiresAt = Math.floor(Date.parse(record.createdAt) / 1000) + this.tables.retentionDays * 86_400;
+      recordOfItem[items.length] = position;
+      items.push({
+        Put: {
+          TableName: this.tables.generations,
+          Item: { ...record, generationKey: generationKey(record.projectId, record.requestId), [GENERATION_TTL_ATTRIBUTE]: expiresAt },
+          ConditionExpression: 'attribute_not_exists(recordId)',
+        },
+      });
+      if (record.upstreamId && storesUpstreamObjects(record.endpoint)) {
+        items.push({ Put: { TableName: this.tables.generations, Item: this.ownerItem(record, record.upstreamId, expiresAt) } });
+      }
+      const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, prepaid: false, updatedAt: record.createdAt };
+      project.cost += record.costNanos;
+      project.count += 1;
+      // A prepaid request settles against the balance: its reservation back, its real cost taken.
+      if (record.prepaid) {
+        project.prepaid = true;
+        project.settlement += record.reservedNanos - record.costNanos;
+      }
+      if (record.createdAt > project.updatedAt) project.updatedAt = record.createdAt;
+      spend.set(record.projectId, project);
+    });
+    for (const [projectId, project] of spend) {
+      items.push({
+        Update: {
+          TableName: this.tables.projects,
+          Key: { projectId, itemKey: 'usage' },
+          UpdateExpression: project.prepaid
+            ? 'ADD spentNanos :cost, requestCount :count, availableNanos :settlement SET updatedAt = :now'
+            : 'ADD spentNanos :cost, requestCount :count SET updatedAt = :now',
+          ExpressionAttributeValues: {
+            ':cost': project.cost,
+            ':count': project.count,
+            ':now': project.updatedAt,
+            ...(project.prepaid ? { ':settlement': project.settlement } : {}),
+          },
+        },
+      });
+    }
+    return { items, recordOfItem };
   }
 
   async findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined> {

@@ -7,6 +7,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import type { UsageRecord } from '../../../shared/core/usage-record.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 const tables = { generations: 'gen-table', projects: 'projects-table', retentionDays: 30 };
@@ -53,8 +54,8 @@ describe('DynamoUsageLedger', () => {
             Update: {
               TableName: 'projects-table',
               Key: { projectId: 'acme', itemKey: 'usage' },
-              UpdateExpression: 'ADD spentNanos :cost, requestCount :one SET updatedAt = :now',
-              ExpressionAttributeValues: { ':cost': 1_234_567, ':one': 1, ':now': '2025-03-01T10:00:00.000Z' },
+              UpdateExpression: 'ADD spentNanos :cost, requestCount :count SET updatedAt = :now',
+              ExpressionAttributeValues: { ':cost': 1_234_567, ':count': 1, ':now': '2025-03-01T10:00:00.000Z' },
             },
           },
         ],
@@ -131,7 +132,8 @@ describe('DynamoUsageLedger', () => {
 
       const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
       expect(items).toHaveLength(3);
-      expect(items[2]).toEqual({
+      // The record's put, its owner item beside it, then the project's spend.
+      expect(items[1]).toEqual({
         Put: {
           TableName: 'gen-table',
           Item: {
@@ -182,6 +184,41 @@ describe('DynamoUsageLedger', () => {
       const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
       return Item;
     }
+
+    it('applies a batch in one transaction: a record applied before is set aside and the rest applied, an id given twice once', async () => {
+      const before = sampleRecord({ projectId: 'batch', costNanos: 7 });
+      await ledger.recordAll([before]);
+      const fresh = [sampleRecord({ projectId: 'batch', costNanos: 100 }), sampleRecord({ projectId: 'batch-other', costNanos: 20 })];
+      const twice = sampleRecord({ projectId: 'batch', costNanos: 3_000 });
+
+      await expect(ledger.recordAll([fresh[0] as UsageRecord, before, twice, fresh[1] as UsageRecord, twice])).resolves.toEqual([
+        'applied',
+        'already-applied',
+        'applied',
+        'applied',
+        'already-applied',
+      ]);
+
+      expect(await usageOf('batch')).toMatchObject({ spentNanos: 3_107, requestCount: 3 });
+      expect(await usageOf('batch-other')).toMatchObject({ spentNanos: 20, requestCount: 1 });
+      await expect(ledger.recordAll([before, twice])).resolves.toEqual(['already-applied', 'already-applied']);
+      expect(await usageOf('batch')).toMatchObject({ spentNanos: 3_107, requestCount: 3 });
+    });
+
+    it('splits a batch larger than a transaction takes (100 items) and settles prepaid reservations per project', async () => {
+      const records = Array.from({ length: 130 }, (_, index) =>
+        sampleRecord({ projectId: `split-${index % 3}`, costNanos: 10, prepaid: true, reservedNanos: 25, createdAt: `2025-03-01T10:${String(index % 60).padStart(2, '0')}:00.000Z` }),
+      );
+
+      const outcomes = await ledger.recordAll(records);
+
+      expect(outcomes.every((outcome) => outcome === 'applied')).toBe(true);
+      for (const project of [0, 1, 2]) {
+        const count = records.filter((record) => record.projectId === `split-${project}`).length;
+        // Each record's reservation (25) comes back and its cost (10) is taken.
+        expect(await usageOf(`split-${project}`)).toMatchObject({ spentNanos: 10 * count, requestCount: count, availableNanos: 15 * count });
+      }
+    });
 
     it('applies a record once: true the first time, false for the same record again', async () => {
       const record = sampleRecord({ projectId: 'once', costNanos: 5_000 });
