@@ -145,7 +145,9 @@ export class GatewayStack extends Stack {
     grantWriter(writer, resources);
     writer.addEventSource(
       new SqsEventSource(usageQueue.queue, {
-        batchSize: 10,
+        // The ledger writes a batch in one or two transactions and the batch one usage file per day, so
+        // larger batches mean fewer writes and fewer, larger files; the window bounds how late a record is.
+        batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
         // Bounds the writes on the tables and the bucket when a backlog drains; excess batches wait in the queue.

@@ -78,7 +78,7 @@ export function renderReport(results: BenchResults): string {
   out.push('', `Cold start (import in a fresh process, median of ${results.coldStart.selfContained[0]?.runs ?? 0})`);
   out.push(table(['function', 'bundle', 'size', 'import ms', 'whole process ms'], [...coldRows('self-contained', results.coldStart.selfContained), ...(Array.isArray(deployed) ? coldRows('as deployed', deployed) : [])]));
   if (!Array.isArray(deployed)) out.push(`as deployed: skipped (${deployed.skipped})`);
-  out.push('', 'Usage writer (embedded store + usage files, one core)');
+  out.push('', `Usage writer (embedded store + usage files, one core; SQS-shaped batches of ${'skipped' in results.writer ? 'n/a' : results.writer.batchSize})`);
   if ('skipped' in results.writer) out.push(`skipped: ${results.writer.skipped}`);
   else {
     const writer = results.writer;

@@ -77,11 +77,11 @@ describe('gateway functions', () => {
     expect(admin).not.toHaveProperty('GATEWAY_ORIGIN_SECRET_ARN');
   });
 
-  it('feeds the writer from the usage queue in batches of 10 within 1 s, reporting item failures', () => {
+  it('feeds the writer from the usage queue in batches of up to 100 within 1 s, reporting item failures', () => {
     gateway.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(gateway.template, FUNCTION, 'Writer') },
       EventSourceArn: { 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords'), 'Arn'] },
-      BatchSize: 10,
+      BatchSize: 100,
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 5 },

@@ -44,7 +44,8 @@ export class LocalUsageQueue implements UsageSink {
   private readonly journal: UsageJournal | undefined;
 
   constructor(private readonly options: LocalUsageQueueOptions) {
-    this.batchSize = options.batchSize ?? 10;
+    // As the writer's event source mapping in AWS (infra/gateway-stack.ts).
+    this.batchSize = options.batchSize ?? 100;
     this.batchWindowMs = options.batchWindowMs ?? 50;
     this.maxReceiveCount = options.maxReceiveCount ?? 5;
     this.retryDelayMs = options.retryDelayMs ?? 200;
