@@ -39,7 +39,10 @@ const toolItem = fc
     return { kind: 'tool' as const, id, name, input: JSON.parse(json) as Record<string, unknown>, pieces: cutInto(json, at) };
   });
 
-export const sourceItems = fc.array(fc.oneof(textItem('text'), textItem('reasoning'), toolItem), { maxLength: 6 });
+// A response never names two tool calls alike: each id gets its position (fast-check likes repeating values).
+export const sourceItems = fc
+  .array(fc.oneof(textItem('text'), textItem('reasoning'), toolItem), { maxLength: 6 })
+  .map((items) => items.map((item, position) => (item.kind === 'tool' ? { ...item, id: `${item.id}${position}` } : item)));
 
 export const sourceUsage = fc.record({
   input: fc.nat({ max: 200_000 }),
