@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UsageSpill } from '../../shared/adapters/aws/s3-usage-spill.ts';
 import { SqsUsageSink } from '../../shared/adapters/aws/sqs-usage-sink.ts';
 import { replaySpilledUsage } from '../../shared/usage-writer/replay-spilled-usage.ts';
+import { runCli } from './run-cli.ts';
 
 export const REPLAY_USAGE = `Usage: npm run --silent replay -- --bucket <UsageBucketName> --queue-url <UsageQueueUrl> [--dry-run]
 
@@ -42,13 +43,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1]?.endsWith('replay-cli.ts')) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
+  runCli(main);
 }

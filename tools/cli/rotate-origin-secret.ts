@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SETTINGS_DIRECTORY } from '../../infra/settings/deploy-settings.ts';
+import { runCli } from './run-cli.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -50,13 +51,5 @@ Now commit the settings file and run: npx cdk deploy -c env=${values.env}`);
 }
 
 if (process.argv[1]?.endsWith('rotate-origin-secret.ts')) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
+  runCli(main);
 }

@@ -7,6 +7,7 @@ import { NAMED_QUERY_PARAMETERS, namedUsageQueries } from '../../shared/usage-wr
 import { formatUsageReport } from './format-usage-report.ts';
 import { UsageError } from './usage-error.ts';
 import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
+import { runCli } from './run-cli.ts';
 
 const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway') });
 
@@ -64,13 +65,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// exitCode rather than exit(): lets a large JSON answer drain into a pipe before the process ends.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+runCli(main);
