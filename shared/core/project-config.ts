@@ -136,6 +136,13 @@ export const rateCardEntrySchema = z.object({
   cachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   /** Price of prompt tokens written to the provider's cache (Anthropic's cache creation); the input price when absent. */
   cacheWriteInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  // Prices beyond tokens (unit-prices.ts); free when absent.
+  requestPriceMicros: z.number().int().nonnegative().optional(),
+  imagePriceMicros: z.number().int().nonnegative().optional(),
+  audioSecondPriceMicros: z.number().int().nonnegative().optional(),
+  characterPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  searchUnitPriceMicros: z.number().int().nonnegative().optional(),
+  videoSecondPriceMicros: z.number().int().nonnegative().optional(),
 });
 export type RateCardEntry = z.infer<typeof rateCardEntrySchema>;
 

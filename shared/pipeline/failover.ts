@@ -75,12 +75,14 @@ export async function tryTargets(
     try {
       apiKey = await loadProviderApiKey(services, options.projectId, provider);
       const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
+      const method = request.method ?? 'POST';
       const response = await callUpstream({
         fetch: services.fetch,
         provider,
         url,
-        headers: await authorizeCall(target.provider, apiKey, { url, method: 'POST', headers: request.headers, body: request.body }),
-        body: request.body,
+        method,
+        headers: await authorizeCall(target.provider, apiKey, { url, method, headers: request.headers, body: request.body ?? '' }),
+        ...(request.body !== undefined ? { body: request.body } : {}),
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });
       if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };

@@ -31,8 +31,8 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
-  if (bridge.native) return { body: bridge.client.presentNativeResponse(text, payload, usage, presentation), contentType: upstreamType, usage, described };
-  return { body: bridge.client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json', usage, described };
+  const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);
+  return { ...shown, usage, described };
 }
 
 /** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */

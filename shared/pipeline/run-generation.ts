@@ -3,13 +3,15 @@ import { toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
-import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
 import { wireProtocols } from '../protocols/registry.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
+import { bytesAnswer } from './bytes-answer.ts';
+import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
@@ -40,11 +42,11 @@ export async function runGeneration<Body extends RoutableBody>(
   route: RouteContext,
 ): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, endpoint.name);
-  const body = endpoint.parse(bodyText(request));
+  const body = await endpoint.parse(request);
   const { key, config } = admitted;
   const { project } = config;
   const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
-  const targets = planTargets(services, admitted, routed, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  const targets = planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>
@@ -52,6 +54,7 @@ export async function runGeneration<Body extends RoutableBody>(
       bodyBytes: request.body.byteLength,
       images: countImageParts(body),
       tools: Array.isArray(body.tools) && body.tools.length > 0,
+      ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
     }),
   );
   const settlement = createUsageSettlement(services, {
@@ -68,7 +71,9 @@ export async function runGeneration<Body extends RoutableBody>(
   const clientBody = withoutRoutingFields(body);
   let canonical: CanonicalRequest | undefined;
   const bridgeTo = (target: RouteTarget): Bridge =>
-    chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
+    endpoint.upstream
+      ? endpoint.upstream.bridgeTo(target, body)
+      : chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
   const answering = (async (): Promise<GatewayResponse> => {
@@ -98,12 +103,17 @@ export async function runGeneration<Body extends RoutableBody>(
       // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
-      if (streamed && served.response.body) {
+      const kind = served.response.body ? bridge.answerKind(served.response, streamed) : 'json';
+      if (kind === 'stream') {
         handedToStream = true;
         return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
       }
+      if (kind === 'bytes') {
+        handedToStream = true;
+        return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
+      }
       const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
-      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };
+      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: withAcceptedRequest(answer.usage), ...answer.described };
       return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
@@ -117,7 +127,7 @@ export async function runGeneration<Body extends RoutableBody>(
         httpStatus: error.status,
         errorCode: error.code,
         // The upstream accepted the request before its answer broke off: it bills at least the prompt.
-        usage: served?.response.ok ? await estimate({ completionText: '' }) : ZERO_USAGE,
+        usage: served?.response.ok ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
       };
       const only = failed.length === 1 ? failed[0] : undefined;
       if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
@@ -155,9 +165,9 @@ function presentationFor<Body extends RoutableBody>(
     model: target.model.model,
     created: Math.floor(services.clock.now() / 1000),
     responseId: route.requestId.replace(/[^0-9A-Za-z]/g, ''),
-    showUsage: bridge.client.clientAskedForStreamUsage(body),
+    showUsage: bridge.clientAskedForStreamUsage(body),
     injectCost,
-    priceUsd: (usage) => formatUsd(priceUsage(usage, target.rate)),
+    priceUsd: (usage) => formatUsd(priceUsage(withAcceptedRequest(usage), target.rate)),
     promptTokensEstimate: Math.ceil(prompt().length / 4),
   };
 }

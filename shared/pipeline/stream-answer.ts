@@ -3,6 +3,7 @@ import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { relayStream } from '../transport/stream-relay.ts';
+import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -31,10 +32,10 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
   const reader = bridge.createStreamReader();
   const finalUsage = () => finalUsageOf(meter.result(), answer.estimate);
   const presentation: Presentation = { ...answer.presentation, finalUsage };
-  const output = bridge.native ? bridge.client.createPassThrough(presentation) : bridge.client.createStreamWriter(presentation);
+  const output = bridge.createClientStream(presentation);
   const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
     provider: served.target.provider.provider,
-    decoder: bridge.upstream.createStreamDecoder(),
+    decoder: bridge.createStreamDecoder(),
     handler: {
       onEvent(event) {
         const canonical = reader.push(event.payload ?? event.data);
@@ -43,7 +44,7 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
       },
       onEnd: () => output.end(),
     },
-    errorFrame: (error) => output.fail?.(error) ?? bridge.client.streamErrorFrame(error),
+    errorFrame: (error) => output.fail?.(error) ?? bridge.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
     onSettled: async (settlement) => {
       const observed = meter.result();
@@ -53,12 +54,12 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
         ...answer.attempt,
         status: failed ? 'failed' : settlement.outcome,
         httpStatus: settlement.outcome === 'failed' ? settlement.error.status : 200,
-        usage: await finalUsage(),
+        usage: withAcceptedRequest(await finalUsage()),
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
         ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
       });
     },
   });
-  return { status: 200, headers: { 'content-type': bridge.client.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy }, body };
+  return { status: 200, headers: { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy }, body };
 }

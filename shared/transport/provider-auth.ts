@@ -5,7 +5,7 @@ export interface OutgoingCall {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /**

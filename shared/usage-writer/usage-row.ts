@@ -35,6 +35,13 @@ export const usageColumns = [
   // Added with the tool bridge: sizes of a bridged tool call's params and result (null for generations).
   { name: 'request_bytes', type: 'bigint' },
   { name: 'response_bytes', type: 'bigint' },
+  // Added with the endpoints beyond chat: units billed beyond tokens (null when none).
+  { name: 'units_requests', type: 'bigint' },
+  { name: 'units_images', type: 'bigint' },
+  { name: 'units_audio_seconds', type: 'bigint' },
+  { name: 'units_characters', type: 'bigint' },
+  { name: 'units_search_units', type: 'bigint' },
+  { name: 'units_video_seconds', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -72,6 +79,12 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     agent_id: record.attribution.agentId ?? null,
     request_bytes: record.requestBytes ?? null,
     response_bytes: record.responseBytes ?? null,
+    units_requests: record.units?.requests ?? null,
+    units_images: record.units?.images ?? null,
+    units_audio_seconds: record.units?.audioSeconds ?? null,
+    units_characters: record.units?.characters ?? null,
+    units_search_units: record.units?.searchUnits ?? null,
+    units_video_seconds: record.units?.videoSeconds ?? null,
   };
 }
 
