@@ -1,4 +1,5 @@
 import { generatedText, type CanonicalResponse } from '../canonical/canonical-response.ts';
+import { addUnits } from '../core/billed-units.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import { GatewayError } from '../core/errors.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
@@ -28,7 +29,8 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
   if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
   const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
-  const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
+  const counted = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
+  const usage = canonical.units ? { ...counted, units: addUnits(counted.units, canonical.units) } : counted;
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
   const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);
