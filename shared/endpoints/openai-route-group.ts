@@ -4,6 +4,7 @@ import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeli
 import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
+import { completionsEndpoint } from './completions.ts';
 import { embeddingsEndpoint } from './embeddings.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
@@ -18,6 +19,7 @@ export const openAiRoutes: RouteTable = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
   '/v1/chat/completions': { POST: (request, services, route) => runGeneration(chatCompletionsEndpoint, request, services, route) },
   '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
+  '/v1/completions': { POST: (request, services, route) => runGeneration(completionsEndpoint, request, services, route) },
   '/v1/embeddings': { POST: (request, services, route) => runGeneration(embeddingsEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },

@@ -1,4 +1,5 @@
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 import { createSseDecoder } from '../transport/stream-decoder.ts';
 import type { AnswerKind, Bridge, BytesMeter, UpstreamRequest } from './bridge.ts';
@@ -20,7 +21,7 @@ export interface EndpointApi {
   /** A JSON answer's usage (tokens and units), id and finish, in canonical terms. */
   readResponse(payload: Record<string, unknown>): CanonicalResponse;
   /** The JSON answer as the client sees it; unless given, as sent, with `usage.cost` when injection is on. */
-  presentResponse?(text: string, payload: Record<string, unknown>, answer: CanonicalResponse, presentation: Presentation): string;
+  presentResponse?(text: string, payload: Record<string, unknown>, answer: CanonicalResponse & { usage: TokenUsage }, presentation: Presentation): string;
   /** Reads an event stream's usage (for an API that streams). */
   createStreamReader?(): StreamReader;
   /** What the client sees of the stream; unless given, every event as sent, usage events with `cost` when injection is on. */
