@@ -6,6 +6,7 @@ import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { completionsEndpoint } from './completions.ts';
 import { embeddingsEndpoint } from './embeddings.ts';
+import { imageEditsEndpoint, imageGenerationsEndpoint } from './images.ts';
 import { moderationsEndpoint } from './moderations.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
@@ -22,6 +23,8 @@ export const openAiRoutes: RouteTable = {
   '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
   '/v1/completions': { POST: (request, services, route) => runGeneration(completionsEndpoint, request, services, route) },
   '/v1/embeddings': { POST: (request, services, route) => runGeneration(embeddingsEndpoint, request, services, route) },
+  '/v1/images/generations': { POST: (request, services, route) => runGeneration(imageGenerationsEndpoint, request, services, route) },
+  '/v1/images/edits': { POST: (request, services, route) => runGeneration(imageEditsEndpoint, request, services, route) },
   '/v1/moderations': { POST: (request, services, route) => runGeneration(moderationsEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
