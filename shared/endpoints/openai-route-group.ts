@@ -3,6 +3,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
+import { speechEndpoint, transcriptionsEndpoint, translationsEndpoint } from './audio.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { completionsEndpoint } from './completions.ts';
 import { embeddingsEndpoint } from './embeddings.ts';
@@ -23,6 +24,9 @@ export const openAiRoutes: RouteTable = {
   '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
   '/v1/completions': { POST: (request, services, route) => runGeneration(completionsEndpoint, request, services, route) },
   '/v1/embeddings': { POST: (request, services, route) => runGeneration(embeddingsEndpoint, request, services, route) },
+  '/v1/audio/speech': { POST: (request, services, route) => runGeneration(speechEndpoint, request, services, route) },
+  '/v1/audio/transcriptions': { POST: (request, services, route) => runGeneration(transcriptionsEndpoint, request, services, route) },
+  '/v1/audio/translations': { POST: (request, services, route) => runGeneration(translationsEndpoint, request, services, route) },
   '/v1/images/generations': { POST: (request, services, route) => runGeneration(imageGenerationsEndpoint, request, services, route) },
   '/v1/images/edits': { POST: (request, services, route) => runGeneration(imageEditsEndpoint, request, services, route) },
   '/v1/moderations': { POST: (request, services, route) => runGeneration(moderationsEndpoint, request, services, route) },

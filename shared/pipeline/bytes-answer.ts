@@ -1,3 +1,4 @@
+import { addUnits } from '../core/billed-units.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import { relayBytes } from '../transport/bytes-relay.ts';
@@ -27,7 +28,9 @@ export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
     provider: served.target.provider.provider,
     observe: (chunk) => meter.push(chunk),
     onSettled: async (settlement) => {
-      const usage = meter.end() ?? (await answer.estimate({ completionText: '' }));
+      const metered = meter.end();
+      const counted = metered.usage ?? (await answer.estimate({ completionText: '' }));
+      const usage = metered.units ? { ...counted, units: addUnits(counted.units, metered.units) } : counted;
       await answer.settlement.settle({
         ...answer.attempt,
         status: settlement.outcome,

@@ -32,7 +32,7 @@ export interface EndpointApi {
 }
 
 const NOTHING_TO_READ: StreamReader = { push: () => [] };
-const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => undefined };
+const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {

@@ -1,5 +1,6 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
+import type { BilledUnits } from '../core/billed-units.ts';
 import type { WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -24,11 +25,11 @@ export interface UpstreamRequest {
  */
 export type AnswerKind = 'json' | 'stream' | 'bytes';
 
-/** Meters an answer relayed as bytes: it sees each chunk, and says what was generated once the answer ends. */
+/** Meters an answer relayed as bytes: it sees each chunk, and says what was used once the answer ends. */
 export interface BytesMeter {
   push(chunk: Uint8Array): void;
-  /** The usage the answer implies (seconds of a subtitle file, characters spoken); undefined to estimate. */
-  end(): TokenUsage | undefined;
+  /** The tokens the answer reports (none: estimated) and the units it is billed (characters spoken, seconds transcribed). */
+  end(): { usage?: TokenUsage; units?: BilledUnits };
 }
 
 /**
@@ -72,7 +73,7 @@ export interface ProtocolBridge extends Bridge {
 }
 
 /** Bytes of a protocol answer are never relayed raw; nothing to meter. */
-const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => undefined };
+const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /**
  * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
