@@ -58,6 +58,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     protocol: providerFamilySchema.optional(),
     /** Whether OpenAI-protocol requests to `/responses` go to the provider as they are, or are translated to chat. */
     responses: z.enum(['native', 'translate']).optional(),
+    /** The rerank dialect an OpenAI-protocol provider also serves at `/rerank` (`none`: it does not rerank). */
+    rerank: z.enum(['cohere', 'jina', 'voyage', 'none']).optional(),
   }),
   z.object({ command: z.literal('provider.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('provider.remove'), projectId: projectIdSchema, provider: providerNameSchema }),

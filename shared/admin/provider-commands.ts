@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
-import { PROVIDER_FAMILIES, type ProjectConfig, type ProviderFamily, type WireProtocolId } from '../core/project-config.ts';
+import { isRerankProtocol, PROVIDER_FAMILIES, providerFamilySchema, type ProjectConfig, type ProviderFamily, type RerankProtocolId, type WireProtocolId } from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
 import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -23,7 +23,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   if (!family || !baseUrl) {
     throw new GatewayError(
       'invalid_request',
-      `"${command.provider}" is not a known provider: give its --protocol (openai or anthropic) and --base-url.`,
+      `"${command.provider}" is not a known provider: give its --protocol (${providerFamilySchema.options.join(', ')}) and --base-url.`,
       { code: 'unknown_provider', param: 'provider' },
     );
   }
@@ -53,18 +53,28 @@ export async function setProvider(services: AdminServices, command: Command<'pro
 function providerProtocols(config: ProjectConfig, command: Command<'provider.set'>, family: ProviderFamily, baseUrl: string): WireProtocolId[] {
   const protocols = PROVIDER_FAMILIES[family].protocols;
   if (family !== 'openai') {
-    if (command.responses === 'native') {
-      throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks Anthropic's protocol, which has no Responses API: --responses native needs an OpenAI-protocol provider.`, {
-        code: 'responses_not_served',
-        param: 'responses',
-      });
+    for (const [flag, given] of [['responses', command.responses === 'native'], ['rerank', command.rerank !== undefined && command.rerank !== 'none']] as const) {
+      if (given) {
+        throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks the ${family} protocol: --${flag} applies to OpenAI-protocol providers only.`, {
+          code: flag === 'responses' ? 'responses_not_served' : 'rerank_not_served',
+          param: flag,
+        });
+      }
     }
     return protocols;
   }
   const previous = config.providers.get(command.provider);
   const previously = previous?.protocols.includes('openai-chat') ? previous.protocols.includes('openai-responses') : undefined;
   const native = command.responses ? command.responses === 'native' : (previously ?? servesResponsesByDefault(command.provider, baseUrl));
-  return native ? [...protocols, 'openai-responses'] : protocols;
+  const rerank = rerankDialect(command, previous?.protocols);
+  return [...protocols, ...(native ? (['openai-responses'] as const) : []), ...(rerank ? [rerank] : [])];
+}
+
+/** The rerank dialect an OpenAI-protocol provider serves: as given (`none`: none), else as before, else the known provider's. */
+function rerankDialect(command: Command<'provider.set'>, previous: readonly WireProtocolId[] | undefined): RerankProtocolId | undefined {
+  if (command.rerank) return command.rerank === 'none' ? undefined : (`${command.rerank}-rerank` as const);
+  if (previous) return previous.find(isRerankProtocol);
+  return knownProviders[command.provider]?.reranks;
 }
 
 export async function listProviders(services: AdminServices, command: Command<'provider.list'>) {

@@ -11,11 +11,30 @@ export const providerNameSchema = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'provider names are 1-64 characters of a-z, 0-9, "-" and "_"');
 
 /**
- * The wire protocols the gateway speaks with providers (and clients). A provider speaks a set of them
- * (many OpenAI-compatible providers serve chat completions and the Responses API).
+ * The conversation protocols (chat completions, messages, responses), which clients speak too and which
+ * the gateway translates between through its canonical model (shared/protocols/registry.ts).
  */
-export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses']);
+export const conversationProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses']);
+export type ConversationProtocolId = z.infer<typeof conversationProtocolSchema>;
+
+/** The rerank dialects providers serve at `/rerank`: Cohere's (the clients'), Jina's (Together's too) and Voyage's. */
+export const rerankProtocolSchema = z.enum(['cohere-rerank', 'jina-rerank', 'voyage-rerank']);
+export type RerankProtocolId = z.infer<typeof rerankProtocolSchema>;
+
+/**
+ * The wire protocols the gateway speaks with providers. A provider speaks a set of them (many
+ * OpenAI-compatible providers serve chat completions and the Responses API; Together also reranks).
+ */
+export const wireProtocolSchema = z.enum([...conversationProtocolSchema.options, ...rerankProtocolSchema.options]);
 export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
+
+export function isConversationProtocol(id: WireProtocolId): id is ConversationProtocolId {
+  return (conversationProtocolSchema.options as readonly string[]).includes(id);
+}
+
+export function isRerankProtocol(id: WireProtocolId): id is RerankProtocolId {
+  return (rerankProtocolSchema.options as readonly string[]).includes(id);
+}
 
 /** How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, or none (the offline mock). */
 export const providerAuthSchema = z.enum(['bearer', 'x-api-key', 'none']);
@@ -25,12 +44,16 @@ export type ProviderAuth = z.infer<typeof providerAuthSchema>;
  * The protocol family an administrator names with `provider set --protocol`: the wire protocols and the
  * authentication it stands for.
  */
-export const providerFamilySchema = z.enum(['openai', 'anthropic']);
+export const providerFamilySchema = z.enum(['openai', 'anthropic', 'cohere', 'jina', 'voyage']);
 export type ProviderFamily = z.infer<typeof providerFamilySchema>;
 
 export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: WireProtocolId[]; auth: ProviderAuth }>> = {
   openai: { protocols: ['openai-chat'], auth: 'bearer' },
   anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
+  // Rerank APIs (their chat APIs, where they have one, live at other base URLs: another provider entry).
+  cohere: { protocols: ['cohere-rerank'], auth: 'bearer' },
+  jina: { protocols: ['jina-rerank'], auth: 'bearer' },
+  voyage: { protocols: ['voyage-rerank'], auth: 'bearer' },
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { ProviderFamily, WireProtocolId } from './project-config.ts';
+import type { ProviderFamily, RerankProtocolId, WireProtocolId } from './project-config.ts';
 
 export interface KnownProvider {
   /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
@@ -8,6 +8,8 @@ export interface KnownProvider {
   requiresApiKey: boolean;
   /** Serves OpenAI's Responses API (`POST /responses`) beside chat completions: Responses requests go to it natively. */
   servesResponses?: true;
+  /** Also serves a rerank API at `/rerank` below the same base URL, in this dialect. */
+  reranks?: RerankProtocolId;
   /**
    * Request parameters the provider documents as unsupported: with `provider.require_parameters`, a
    * provider that would drop one of the request's parameters is skipped.
@@ -30,7 +32,7 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
   mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },
   deepseek: { family: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'n'] },
   xai: { family: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias'] },
-  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
+  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true, reranks: 'jina-rerank' },
   fireworks: { family: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
   openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true, servesResponses: true },
   gemini: {
@@ -39,6 +41,10 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
     requiresApiKey: true,
     unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty'],
   },
+  // Rerank providers (/v1/rerank).
+  cohere: { family: 'cohere', baseUrl: 'https://api.cohere.com/v2', requiresApiKey: true },
+  jina: { family: 'jina', baseUrl: 'https://api.jina.ai/v1', requiresApiKey: true },
+  voyage: { family: 'voyage', baseUrl: 'https://api.voyageai.com/v1', requiresApiKey: true },
   [MOCK_PROVIDER]: { family: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
 };
 

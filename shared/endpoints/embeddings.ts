@@ -9,5 +9,7 @@ export const embeddingsEndpoint = openAiApiEndpoint({
   modelKinds: ['embedding'],
   parse: jsonBody(parseEmbeddingsRequest),
   promptText: embeddingsPromptText,
+  // Nothing is generated: no output tokens to reserve for.
+  maxOutputTokens: () => 0,
   api: () => embeddingsApi,
 });

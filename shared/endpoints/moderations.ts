@@ -9,5 +9,7 @@ export const moderationsEndpoint = openAiApiEndpoint({
   modelKinds: ['moderation'],
   parse: jsonBody(parseModerationsRequest),
   promptText: moderationsPromptText,
+  // Nothing is generated: no output tokens to reserve for.
+  maxOutputTokens: () => 0,
   api: () => moderationsApi,
 });

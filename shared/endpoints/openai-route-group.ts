@@ -9,6 +9,7 @@ import { completionsEndpoint } from './completions.ts';
 import { embeddingsEndpoint } from './embeddings.ts';
 import { imageEditsEndpoint, imageGenerationsEndpoint } from './images.ts';
 import { moderationsEndpoint } from './moderations.ts';
+import { rerankEndpoint } from './rerank.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
 import { handleListModels } from './list-models.ts';
@@ -29,6 +30,7 @@ export const openAiRoutes: RouteTable = {
   '/v1/audio/translations': { POST: (request, services, route) => runGeneration(translationsEndpoint, request, services, route) },
   '/v1/images/generations': { POST: (request, services, route) => runGeneration(imageGenerationsEndpoint, request, services, route) },
   '/v1/images/edits': { POST: (request, services, route) => runGeneration(imageEditsEndpoint, request, services, route) },
+  '/v1/rerank': { POST: (request, services, route) => runGeneration(rerankEndpoint, request, services, route) },
   '/v1/moderations': { POST: (request, services, route) => runGeneration(moderationsEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },

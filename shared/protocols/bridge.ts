@@ -1,7 +1,7 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
-import type { WireProtocolId } from '../core/project-config.ts';
+import { isConversationProtocol, type WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
@@ -77,12 +77,12 @@ const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /**
  * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
- * provider speaks it, else the provider's first protocol. `canonical` reads the client body once for
+ * provider speaks it, else the provider's first conversation protocol. `canonical` reads the client body once for
  * every translated target of the request.
  */
 export function chooseBridge(client: WireProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): ProtocolBridge {
   const native = providerProtocols.includes(client.id);
-  const upstream = native ? client : wireProtocol(providerProtocols[0] ?? client.id);
+  const upstream = native ? client : wireProtocol(providerProtocols.find(isConversationProtocol) ?? client.id);
   return {
     client,
     upstream,

@@ -2,7 +2,7 @@ import type { CanonicalErrorType, CanonicalEvent } from '../canonical/canonical-
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { GatewayError } from '../core/errors.ts';
-import type { WireProtocolId } from '../core/project-config.ts';
+import type { ConversationProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder, UpstreamEvent } from '../transport/stream-decoder.ts';
@@ -16,7 +16,7 @@ import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
  * around the canonical model (shared/canonical), so adding a protocol is adding one module.
  */
 export interface WireProtocol {
-  readonly id: WireProtocolId;
+  readonly id: ConversationProtocolId;
 
   // ── As the upstream's protocol ────────────────────────────────────────────────────────────────────
   /** The path below a provider's base URL, e.g. `/chat/completions`. */

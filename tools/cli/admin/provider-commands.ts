@@ -21,7 +21,13 @@ export const providerCommands: CliCommand[] = [
     flags: [
       { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock)", field: 'apiKey', parse: text },
       { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
-      { name: '--protocol', value: 'openai|anthropic', description: 'the wire protocol the provider speaks', field: 'protocol', parse: oneOf(['openai', 'anthropic']) },
+      {
+        name: '--protocol',
+        value: 'openai|anthropic|cohere|jina|voyage',
+        description: 'the wire protocol the provider speaks (cohere, jina and voyage: their rerank APIs)',
+        field: 'protocol',
+        parse: oneOf(['openai', 'anthropic', 'cohere', 'jina', 'voyage']),
+      },
       {
         name: '--responses',
         value: 'native|translate',
@@ -29,12 +35,21 @@ export const providerCommands: CliCommand[] = [
         field: 'responses',
         parse: oneOf(['native', 'translate']),
       },
+      {
+        name: '--rerank',
+        value: 'cohere|jina|voyage|none',
+        description: 'the rerank API an OpenAI-protocol provider also serves at /rerank, by the shape it speaks (together: jina by default)',
+        field: 'rerank',
+        parse: oneOf(['cohere', 'jina', 'voyage', 'none']),
+      },
     ],
     examples: [
       'provider set acme mock',
       'provider set acme openai --api-key "$OPENAI_API_KEY"',
       'provider set acme vllm --protocol openai --base-url http://127.0.0.1:8000/v1 --api-key local',
       'provider set acme azure --protocol openai --base-url https://acme.openai.azure.com/openai/v1 --api-key "$AZURE_OPENAI_KEY" --responses native',
+      'provider set acme cohere --api-key "$COHERE_API_KEY"',
+      'provider set acme infinity --protocol openai --base-url http://127.0.0.1:7997 --api-key local --rerank cohere',
     ],
     prints: 'the project as JSON (the key is never in it)',
   },
