@@ -36,6 +36,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     usageInjection: z.boolean().optional(),
     failover: z.boolean().optional(),
     mcp: z.boolean().optional(),
+    passThrough: z.boolean().optional(),
     /** A USD decimal, or "none" for a postpaid project. */
     balanceUsd: z.union([z.literal('none'), usdAmount]).optional(),
     creditUsd: usdAmount.optional(),

@@ -79,6 +79,8 @@ export const projectSchema = z.object({
   usageInjection: z.boolean(),
   failover: z.boolean(),
   mcp: z.boolean(),
+  /** Other `/v1/*` routes pass through to the provider (off unless set: it exposes the provider's whole API). */
+  passThrough: z.boolean().optional(),
   /** Per-project overrides of the gateway's upstream time-outs. */
   upstreamFirstByteTimeoutMs: z.number().int().positive().optional(),
   requestDeadlineMs: z.number().int().positive().optional(),

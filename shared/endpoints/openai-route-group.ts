@@ -9,6 +9,7 @@ import { completionsEndpoint } from './completions.ts';
 import { embeddingsEndpoint } from './embeddings.ts';
 import { imageEditsEndpoint, imageGenerationsEndpoint } from './images.ts';
 import { moderationsEndpoint } from './moderations.ts';
+import { handlePassThrough } from './pass-through.ts';
 import { rerankEndpoint } from './rerank.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
@@ -38,6 +39,8 @@ export const openAiRoutes: RouteTable = {
   // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
   '/v1/models/*': { GET: handleGetModel },
   '/v1/generation': { GET: handleGetGeneration },
+  // Every other `/v1/*` route, for projects that allow pass-through (404 pass_through_off otherwise).
+  '/v1/*': { GET: handlePassThrough, POST: handlePassThrough, PUT: handlePassThrough, PATCH: handlePassThrough, DELETE: handlePassThrough },
 };
 
 /** The OpenAI-compatible route group, errors in OpenAI's format. */

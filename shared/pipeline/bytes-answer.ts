@@ -24,7 +24,9 @@ export interface BytesAnswer {
 export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
   const { bridge, served } = answer;
   const meter = bridge.createBytesMeter();
-  const body = relayBytes(served.response.body as ReadableStream<Uint8Array>, {
+  // A bodiless answer (a pass-through's 204) relays as an empty body, settled like any other.
+  const upstreamBody = served.response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  const body = relayBytes(upstreamBody, {
     provider: served.target.provider.provider,
     observe: (chunk) => meter.push(chunk),
     onSettled: async (settlement) => {
@@ -34,12 +36,12 @@ export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
       await answer.settlement.settle({
         ...answer.attempt,
         status: settlement.outcome,
-        httpStatus: settlement.outcome === 'failed' ? settlement.error.status : 200,
+        httpStatus: settlement.outcome === 'failed' ? settlement.error.status : served.response.status,
         usage: withAcceptedRequest(usage),
         ...(settlement.outcome === 'failed' ? { errorCode: settlement.error.code } : {}),
       });
     },
   });
   const contentType = served.response.headers.get('content-type') ?? 'application/octet-stream';
-  return { status: 200, headers: { 'content-type': contentType, ...answer.servedBy }, body };
+  return { status: served.response.status, headers: { 'content-type': contentType, ...answer.servedBy }, body };
 }

@@ -1,10 +1,11 @@
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { EndpointName } from '../core/endpoints.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
-import type { ModelKind, ProjectConfig, WireProtocolId } from '../core/project-config.ts';
+import type { ModelKind, Project, ProjectConfig, WireProtocolId } from '../core/project-config.ts';
 import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { WireProtocol } from '../protocols/wire-protocol.ts';
+import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 /** The routing fields every generation endpoint reads (spec 2.2), beside its other parameters. */
@@ -32,6 +33,8 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   clientProtocol: WireProtocol;
   /** The kinds of model the endpoint serves. */
   modelKinds: readonly ModelKind[];
+  /** Refuses a request the project does not allow on this endpoint (after the key and the project are known). */
+  admitProject?(project: Project): void;
   /** Parses and validates the client's request body (a defect is a 400 in the client's protocol). */
   parse(request: GatewayRequest): Body | Promise<Body>;
   /** The prompt as a tokenizer sees it, for estimates when the upstream reports no usage. */
@@ -51,6 +54,11 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   upstream?: EndpointUpstream<Body>;
   /** The most of each non-token unit the request can be billed (images asked for, characters to speak), for the balance. */
   unitsBound?(body: Body): BilledUnits;
+  /**
+   * The targets of a request that names no model (a pass-through to a provider's files API): chosen by the
+   * endpoint; undefined to plan them from the body's model as usual.
+   */
+  targetsWithoutModel?(body: Body, admitted: AdmittedRequest): RouteTarget[] | undefined;
 }
 
 export interface EndpointUpstream<Body extends RoutableBody = RoutableBody> {

@@ -42,11 +42,14 @@ export async function runGeneration<Body extends RoutableBody>(
   route: RouteContext,
 ): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, endpoint.name);
+  endpoint.admitProject?.(admitted.config.project);
   const body = await endpoint.parse(request);
   const { key, config } = admitted;
   const { project } = config;
   const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
-  const targets = planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  const targets =
+    endpoint.targetsWithoutModel?.(routed, admitted) ??
+    planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>
@@ -103,8 +106,8 @@ export async function runGeneration<Body extends RoutableBody>(
       // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
-      const kind = served.response.body ? bridge.answerKind(served.response, streamed) : 'json';
-      if (kind === 'stream') {
+      const kind = bridge.answerKind(served.response, streamed);
+      if (kind === 'stream' && served.response.body) {
         handedToStream = true;
         return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
       }
@@ -113,8 +116,10 @@ export async function runGeneration<Body extends RoutableBody>(
         return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
       }
       const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
-      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: withAcceptedRequest(answer.usage), ...answer.described };
-      return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
+      // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
+      const status = served.response.status;
+      outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(answer.usage), ...answer.described };
+      return { status, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
       const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
