@@ -59,6 +59,22 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * endpoint; undefined to plan them from the body's model as usual.
    */
   targetsWithoutModel?(body: Body, admitted: AdmittedRequest): RouteTarget[] | undefined;
+  /**
+   * Keeps what a served answer created upstream (a video job: it lives on at the provider, and later
+   * requests of the same project reach it), before the client learns its id.
+   */
+  keepCreated?(created: CreatedUpstreamObject, services: GatewayServices): Promise<void>;
+}
+
+/** An object a provider created for a request, and whose it is. */
+export interface CreatedUpstreamObject {
+  upstreamId: string;
+  /** The provider's answer that describes it. */
+  payload: Record<string, unknown>;
+  target: RouteTarget;
+  projectId: string;
+  keyId: string;
+  requestId: string;
 }
 
 export interface EndpointUpstream<Body extends RoutableBody = RoutableBody> {

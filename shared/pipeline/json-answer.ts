@@ -21,7 +21,9 @@ export interface JsonAnswer {
  * (with `usage.cost` when injection is on). A body that is not JSON, or breaks off, is an upstream failure
  * the caller settles (the prompt estimated, since the provider took the request).
  */
-export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string; contentType: string; usage: TokenUsage; described: { finishReason?: string; upstreamId?: string } }> {
+export async function readJsonAnswer(
+  answer: JsonAnswer,
+): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; upstreamId?: string } }> {
   const { bridge, served } = answer;
   const text = await readWholeBody(served.response, served.target.provider.provider);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
@@ -34,7 +36,7 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
   const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);
-  return { ...shown, usage, described };
+  return { ...shown, usage, payload, described };
 }
 
 /** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */

@@ -116,6 +116,10 @@ export async function runGeneration<Body extends RoutableBody>(
         return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
       }
       const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
+      const upstreamId = answer.described.upstreamId;
+      if (endpoint.keepCreated && upstreamId) {
+        await endpoint.keepCreated({ upstreamId, payload: answer.payload, target: served.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
+      }
       // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
       const status = served.response.status;
       outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(answer.usage), ...answer.described };

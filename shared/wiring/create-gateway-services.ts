@@ -59,6 +59,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     coolDown: new CoolDown(clock),
     usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports),
     generations: adapters.usage,
+    videoJobs: adapters.videoJobs,
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,
     reportUnsentUsage: reports.unsent,

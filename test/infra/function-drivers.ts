@@ -26,6 +26,8 @@ export async function exerciseAdmin(environment: Record<string, string>, upstrea
     await run({ command: 'provider.set', projectId: 'acme', provider: 'openai', apiKey, baseUrl: upstreamBaseUrl, protocol: 'openai' });
   }
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  // A video model: the openai route group keeps its jobs.
+  await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/sora-2', kind: 'video', videoSecondMicros: 100_000 });
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'model.remove', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'ratecard.set', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MemoryVideoJobs } from '../../shared/adapters/local/memory-video-jobs.ts';
 import { CoolDown } from '../../shared/core/cool-down.ts';
 import { hashProjectKey } from '../../shared/core/project-keys.ts';
 import type { AllowedModel, ProjectConfig, ProviderConfig, RateCardEntry } from '../../shared/core/project-config.ts';
@@ -54,6 +55,7 @@ export function createFakeGateway(options: {
     coolDown: new CoolDown(clock),
     usageSink: { send: async (record) => void records.push(record) },
     generations: { findGeneration: async () => undefined, findStoredResponse: async () => undefined },
+    videoJobs: new MemoryVideoJobs(),
     rateLimiter: { acquire: async (charges) => ({ allowed: true, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
     balances: {
       reserve: async (_projectId, nanos) => ((reserved += nanos), true),
