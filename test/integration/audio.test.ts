@@ -63,6 +63,18 @@ describe('POST /v1/audio/speech through the openai SDK', () => {
     expect(record.total_cost).toBeCloseTo(([...input].length * 15_000) / 1e9, 12);
   });
 
+  it('fails the client body when the provider breaks off mid-audio, and records the request failed once', async () => {
+    upstream.answerWith((_request, response) => {
+      response.writeHead(200, { 'content-type': 'audio/mpeg' });
+      response.write(Buffer.alloc(2048, 0xff));
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const answer = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'speech-broken' } }).audio.speech.create({ model: 'openai/tts-1', voice: 'alloy', input: 'Cut short.' });
+    await expect(answer.arrayBuffer()).rejects.toThrow();
+    const record = await generationOf(gateway, key, 'speech-broken');
+    expect(record).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted', billed_units: { requests: 1, characters: 10 } });
+  });
+
   it('relays the provider refusing an unknown response_format as its own 400', async () => {
     upstream.answerWith((_request, response) =>
       sendJson(response, 400, { error: { message: "Invalid value: 'ogg'. Supported values are: 'mp3', 'opus', 'aac', 'flac', 'wav', and 'pcm'.", type: 'invalid_request_error', param: 'response_format', code: 'invalid_value' } }),

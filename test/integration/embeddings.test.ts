@@ -105,3 +105,28 @@ describe('POST /v1/embeddings through the openai SDK', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'invalid_request_body', param: 'input' } });
   });
 });
+
+describe('POST /v1/embeddings failover', () => {
+  it('moves on to the same model under another provider when the first answers 429, and meters the one that served', async () => {
+    const backup = await startFakeOpenAiUpstream();
+    try {
+      await gateway.admin({ command: 'project.create', projectId: 'vectors-failover' });
+      await gateway.admin({ command: 'project.update', projectId: 'vectors-failover', failover: true });
+      await gateway.admin({ command: 'provider.set', projectId: 'vectors-failover', provider: 'openai', protocol: 'openai', baseUrl: upstream.baseUrl, apiKey: 'sk-first-0123456789' });
+      await gateway.admin({ command: 'provider.set', projectId: 'vectors-failover', provider: 'openrouter', protocol: 'openai', baseUrl: backup.baseUrl, apiKey: 'sk-or-second-0123456789' });
+      await gateway.admin({ command: 'model.allow', projectId: 'vectors-failover', slug: 'openai/text-embedding-3-small', kind: 'embedding' });
+      await gateway.admin({ command: 'model.allow', projectId: 'vectors-failover', slug: 'openrouter/openai/text-embedding-3-small', kind: 'embedding' });
+      const { key: failoverKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'vectors-failover' });
+      upstream.answerWith((_request, response) => sendJson(response, 429, { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '3' }));
+      backup.answerWith((_request, response) => sendJson(response, 200, floatAnswer));
+
+      const answer = await gateway.openai(failoverKey, { defaultHeaders: { 'x-request-id': 'embed-failover' } }).embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x', encoding_format: 'float' });
+
+      expect(answer.data).toHaveLength(2);
+      expect(backup.received.at(-1)?.body).toMatchObject({ model: 'openai/text-embedding-3-small', input: 'x' });
+      expect(await generationOf(gateway, failoverKey, 'embed-failover')).toMatchObject({ provider: 'openrouter', model: 'openrouter/openai/text-embedding-3-small' });
+    } finally {
+      await backup.close();
+    }
+  });
+});
