@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { MemoryVideoJobs } from '../../shared/adapters/local/memory-video-jobs.ts';
 import { CoolDown } from '../../shared/core/cool-down.ts';
 import { hashProjectKey } from '../../shared/core/project-keys.ts';
 import type { AllowedModel, ProjectConfig, ProviderConfig, RateCardEntry } from '../../shared/core/project-config.ts';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
+import { MemoryVideoJobs } from './memory-video-jobs.ts';
 import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
 
 export const FAKE_KEY = `gw.${'UnitTestKey'.padEnd(43, '0')}`;

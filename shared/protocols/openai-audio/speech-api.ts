@@ -1,6 +1,7 @@
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { readEventData } from '../../canonical/read-payload.ts';
 import { asJsonObject } from '../../core/json-object.ts';
+import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { EndpointApi } from '../api-bridge.ts';
 import { nativeJsonRequest } from '../native-json-request.ts';
 import { readAudioTokenUsage } from './audio-usage.ts';
@@ -24,8 +25,8 @@ export function speechApi(request: SpeechRequest): EndpointApi {
       push(data) {
         const event = asJsonObject(readEventData(data));
         if (event?.type !== 'speech.audio.done') return [];
-        const usage = readAudioTokenUsage(event.usage);
-        const events: CanonicalEvent[] = [{ type: 'usage', usage: { ...(usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false }), units: characters } }];
+        // The characters are billed whatever the event says; tokens only as reported.
+        const events: CanonicalEvent[] = [{ type: 'usage', usage: { ...(readAudioTokenUsage(event.usage) ?? ZERO_USAGE), units: characters } }];
         return events;
       },
     }),

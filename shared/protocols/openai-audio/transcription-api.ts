@@ -3,6 +3,7 @@ import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { readEventData } from '../../canonical/read-payload.ts';
 import { billedSeconds, type BilledUnits } from '../../core/billed-units.ts';
 import { asJsonObject } from '../../core/json-object.ts';
+import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { BytesMeter } from '../bridge.ts';
 import type { EndpointApi } from '../api-bridge.ts';
 import { formUpstreamRequest, type FormRequest } from '../form-request.ts';
@@ -80,7 +81,7 @@ function createTranscriptStreamReader(): StreamReader {
         if (usage) events.push({ type: 'usage', usage });
         else {
           const units = readAudioSeconds(event);
-          if (units) events.push({ type: 'usage', usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false, units } });
+          if (units) events.push({ type: 'usage', usage: { ...ZERO_USAGE, units } });
         }
       }
       return events;

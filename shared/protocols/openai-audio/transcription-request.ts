@@ -40,11 +40,6 @@ export function transcriptionSecondsBound(request: FormRequest): BilledUnits {
   return { audioSeconds: billedSeconds(known ?? (file?.size ?? 0) / LOWEST_AUDIO_BYTES_PER_SECOND) };
 }
 
-/** The answer format asked for: json unless given. */
-export function transcriptionFormat(request: FormRequest): string {
-  return formValue(request.form, 'response_format') ?? 'json';
-}
-
 /** The prompt field (context for the model), which some models bill as text tokens. */
 export function transcriptionPromptText(request: FormRequest): string {
   return formValue(request.form, 'prompt') ?? '';

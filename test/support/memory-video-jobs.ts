@@ -1,8 +1,8 @@
-import type { VideoJob, VideoJobStore } from '../../core/ports.ts';
+import type { VideoJob, VideoJobStore } from '../../shared/core/ports.ts';
 
 /**
- * Video jobs in memory, for a process that keeps nothing on disk (unit tests, benchmarks). The local host
- * keeps them in its embedded store with the DynamoDB adapter, as in AWS.
+ * Video jobs in memory, for the in-memory request path of unit tests. The local host keeps them in its
+ * embedded store with the DynamoDB adapter, as in AWS.
  */
 export class MemoryVideoJobs implements VideoJobStore {
   private readonly jobs = new Map<string, VideoJob>();
