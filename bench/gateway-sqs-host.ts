@@ -7,16 +7,13 @@ import { startLocalHost } from '../tools/local-host/local-host.ts';
  */
 const sqs = process.env.BENCH_SQS_URL;
 if (!sqs) throw new Error('BENCH_SQS_URL is required');
+// The SQS client reads its endpoint and credentials from the process environment, as it does in Lambda.
+Object.assign(process.env, { AWS_ENDPOINT_URL_SQS: sqs, AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench' });
 const host = await startLocalHost({
   port: Number(process.env.PORT ?? 0),
   dataDir: process.env.GATEWAY_DATA_DIR ?? './.gateway-bench',
-  env: {
-    GATEWAY_USAGE_QUEUE_URL: `${sqs}/000000000000/gateway-usage`,
-    AWS_ENDPOINT_URL_SQS: sqs,
-    AWS_ACCESS_KEY_ID: 'bench',
-    AWS_SECRET_ACCESS_KEY: 'bench',
-    GATEWAY_MOCK_WORD_DELAY_MS: '0',
-  },
+  usageVia: 'sqs',
+  env: { GATEWAY_USAGE_QUEUE_URL: `${sqs}/000000000000/gateway-usage`, GATEWAY_MOCK_WORD_DELAY_MS: '0' },
 });
 console.log(`Model gateway listening on ${host.url} (data in ${host.dataDir})`);
 process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));

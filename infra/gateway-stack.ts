@@ -4,6 +4,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { USAGE_PREFIX } from '../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_DATABASE_NAME } from '../shared/usage-writer/usage-table.ts';
 import { GatewayAlarms } from './constructs/gateway-alarms.ts';
 import { GatewayDashboard } from './constructs/gateway-dashboard.ts';
@@ -12,10 +13,12 @@ import { defaultSizing, GatewayFunction, type FunctionSizing } from './construct
 import { GatewayTables } from './constructs/gateway-tables.ts';
 import { DEFAULT_MANAGED_RULE_GROUPS, GatewayWebAcl } from './constructs/gateway-web-acl.ts';
 import { providerSecretsArn } from './permissions/provider-secrets-arn.ts';
+import { bedrockModelArns, type BedrockAccess } from './permissions/bedrock-model-arns.ts';
 import { UsageAnalytics } from './constructs/usage-analytics.ts';
+import { UsageCompaction } from './constructs/usage-compaction.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
 import { acknowledgeAcceptedFindings } from './nag-suppressions.ts';
-import { grantAdmin, grantRouteGroup, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
+import { grantAdmin, grantRouteGroup, grantUsageCompactor, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
 import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from './route-groups.ts';
 
 export interface GatewayStackProps extends StackProps {
@@ -33,6 +36,7 @@ export interface GatewayStackProps extends StackProps {
   routeGroupSizing?: Partial<FunctionSizing>;
   writerSizing?: Partial<FunctionSizing>;
   adminSizing?: Partial<FunctionSizing>;
+  usageCompactorSizing?: Partial<FunctionSizing>;
   /** Default 60 s, the largest value every account accepts (docs/decisions/infrastructure.md). */
   originReadTimeout?: Duration;
   /** Where provider keys live in Secrets Manager; default `model-gateway/provider/`. */
@@ -46,6 +50,8 @@ export interface GatewayStackProps extends StackProps {
   alarmEmails?: readonly string[];
   /** At most this many writer invocations at once (the SQS event source's maximum concurrency); default 5. */
   writerMaxConcurrency?: number;
+  /** The Bedrock models and inference profiles the route groups may invoke; none when absent. */
+  bedrock?: BedrockAccess;
 }
 
 /** The whole gateway (../shared/DESIGN.md, "Deployment shape"): `npx cdk deploy` ships it. */
@@ -82,8 +88,10 @@ export class GatewayStack extends Stack {
       usageQueue: usageQueue.queue,
       originSecret,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
+      usageBucketArn: analytics.usageBucket.bucketArn,
       usageObjectsArn: analytics.usageObjectsArn,
       spillObjectsArn: analytics.spillObjectsArn,
+      bedrockModelArns: props.bedrock ? bedrockModelArns(this, props.bedrock) : [],
     };
     const tableEnvironment = {
       GATEWAY_KEYS_TABLE: tables.keys.tableName,
@@ -152,6 +160,14 @@ export class GatewayStack extends Stack {
     const admin = adminFunction.function;
     grantAdmin(admin, resources);
 
+    const compaction = new UsageCompaction(this, 'UsageCompaction', {
+      bucketName: analytics.usageBucket.bucketName,
+      sizing: { ...defaultSizing.usageCompactor, ...props.usageCompactorSizing },
+      logRetention,
+    });
+    const compactor = compaction.function.function;
+    grantUsageCompactor(compactor, resources, USAGE_PREFIX);
+
     if (props.waf && props.webAclArn) throw new Error('Give either waf (create a web ACL) or webAclArn (attach one), not both.');
     const webAclArn = props.waf
       ? new GatewayWebAcl(this, 'WebAcl', { managedRuleGroups: props.waf.managedRuleGroups ?? DEFAULT_MANAGED_RULE_GROUPS }).webAcl.attrArn
@@ -172,6 +188,7 @@ export class GatewayStack extends Stack {
         ...routes.map((route) => ({ name: route.group.name, function: route.function, logGroup: route.logGroup, servesUrl: true })),
         { name: 'writer', function: writer, logGroup: writerFunction.logGroup, servesUrl: false },
         { name: 'admin', function: admin, logGroup: adminFunction.logGroup, servesUrl: false },
+        { name: 'usageCompactor', function: compactor, logGroup: compaction.function.logGroup, servesUrl: false },
       ],
       emails: props.alarmEmails ?? [],
       otherAlarms: [usageQueue.deadLetterAlarm, usageQueue.backlogAlarm],
@@ -182,6 +199,7 @@ export class GatewayStack extends Stack {
         ...routes.map((route) => ({ name: route.group.name, function: route.function })),
         { name: 'writer', function: writer },
         { name: 'admin', function: admin },
+        { name: 'usage compactor', function: compactor },
       ],
       usageQueue: usageQueue.queue,
       deadLetterQueue: usageQueue.deadLetterQueue,
@@ -195,6 +213,10 @@ export class GatewayStack extends Stack {
     new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup with the named usage queries' });
     new CfnOutput(this, 'UsageDatabase', { value: analytics.databaseName, description: 'Glue database of the usage_records table' });
     new CfnOutput(this, 'UsageBucketName', { value: analytics.usageBucket.bucketName });
+    new CfnOutput(this, 'UsageCompactorFunctionName', {
+      value: compactor.functionName,
+      description: 'Compacts days of usage files; invoke with {"from":"YYYY-MM-DD","to":"YYYY-MM-DD"} for older days',
+    });
     new CfnOutput(this, 'UsageQueueUrl', { value: usageQueue.queue.queueUrl, description: 'Usage records on their way to the writer' });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: usageQueue.deadLetterQueue.queueUrl, description: 'Usage records the writer failed five times' });
     new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'npm run rotate-origin-secret -- --secret-arn <this>' });
@@ -206,6 +228,7 @@ export class GatewayStack extends Stack {
       routeGroupRoles: routes.map((route) => route.role),
       writerRole: writerFunction.role,
       adminRole: adminFunction.role,
+      usageCompactorRole: compaction.function.role,
       originSecret,
       distribution: distribution.distribution,
       providerSecretsArn: providerSecretsArn(this, secretPrefix),
@@ -213,6 +236,7 @@ export class GatewayStack extends Stack {
       spillObjectsArn: analytics.spillObjectsArn,
       hasCustomDomain: props.customDomain !== undefined,
       hasWebAcl: webAclArn !== undefined,
+      bedrockModelArns: resources.bedrockModelArns.filter((arn) => arn.includes('*')),
     });
   }
 }

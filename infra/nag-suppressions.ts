@@ -15,6 +15,7 @@ export interface AcceptedFindings {
   routeGroupRoles: IRole[];
   writerRole: IRole;
   adminRole: IRole;
+  usageCompactorRole: IRole;
   originSecret: ISecret;
   distribution: Distribution;
   providerSecretsArn: string;
@@ -22,6 +23,8 @@ export interface AcceptedFindings {
   spillObjectsArn: string;
   hasCustomDomain: boolean;
   hasWebAcl: boolean;
+  /** Bedrock grants with a wildcard: only when the deployment's settings ask for every model (`"models": ["*"]`). */
+  bedrockModelArns: readonly string[];
 }
 
 export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFindings): void {
@@ -35,7 +38,12 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
   acknowledge(
     accepted.writerRole,
     `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
-    'The writer puts one usage file per record under usage/dt=<day>/, named by record id; it may write nothing else.',
+    'The writer puts one usage file per batch and day under usage/dt=<day>/, named after the records it holds; it may write nothing else.',
+  );
+  acknowledge(
+    accepted.usageCompactorRole,
+    `AwsSolutions-IAM5[${wildcard(stack, accepted.usageObjectsArn)}]`,
+    'The compactor reads, puts and deletes the usage files of any day under usage/dt=<day>/ (it merges a day\'s files into one); it may touch nothing else in the bucket and lists only that prefix.',
   );
   for (const role of accepted.routeGroupRoles) {
     acknowledge(
@@ -43,6 +51,15 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
       `AwsSolutions-IAM5[${wildcard(stack, accepted.spillObjectsArn)}]`,
       'A route group puts a usage record SQS refused under spill/<recordId>.json; it may put nothing else there and read nothing.',
     );
+  }
+  for (const arn of accepted.bedrockModelArns) {
+    for (const role of accepted.routeGroupRoles) {
+      acknowledge(
+        role,
+        `AwsSolutions-IAM5[${wildcard(stack, arn)}]`,
+        'The deployment settings ask for every Bedrock model and inference profile of the listed regions ("bedrock": {"models": ["*"]}); without that setting the grants name each model.',
+      );
+    }
   }
   acknowledge(
     accepted.originSecret,

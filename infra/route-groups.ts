@@ -1,6 +1,6 @@
 /**
  * The gateway's route groups: one function with a URL each, and CloudFront behaviours routing paths to it.
- * Adding a route group (editor, MCP) is one entry here plus its `functions/<name>/handler.ts`, which
+ * Adding a route group is one entry here plus its `functions/<name>/handler.ts`, which
  * exports `handler` (Lambda's entry) and `createHandler(config, dependencies)` (the local host's). The
  * local host routes paths with this very table, as CloudFront does.
  */
@@ -23,6 +23,8 @@ export interface RouteGroup {
   protocol?: 'openai-chat' | 'anthropic-messages';
   /** Its requests are free (the tool bridge): it reserves nothing from prepaid balances, so it may not update them. */
   reservesNoBalance?: true;
+  /** It never calls a model (the tool bridge): it is granted no Bedrock model. */
+  callsNoModels?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
@@ -30,8 +32,10 @@ export const routeGroups: readonly RouteGroup[] = [
   { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, keepsVideoJobs: true, protocol: 'openai-chat' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
+  // The editor client (Cursor with its OpenAI base URL set to `/v1/editor`): chat chunks bridged from Responses.
+  { name: 'editor', entry: 'functions/editor/handler.ts', paths: ['/v1/editor/*'], protocol: 'openai-chat' },
   // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
-  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true },
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true, callsNoModels: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */

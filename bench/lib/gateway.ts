@@ -1,10 +1,18 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+import { findTaskset, findThread, NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+
+/** The core the local host's backend thread is moved to when the gateway is pinned (the upstream's side). */
+export const BACKEND_CORE = '1';
 
 export interface BenchGateway {
   service: Service;
+  /**
+   * The thread that runs the local host's store and usage writer (tools/local-host/backend.ts), which in
+   * AWS run elsewhere (DynamoDB, the writer function): moved off the pinned core, its CPU counted apart.
+   */
+  backendTid: number | undefined;
   url: string;
   key: string;
   dataDir: string;
@@ -36,12 +44,16 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     name: options.name ?? 'gateway',
     command: NODE,
     args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), ...TSX, options.entry ?? 'tools/local-host/start.ts'],
-    env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', ...options.env },
+    // Quiet: the request log writes a terminal line per request, synchronously (see docs/performance.md).
+    env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', GATEWAY_QUIET: '1', ...options.env },
     readyPattern: /Model gateway listening on (http:\/\/\S+)/,
     pinTo: options.pinTo,
     ipc: options.probes ?? false,
   });
   try {
+    const backendTid = await findThread(service.pid, 'gateway-backend');
+    const taskset = findTaskset();
+    if (options.pinTo !== undefined && backendTid !== undefined && taskset) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(backendTid)]);
     const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
     await admin('project', 'create', 'bench');
     await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${options.upstreamPort}/v1`, '--protocol', 'openai');
@@ -50,6 +62,7 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     if (typeof created.key !== 'string') throw new Error('key create printed no key');
     return {
       service,
+      backendTid,
       url: service.ready,
       key: created.key,
       dataDir,

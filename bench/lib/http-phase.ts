@@ -1,6 +1,5 @@
 import { runLoad, type LoadRun } from './http-load.ts';
-import { cpuTimeMs } from './processes.ts';
-import type { MeasuredTarget } from './services.ts';
+import { targetCpuMs, type MeasuredTarget } from './services.ts';
 import { percentile, rotate, summarize, type Summary } from './stats.ts';
 
 export interface HttpTargetFigures {
@@ -13,8 +12,10 @@ export interface HttpTargetFigures {
   addedP50Ms: Summary;
   addedP99Ms: Summary;
   throughputRatio: Summary;
-  /** CPU time the system under test used per request (µs; the gateway's includes its usage writer's work). */
+  /** CPU time the system under test used per request on its request path (µs; the gateway's store and writer apart). */
   cpuUsPerRequest: Summary;
+  /** The gateway's backend thread (embedded store and usage writer, elsewhere in AWS): CPU µs per request. */
+  backendCpuUsPerRequest: Summary;
   requests: number;
   /** Requests sent in the warm-up too (each left a usage record at the gateway). */
   allRequests: number;
@@ -40,19 +41,22 @@ export async function runHttpPhase(targets: MeasuredTarget[], options: HttpPhase
   const direct = targets[0];
   if (!direct) throw new Error('no targets');
   const cpu = new Map<string, number[]>(targets.map((target) => [target.name, []]));
+  const backendCpu = new Map<string, number[]>(targets.map((target) => [target.name, []]));
   const sent = new Map<string, number>();
   const measure = async (target: MeasuredTarget, seconds: number): Promise<LoadRun> => {
     options.focus(target);
-    const before = target.pid === undefined ? undefined : await cpuTimeMs(target.pid);
+    const before = await targetCpuMs(target);
     const run = await runLoad(target, options.connections, seconds);
     sent.set(target.name, (sent.get(target.name) ?? 0) + run.requests);
-    const after = target.pid === undefined ? undefined : await cpuTimeMs(target.pid);
-    cpu.get(target.name)?.push(before === undefined || after === undefined ? Number.NaN : ((after - before) * 1000) / Math.max(1, run.requests));
+    const after = await targetCpuMs(target);
+    const perRequest = (used: number | undefined) => (used === undefined ? Number.NaN : (used * 1000) / Math.max(1, run.requests));
+    cpu.get(target.name)?.push(perRequest(after && before && after.requestPath - before.requestPath));
+    backendCpu.get(target.name)?.push(perRequest(after && before && after.backend - before.backend));
     return run;
   };
   // Quick mode skips the warm-up at c=64: the c=1 phase has warmed every target already.
   if (options.warmupSeconds > 0) for (const target of targets) await measure(target, options.warmupSeconds);
-  for (const samples of cpu.values()) samples.length = 0;
+  for (const samples of [...cpu.values(), ...backendCpu.values()]) samples.length = 0;
   const perRound = new Map<string, LoadRun[]>(targets.map((target) => [target.name, []]));
   for (let round = 0; round < options.rounds; round += 1) {
     for (const target of rotate(targets, round)) {
@@ -78,6 +82,7 @@ export async function runHttpPhase(targets: MeasuredTarget[], options: HttpPhase
       addedP99Ms: summarize(p99.map((value, round) => value - (directP99[round] ?? Number.NaN))),
       throughputRatio: summarize(runs.map((run, round) => run.throughput / (directRuns[round]?.throughput ?? Number.NaN))),
       cpuUsPerRequest: summarize(cpu.get(target.name) ?? []),
+      backendCpuUsPerRequest: summarize(backendCpu.get(target.name) ?? []),
       requests: runs.reduce((sum, run) => sum + run.requests, 0),
       allRequests: sent.get(target.name) ?? 0,
       non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),

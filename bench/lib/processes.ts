@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -135,8 +135,30 @@ export async function residentKiB(pid: number): Promise<number | undefined> {
 
 /** CPU time (user + system) a process has used so far, in milliseconds (from /proc/<pid>/stat). */
 export async function cpuTimeMs(pid: number): Promise<number | undefined> {
+  return statCpuTimeMs(`/proc/${pid}/stat`);
+}
+
+/** CPU time of one thread of a process, in milliseconds (from /proc/<pid>/task/<tid>/stat). */
+export async function threadCpuTimeMs(pid: number, tid: number): Promise<number | undefined> {
+  return statCpuTimeMs(`/proc/${pid}/task/${tid}/stat`);
+}
+
+/** The id of a process's thread by its name (`/proc/<pid>/task/<tid>/comm`), if it has one so named. */
+export async function findThread(pid: number, name: string): Promise<number | undefined> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    for (const tid of await readdir(`/proc/${pid}/task`)) {
+      const comm = await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => '');
+      if (comm.trim() === name) return Number(tid);
+    }
+  } catch {
+    // no /proc
+  }
+  return undefined;
+}
+
+async function statCpuTimeMs(path: string): Promise<number | undefined> {
+  try {
+    const stat = await readFile(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
     return (ticks * 1000) / 100;

@@ -25,11 +25,14 @@ export function renderReport(results: BenchResults): string {
   out.push('', `Non-streaming chat (median of ${nonStreaming.rounds} rounds × ${nonStreaming.seconds} s, spread = lowest–highest round; "added" is against direct in the same round)`);
   out.push(
     table(
-      ['target', 'c=1 p50 ms', 'c=1 p99 ms', 'added p50 ms', 'added p99 ms', 'c=64 req/s', 'c=64 vs direct', 'CPU µs/req c=1 / c=64'],
+      ['target', 'c=1 p50 ms', 'c=1 p99 ms', 'added p50 ms', 'added p99 ms', 'c=64 req/s', 'c=64 vs direct', 'c=64 vs pipe', 'CPU µs/req c=1 / c=64', 'store + writer µs/req c=1'],
       nonStreaming.concurrency1.map((c1) => {
         const c64 = find(nonStreaming.concurrency64, c1.target);
+        const pipe = find(nonStreaming.concurrency64, 'pipe proxy');
         const cpu = c1.target === 'direct' ? '—' : `${c1.cpuUsPerRequest.median.toFixed(0)} / ${c64?.cpuUsPerRequest.median.toFixed(0) ?? 'n/a'}`;
-        return [c1.target, ms(c1.p50Ms), ms(c1.p99Ms), c1.target === 'direct' ? '—' : ms(c1.addedP50Ms), c1.target === 'direct' ? '—' : ms(c1.addedP99Ms), formatSummary(c64?.throughput, 0), c1.target === 'direct' ? '100%' : pct(c64?.throughputRatio), cpu];
+        const backend = (c1.backendCpuUsPerRequest?.median ?? 0) > 0 ? c1.backendCpuUsPerRequest.median.toFixed(0) : '—';
+        const vsPipe = c64 && pipe && c1.target !== 'direct' ? `${((c64.throughput.median / pipe.throughput.median) * 100).toFixed(0)}%` : '—';
+        return [c1.target, ms(c1.p50Ms), ms(c1.p99Ms), c1.target === 'direct' ? '—' : ms(c1.addedP50Ms), c1.target === 'direct' ? '—' : ms(c1.addedP99Ms), formatSummary(c64?.throughput, 0), c1.target === 'direct' ? '100%' : pct(c64?.throughputRatio), vsPipe, cpu, backend];
       }),
     ),
   );
@@ -95,7 +98,7 @@ export function renderReport(results: BenchResults): string {
     out.push('  by file or package:');
     for (const owner of summary.byOwner.slice(0, 12)) out.push(`  ${(owner.share * 100).toFixed(1).padStart(5)}%  ${owner.name}`);
   }
-  out.push('', 'Targets (issue 7)');
+  out.push('', 'Targets (issues 7 and 19)');
   out.push(table(['target', 'measured', 'met'], results.targets.map((check) => [check.target, check.measured, check.met === null ? 'n/a' : check.met ? 'yes' : 'NO'])));
   return out.join('\n');
 }
@@ -144,6 +147,49 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
     met: self.length ? slowest(self) <= 60 : null,
     ...(deployed ? { note: `as deployed: ${slowest(deployed) <= 60 ? 'met' : 'missed'}` } : {}),
   });
+  const sqs = find(results.nonStreaming.concurrency1, 'gateway, usage via SQS');
+  const pipe64 = find(results.nonStreaming.concurrency64, 'pipe proxy');
+  const heavyPipe = results.streaming.concurrent.figures.find((figure) => figure.target === 'pipe proxy');
+  const writer = 'skipped' in results.writer ? undefined : results.writer;
+  const writerRate = writer ? Math.max(...writer.results.map((run) => run.perSecond)) : undefined;
+  checks.push(
+    {
+      id: 'sqs-within-local',
+      target: 'with usage via SQS, added p50 within 0.1 ms of the local host (issue 19)',
+      measured: sqs ? `${value(sqs.addedP50Ms)} ms vs ${value(c1?.addedP50Ms)} ms` : 'not measured (quick mode)',
+      met: sqs && c1 ? sqs.addedP50Ms.median - c1.addedP50Ms.median <= 0.1 : null,
+    },
+    {
+      id: 'throughput-vs-pipe',
+      target: 'throughput at c=64 ≥ 0.5 × the pipe proxy (issue 19)',
+      measured: c64 && pipe64 ? `${(c64.throughput.median / pipe64.throughput.median).toFixed(2)} ×` : 'n/a',
+      met: c64 && pipe64 ? c64.throughput.median / pipe64.throughput.median >= 0.5 : null,
+    },
+    {
+      id: 'added-ttfb-p99-1ms',
+      target: 'added stream TTFB p99 ≤ 1 ms, 10 staggered streams (issue 19)',
+      measured: `${value(light?.addedTtfbP99Ms)} ms`,
+      met: known(light?.addedTtfbP99Ms) ? (light?.addedTtfbP99Ms.median ?? Infinity) <= 1 : null,
+    },
+    {
+      id: 'heavy-ttfb-vs-pipe',
+      target: '200 streams at once: TTFB p99 ≤ 1.3 × the pipe proxy (issue 19)',
+      measured: heavy && heavyPipe ? `${value(heavy.ttfbP99Ms, 1)} vs ${value(heavyPipe.ttfbP99Ms, 1)} ms` : 'n/a',
+      met: heavy && heavyPipe ? heavy.ttfbP99Ms.median <= 1.3 * heavyPipe.ttfbP99Ms.median : null,
+    },
+    {
+      id: 'writer-rate',
+      target: 'usage writer ≥ 2,000 records/s, embedded store, one core (issue 19)',
+      measured: writerRate === undefined ? 'n/a' : `${writerRate.toFixed(0)} records/s`,
+      met: writerRate === undefined ? null : writerRate >= 2000,
+    },
+    {
+      id: 'cpu-per-request',
+      target: 'CPU per request at c=1 ≤ 500 µs, request path (issue 19)',
+      measured: `${value(c1?.cpuUsPerRequest, 0)} µs (store and writer apart: ${value(c1?.backendCpuUsPerRequest, 0)} µs)`,
+      met: known(c1?.cpuUsPerRequest) ? (c1?.cpuUsPerRequest.median ?? Infinity) <= 500 : null,
+    },
+  );
   checks.push({
     id: 'vs-portkey',
     target: "our added latency lower than Portkey's (c=1 p50)",

@@ -1,11 +1,13 @@
 import { startBenchGateway, type BenchGateway } from './gateway.ts';
 import type { Target } from './http-load.ts';
 import { portkeyHeaders, startPortkey } from './portkey.ts';
-import { findTaskset, NODE, startService, type Service } from './processes.ts';
+import { cpuTimeMs, findTaskset, NODE, startService, threadCpuTimeMs, type Service } from './processes.ts';
 
 /** A target of the measurements, with the process to pause while others are measured (none for direct). */
 export interface MeasuredTarget extends Target {
   pid: number | undefined;
+  /** A thread whose CPU is not the request path's (the local host's store and writer); counted apart. */
+  backendTid?: number | undefined;
 }
 
 export interface BenchServices {
@@ -20,6 +22,15 @@ export interface BenchServices {
   /** Pauses (SIGSTOP) every system under test but `active`, and resumes that one (SIGCONT). */
   focus(active: MeasuredTarget | undefined): void;
   stop(): Promise<void>;
+}
+
+/** CPU used so far by a target's process (ms): on its request path, and in its backend thread apart. */
+export async function targetCpuMs(target: MeasuredTarget): Promise<{ requestPath: number; backend: number } | undefined> {
+  if (target.pid === undefined) return undefined;
+  const total = await cpuTimeMs(target.pid);
+  if (total === undefined) return undefined;
+  const backend = target.backendTid === undefined ? 0 : ((await threadCpuTimeMs(target.pid, target.backendTid)) ?? 0);
+  return { requestPath: total - backend, backend };
 }
 
 /** The gateway in its AWS shape: usage records through SQS SendMessage, to a fake SQS in another process. */
@@ -64,7 +75,7 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   const portkeyStart = portkeySettled.status === 'fulfilled' ? portkeySettled.value : { ok: false as const, reason: String(portkeySettled.reason) };
   const extraGateways: BenchGateway[] = sqsVariant ? [sqsVariant] : [];
   const gatewaySqs: MeasuredTarget | undefined = sqsVariant
-    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid }
+    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid, backendTid: sqsVariant.backendTid }
     : undefined;
   let portkey: MeasuredTarget | undefined;
   if (portkeyStart?.ok) {
@@ -73,7 +84,7 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   } else if (portkeyStart) notes.push(`Portkey skipped: ${portkeyStart.reason}`);
   const direct: MeasuredTarget = { name: 'direct', url: `http://127.0.0.1:${upstream.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: undefined };
   const pipeTarget: MeasuredTarget = { name: 'pipe proxy', url: `http://127.0.0.1:${pipe.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: pipe.pid };
-  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid };
+  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid, backendTid: gateway.backendTid };
   const pausable = [pipeTarget, gatewayTarget, gatewaySqs, portkey].flatMap((target) => (target?.pid === undefined ? [] : [target.pid]));
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { STREAM_EVENTS } from './upstream-shape.ts';
 import { chatBody, type Target } from './http-load.ts';
-import { cpuTimeMs, NODE, PROJECT_ROOT } from './processes.ts';
-import type { MeasuredTarget } from './services.ts';
+import { NODE, PROJECT_ROOT } from './processes.ts';
+import { targetCpuMs, type MeasuredTarget } from './services.ts';
 import { rotate, summarize, type Summary } from './stats.ts';
 
 /** What one run of bench/stream-load.ts prints. */
@@ -111,10 +111,10 @@ export async function runStreamPhase(targets: MeasuredTarget[], options: StreamP
   for (let round = 0; round < options.rounds; round += 1) {
     for (const target of rotate(targets, round)) {
       options.focus(target);
-      const cpuBefore = target.pid === undefined ? undefined : await cpuTimeMs(target.pid);
+      const cpuBefore = await targetCpuMs(target);
       const result = await runStreamLoad(target, options.spec);
-      const cpuAfter = target.pid === undefined ? undefined : await cpuTimeMs(target.pid);
-      cpu.get(target.name)?.push(cpuBefore === undefined || cpuAfter === undefined ? Number.NaN : (cpuAfter - cpuBefore) / result.streams);
+      const cpuAfter = await targetCpuMs(target);
+      cpu.get(target.name)?.push(cpuBefore === undefined || cpuAfter === undefined ? Number.NaN : (cpuAfter.requestPath - cpuBefore.requestPath) / result.streams);
       runs.get(target.name)?.push(result);
       options.log(
         `  streams x${options.spec.concurrency} round ${round + 1}/${options.rounds} ${target.name.padEnd(24)} TTFB p50 ${result.ttfb.p50.toFixed(2)} p99 ${result.ttfb.p99.toFixed(2)} ms  gap p50 ${result.gap.p50.toFixed(2)} p99 ${result.gap.p99.toFixed(2)} ms  ${result.completed}/${result.streams} ok, ${result.dropped} dropped, ${result.merged} merged`,

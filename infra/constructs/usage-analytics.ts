@@ -4,7 +4,9 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { USAGE_SPILL_PREFIX } from '../../shared/adapters/aws/s3-usage-spill.ts';
-import { namedUsageQueries, USAGE_PREFIX, usageTableInput } from '../../shared/usage-writer/usage-table.ts';
+import { athenaQueryDescription, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
+import { USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
+import { usageTableInput } from '../../shared/usage-writer/usage-table.ts';
 
 export interface UsageAnalyticsProps {
   /** The Glue database; one deployment per account and region may use the default name. */
@@ -110,7 +112,7 @@ export class UsageAnalytics extends Construct {
     for (const query of namedUsageQueries) {
       const namedQuery = new CfnNamedQuery(this, `Query-${query.name}`, {
         name: query.name,
-        description: query.description,
+        description: athenaQueryDescription(query),
         database: props.databaseName,
         queryString: query.sql,
         workGroup: this.workGroup.ref,

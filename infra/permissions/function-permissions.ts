@@ -19,13 +19,17 @@ export interface GatewayResources {
   originSecret: ISecret;
   /** ARN pattern of the provider-key secrets (`<prefix>*`). */
   providerSecretsArn: string;
+  /** The usage bucket, for listing a prefix of it. */
+  usageBucketArn: string;
   /** ARN pattern of the usage files (`usage/*`) and of the spill of records the queue refused (`spill/*`). */
   usageObjectsArn: string;
   spillObjectsArn: string;
+  /** The Bedrock models and inference profiles the route groups may invoke (bedrock-model-arns.ts); none when empty. */
+  bedrockModelArns: readonly string[];
 }
 
-function allow(grantee: IGrantable, actions: string[], resources: string[]): void {
-  grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
+function allow(grantee: IGrantable, actions: string[], resources: string[], conditions?: Record<string, Record<string, string>>): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources, ...(conditions ? { conditions } : {}) }));
 }
 
 /**
@@ -33,7 +37,8 @@ function allow(grantee: IGrantable, actions: string[], resources: string[]): voi
  * on the projects table's `usage` item, except for a group whose requests are free), rate-limit counters (UpdateItem), generation lookup (Query, for
  * the group that serves it), video jobs (Get, Put, conditional Update and Query in the generations table, for the group that serves them),
  * provider keys and the origin secret (GetSecretValue), usage records (SendMessage, and PutObject under
- * spill/ when the queue refuses one).
+ * spill/ when the queue refuses one), and the Bedrock models the deployment lists (InvokeModel serves
+ * InvokeModel and Converse, InvokeModelWithResponseStream their streams), for a group that calls models.
  */
 export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources, group: RouteGroup): void {
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
@@ -45,16 +50,29 @@ export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources
   allow(grantee, ['sqs:SendMessage'], [resources.usageQueue.queueArn]);
   allow(grantee, ['secretsmanager:GetSecretValue'], [resources.originSecret.secretArn, resources.providerSecretsArn]);
   allow(grantee, ['s3:PutObject'], [resources.spillObjectsArn]);
+  if (!group.callsNoModels && resources.bedrockModelArns.length > 0) {
+    allow(grantee, ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], [...resources.bedrockModelArns]);
+  }
 }
 
 /**
  * The writer's one transaction per record (Put of the generation, Update of the project's spend) and its
- * usage files. Receiving from the queue is the event source mapping's grant (see the stack).
+ * usage files (one put per batch and day). Receiving from the queue is the event source mapping's grant
+ * (see the stack).
  */
 export function grantWriter(grantee: IGrantable, resources: GatewayResources): void {
   allow(grantee, ['dynamodb:PutItem'], [resources.generationsTable.tableArn]);
   allow(grantee, ['dynamodb:UpdateItem'], [resources.projectsTable.tableArn]);
   allow(grantee, ['s3:PutObject'], [resources.usageObjectsArn]);
+}
+
+/**
+ * The usage compactor: lists a day's usage files (ListBucket, only under usage/), reads them, puts the
+ * compacted file and deletes the files it merged (DeleteObjects is authorized as DeleteObject per key).
+ */
+export function grantUsageCompactor(grantee: IGrantable, resources: GatewayResources, usagePrefix: string): void {
+  allow(grantee, ['s3:ListBucket'], [resources.usageBucketArn], { StringLike: { 's3:prefix': `${usagePrefix}*` } });
+  allow(grantee, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [resources.usageObjectsArn]);
 }
 
 /**

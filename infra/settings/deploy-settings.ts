@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { awsRegionSchema } from '../../shared/core/bedrock-models.ts';
 
 /**
  * A deployment's settings, one committed JSON file per environment: infra/settings/<env>.json, chosen with
@@ -50,6 +51,18 @@ export const deploySettingsSchema = z
       })
       .default({ memoryMb: 256, maxConcurrency: 5 }),
     admin: sizingSchema.default({ memoryMb: 256 }),
+    /** The daily usage compaction holds a day's records in memory: ~3 KB each (docs/decisions/function-sizing.md). */
+    usageCompactor: sizingSchema.default({ memoryMb: 1024 }),
+    /**
+     * The Bedrock models the route groups may invoke (docs/decisions/bedrock.md): foundation model ids,
+     * inference profiles, ARNs, or "*" for all; in `regions` (default: the stack's region).
+     */
+    bedrock: z
+      .strictObject({
+        models: z.array(z.union([z.literal('*'), z.string().regex(/^(arn:aws[a-z-]*:bedrock:[a-z0-9-]*:\d{0,12}:[a-z-]+\/[A-Za-z0-9._:-]+|[a-z0-9-]+(\.[a-z0-9-]+)+[A-Za-z0-9._:-]*)$/, 'Bedrock models are ids such as anthropic.claude-… or us.anthropic.claude-…, or ARNs')])),
+        regions: z.array(awsRegionSchema).min(1).optional(),
+      })
+      .optional(),
   })
   .refine((settings) => !(settings.waf && settings.webAclArn), { message: 'Give either waf (create a web ACL) or webAclArn (attach one), not both.' });
 

@@ -48,6 +48,8 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     writerSizing: sizing(settings.writer.memoryMb, settings.writer.reservedConcurrency),
     writerMaxConcurrency: settings.writer.maxConcurrency,
     adminSizing: sizing(settings.admin.memoryMb, settings.admin.reservedConcurrency),
+    usageCompactorSizing: sizing(settings.usageCompactor.memoryMb, settings.usageCompactor.reservedConcurrency),
+    ...(settings.bedrock ? { bedrock: settings.bedrock } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { awsRegionSchema } from '../core/bedrock-models.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
 import { headerNameSchema } from '../core/mcp-server-config.ts';
@@ -61,6 +62,10 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     responses: z.enum(['native', 'translate']).optional(),
     /** The rerank dialect an OpenAI-protocol provider also serves at `/rerank` (`none`: it does not rerank). */
     rerank: z.enum(['cohere', 'jina', 'voyage', 'none']).optional(),
+    /** A Bedrock provider's region (its runtime endpoint and signing region). */
+    region: awsRegionSchema.optional(),
+    /** A Bedrock provider's signing profile (local AWS configuration); absent, the default chain. */
+    profile: z.string().regex(/^[A-Za-z0-9_.@+=,-]{1,128}$/, 'profile names are letters, digits and _.@+=,-').optional(),
   }),
   z.object({ command: z.literal('provider.list'), projectId: projectIdSchema }),
   z.object({ command: z.literal('provider.remove'), projectId: projectIdSchema, provider: providerNameSchema }),

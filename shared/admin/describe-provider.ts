@@ -8,5 +8,6 @@ export function describeProvider(provider: ProviderConfig) {
     auth: provider.auth,
     base_url: provider.baseUrl,
     has_api_key: provider.hasApiKey,
+    ...(provider.aws ? { region: provider.aws.region, ...(provider.aws.profile ? { profile: provider.aws.profile } : {}) } : {}),
   };
 }

@@ -1,5 +1,15 @@
 import { GatewayError } from '../core/errors.ts';
-import { isRerankProtocol, PROVIDER_FAMILIES, providerFamilySchema, type ProjectConfig, type ProviderFamily, type RerankProtocolId, type WireProtocolId } from '../core/project-config.ts';
+import { bedrockRuntimeUrl } from '../core/bedrock-models.ts';
+import {
+  isRerankProtocol,
+  PROVIDER_FAMILIES,
+  providerFamilySchema,
+  type AwsProviderSettings,
+  type ProjectConfig,
+  type ProviderFamily,
+  type RerankProtocolId,
+  type WireProtocolId,
+} from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
 import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -13,21 +23,30 @@ type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { com
  * Configures a provider on a project. Known providers bring their protocol and base URL; any other
  * name must state both. The key goes to the secret store only. An OpenAI-protocol provider also serves
  * the Responses API natively or not (`--responses`): given, else as before, else by default for OpenAI,
- * OpenRouter and Azure OpenAI (docs/decisions/responses-protocol.md).
+ * OpenRouter and Azure OpenAI (docs/decisions/responses-protocol.md). A Bedrock provider needs its region;
+ * its calls are signed with the gateway's AWS credentials (or a profile's), unless it is given a Bedrock
+ * API key (docs/decisions/bedrock.md).
  */
 export async function setProvider(services: AdminServices, command: Command<'provider.set'>) {
   const config = await requireProject(services, command.projectId);
   const known = knownProviders[command.provider];
   const family = command.protocol ?? known?.family;
-  const baseUrl = command.baseUrl ?? known?.baseUrl;
+  const bedrock = family === 'bedrock' ? bedrockSettings(command) : undefined;
+  const baseUrl = command.baseUrl ?? known?.baseUrl ?? (bedrock ? bedrockRuntimeUrl(bedrock.region) : undefined);
   if (!family || !baseUrl) {
     throw new GatewayError(
       'invalid_request',
-      `"${command.provider}" is not a known provider: give its --protocol (${providerFamilySchema.options.join(', ')}) and --base-url.`,
+      `"${command.provider}" is not a known provider: give its --protocol (${providerFamilySchema.options.join(', ')}) and --base-url (bedrock: --region).`,
       { code: 'unknown_provider', param: 'provider' },
     );
   }
-  const requiresKey = providerRequiresApiKey(command.provider);
+  if (!bedrock && (command.region || command.profile)) {
+    throw new GatewayError('invalid_request', `--region and --profile are for Bedrock providers; "${command.provider}" speaks the ${family} protocol.`, {
+      code: 'bedrock_only_option',
+      param: command.region ? 'region' : 'profile',
+    });
+  }
+  const requiresKey = !bedrock && providerRequiresApiKey(command.provider);
   if (requiresKey && !command.apiKey) {
     throw new GatewayError('invalid_request', `Provider "${command.provider}" needs --api-key.`, {
       code: 'missing_api_key',
@@ -37,12 +56,17 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   const validatedUrl = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
   const protocols = providerProtocols(config, command, family, validatedUrl);
   if (command.apiKey) await services.secrets.putApiKey(command.projectId, command.provider, command.apiKey);
+  // A Bedrock provider set again without its API key signs its calls from now on: the old key goes.
+  else if (bedrock && config.providers.get(command.provider)?.hasApiKey) await services.secrets.deleteApiKey(command.projectId, command.provider);
   await services.projects.putProvider(command.projectId, {
     provider: command.provider,
     ...PROVIDER_FAMILIES[family],
     protocols,
+    // A Bedrock API key is a bearer token; without one, the gateway's AWS credentials sign.
+    ...(bedrock && command.apiKey ? { auth: 'bearer' as const } : {}),
     baseUrl: validatedUrl,
     hasApiKey: command.apiKey !== undefined,
+    ...(bedrock ? { aws: bedrock } : {}),
     updatedAt: new Date(services.clock.now()).toISOString(),
   });
   services.caches.projects.invalidate(command.projectId);
@@ -50,16 +74,32 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   return getProject(services, command.projectId);
 }
 
+/** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */
+function bedrockSettings(command: Command<'provider.set'>): AwsProviderSettings {
+  if (!command.region) {
+    throw new GatewayError('invalid_request', `Bedrock provider "${command.provider}" needs --region (e.g. us-east-1): its runtime endpoint and signing region.`, {
+      code: 'missing_region',
+      param: 'region',
+    });
+  }
+  return { region: command.region, ...(command.profile ? { profile: command.profile } : {}) };
+}
+
 function providerProtocols(config: ProjectConfig, command: Command<'provider.set'>, family: ProviderFamily, baseUrl: string): WireProtocolId[] {
   const protocols = PROVIDER_FAMILIES[family].protocols;
   if (family !== 'openai') {
-    for (const [flag, given] of [['responses', command.responses === 'native'], ['rerank', command.rerank !== undefined && command.rerank !== 'none']] as const) {
-      if (given) {
-        throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks the ${family} protocol: --${flag} applies to OpenAI-protocol providers only.`, {
-          code: flag === 'responses' ? 'responses_not_served' : 'rerank_not_served',
-          param: flag,
-        });
-      }
+    const speaks = family === 'bedrock' ? "Bedrock's runtime protocols" : family === 'anthropic' ? "Anthropic's protocol" : `${family}'s rerank API`;
+    if (command.responses === 'native') {
+      throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks ${speaks}, which has no Responses API: --responses native needs an OpenAI-protocol provider.`, {
+        code: 'responses_not_served',
+        param: 'responses',
+      });
+    }
+    if (command.rerank !== undefined && command.rerank !== 'none') {
+      throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks ${speaks}: --rerank applies to OpenAI-protocol providers only.`, {
+        code: 'rerank_not_served',
+        param: 'rerank',
+      });
     }
     return protocols;
   }

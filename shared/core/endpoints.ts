@@ -4,6 +4,8 @@
  */
 export const ENDPOINTS = {
   'chat.completions': { group: 'chat' },
+  /** The editor client's chat completions (`/v1/editor`, or detected on `/v1`): chat, as access policies see it. */
+  'editor.chat_completions': { group: 'chat' },
   /** Its answers are stored upstream under their own id (`resp_…`), which clients name again later. */
   responses: { group: 'responses', storesUpstreamObjects: true },
   /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */

@@ -1,3 +1,4 @@
+import { anthropicNameOf } from './bedrock-models.ts';
 import type { AllowedModel } from './project-config.ts';
 
 /** What clients read to size their prompts and answers (OpenRouter's `context_length`, `max_completion_tokens`). */
@@ -29,11 +30,12 @@ export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
 };
 
 /**
- * The table's entry for a model id, whoever serves it: `openai/gpt-4o-mini` (OpenRouter's id) and dated
- * snapshots (`gpt-4o-mini-2024-07-18`, `claude-haiku-4-5-20251001`) count as their model.
+ * The table's entry for a model id, whoever serves it: `openai/gpt-4o-mini` (OpenRouter's id), dated
+ * snapshots (`gpt-4o-mini-2024-07-18`, `claude-haiku-4-5-20251001`) and Bedrock's ids and inference
+ * profiles (`us.anthropic.claude-haiku-4-5-20251001-v1:0`) count as their model.
  */
 export function findKnownModelLimits(model: string): ModelLimits | undefined {
-  const bare = model.slice(model.lastIndexOf('/') + 1);
+  const bare = anthropicNameOf(model) ?? model.slice(model.lastIndexOf('/') + 1);
   const undated = bare.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
   return knownModelLimits[bare] ?? knownModelLimits[undated];
 }

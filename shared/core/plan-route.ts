@@ -1,7 +1,7 @@
 import { GatewayError, toGatewayError } from './errors.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from './project-config.ts';
 import { effectiveRate, modelProtocols } from './project-config.ts';
-import { providerRequiresApiKey, unsupportedRequestParameters } from './provider-catalog.ts';
+import { canAuthorizeCalls, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 
@@ -38,7 +38,7 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
   const { preferences } = request;
   const provider = config.providers.get(entry.provider);
   if (!provider) return `provider "${entry.provider}" is not configured`;
-  if (providerRequiresApiKey(entry.provider) && !provider.hasApiKey) return `provider "${entry.provider}" has no credential`;
+  if (!canAuthorizeCalls(provider)) return `provider "${entry.provider}" has no credential`;
   if (!request.modelKinds.includes(entry.kind)) return `${/^[aeiou]/.test(entry.kind) ? 'an' : 'a'} ${entry.kind} model, ${NOT_FOR_THIS_ENDPOINT}`;
   const protocols = modelProtocols(entry, provider);
   if (!protocols.some((protocol) => request.protocols.includes(protocol))) {
@@ -58,7 +58,7 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
 }
 
 function servingProvider(entry: AllowedModel, provider: ProviderConfig): ProviderConfig {
-  return entry.upstreamApi ? { ...provider, protocols: modelProtocols(entry, provider) } : provider;
+  return { ...provider, protocols: modelProtocols(entry, provider) };
 }
 
 /** Orders one model's providers: `order` first (in its order), then by price if asked, cooling-down targets last. */
@@ -142,7 +142,7 @@ export function providerTarget(provider: string, config: ProjectConfig, orgRates
   if (!configured) {
     throw new GatewayError('invalid_request', `Provider "${provider}" is not configured on this project.`, { code: 'provider_not_configured', param: 'provider' });
   }
-  if (providerRequiresApiKey(provider) && !configured.hasApiKey) {
+  if (!canAuthorizeCalls(configured)) {
     throw new GatewayError('invalid_request', `Provider "${provider}" has no credential on this project.`, { code: 'no_routable_model', param: 'provider' });
   }
   const slug = `${provider}/*`;

@@ -75,6 +75,22 @@ export type RandomBytes = (size: number) => Uint8Array;
 /** The upstream transport: fetch-shaped so tests, the mock provider and real providers share one path. */
 export type UpstreamFetch = (url: string, init: RequestInit) => Promise<Response>;
 
+/** AWS credentials, as a request signer takes them. */
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/**
+ * The gateway's own AWS credentials, for signing calls to AWS-hosted providers (Bedrock): the default
+ * chain (in Lambda the function's role, locally the environment or ~/.aws), or a named local profile.
+ * Implementations cache and refresh them; a failure to find any is thrown.
+ */
+export interface AwsCredentialSource {
+  credentials(profile: string | undefined): Promise<AwsCredentials>;
+}
+
 /** Where the request path hands each usage record (SQS in AWS, the local host's durable queue locally). */
 export interface UsageSink {
   send(record: UsageRecord): Promise<void>;
@@ -150,9 +166,18 @@ export interface UsageLedger {
   recordOnce(record: UsageRecord): Promise<boolean>;
 }
 
-/** The usage files accountants query (S3 in AWS, the data directory locally); idempotent per record. */
+/**
+ * The usage files accountants query: objects under `usage/dt=YYYY-MM-DD/` (an S3 bucket in AWS, the data
+ * directory locally). Keys are relative to the bucket or directory. A written object appears whole or not
+ * at all, and nothing is ever appended to.
+ */
 export interface UsageArchive {
-  put(record: UsageRecord): Promise<void>;
+  write(key: string, body: Uint8Array): Promise<void>;
+  /** The keys of the objects under `prefix`, in no particular order. */
+  list(prefix: string): Promise<string[]>;
+  read(key: string): Promise<Uint8Array>;
+  /** Removing a key that is already gone is not an error. */
+  remove(keys: readonly string[]): Promise<void>;
 }
 
 /** A project's metered spend and, for prepaid projects, what its balance has left. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { awsRegionSchema, isAnthropicBedrockModel } from './bedrock-models.ts';
 import type { McpServerConfig } from './mcp-server-config.ts';
 
 /** Project ids appear in key records, secret names and log lines: keep them to a safe alphabet. */
@@ -11,11 +12,14 @@ export const providerNameSchema = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'provider names are 1-64 characters of a-z, 0-9, "-" and "_"');
 
 /**
- * The conversation protocols (chat completions, messages, responses), which clients speak too and which
- * the gateway translates between through its canonical model (shared/protocols/registry.ts).
+ * The conversation protocols (chat completions, messages, responses, and the Bedrock runtime's), which the
+ * gateway translates between through its canonical model (shared/protocols/registry.ts). The Bedrock
+ * runtime's are spoken with providers only: Anthropic's Messages body over InvokeModel, and Converse.
  */
-export const conversationProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses']);
+export const conversationProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses', 'bedrock-anthropic-messages', 'bedrock-converse']);
 export type ConversationProtocolId = z.infer<typeof conversationProtocolSchema>;
+/** The protocols clients speak to the gateway. */
+export type ClientProtocolId = Extract<ConversationProtocolId, 'openai-chat' | 'anthropic-messages' | 'openai-responses'>;
 
 /** The rerank dialects providers serve at `/rerank`: Cohere's (the clients'), Jina's (Together's too) and Voyage's. */
 export const rerankProtocolSchema = z.enum(['cohere-rerank', 'jina-rerank', 'voyage-rerank']);
@@ -36,25 +40,39 @@ export function isRerankProtocol(id: WireProtocolId): id is RerankProtocolId {
   return (rerankProtocolSchema.options as readonly string[]).includes(id);
 }
 
-/** How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, or none (the offline mock). */
-export const providerAuthSchema = z.enum(['bearer', 'x-api-key', 'none']);
+/**
+ * How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, an AWS Signature V4 made
+ * with the gateway's own AWS credentials (Bedrock: the function's role, locally the default chain or a
+ * profile), or none (the offline mock).
+ */
+export const providerAuthSchema = z.enum(['bearer', 'x-api-key', 'aws-sigv4', 'none']);
 export type ProviderAuth = z.infer<typeof providerAuthSchema>;
 
 /**
  * The protocol family an administrator names with `provider set --protocol`: the wire protocols and the
  * authentication it stands for.
  */
-export const providerFamilySchema = z.enum(['openai', 'anthropic', 'cohere', 'jina', 'voyage']);
+export const providerFamilySchema = z.enum(['openai', 'anthropic', 'bedrock', 'cohere', 'jina', 'voyage']);
 export type ProviderFamily = z.infer<typeof providerFamilySchema>;
 
+/** Bedrock signs with AWS credentials unless the provider was given a Bedrock API key (then `bearer`). */
 export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: WireProtocolId[]; auth: ProviderAuth }>> = {
   openai: { protocols: ['openai-chat'], auth: 'bearer' },
   anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
+  bedrock: { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], auth: 'aws-sigv4' },
   // Rerank APIs (their chat APIs, where they have one, live at other base URLs: another provider entry).
   cohere: { protocols: ['cohere-rerank'], auth: 'bearer' },
   jina: { protocols: ['jina-rerank'], auth: 'bearer' },
   voyage: { protocols: ['voyage-rerank'], auth: 'bearer' },
 };
+
+/** Where an AWS provider lives and whose credentials sign its calls. */
+export const awsProviderSettingsSchema = z.object({
+  region: awsRegionSchema,
+  /** A named profile of the local AWS configuration; absent, the default chain (in Lambda: the function's role). */
+  profile: z.string().min(1).optional(),
+});
+export type AwsProviderSettings = z.infer<typeof awsProviderSettingsSchema>;
 
 /**
  * The OpenAI API a model is served by on its provider, when not every API of the provider serves it: a
@@ -129,6 +147,8 @@ export const providerConfigSchema = z.preprocess(
     baseUrl: z.string(),
     /** Whether the secret store holds a key for it (the offline mock provider needs none). */
     hasApiKey: z.boolean(),
+    /** Set for Bedrock providers: the region (and signing profile) of its runtime endpoint. */
+    aws: awsProviderSettingsSchema.optional(),
     updatedAt: z.string(),
   }),
 );
@@ -193,11 +213,13 @@ export function effectiveRate(slug: string, config: ProjectConfig, orgRates: Org
 }
 
 /**
- * The protocols a model is reached by on its provider: the provider's own, unless the model is served by
- * one API only (`upstreamApi`), which then is its only protocol.
+ * The protocols a model is reached by on its provider: the provider's own that serve the model (Bedrock
+ * takes Anthropic's Messages body for Anthropic's models only), unless the model is served by one API only
+ * (`upstreamApi`), which then is its only protocol.
  */
-export function modelProtocols(model: Pick<AllowedModel, 'upstreamApi'>, provider: Pick<ProviderConfig, 'protocols'>): WireProtocolId[] {
-  return model.upstreamApi ? [UPSTREAM_API_PROTOCOLS[model.upstreamApi]] : provider.protocols;
+export function modelProtocols(model: Pick<AllowedModel, 'upstreamApi' | 'model'>, provider: Pick<ProviderConfig, 'protocols'>): WireProtocolId[] {
+  if (model.upstreamApi) return [UPSTREAM_API_PROTOCOLS[model.upstreamApi]];
+  return provider.protocols.filter((protocol) => protocol !== 'bedrock-anthropic-messages' || isAnthropicBedrockModel(model.model));
 }
 
 /** Splits `provider/model` at the first slash: `openrouter/openai/gpt-4o-mini` → openrouter + openai/gpt-4o-mini. */

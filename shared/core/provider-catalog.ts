@@ -1,10 +1,11 @@
-import type { ProviderFamily, RerankProtocolId, WireProtocolId } from './project-config.ts';
+import { isConversationProtocol, type ConversationProtocolId, type ProviderConfig, type ProviderFamily, type RerankProtocolId, type WireProtocolId } from './project-config.ts';
 
 export interface KnownProvider {
   /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
   family: ProviderFamily;
-  baseUrl: string;
-  /** The offline mock needs no credential; every real provider does. */
+  /** Absent for Bedrock, whose runtime endpoint follows the provider's region. */
+  baseUrl?: string;
+  /** The offline mock needs no credential, nor does Bedrock (its calls are signed with AWS credentials); every other provider does. */
   requiresApiKey: boolean;
   /** Serves OpenAI's Responses API (`POST /responses`) beside chat completions: Responses requests go to it natively. */
   servesResponses?: true;
@@ -41,6 +42,7 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
     requiresApiKey: true,
     unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty'],
   },
+  bedrock: { family: 'bedrock', requiresApiKey: false },
   // Rerank providers (/v1/rerank).
   cohere: { family: 'cohere', baseUrl: 'https://api.cohere.com/v2', requiresApiKey: true },
   jina: { family: 'jina', baseUrl: 'https://api.jina.ai/v1', requiresApiKey: true },
@@ -68,6 +70,14 @@ export function providerRequiresApiKey(provider: string): boolean {
   return knownProviders[provider]?.requiresApiKey ?? true;
 }
 
+/**
+ * Whether the gateway can authorize calls to a configured provider: with its stored key, by signing them
+ * with AWS credentials (a Bedrock provider under any name), or because it needs no credential.
+ */
+export function canAuthorizeCalls(provider: Pick<ProviderConfig, 'provider' | 'auth' | 'hasApiKey'>): boolean {
+  return provider.auth === 'aws-sigv4' || provider.hasApiKey || !providerRequiresApiKey(provider.provider);
+}
+
 /** The request's parameters the provider would not honour (providers not listed support them all). */
 export function unsupportedRequestParameters(provider: string, parameters: readonly string[]): string[] {
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
@@ -86,13 +96,29 @@ const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop',
 /** What a translation to the Responses API carries (stop sequences have no Responses form). */
 const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
 
+/** What a translation to Bedrock's Converse carries (its inferenceConfig and toolConfig). */
+const CONVERSE_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice'] as const;
+
 /** The offline mock reads only the tools (it calls one when asked: docs/decisions/mock-provider.md). */
 const MOCK_PARAMETERS = ['tools', 'tool_choice'] as const;
 
-/** The chat request parameters a model served over these protocols honours, for the model list. */
+/** What a chat request carries when translated to each upstream protocol (chat itself: see below). */
+const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<ConversationProtocolId, 'openai-chat'>, readonly string[]>> = {
+  'openai-responses': RESPONSES_CHAT_PARAMETERS,
+  'anthropic-messages': ANTHROPIC_CHAT_PARAMETERS,
+  'bedrock-anthropic-messages': ANTHROPIC_CHAT_PARAMETERS,
+  'bedrock-converse': CONVERSE_CHAT_PARAMETERS,
+};
+
+/**
+ * The chat request parameters a model served over these protocols honours, for the model list: natively
+ * over chat completions, else through the translation to the provider's first protocol (the one the
+ * bridge takes).
+ */
 export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[]): string[] {
   if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
-  if (!protocols.includes('openai-chat')) return protocols.includes('openai-responses') ? [...RESPONSES_CHAT_PARAMETERS] : [...ANTHROPIC_CHAT_PARAMETERS];
+  const first = protocols.find(isConversationProtocol);
+  if (!protocols.includes('openai-chat') && first && first !== 'openai-chat') return [...TRANSLATED_CHAT_PARAMETERS[first]];
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
   return OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
 }

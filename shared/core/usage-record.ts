@@ -57,6 +57,8 @@ export const usageRecordSchema = z.object({
   /** Bytes of what went upstream and what came back (the tool bridge's calls: JSON-RPC params and result). */
   requestBytes: z.number().int().nonnegative().optional(),
   responseBytes: z.number().int().nonnegative().optional(),
+  /** Prompt tokens the editor profile's prompt compression took out before the request went upstream. */
+  compressionSavedTokens: z.number().int().nonnegative().optional(),
   createdAt: z.iso.datetime(),
   attribution: attributionSchema,
 });

@@ -51,6 +51,7 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     endpoint: record.endpoint,
     request_bytes: record.requestBytes ?? null,
     response_bytes: record.responseBytes ?? null,
+    compression_saved_tokens: record.compressionSavedTokens ?? null,
     key_id: record.keyId,
     environment: record.attribution.environment ?? null,
     http_referer: record.attribution.referer ?? null,

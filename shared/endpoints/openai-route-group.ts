@@ -1,8 +1,9 @@
-import { jsonResponse } from '../http/gateway-http.ts';
+import { jsonResponse, type GatewayRequest } from '../http/gateway-http.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
 import { lazyRoutes } from '../pipeline/lazy-routes.ts';
+import { createRouteGroup, type ErrorReporter, type RouteHandler, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
+import { isEditorClientRequest } from '../protocols/editor-chat/editor-client-detection.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
@@ -14,10 +15,30 @@ import { handleStoredResponse } from './stored-responses.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
+const lenientUtf8 = new TextDecoder();
+
+/**
+ * The editor client on the legacy base URL (`/v1`) gets the editor profile too, once detected (by its
+ * User-Agent or its body's shape); every other client gets chat completions as OpenAI serves them.
+ */
+function isEditorClient(request: GatewayRequest): boolean {
+  // Detection only: a body that is not UTF-8 is refused by the endpoint's parser, after authentication.
+  return isEditorClientRequest(request, lenientUtf8.decode(request.body));
+}
+
+/** The editor's endpoint, loaded on first use: few clients of this route group need it (the editor route group bundles it). */
+let editorEndpoint: Promise<typeof import('./editor-chat-completions.ts')> | undefined;
+
+const completeChat: RouteHandler = async (request, services, route) => {
+  if (!isEditorClient(request)) return runGeneration(chatCompletionsEndpoint, request, services, route);
+  const { editorChatCompletionsEndpoint } = await (editorEndpoint ??= import('./editor-chat-completions.ts'));
+  return runGeneration(editorChatCompletionsEndpoint, request, services, route);
+};
+
 /** The routes of the OpenAI-compatible route group (`/v1/*`, CloudFront's default behaviour). */
 export const openAiRoutes: RouteTable = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
-  '/v1/chat/completions': { POST: (request, services, route) => runGeneration(chatCompletionsEndpoint, request, services, route) },
+  '/v1/chat/completions': { POST: completeChat },
   '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },

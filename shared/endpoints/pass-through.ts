@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
 import { providerTarget } from '../core/plan-route.ts';
-import { isConversationProtocol, modelKindSchema, wireProtocolSchema, type ProjectConfig } from '../core/project-config.ts';
+import { isConversationProtocol, modelKindSchema, PROVIDER_FAMILIES, wireProtocolSchema, type OrgRateCard, type ProjectConfig, type WireProtocolId } from '../core/project-config.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
@@ -10,6 +11,12 @@ import { apiBridge } from '../protocols/api-bridge.ts';
 import { openAiChatProtocol } from '../protocols/openai-chat/openai-chat-protocol.ts';
 import { passThroughApi } from '../protocols/pass-through/pass-through-api.ts';
 import { PASS_THROUGH_PROVIDER_HEADER, parsePassThroughRequest, type PassThroughRequest } from '../protocols/pass-through/pass-through-request.ts';
+
+/**
+ * The protocols of the providers whose APIs a pass-through reaches: any but the Bedrock runtime's, whose
+ * calls are signed with the gateway's own AWS credentials (its role may do more than a project should).
+ */
+const PASS_THROUGH_PROTOCOLS: readonly WireProtocolId[] = wireProtocolSchema.options.filter((protocol) => !PROVIDER_FAMILIES.bedrock.protocols.includes(protocol));
 
 /**
  * Any other `/v1/*` route, for a project that allows pass-through: to the provider of the body's model
@@ -30,9 +37,21 @@ export const passThroughEndpoint: GenerationEndpoint<PassThroughRequest> = {
   // A pass-through's body is no prompt: only what the provider reports is metered.
   promptText: () => '',
   maxOutputTokens: () => undefined,
-  upstream: { protocols: wireProtocolSchema.options, bridgeTo: (_target, body) => apiBridge(passThroughApi(body)) },
-  targetsWithoutModel: (body, { config, orgRates }) => (body.model ? undefined : [providerTarget(chooseProvider(body, config), config, orgRates)]),
+  upstream: { protocols: PASS_THROUGH_PROTOCOLS, bridgeTo: (_target, body) => apiBridge(passThroughApi(body)) },
+  targetsWithoutModel: (body, { config, orgRates }) => (body.model ? undefined : [passThroughTarget(body, config, orgRates)]),
 };
+
+function passThroughTarget(body: PassThroughRequest, config: ProjectConfig, orgRates: OrgRateCard): RouteTarget {
+  const provider = chooseProvider(body, config);
+  const protocols = config.providers.get(provider)?.protocols;
+  if (protocols && !protocols.some((protocol) => PASS_THROUGH_PROTOCOLS.includes(protocol))) {
+    throw new GatewayError('invalid_request', `Provider "${provider}" is Amazon Bedrock, which pass-through does not reach: its models are served on the gateway's own routes.`, {
+      code: 'provider_not_passed_through',
+      param: PASS_THROUGH_PROVIDER_HEADER,
+    });
+  }
+  return providerTarget(provider, config, orgRates);
+}
 
 function chooseProvider(body: PassThroughRequest, config: ProjectConfig): string {
   if (body.namedProvider) return body.namedProvider;

@@ -53,7 +53,7 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
     provider: provider.provider,
     url,
     method: operation.method,
-    headers: await authorizeCall(provider, apiKey, { url, method: operation.method, headers, body: '' }),
+    headers: await authorizeCall(provider, apiKey, { url, method: operation.method, headers, body: '' }, services.awsCredentials),
     firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
   });
   if (!response.ok) {

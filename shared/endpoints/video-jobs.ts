@@ -107,7 +107,7 @@ async function callProvider(
     provider: provider.provider,
     url,
     method: call.method,
-    headers: await authorizeCall(provider, apiKey, { url, method: call.method, headers, body: '' }),
+    headers: await authorizeCall(provider, apiKey, { url, method: call.method, headers, body: '' }, services.awsCredentials),
     firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
   });
   if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { response, apiKey };

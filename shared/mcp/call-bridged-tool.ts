@@ -43,8 +43,8 @@ function upstreamParams(params: CallParams, tool: string) {
 }
 
 /**
- * Calls the tool upstream and hands one usage record to the usage sink on every exit, before the client
- * gets its answer. A server that is down or too slow answers as an `isError` result naming it (the model
+ * Calls the tool upstream and hands one usage record to the usage sink on every exit (once the client's
+ * answer has ended, where the host defers it, as a route group in Lambda does). A server that is down or too slow answers as an `isError` result naming it (the model
  * reads it and moves on); an error the server itself answered with stays a JSON-RPC error.
  */
 async function meteredToolCall(context: BridgeContext, server: McpServerConfig, tool: string, params: CallParams, extra: Extra): Promise<CallToolResult> {
@@ -57,7 +57,7 @@ async function meteredToolCall(context: BridgeContext, server: McpServerConfig, 
     attribution: context.attribution,
     startedAt: route.receivedAt,
     admission: TOOL_CALL_ADMISSION,
-  });
+  }, route.afterAnswer);
   const { params: sent, progressToken } = upstreamParams(params, tool);
   const call = describeToolCall(server.name, tool, context.format === 'sse', Buffer.byteLength(JSON.stringify(sent)));
   const onprogress =

@@ -25,6 +25,8 @@ export interface ServedAttempt {
   response: Response;
   apiKey: string | undefined;
   failures: AttemptFailure[];
+  /** The upstream's refusal of the client's request, already read (and its body consumed) when the response is not ok. */
+  rejection?: UpstreamErrorAnswer;
 }
 
 /** Every target failed: the last failure's status, a message listing each attempt, and the attempts for metering. */
@@ -49,8 +51,9 @@ export interface AttemptOptions {
 }
 
 /**
- * Tries the targets in order until one answers: an upstream 401/403/429/5xx, a connection failure or a
- * time-out moves on to the next target (and cools the failed one down); anything else is the answer.
+ * Tries the targets in order until one answers: an upstream 401/403/429/5xx (as the upstream protocol
+ * reads its error: Bedrock's model-not-ready is a 503), a connection failure or a time-out moves on to
+ * the next target (and cools the failed one down); anything else is the answer.
  * Nothing has reached the client yet, so every failure can still be retried elsewhere. Building a
  * target's request is the client's business: a body that cannot be translated fails the request at once
  * and never demotes a model.
@@ -73,7 +76,8 @@ export async function tryTargets(
     const provider = target.provider.provider;
     let apiKey: string | undefined;
     try {
-      apiKey = await loadProviderApiKey(services, options.projectId, provider);
+      // A provider signed with the gateway's AWS credentials has no key to look up.
+      apiKey = target.provider.auth === 'aws-sigv4' ? undefined : await loadProviderApiKey(services, options.projectId, provider);
       const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
       const method = request.method ?? 'POST';
       const response = await callUpstream({
@@ -81,14 +85,16 @@ export async function tryTargets(
         provider,
         url,
         method,
-        headers: await authorizeCall(target.provider, apiKey, { url, method, headers: request.headers, body: request.body ?? '' }),
+        headers: await authorizeCall(target.provider, apiKey, { url, method, headers: request.headers, body: request.body ?? '' }, services.awsCredentials),
         ...(request.body !== undefined ? { body: request.body } : {}),
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });
-      if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { target, response, apiKey, failures };
-      const answer = await readUpstreamErrorAnswer(response, apiKey);
-      failures.push({ target, error: upstreamAnswerToGatewayError(answer, provider), answer });
-      if (response.status === 429 || response.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
+      if (response.ok) return { target, response, apiKey, failures };
+      const read = await readUpstreamErrorAnswer(response, apiKey);
+      const answer = request.interpretError?.(read) ?? read;
+      if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, rejection: answer };
+      failures.push({ target, error: upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key'), answer });
+      if (answer.status === 429 || answer.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
     } catch (thrown) {
       const error = toGatewayError(thrown);
       if (error.kind === 'config_unavailable') throw error;

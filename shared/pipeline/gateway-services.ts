@@ -1,4 +1,5 @@
 import type {
+  AwsCredentialSource,
   Clock,
   GenerationLookup,
   KeyStore,
@@ -21,6 +22,8 @@ export interface GatewayServices {
   projects: ProjectConfigSource;
   secrets: Pick<ProviderSecrets, 'getApiKey'>;
   fetch: UpstreamFetch;
+  /** The gateway's own AWS credentials, which sign calls to Bedrock providers. */
+  awsCredentials: AwsCredentialSource;
   clock: Clock;
   randomBytes: RandomBytes;
   caches: ConfigCaches;

@@ -2,9 +2,10 @@ import type { BilledUnits } from '../core/billed-units.ts';
 import type { EndpointName } from '../core/endpoints.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import type { ModelKind, Project, ProjectConfig, WireProtocolId } from '../core/project-config.ts';
+import type { Attribution } from '../core/usage-record.ts';
 import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
-import type { WireProtocol } from '../protocols/wire-protocol.ts';
+import type { ClientProtocol } from '../protocols/wire-protocol.ts';
 import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -27,10 +28,10 @@ export const ROUTING_ONLY_FIELDS = ['models', 'fallbacks', 'route', 'provider'] 
 export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   name: EndpointName;
   /**
-   * The protocol clients speak on this endpoint: it renders errors (and, unless the endpoint reaches its
-   * targets its own way, reads bodies and writes answers through the canonical model).
+   * The protocol clients speak on this endpoint (a wire protocol or a client dialect): it renders errors
+   * (and, unless the endpoint reaches its targets its own way, reads bodies and writes answers).
    */
-  clientProtocol: WireProtocol;
+  clientProtocol: ClientProtocol;
   /** The kinds of model the endpoint serves. */
   modelKinds: readonly ModelKind[];
   /** Refuses a request the project does not allow on this endpoint (after the key and the project are known). */
@@ -64,6 +65,19 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * requests of the same project reach it), before the client learns its id.
    */
   keepCreated?(created: CreatedUpstreamObject, services: GatewayServices): Promise<void>;
+  /**
+   * What the endpoint adds to the request's usage record (the editor profile's compression savings), worked
+   * out when the record is written, after the answer: off the answer's path.
+   */
+  annotateRecord?(body: Body): Promise<RecordAnnotations>;
+}
+
+/** An endpoint's additions to a usage record. */
+export interface RecordAnnotations {
+  /** Prompt tokens the endpoint's prompt compression took out before the request went upstream. */
+  compressionSavedTokens?: number;
+  /** Attribution the body carries (the editor's conversation id); the client's headers win. */
+  attribution?: Attribution;
 }
 
 /** An object a provider created for a request, and whose it is. */

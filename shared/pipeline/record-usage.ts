@@ -7,6 +7,7 @@ import { randomBase62 } from '../core/project-keys.ts';
 import type { Attribution, UsageRecord } from '../core/usage-record.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { UsageAdmission } from './admit-usage.ts';
+import type { RecordAnnotations } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 export interface RequestMeteringContext {
@@ -18,6 +19,8 @@ export interface RequestMeteringContext {
   startedAt: number;
   /** What admission reserved (prepaid projects) and the tokens-per-minute charge to correct. */
   admission: UsageAdmission;
+  /** The endpoint's additions to the record, worked out when it is written. */
+  annotate?: () => Promise<RecordAnnotations>;
 }
 
 /** The parts of a usage record that depend on the target tried, not on its answer. */
@@ -49,7 +52,9 @@ export interface AttemptOutcome extends AttemptDescription {
  * dropped silently, and the client's response is not failed for it.
  */
 export async function recordUsage(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId?: string): Promise<UsageRecord> {
-  const record = buildUsageRecord(services, context, outcome, recordId ?? newRecordId(services));
+  // An annotation that cannot be worked out must not cost the record.
+  const annotations = context.annotate ? await context.annotate().catch(() => ({})) : {};
+  const record = buildUsageRecord(services, context, outcome, recordId ?? newRecordId(services), annotations);
   try {
     await services.usageSink.send(record);
   } catch (error) {
@@ -63,7 +68,7 @@ function newRecordId(services: GatewayServices): string {
   return `rec-${randomBase62(24, services.randomBytes)}`;
 }
 
-function buildUsageRecord(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId: string): UsageRecord {
+function buildUsageRecord(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId: string, annotations: RecordAnnotations = {}): UsageRecord {
   return {
     version: 1,
     recordId,
@@ -94,8 +99,9 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     ...(outcome.upstreamRespondedAt !== undefined ? { upstreamLatencyMs: Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt)) } : {}),
     ...(outcome.requestBytes !== undefined ? { requestBytes: outcome.requestBytes } : {}),
     ...(outcome.responseBytes !== undefined ? { responseBytes: outcome.responseBytes } : {}),
+    ...(annotations.compressionSavedTokens !== undefined ? { compressionSavedTokens: annotations.compressionSavedTokens } : {}),
     createdAt: new Date(context.startedAt).toISOString(),
-    attribution: context.attribution,
+    attribution: { ...annotations.attribution, ...context.attribution },
   };
 }
 

@@ -10,7 +10,6 @@ import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
-import { bytesAnswer } from './bytes-answer.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
@@ -60,6 +59,7 @@ export async function runGeneration<Body extends RoutableBody>(
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
     }),
   );
+  const { annotateRecord } = endpoint;
   const settlement = createUsageSettlement(services, {
     requestId: route.requestId,
     projectId: project.projectId,
@@ -68,6 +68,7 @@ export async function runGeneration<Body extends RoutableBody>(
     attribution: readAttribution(request.headers),
     startedAt: route.receivedAt,
     admission,
+    ...(annotateRecord ? { annotate: () => annotateRecord(body) } : {}),
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt);
   const streamed = body.stream === true;
@@ -98,8 +99,8 @@ export async function runGeneration<Body extends RoutableBody>(
 
       if (!served.response.ok) {
         // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
-        const answer = await readUpstreamErrorAnswer(served.response, served.apiKey);
-        outcome = { ...attempt, status: 'failed', httpStatus: served.response.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
+        const answer = served.rejection ?? (await readUpstreamErrorAnswer(served.response, served.apiKey));
+        outcome = { ...attempt, status: 'failed', httpStatus: answer.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
         const relayed = bridge.relayUpstreamError(answer);
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }
@@ -109,9 +110,11 @@ export async function runGeneration<Body extends RoutableBody>(
       const kind = bridge.answerKind(served.response, streamed);
       if (kind === 'stream' && served.response.body) {
         handedToStream = true;
-        return streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
+        return await streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
       }
       if (kind === 'bytes') {
+        // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
+        const { bytesAnswer } = await import('./bytes-answer.ts');
         handedToStream = true;
         return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
       }

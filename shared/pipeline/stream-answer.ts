@@ -5,6 +5,7 @@ import type { Presentation } from '../protocols/wire-protocol.ts';
 import { relayStream } from '../transport/stream-relay.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
+import { holdStatusUntilContent } from './hold-status.ts';
 import type { ServedAttempt } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import type { AttemptDescription, UsageSettlement } from './record-usage.ts';
@@ -24,9 +25,11 @@ export interface StreamAnswer {
  * The upstream's stream as the client's: each upstream event is read once into canonical events, which
  * the meter observes and, on a translated bridge, the client protocol's writer renders; a native bridge
  * passes the upstream's bytes (usage shown or hidden as the client asked). The stream settles the
- * request's usage when it ends, fails or is cancelled, before the client's stream closes.
+ * request's usage when it ends, fails or is cancelled, before the client's stream closes. A client stream
+ * that holds its status (the editor's) is answered once it wrote its first bytes, or with the status of
+ * the failure that came before them.
  */
-export function streamAnswer(answer: StreamAnswer): GatewayResponse {
+export async function streamAnswer(answer: StreamAnswer): Promise<GatewayResponse> {
   const { bridge, served, services } = answer;
   const meter = createCanonicalMeter();
   const reader = bridge.createStreamReader();
@@ -48,12 +51,14 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
     onSettled: async (settlement) => {
       const observed = meter.result();
-      const failed = settlement.outcome === 'failed' || observed.upstreamError !== undefined;
-      const errorCode = settlement.outcome === 'failed' ? settlement.error.code : observed.upstreamError?.type;
+      // What the client was answered with: a held failure's status, else the failure after the 200.
+      const failure = output.heldFailure?.() ?? (settlement.outcome === 'failed' ? settlement.error : undefined);
+      const failed = failure !== undefined || observed.upstreamError !== undefined;
+      const errorCode = failure?.code ?? observed.upstreamError?.type;
       await answer.settlement.settle({
         ...answer.attempt,
         status: failed ? 'failed' : settlement.outcome,
-        httpStatus: settlement.outcome === 'failed' ? settlement.error.status : 200,
+        httpStatus: failure?.status ?? 200,
         usage: withAcceptedRequest(await finalUsage()),
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
@@ -61,5 +66,9 @@ export function streamAnswer(answer: StreamAnswer): GatewayResponse {
       });
     },
   });
-  return { status: 200, headers: { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy }, body };
+  const headers = { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy };
+  if (!output.heldFailure) return { status: 200, headers, body };
+  const held = await holdStatusUntilContent(body, () => output.heldFailure?.());
+  if ('failure' in held) return bridge.renderError(held.failure, answer.servedBy);
+  return { status: 200, headers, body: held.body };
 }

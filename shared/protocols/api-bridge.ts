@@ -4,7 +4,7 @@ import type { GatewayRequest } from '../http/gateway-http.ts';
 import { createSseDecoder } from '../transport/stream-decoder.ts';
 import type { AnswerKind, Bridge, BytesMeter, UpstreamRequest } from './bridge.ts';
 import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
-import { openAiStreamErrorFrame, relayOpenAiUpstreamError } from './openai-chat/openai-errors.ts';
+import { openAiStreamErrorFrame, relayOpenAiUpstreamError, renderOpenAiError } from './openai-chat/openai-errors.ts';
 import type { ClientStream, Presentation, StreamReader } from './wire-protocol.ts';
 
 /**
@@ -53,6 +53,7 @@ export function apiBridge(api: EndpointApi): Bridge {
     createClientStream: (presentation) => api.createPassThrough?.(presentation) ?? usageEventPassThrough(presentation),
     streamErrorFrame: openAiStreamErrorFrame,
     streamContentType: 'text/event-stream',
+    renderError: renderOpenAiError,
     createBytesMeter: () => api.createBytesMeter?.() ?? NO_BYTES_METER,
   };
 }

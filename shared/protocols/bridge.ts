@@ -1,13 +1,25 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
+import type { GatewayError } from '../core/errors.ts';
 import { isConversationProtocol, type WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { wireProtocol } from './registry.ts';
-import type { ClientStream, Presentation, StreamReader, WireProtocol } from './wire-protocol.ts';
+import {
+  isClientDialect,
+  type ClientDialect,
+  type ClientProtocol,
+  type ClientStream,
+  type DialectRewrite,
+  type NativeCarriage,
+  type Presentation,
+  type StreamReader,
+  type UpstreamProtocol,
+  type WireProtocol,
+} from './wire-protocol.ts';
 
 /** A request as one upstream receives it: the path below its base URL, the protocol's headers, the body. */
 export interface UpstreamRequest {
@@ -17,11 +29,13 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   /** Text for JSON protocols, bytes for uploads (a multipart form); none for a GET. */
   body?: string | Uint8Array;
+  /** The error answer with the status its failure means, when the upstream protocol names errors its own way. */
+  interpretError?: (answer: UpstreamErrorAnswer) => UpstreamErrorAnswer;
 }
 
 /**
- * How a served answer reaches the client: read whole as JSON, relayed event by event (SSE), or relayed
- * byte for byte as it arrives (audio, subtitles) with the upstream's content type.
+ * How a served answer reaches the client: read whole as JSON, relayed event by event (SSE or AWS event
+ * stream), or relayed byte for byte as it arrives (audio, subtitles) with the upstream's content type.
  */
 export type AnswerKind = 'json' | 'stream' | 'bytes';
 
@@ -33,13 +47,13 @@ export interface BytesMeter {
 }
 
 /**
- * The way between the client's protocol and one upstream's, chosen once per target: what the one pipeline
- * needs to send a request there and bring its answer back. A protocol bridge (chooseBridge) is native when
- * the provider speaks the client's protocol (the body as sent, the upstream's bytes back), else a
- * translation through the canonical model; an endpoint without a canonical model (embeddings, audio, …)
- * brings its own bridge (native-api-bridge.ts).
+ * The way from the client to one upstream, chosen once per target: all the one pipeline (run-generation.ts)
+ * knows of protocols. It never reaches into the protocols behind it. A protocol bridge (chooseBridge) joins
+ * a client protocol to an upstream protocol of the registry; an endpoint without a canonical model
+ * (embeddings, audio, rerank, …) brings its own bridge (api-bridge.ts).
  */
 export interface Bridge {
+  /** The upstream receives the client's request as sent and its answer passes through (its model id and usage aside). */
   native: boolean;
   /** The upstream request for a client body (routing-only fields already removed). */
   request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
@@ -53,62 +67,138 @@ export interface Bridge {
   readResponse(payload: unknown): CanonicalResponse;
   /** The complete answer as the client sees it, with its content type. */
   presentResponse(answer: { text: string; payload: Record<string, unknown>; canonical: CanonicalResponse; usage: TokenUsage; upstreamContentType: string }, presentation: Presentation): { body: string; contentType: string };
-  /** How the upstream frames its stream. */
+  /** How the upstream frames its stream (SSE, or AWS event-stream). */
   createStreamDecoder(): StreamDecoder;
   /** The upstream protocol's stream reader, knowing the request it answers when translated. */
   createStreamReader(): StreamReader;
-  /** What the client sees of the stream: the upstream's frames (native) or the client protocol's (translated). */
+  /** What the client sees of the stream: the upstream's frames (native) or the client protocol's (otherwise). */
   createClientStream(presentation: Presentation): ClientStream;
   /** A gateway error after the first streamed byte, in the client protocol's stream. */
-  streamErrorFrame: WireProtocol['streamErrorFrame'];
+  streamErrorFrame(error: GatewayError): string;
   streamContentType: string;
+  /** A gateway error as the client protocol's error response (a held stream's failure before its first bytes). */
+  renderError(error: GatewayError, headers: Record<string, string>): GatewayResponse;
   /** Meters an answer relayed as bytes (answerKind `bytes`). */
   createBytesMeter(): BytesMeter;
 }
 
-/** A bridge between two wire protocols of the registry. */
+/** A bridge between a client protocol and an upstream protocol of the registry: JSON bodies both ways. */
 export interface ProtocolBridge extends Bridge {
-  client: WireProtocol;
-  upstream: WireProtocol;
+  client: ClientProtocol;
+  upstream: UpstreamProtocol;
+  request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest & { body: string };
 }
 
 /** Bytes of a protocol answer are never relayed raw; nothing to meter. */
 const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /**
- * Chooses the bridge to a provider speaking `providerProtocols`: the client's own protocol when the
- * provider speaks it, else the provider's first conversation protocol. `canonical` reads the client body once for
- * every translated target of the request.
+ * Chooses the bridge to a provider speaking `providerProtocols`:
+ * - native when the provider speaks a protocol that carries the client's (its own; Anthropic's Messages in
+ *   Bedrock's InvokeModel): the body as sent, the upstream's events back;
+ * - else, for a client dialect, its direct rewrite to a protocol the provider speaks (the answer comes back
+ *   through the canonical model);
+ * - else a translation through the canonical model (the client protocol's reader and the upstream
+ *   protocol's writer, and back) to the provider's first conversation protocol.
+ * `canonical` reads the client body once for every translated target of the request.
  */
-export function chooseBridge(client: WireProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): ProtocolBridge {
-  const native = providerProtocols.includes(client.id);
-  const upstream = native ? client : wireProtocol(providerProtocols.find(isConversationProtocol) ?? client.id);
+export function chooseBridge(client: ClientProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): ProtocolBridge {
+  const conversational = providerProtocols.filter(isConversationProtocol);
+  if (isClientDialect(client)) {
+    const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
+    if (rewrite) return rewrittenBridge(client, rewrite);
+    return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
+  }
+  const carrier = conversational.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
+  if (carrier?.native) return nativeBridge(client, carrier, carrier.native);
+  return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), canonical);
+}
+
+function streamingOf(body: Record<string, unknown>): boolean {
+  return body.stream === true;
+}
+
+/** What every protocol bridge does the same way: the request's path and headers, errors, and the client's stream frame. */
+function protocolSides(
+  client: ClientProtocol,
+  upstream: UpstreamProtocol,
+  upstreamBody: (body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']) => string,
+): Omit<ProtocolBridge, 'native' | 'readResponse' | 'presentResponse' | 'createStreamReader' | 'createClientStream'> {
   return {
     client,
     upstream,
-    native,
     request(body, upstreamModel, clientHeaders) {
-      const streaming = body.stream === true;
-      const payload = native ? upstream.nativeRequestBody(body, upstreamModel) : JSON.stringify(upstream.writeRequest(canonical(), upstreamModel));
-      return { path: upstream.upstreamPath({ streaming, upstreamModel }), headers: upstream.upstreamHeaders(clientHeaders, streaming), body: payload };
+      const streaming = streamingOf(body);
+      return withErrorInterpretation(upstream, {
+        path: upstream.upstreamPath({ streaming, upstreamModel }),
+        headers: upstream.upstreamHeaders(clientHeaders, streaming),
+        body: upstreamBody(body, upstreamModel, clientHeaders),
+      });
     },
-    relayUpstreamError(answer) {
-      if (native) return client.relayUpstreamError(answer);
-      const body = client.writeErrorBody(upstream.readErrorBody(answer.body));
-      return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
-    },
+    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
     clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
     answerKind: (response, streamed) => (streamed && response.body ? 'stream' : 'json'),
-    readResponse: (payload) => (native ? upstream.readResponse(payload) : upstream.readResponse(payload, canonical())),
-    presentResponse({ text, payload, canonical: answer, usage, upstreamContentType }, presentation) {
-      if (native) return { body: client.presentNativeResponse(text, payload, usage, presentation), contentType: upstreamContentType };
-      return { body: client.writeResponse({ ...answer, usage }, presentation), contentType: 'application/json' };
-    },
     createStreamDecoder: () => upstream.createStreamDecoder(),
-    createStreamReader: () => (native ? upstream.createStreamReader() : upstream.createStreamReader(canonical())),
-    createClientStream: (presentation) => (native ? client.createPassThrough(presentation) : client.createStreamWriter(presentation)),
-    streamErrorFrame: client.streamErrorFrame,
+    streamErrorFrame: (error) => client.streamErrorFrame(error),
     streamContentType: client.streamContentType,
+    renderError: (error, headers) => client.renderError(error, headers),
     createBytesMeter: () => NO_BYTES_METER,
   };
+}
+
+function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {
+  return {
+    ...protocolSides(client, upstream, (body, upstreamModel, clientHeaders) => carriage.requestBody(body, upstreamModel, clientHeaders)),
+    native: true,
+    readResponse: (payload) => upstream.readResponse(payload),
+    presentResponse: ({ text, payload, usage, upstreamContentType }, presentation) => ({
+      body: client.presentNativeResponse(text, payload, usage, presentation),
+      contentType: upstreamContentType,
+    }),
+    createStreamReader: () => upstream.createStreamReader(),
+    createClientStream: (presentation) => client.createPassThrough(presentation),
+  };
+}
+
+function withErrorInterpretation<Request extends UpstreamRequest>(upstream: UpstreamProtocol, request: Request): Request {
+  const interpretError = upstream.interpretErrorAnswer;
+  return interpretError ? { ...request, interpretError: (answer: UpstreamErrorAnswer) => interpretError.call(upstream, answer) } : request;
+}
+
+/** An upstream's error words in the client's protocol, with the upstream's status. */
+function relayInClientWords(client: ClientProtocol, upstream: UpstreamProtocol, answer: UpstreamErrorAnswer): GatewayResponse {
+  // The upstream's own error body reaches the client only when both speak the same protocol.
+  if (upstream.id === client.id) return client.relayUpstreamError(answer);
+  const body = client.writeErrorBody(upstream.readErrorBody(answer));
+  return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
+}
+
+/**
+ * An answer that comes back through the canonical model, written by the client protocol. `request` is the
+ * translated request it answers (what the writer encoded is decoded on the way back); absent for a
+ * dialect's rewrite, which encoded nothing.
+ */
+function canonicalAnswerBridge(
+  client: ClientProtocol,
+  upstream: UpstreamProtocol,
+  upstreamBody: (body: Record<string, unknown>, upstreamModel: string) => string,
+  request: (() => CanonicalRequest) | undefined,
+): ProtocolBridge {
+  return {
+    ...protocolSides(client, upstream, upstreamBody),
+    native: false,
+    readResponse: (payload) => (request ? upstream.readResponse(payload, request()) : upstream.readResponse(payload)),
+    presentResponse: ({ canonical, usage }, presentation) => ({ body: client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json' }),
+    createStreamReader: () => (request ? upstream.createStreamReader(request()) : upstream.createStreamReader()),
+    createClientStream: (presentation) => client.createStreamWriter(presentation),
+  };
+}
+
+function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, canonical: () => CanonicalRequest): ProtocolBridge {
+  return canonicalAnswerBridge(client, upstream, (_body, upstreamModel) => JSON.stringify(upstream.writeRequest(canonical(), upstreamModel)), canonical);
+}
+
+/** A dialect's body rewritten straight into the upstream's protocol: nothing was encoded that a reader must decode. */
+function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite): ProtocolBridge {
+  return canonicalAnswerBridge(client, wireProtocol(rewrite.upstream), (body, upstreamModel) => JSON.stringify(rewrite.body(body, upstreamModel)), undefined);
 }

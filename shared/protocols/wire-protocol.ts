@@ -2,32 +2,41 @@ import type { CanonicalErrorType, CanonicalEvent } from '../canonical/canonical-
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { GatewayError } from '../core/errors.ts';
-import type { ConversationProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, ConversationProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder, UpstreamEvent } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 
 /**
- * One wire protocol (OpenAI chat completions, Anthropic messages, …): everything the gateway knows about
- * it, in one module. As an upstream protocol it says where and how to send a request and how to read what
- * comes back; as a client protocol it reads a client's request and writes answers and errors in the
- * client's words. Translation between two protocols is always one side's reader and the other's writer
- * around the canonical model (shared/canonical), so adding a protocol is adding one module.
+ * One wire protocol (OpenAI chat completions, Anthropic messages, Bedrock's Converse, …): everything the
+ * gateway knows about it, in one module. As an upstream protocol it says where and how to send a request
+ * and how to read what comes back; as a client protocol it reads a client's request and writes answers and
+ * errors in the client's words. Translation between two protocols is always one side's reader and the
+ * other's writer around the canonical model (shared/canonical), so adding a protocol is adding one module.
+ * A protocol only providers speak (the Bedrock runtime's) is an UpstreamProtocol alone; one only clients
+ * speak (the editor client's chat completions) is a ClientDialect.
  */
-export interface WireProtocol {
-  readonly id: ConversationProtocolId;
+export interface WireProtocol extends UpstreamProtocol, ClientProtocolSide {
+  readonly id: ClientProtocolId;
+  /** A native complete answer as the client sees it: unchanged, or with the usage the presentation asks for. */
+  presentNativeResponse(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string;
+  /** A native stream as the client sees it: the upstream's frames, usage shown or hidden as the presentation asks. */
+  createPassThrough(presentation: Presentation): ClientStream;
+}
 
-  // ── As the upstream's protocol ────────────────────────────────────────────────────────────────────
+/** A protocol as the gateway speaks it with a provider. */
+export interface UpstreamProtocol {
+  readonly id: ConversationProtocolId;
   /** The path below a provider's base URL, e.g. `/chat/completions`. */
   upstreamPath(call: UpstreamCallShape): string;
   /** The protocol's own headers (not the credential, which the transport adds per provider). */
   upstreamHeaders(client: GatewayRequest['headers'], streaming: boolean): Record<string, string>;
   /**
-   * Native pass-through: the client's body for the upstream (same protocol), with the upstream's model id,
-   * routing-only fields removed, and whatever the gateway needs to meter (e.g. stream usage) asked for.
+   * Native pass-through, for the client protocol whose bodies and stream events this protocol carries
+   * unchanged (its own; Anthropic's Messages inside Bedrock's InvokeModel); absent when none does.
    */
-  nativeRequestBody(body: Record<string, unknown>, upstreamModel: string): string;
+  native?: NativeCarriage;
   /** A translated request in this protocol's body. */
   writeRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown>;
   /**
@@ -40,22 +49,35 @@ export interface WireProtocol {
   createStreamDecoder(): StreamDecoder;
   /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
   createStreamReader(request?: CanonicalRequest): StreamReader;
-  /** What an error body of this protocol says, in canonical words. */
-  readErrorBody(body: string): ErrorWords;
+  /** What an error answer of this protocol says, in canonical words. */
+  readErrorBody(answer: UpstreamErrorAnswer): ErrorWords;
+  /**
+   * The answer with the HTTP status its failure means, for a protocol that names its errors otherwise
+   * (Bedrock's error types: a model not ready is a 503 to fail over from, whatever status came with it).
+   */
+  interpretErrorAnswer?(answer: UpstreamErrorAnswer): UpstreamErrorAnswer;
+}
 
-  // ── As the client's protocol ──────────────────────────────────────────────────────────────────────
+/** How an upstream protocol carries a client protocol's requests natively. */
+export interface NativeCarriage {
+  carries: ClientProtocolId;
+  /**
+   * The client's body for the upstream, with the upstream's model id, routing-only fields removed, and
+   * whatever the gateway needs to meter (e.g. stream usage) asked for.
+   */
+  requestBody(body: Record<string, unknown>, upstreamModel: string, client: GatewayRequest['headers']): string;
+}
+
+/** What every client protocol does, whether or not some provider speaks it too. */
+export interface ClientProtocolSide {
   /** A client body (already validated by the endpoint's parser) in canonical terms. */
   readRequest(body: Record<string, unknown>): CanonicalRequest;
   /** Whether the client asked to see usage in the stream (it is metered regardless). */
   clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
   /** A translated complete answer, serialised in this protocol. */
   writeResponse(response: CanonicalResponse, presentation: Presentation): string;
-  /** A native complete answer as the client sees it: unchanged, or with the usage the presentation asks for. */
-  presentNativeResponse(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string;
   /** Canonical events as this protocol's stream frames (a translated stream). */
   createStreamWriter(presentation: Presentation): ClientStream;
-  /** A native stream as the client sees it: the upstream's frames, usage shown or hidden as the presentation asks. */
-  createPassThrough(presentation: Presentation): ClientStream;
   /** An upstream's error words rendered as this protocol's error body. */
   writeErrorBody(words: ErrorWords): string;
   /** The client's answer to an upstream that refused the request (its words, its status or 502). */
@@ -71,6 +93,34 @@ export interface WireProtocol {
   streamErrorFrame(error: GatewayError): string;
   /** The content type of a stream of this protocol. */
   streamContentType: string;
+}
+
+/**
+ * A client dialect: a protocol only clients speak, a variant of an upstream protocol (the editor client's
+ * chat completions, which carry Responses bodies). No provider speaks it, so it is never native; where a
+ * provider speaks one of the protocols it `rewrites`, its body goes there rewritten directly (keeping
+ * what the canonical model has no place for: encrypted reasoning, cache keys, grammar tools), and the
+ * answer comes back through the canonical model; any other provider is reached by translation.
+ */
+export interface ClientDialect extends ClientProtocolSide {
+  readonly id: ClientDialectId;
+  /** The upstream protocols its bodies become without the canonical model, in order of preference. */
+  rewrites: readonly DialectRewrite[];
+}
+
+export type ClientDialectId = 'editor-chat';
+
+/** A dialect's body as an upstream protocol's body, for the upstream's model id. */
+export interface DialectRewrite {
+  upstream: ConversationProtocolId;
+  body(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown>;
+}
+
+/** The protocol an endpoint's clients speak: a wire protocol (natively reachable) or a client dialect. */
+export type ClientProtocol = WireProtocol | ClientDialect;
+
+export function isClientDialect(protocol: ClientProtocol): protocol is ClientDialect {
+  return 'rewrites' in protocol;
 }
 
 export interface UpstreamCallShape {
@@ -103,6 +153,12 @@ export interface ClientStream {
    * the response it opened); absent, the protocol's stateless `streamErrorFrame`.
    */
   fail?(error: GatewayError): string;
+  /**
+   * Present on a stream that writes nothing for the upstream's opening events, so that the response's
+   * status can wait for the first content (the editor client shows an HTTP error, not an in-band one): the
+   * failure that came before anything was written, which the pipeline then answers with its status.
+   */
+  heldFailure?(): GatewayError | undefined;
 }
 
 /** How an answer is shown to the client: the names it asked for, and whether and how usage appears. */

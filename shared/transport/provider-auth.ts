@@ -1,4 +1,7 @@
+import { GatewayError } from '../core/errors.ts';
+import type { AwsCredentialSource } from '../core/ports.ts';
 import type { ProviderConfig } from '../core/project-config.ts';
+import { signAwsCall } from './sign-aws-call.ts';
 
 /** One upstream call as the credential step sees it (a request signer needs all of it). */
 export interface OutgoingCall {
@@ -8,12 +11,22 @@ export interface OutgoingCall {
   body: string | Uint8Array;
 }
 
+/** The signing name of Bedrock's runtime, the one AWS service the gateway signs for. */
+const BEDROCK_SIGNING_SERVICE = 'bedrock';
+
 /**
  * Adds the provider's credential the way the provider takes it: a bearer token, Anthropic's `x-api-key`,
- * or nothing (the offline mock; a provider without a stored key). The transport calls this for every
- * attempt, so a provider that signs its requests adds its signer here.
+ * an AWS Signature V4 made with the gateway's own AWS credentials (Bedrock), or nothing (the offline mock;
+ * a provider without a stored key). The transport calls this for every attempt, after the request is
+ * final, since a signature covers the body.
  */
-export async function authorizeCall(provider: Pick<ProviderConfig, 'auth'>, apiKey: string | undefined, call: OutgoingCall): Promise<Record<string, string>> {
+export async function authorizeCall(
+  provider: Pick<ProviderConfig, 'provider' | 'auth' | 'aws'>,
+  apiKey: string | undefined,
+  call: OutgoingCall,
+  aws: AwsCredentialSource,
+): Promise<Record<string, string>> {
+  if (provider.auth === 'aws-sigv4') return signWithGatewayCredentials(provider, call, aws);
   if (!apiKey) return call.headers;
   switch (provider.auth) {
     case 'bearer':
@@ -23,4 +36,21 @@ export async function authorizeCall(provider: Pick<ProviderConfig, 'auth'>, apiK
     case 'none':
       return call.headers;
   }
+}
+
+async function signWithGatewayCredentials(provider: Pick<ProviderConfig, 'provider' | 'aws'>, call: OutgoingCall, aws: AwsCredentialSource): Promise<Record<string, string>> {
+  const settings = provider.aws;
+  if (!settings) {
+    throw new GatewayError('upstream', `Provider "${provider.provider}" signs its calls with AWS credentials but has no region: set it again with --region.`, {
+      code: 'provider_misconfigured',
+    });
+  }
+  let credentials;
+  try {
+    credentials = await aws.credentials(settings.profile);
+  } catch (cause) {
+    const source = settings.profile ? `the AWS profile "${settings.profile}"` : "the gateway's AWS credential chain";
+    throw new GatewayError('upstream', `Provider "${provider.provider}": no AWS credentials from ${source}.`, { code: 'provider_credentials_unavailable', cause });
+  }
+  return signAwsCall(call, { service: BEDROCK_SIGNING_SERVICE, region: settings.region, credentials });
 }

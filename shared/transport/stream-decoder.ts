@@ -10,7 +10,7 @@ export interface UpstreamEvent {
   payload: Record<string, unknown> | undefined;
 }
 
-/** Turns an upstream's bytes into whole events, whatever the framing (SSE; AWS event-stream later). */
+/** Turns an upstream's bytes into whole events, whatever the framing (SSE; AWS event-stream: aws-event-stream-decoder.ts). */
 export interface StreamDecoder {
   push(bytes: Uint8Array): UpstreamEvent[];
   /** What remains when the upstream ends (a last event without its terminator is still an event). */

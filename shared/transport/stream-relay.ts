@@ -128,7 +128,9 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
             if (await forward(read, controller)) return;
           } catch (cause) {
             // A handler that cannot process an event must not leave the request unmetered or the client hanging.
-            await fail(controller, new GatewayError('internal', 'The gateway failed to relay the stream.', { code: 'stream_relay_failed', cause }));
+            // A decoder's GatewayError (an upstream's broken framing) keeps its words.
+            const error = cause instanceof GatewayError ? cause : new GatewayError('internal', 'The gateway failed to relay the stream.', { code: 'stream_relay_failed', cause });
+            await fail(controller, error);
             await reader.cancel(cause).catch(() => undefined);
             return;
           }

@@ -10,15 +10,19 @@ export interface UpstreamErrorAnswer {
   retryAfter: string | null;
   contentType: string | null;
   body: string;
+  /** The error's name where an AWS service gives it in `x-amzn-errortype` (Bedrock: `ThrottlingException:…`). */
+  errorType?: string;
 }
 
 export async function readUpstreamErrorAnswer(response: Response, apiKey: string | undefined): Promise<UpstreamErrorAnswer> {
   const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY_BYTES);
+  const errorType = response.headers.get('x-amzn-errortype');
   return {
     status: response.status,
     retryAfter: response.headers.get('retry-after'),
     contentType: response.headers.get('content-type'),
     body: redactSecrets(text, apiKey),
+    ...(errorType ? { errorType } : {}),
   };
 }
 
@@ -80,7 +84,21 @@ export async function upstreamFailureToGatewayError(
   return upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider);
 }
 
-export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provider: string): GatewayError {
+/**
+ * How the gateway authorizes its calls to the provider, for the remedy a refusal names: a stored key, or a
+ * signature made with the gateway's own AWS credentials.
+ */
+export type CredentialKind = 'key' | 'aws';
+
+export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provider: string, credential: CredentialKind = 'key'): GatewayError {
+  if ((answer.status === 401 || answer.status === 403) && credential === 'aws') {
+    // The upstream's own words name the role and the account: kept for the logs (cause), not shown to clients.
+    return new GatewayError(
+      'upstream',
+      `Provider "${provider}" refused the gateway's AWS credentials (HTTP ${answer.status}). An administrator must allow the gateway's role (or the provider's profile) to invoke this model in the provider's region: see the deployment's bedrock setting.`,
+      { code: 'provider_auth_failed', cause: upstreamErrorMessage(answer) },
+    );
+  }
   if (answer.status === 401 || answer.status === 403) {
     return new GatewayError(
       'upstream',

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { UsageArchive, UsageLedger } from '../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../core/usage-record.ts';
+import { usageBatchFiles } from './usage-batch-files.ts';
 
 export interface UsageWriterDeps {
   ledger: UsageLedger;
@@ -25,39 +26,55 @@ function parseMessage(message: SQSRecord): { record: UsageRecord } | { problem: 
   return { record: parsed.data };
 }
 
-/**
- * Applies one usage record exactly once: the ledger's conditional transaction stores it and settles its
- * cost at most once; the usage file is written every time (same key, same bytes), so a crash between
- * the two steps is repaired by the redelivery.
- */
-export async function applyUsageRecord(record: UsageRecord, deps: Pick<UsageWriterDeps, 'ledger' | 'archive'>): Promise<void> {
-  await deps.ledger.recordOnce(record);
-  await deps.archive.put(record);
+interface Delivered {
+  message: SQSRecord;
+  record: UsageRecord;
 }
 
 /**
- * The writer Lambda's work on one SQS batch. Records are independent, so they are applied concurrently;
- * each failure is reported as a partial batch failure, so only that message is retried (and, after the
- * queue's maxReceiveCount, moved to the dead-letter queue).
+ * The writer Lambda's work on one SQS batch, in two steps:
+ * 1. the ledger applies each record at most once (its conditional transaction stores the record and settles
+ *    its cost), concurrently;
+ * 2. one usage file per day of the batch takes every record the ledger now holds: those applied in this
+ *    delivery and those it had applied before, since the delivery that applied them may have crashed
+ *    before its file was written.
+ * A record can therefore be in the usage files more than once (a batch redelivered after its file was
+ * written), always within its day; the named queries and the compaction count each record_id once
+ * (docs/decisions/usage-files-and-queries.md). Each failure is a partial batch failure, so only those
+ * messages are retried (and, after the queue's maxReceiveCount, moved to the dead-letter queue).
  */
 export async function processUsageBatch(event: SQSEvent, deps: UsageWriterDeps): Promise<SQSBatchResponse> {
-  const failures = await Promise.all(
-    event.Records.map(async (message) => {
-      const parsed = parseMessage(message);
-      if ('problem' in parsed) {
-        deps.reportFailure(message, parsed.problem);
-        return message.messageId;
-      }
+  const failed = new Set<string>();
+  const fail = (message: SQSRecord, reason: string, error?: unknown) => {
+    deps.reportFailure(message, reason, error);
+    failed.add(message.messageId);
+  };
+  const delivered: Delivered[] = [];
+  for (const message of event.Records) {
+    const parsed = parseMessage(message);
+    if ('problem' in parsed) fail(message, parsed.problem);
+    else delivered.push({ message, record: parsed.record });
+  }
+  const recorded = await Promise.all(
+    delivered.map(async (entry) => {
       try {
-        await applyUsageRecord(parsed.record, deps);
-        return undefined;
+        await deps.ledger.recordOnce(entry.record);
+        return [entry];
       } catch (error) {
-        deps.reportFailure(message, 'applying the record failed', error);
-        return message.messageId;
+        fail(entry.message, 'applying the record failed', error);
+        return [];
+      }
+    }),
+  ).then((lists) => lists.flat());
+  await Promise.all(
+    usageBatchFiles(recorded.map((entry) => entry.record)).map(async (file) => {
+      try {
+        await deps.archive.write(file.key, file.body);
+      } catch (error) {
+        const inFile = new Set(file.recordIds);
+        for (const entry of recorded) if (inFile.has(entry.record.recordId)) fail(entry.message, 'writing the usage file failed', error);
       }
     }),
   );
-  return {
-    batchItemFailures: failures.filter((id): id is string => id !== undefined).map((itemIdentifier) => ({ itemIdentifier })),
-  };
+  return { batchItemFailures: event.Records.filter((message) => failed.has(message.messageId)).map((message) => ({ itemIdentifier: message.messageId })) };
 }

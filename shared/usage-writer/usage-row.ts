@@ -1,8 +1,9 @@
 import type { UsageRecord } from '../core/usage-record.ts';
 
 /**
- * The row written to the usage files, one JSON object per line, snake_case: the columns of the Glue table
- * Athena reads and of the local DuckDB view. Partitioned by `dt` (UTC day of `created_at`) in the path.
+ * A row of the usage files (Parquet, shared/usage-writer/usage-parquet.ts), snake_case: the columns of the
+ * Glue table Athena reads and of the local DuckDB view, in order. Partitioned by `dt` (UTC day of
+ * `created_at`) in the path, not stored in the row.
  */
 export const usageColumns = [
   { name: 'record_id', type: 'string' },
@@ -35,6 +36,8 @@ export const usageColumns = [
   // Added with the tool bridge: sizes of a bridged tool call's params and result (null for generations).
   { name: 'request_bytes', type: 'bigint' },
   { name: 'response_bytes', type: 'bigint' },
+  // Added with the editor route: prompt tokens its prompt compression saved (null for other endpoints).
+  { name: 'compression_saved_tokens', type: 'bigint' },
   // Added with the endpoints beyond chat: units billed beyond tokens (null when none).
   { name: 'units_requests', type: 'bigint' },
   { name: 'units_images', type: 'bigint' },
@@ -46,7 +49,8 @@ export const usageColumns = [
 
 export const USAGE_PARTITION_KEY = 'dt';
 
-export type UsageRow = Record<(typeof usageColumns)[number]['name'], string | number | boolean | null>;
+export type UsageColumnName = (typeof usageColumns)[number]['name'];
+export type UsageRow = Record<UsageColumnName, string | number | boolean | null>;
 
 export function toUsageRow(record: UsageRecord): UsageRow {
   return {
@@ -79,6 +83,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     agent_id: record.attribution.agentId ?? null,
     request_bytes: record.requestBytes ?? null,
     response_bytes: record.responseBytes ?? null,
+    compression_saved_tokens: record.compressionSavedTokens ?? null,
     units_requests: record.units?.requests ?? null,
     units_images: record.units?.images ?? null,
     units_audio_seconds: record.units?.audioSeconds ?? null,
@@ -88,11 +93,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
   };
 }
 
-/** `usage/dt=YYYY-MM-DD/<recordId>.json`: one object per record, so rewriting a redelivered record changes nothing. */
-export function usageObjectKey(record: UsageRecord): string {
-  return `usage/${USAGE_PARTITION_KEY}=${record.createdAt.slice(0, 10)}/${record.recordId}.json`;
-}
-
-export function serializeUsageRow(record: UsageRecord): string {
-  return `${JSON.stringify(toUsageRow(record))}\n`;
+/** The UTC day of the record (`YYYY-MM-DD`): its partition. Copies of one record are always in the same day. */
+export function usageDayOf(record: UsageRecord): string {
+  return record.createdAt.slice(0, 10);
 }

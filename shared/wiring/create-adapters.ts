@@ -6,7 +6,6 @@ import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts'
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
-import { DynamoVideoJobs } from '../adapters/aws/dynamo-video-jobs.ts';
 import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
@@ -20,7 +19,8 @@ export interface Adapters {
   usage: DynamoUsageLedger;
   balances: DynamoProjectBalance;
   rateLimiter: DynamoRateLimiter;
-  videoJobs: DynamoVideoJobs;
+  /** The document client the adapters share, for one built elsewhere (the video jobs', loaded on first use). */
+  documents: DynamoDBDocumentClient;
 }
 
 /**
@@ -46,7 +46,7 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     secrets,
     balances: new DynamoProjectBalance(documents, config.GATEWAY_PROJECTS_TABLE),
     rateLimiter: new DynamoRateLimiter(documents, config.GATEWAY_COUNTERS_TABLE),
-    videoJobs: new DynamoVideoJobs(documents, { name: config.GATEWAY_GENERATIONS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS }),
+    documents,
     usage: new DynamoUsageLedger(documents, {
       generations: config.GATEWAY_GENERATIONS_TABLE,
       projects: config.GATEWAY_PROJECTS_TABLE,

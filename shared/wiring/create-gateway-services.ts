@@ -1,17 +1,16 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { S3UsageSpill } from '../adapters/aws/s3-usage-spill.ts';
-import { SqsUsageSink } from '../adapters/aws/sqs-usage-sink.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
+import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { CoolDown } from '../core/cool-down.ts';
-import type { UpstreamFetch, UsageSink } from '../core/ports.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsCredentialSource, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createMockProviderFetch, withMockProvider } from '../providers/mock/mock-provider-fetch.ts';
+import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
+import { loadOnFirstUse } from './load-on-first-use.ts';
 
 /** What a host may give a route group instead of building it from the configuration. */
 export interface RouteGroupDependencies {
@@ -21,6 +20,8 @@ export interface RouteGroupDependencies {
   caches?: ConfigCaches;
   /** The upstream transport; Node's HTTP client (plus the offline mock provider) unless given. */
   fetch?: UpstreamFetch;
+  /** What signs calls to Bedrock providers; the AWS SDK's default chain (the function's role in Lambda) unless given. */
+  awsCredentials?: AwsCredentialSource;
 }
 
 /** What the request path says about a record the queue refused: spilled (to replay), or not even that. */
@@ -29,12 +30,48 @@ export interface UnsentUsageReports {
   unsent(record: UsageRecord, error: unknown): void;
 }
 
-/** SQS in AWS, with the spill bucket behind it when configured. */
+/**
+ * SQS in AWS, with the spill bucket behind it when configured. Their SDK clients load when first used
+ * (the first record is handed over after its answer ended; the spill only when SQS refuses one), so a
+ * cold start does not import them before the first answer.
+ */
 function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports): UsageSink {
-  const sqs = new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL'));
+  const queueUrl = requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL');
+  const sqs = loadOnFirstUse(async () => {
+    const [{ SQSClient }, { SqsUsageSink }] = await Promise.all([import('@aws-sdk/client-sqs'), import('../adapters/aws/sqs-usage-sink.ts')]);
+    return new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), queueUrl);
+  });
+  const sink: UsageSink = { send: async (record) => (await sqs()).send(record) };
   const spillBucket = config.GATEWAY_USAGE_SPILL_BUCKET;
-  if (spillBucket === undefined) return sqs;
-  return withSpill(sqs, new S3UsageSpill(new S3Client({ region: config.AWS_REGION }), spillBucket), reports.spilled);
+  if (spillBucket === undefined) return sink;
+  const spill = loadOnFirstUse(async () => {
+    const [{ S3Client }, { S3UsageSpill }] = await Promise.all([import('@aws-sdk/client-s3'), import('../adapters/aws/s3-usage-spill.ts')]);
+    return new S3UsageSpill(new S3Client({ region: config.AWS_REGION }), spillBucket);
+  });
+  return withSpill(sink, { put: async (record) => (await spill()).put(record) }, reports.spilled);
+}
+
+/**
+ * The offline mock provider, loaded when a request first reaches it: only projects trying the gateway
+ * without a provider account call it, so the cold starts of the others do not load it.
+ */
+function mockProviderOnFirstUse(config: RuntimeConfig, now: () => number): UpstreamFetch {
+  const mock = loadOnFirstUse(async () => (await import('../providers/mock/mock-provider-fetch.ts')).createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now }));
+  return async (url, init) => (await mock())(url, init);
+}
+
+/**
+ * The video jobs' adapter, loaded when first called: only the route group that serves `/v1/videos` ever
+ * calls it, so the other cold starts do not load it.
+ */
+function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: string; retentionDays: number }): VideoJobStore {
+  const store = loadOnFirstUse(async () => new (await import('../adapters/aws/dynamo-video-jobs.ts')).DynamoVideoJobs(documents, table));
+  return {
+    save: async (job) => (await store()).save(job),
+    find: async (projectId, videoId) => (await store()).find(projectId, videoId),
+    list: async (projectId) => (await store()).list(projectId),
+    claimBilling: async (projectId, videoId, at) => (await store()).claimBilling(projectId, videoId, at),
+  };
 }
 
 /** The request path's services from the configuration and what the host injects. */
@@ -45,7 +82,8 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     keys: adapters.keys,
     projects: adapters.projects,
     secrets: adapters.secrets,
-    fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now })),
+    fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), mockProviderOnFirstUse(config, clock.now)),
+    awsCredentials: dependencies.awsCredentials ?? createDefaultAwsCredentials(),
     clock,
     randomBytes: secureRandomBytes,
     caches: dependencies.caches ?? createConfigCaches(clock),
@@ -59,7 +97,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     coolDown: new CoolDown(clock),
     usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports),
     generations: adapters.usage,
-    videoJobs: adapters.videoJobs,
+    videoJobs: videoJobsOnFirstUse(adapters.documents, { name: config.GATEWAY_GENERATIONS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS }),
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,
     reportUnsentUsage: reports.unsent,

@@ -6,7 +6,8 @@ import type { UsageArchive } from '../core/ports.ts';
 import type { UsageWriterDeps } from '../usage-writer/process-usage-batch.ts';
 import { createAdapters } from './create-adapters.ts';
 
-function createUsageArchive(config: RuntimeConfig): UsageArchive {
+/** The usage files: the S3 bucket in AWS, a directory locally (GATEWAY_USAGE_ARCHIVE). */
+export function createUsageArchive(config: RuntimeConfig): UsageArchive {
   if (config.GATEWAY_USAGE_ARCHIVE === 'file') return new FileUsageArchive(requireSetting(config, 'GATEWAY_USAGE_DIR'));
   return new S3UsageArchive(new S3Client({ region: config.AWS_REGION }), requireSetting(config, 'GATEWAY_USAGE_BUCKET'));
 }

@@ -9,6 +9,9 @@ describe('findKnownModelLimits', () => {
     ['openai/gpt-4o-mini', 128_000],
     ['gpt-4o-mini-2024-07-18', 128_000],
     ['claude-haiku-4-5-20251001', 200_000],
+    ['anthropic.claude-sonnet-4-5-20250929-v1:0', 200_000],
+    ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 200_000],
+    ['arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-5-20251101-v1:0', 200_000],
   ])('knows %s', (model, contextLength) => {
     expect(findKnownModelLimits(model)?.contextLength).toBe(contextLength);
   });

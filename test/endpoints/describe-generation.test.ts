@@ -57,7 +57,7 @@ describe('describeGeneration', () => {
     const record = sampleRecord({ attribution: {} });
     delete record.finishReason;
     const generation = describeGeneration(record);
-    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'request_bytes', 'response_bytes'] as const) {
+    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'request_bytes', 'response_bytes', 'compression_saved_tokens'] as const) {
       expect(generation[field], field).toBeNull();
     }
     expect(generation.cancelled).toBe(false);
@@ -88,5 +88,9 @@ describe('describeGeneration', () => {
       sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', costNanos: 0, requestBytes: 48, responseBytes: 1_024 }),
     );
     expect(generation).toMatchObject({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', total_cost: 0, request_bytes: 48, response_bytes: 1_024 });
+  });
+
+  it('shows the tokens the editor profile’s prompt compression saved', () => {
+    expect(describeGeneration(sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_234 }))).toMatchObject({ endpoint: 'editor.chat_completions', compression_saved_tokens: 1_234 });
   });
 });

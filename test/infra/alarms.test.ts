@@ -33,7 +33,7 @@ describe('alarms', () => {
   });
 
   it('alarms on errors and throttles of every function', () => {
-    for (const prefix of [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin']) {
+    for (const prefix of [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor']) {
       for (const metric of ['Errors', 'Throttles']) {
         const found = alarms().filter(
           (alarm) => alarm.MetricName === metric && JSON.stringify(alarm.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: functionRef(prefix) }]),

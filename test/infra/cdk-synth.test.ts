@@ -21,7 +21,7 @@ describe('npx cdk synth', () => {
     expect(stderr).not.toMatch(/AwsSolutions-/);
     const template = JSON.parse(readFileSync(join(outdir, 'ModelGateway.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
     const types = Object.values(template.Resources).map((resource) => resource.Type);
-    expect(types.filter((type) => type === 'AWS::Lambda::Function')).toHaveLength(routeGroups.length + 2);
+    expect(types.filter((type) => type === 'AWS::Lambda::Function')).toHaveLength(routeGroups.length + 3);
     expect(types).toContain('AWS::CloudFront::Distribution');
   }, 150_000);
 

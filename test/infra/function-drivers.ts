@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { functionUrlEvent, invokeStreaming, lambdaContext, loadHandler, type StreamingHandler } from '../support/handler-invocation.ts';
+import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
 import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
 
 /**
@@ -11,7 +12,12 @@ import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
  */
 type AdminHandler = (event: unknown, context: unknown) => Promise<AdminResult>;
 
-export async function exerciseAdmin(environment: Record<string, string>, upstreamBaseUrl: string, mcp: { url: string; header: { name: string; value: string } }): Promise<{ key: string }> {
+export async function exerciseAdmin(
+  environment: Record<string, string>,
+  upstreamBaseUrl: string,
+  mcp: { url: string; header: { name: string; value: string } },
+  bedrock: { baseUrl: string; region: string; models: readonly string[] },
+): Promise<{ key: string }> {
   const handler = await loadHandler<AdminHandler>('functions/admin/handler.ts', environment);
   const run = async <T = Record<string, unknown>>(command: Record<string, unknown>): Promise<T> => {
     const answer = await handler(command, lambdaContext('admin'));
@@ -28,6 +34,9 @@ export async function exerciseAdmin(environment: Record<string, string>, upstrea
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   // A video model: the openai route group keeps its jobs.
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/sora-2', kind: 'video', videoSecondMicros: 100_000 });
+  // Bedrock: signed with the function's own credentials, so no secret is written.
+  await run({ command: 'provider.set', projectId: 'acme', provider: 'bedrock', region: bedrock.region, baseUrl: bedrock.baseUrl });
+  for (const model of bedrock.models) await run({ command: 'model.allow', projectId: 'acme', slug: `bedrock/${model}` });
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'model.remove', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'ratecard.set', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
@@ -76,4 +85,18 @@ export async function exerciseWriter(environment: Record<string, string>, known:
   const records = [sampleRecord(known), sampleRecord({ projectId: known.projectId, prepaid: true, reservedNanos: 5_000, costNanos: 1_000 })];
   const result = await handler({ Records: records.map((record, index) => usageMessage(JSON.stringify(record), `m-${index}`)) }, lambdaContext('writer'));
   expect(result.batchItemFailures).toEqual([]);
+}
+
+/** Two batch files of one day, as the writer leaves them, for the compactor to merge. */
+export function usageFilesToCompact() {
+  const day = '2025-03-01';
+  const records = [sampleRecord({ createdAt: `${day}T08:00:00Z` }), sampleRecord({ createdAt: `${day}T09:00:00Z` })];
+  return { day, files: [...usageBatchFiles(records), ...usageBatchFiles(records.slice(1))] };
+}
+
+/** Compacts one day by hand (`from` and `to`), as an operator would after replaying old records. */
+export async function exerciseUsageCompactor(environment: Record<string, string>, day: string): Promise<void> {
+  const handler = await loadHandler<(event: unknown, context: unknown) => Promise<{ compacted: unknown[] }>>('functions/usage-compactor/handler.ts', environment);
+  const result = await handler({ from: day, to: day }, lambdaContext('usage-compactor'));
+  expect(result.compacted).toEqual([expect.objectContaining({ day, files: 2, rows: 3, records: 2 })]);
 }

@@ -20,7 +20,7 @@ function functionProperties(prefix: string): Record<string, unknown> {
 describe('gateway functions', () => {
   it('runs every function on Node.js 24, arm64, from the ESM bundle', () => {
     const functions = Object.values(resourcesOfType(gateway.template, FUNCTION));
-    expect(functions).toHaveLength(routeGroups.length + 2);
+    expect(functions).toHaveLength(routeGroups.length + 3);
     for (const { Properties } of functions) {
       expect(Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: expect.anything() });
@@ -79,9 +79,29 @@ describe('gateway functions', () => {
     });
   });
 
-  it('sizes functions from the measured defaults: route groups 512 MB, writer and admin 256 MB, nothing reserved', () => {
+  it('compacts the usage files daily at 01:30 UTC with the usage-compactor function, which has the bucket and no table', () => {
+    const compactor = logicalId(gateway.template, FUNCTION, 'UsageCompactionCompactor');
+    gateway.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(30 1 * * ? *)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [compactor, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 21_600 } })],
+    });
+    gateway.template.hasResourceProperties('AWS::Lambda::Permission', { Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', FunctionName: { 'Fn::GetAtt': [compactor, 'Arn'] } });
+    const variables = (functionProperties('UsageCompactionCompactor').Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables).toMatchObject({
+      GATEWAY_USAGE_ARCHIVE: 's3',
+      GATEWAY_USAGE_BUCKET: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage') },
+      POWERTOOLS_SERVICE_NAME: 'gateway-usage-compactor',
+    });
+    expect(Object.keys(variables).filter((name) => name.endsWith('_TABLE'))).toEqual([]);
+    expect(functionProperties('UsageCompactionCompactor')).toMatchObject({ Timeout: 900 });
+    gateway.template.hasOutput('UsageCompactorFunctionName', { Value: { Ref: compactor }, Description: Match.anyValue() });
+  });
+
+  it('sizes functions from the measured defaults: route groups 512 MB, writer and admin 256 MB, compactor 1024 MB, nothing reserved', () => {
     expect(functionProperties('Writer')).toMatchObject({ MemorySize: 256 });
     expect(functionProperties('Admin')).toMatchObject({ MemorySize: 256 });
+    expect(functionProperties('UsageCompactionCompactor')).toMatchObject({ MemorySize: 1024 });
     for (const { Properties } of Object.values(resourcesOfType(gateway.template, FUNCTION))) {
       expect(Properties).not.toHaveProperty('ReservedConcurrentExecutions');
     }
@@ -95,7 +115,7 @@ describe('gateway functions', () => {
   });
 
   it('keeps each function\'s logs in its own log group with a retention', () => {
-    gateway.template.resourceCountIs('AWS::Logs::LogGroup', routeGroups.length + 2);
+    gateway.template.resourceCountIs('AWS::Logs::LogGroup', routeGroups.length + 3);
     gateway.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 

@@ -5,6 +5,7 @@ export interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: Record<string, Record<string, string>>;
 }
 
 /** Every Allow statement of the policies attached to the role of the function whose id starts with `prefix`. */

@@ -1,18 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeGroups } from '../../infra/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
-import { iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
+import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
-import { exerciseAdmin, exerciseRouteGroup, exerciseWriter } from './function-drivers.ts';
+import { exerciseAdmin, exerciseRouteGroup, exerciseUsageCompactor, exerciseWriter, usageFilesToCompact } from './function-drivers.ts';
 import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
 import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
@@ -24,6 +26,10 @@ import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type Synthesiz
  * each of them, and must grant nothing that no command used.
  */
 const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
+/** The credentials Lambda gives a function's role, in its environment; Bedrock calls are signed with them. */
+const ROLE = { AWS_ACCESS_KEY_ID: 'AKIDROUTEGROUPROLE01', AWS_SECRET_ACCESS_KEY: 'route-group-role-secret-0123456789', AWS_SESSION_TOKEN: 'route-group-session-token' };
+/** What the deployment settings let the route groups invoke on Bedrock: a Claude inference profile and a foundation model. */
+const BEDROCK_MODELS = ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'];
 const DOCS_HEADER = { name: 'X-Docs-Token', value: 'docs-secret-0123456789' };
 const context = { region: TEST_ENV.region, account: TEST_ENV.account };
 
@@ -33,6 +39,7 @@ let store: EmbeddedStore;
 let storeDirectory: string;
 let upstream: FakeUpstream;
 let mcpServer: McpUpstream;
+let bedrock: FakeBedrockRuntime;
 const secretsManager = mockClient(SecretsManagerClient);
 const sqs = mockClient(SQSClient);
 const s3 = mockClient(S3Client);
@@ -44,13 +51,14 @@ function environmentOf(prefix: string): Record<string, string> {
   const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
   const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
-  return { ...resolved, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
 }
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
   for (const mock of [secretsManager, sqs, s3]) mock.resetHistory();
   dynamo.calls.length = 0;
+  const bedrockBefore = bedrock.received.length;
   dynamo.start();
   try {
     await exercise();
@@ -58,18 +66,40 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
     dynamo.stop();
   }
   const mocked = [secretsManager, sqs, s3].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
-  used.set(prefix, [...dynamo.calls, ...mocked]);
+  // Bedrock is called over HTTP, signed: the fake runtime saw each call (and checked its signature).
+  const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
+  used.set(prefix, [...dynamo.calls, ...mocked, ...invoked]);
 }
 
 interface Grant {
   action: string;
   resource: string;
+  conditions?: Record<string, Record<string, string>>;
 }
 
 function grantsOf(prefix: string): Grant[] {
   return statementsOfFunction(gateway.template, prefix).flatMap((statement) =>
-    actionsOf(statement).flatMap((action) => resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource) }))),
+    actionsOf(statement).flatMap((action) =>
+      resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource), ...(statement.Condition ? { conditions: statement.Condition } : {}) })),
+    ),
   );
+}
+
+/** The grant's conditions hold for the call: each key is set by the request and matches (StringLike, StringEquals). */
+function conditionsHold(grant: Grant, call: AwsCall): boolean {
+  return Object.entries(grant.conditions ?? {}).every(([operator, entries]) =>
+    Object.entries(entries).every(([key, expected]) => {
+      const value = call.context?.[key];
+      if (value === undefined) return false;
+      if (operator === 'StringLike') return iamPatternMatches(expected, value);
+      if (operator === 'StringEquals') return value === expected;
+      throw new Error(`No evaluation of the condition operator ${operator}: add it here`);
+    }),
+  );
+}
+
+function allows(grant: Grant, call: AwsCall): boolean {
+  return iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource) && conditionsHold(grant, call);
 }
 
 /** Granted for the Lambda service acting with the function's role, not for the function's code. */
@@ -81,10 +111,10 @@ function grantedForTheService(prefix: string, grant: Grant): boolean {
   return prefix === 'Writer' && grant.resource === queue && pollerActions.includes(grant.action);
 }
 
-const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin'];
+const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor'];
 
 beforeAll(async () => {
-  gateway = synthesizeGateway();
+  gateway = synthesizeGateway({ bedrock: { models: BEDROCK_MODELS } });
   symbols = new SymbolicResources(gateway.template, context);
   const tableName = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
   storeDirectory = await mkdtemp(join(tmpdir(), 'least-privilege-'));
@@ -103,6 +133,19 @@ beforeAll(async () => {
       : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json'));
   });
   mcpServer = await startDocsServer(DOCS_HEADER.value);
+  bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } } });
+  bedrock.answerWith((request, response) => {
+    switch (request.operation) {
+      case 'invoke':
+        return sendBedrockJson(response, readFixture('anthropic/messages-nonstream-text.json'));
+      case 'invoke-with-response-stream':
+        return sendEventStream(response, anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }), 0);
+      case 'converse':
+        return sendBedrockJson(response, readFixture('bedrock/converse-text.json'));
+      case 'converse-stream':
+        return sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')), 0);
+    }
+  });
   const originSecretArn = environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN;
   // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
   const secretOf = (secretId: string) =>
@@ -112,18 +155,34 @@ beforeAll(async () => {
   secretsManager.on(CreateSecretCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
   s3.on(PutObjectCommand).resolves({});
+  // Two batch files of one day for the compactor to merge.
+  const toCompact = usageFilesToCompact();
+  s3.on(ListObjectsV2Command).callsFake((input: { Prefix?: string }) => ({
+    Contents: toCompact.files.filter((file) => file.key.startsWith(input.Prefix ?? '')).map((file) => ({ Key: file.key })),
+    IsTruncated: false,
+  }));
+  s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    const body = toCompact.files.find((file) => file.key === input.Key)?.body;
+    if (!body) throw new Error(`no object ${input.Key}`);
+    return { Body: { transformToByteArray: async () => body } };
+  });
+  s3.on(DeleteObjectsCommand).resolves({});
 
   const { key } = await (async () => {
     let created = { key: '' };
     await recordCalls('Admin', async () => {
-      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER });
+      created = await exerciseAdmin(environmentOf('Admin'), upstream.baseUrl, { url: mcpServer.url, header: DOCS_HEADER }, { baseUrl: bedrock.baseUrl, region: context.region, models: BEDROCK_MODELS });
     });
     return created;
   })();
   await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', requestId: 'req-known' }));
+  await recordCalls('UsageCompactionCompactor', () => exerciseUsageCompactor(environmentOf('UsageCompactionCompactor'), toCompact.day));
   const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
   const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
   const mcpAccept = { accept: 'application/json, text/event-stream' };
+  // Every Bedrock model the settings list, over both operations, from each route group that calls models.
+  const onBedrock = (body: Record<string, unknown>) =>
+    BEDROCK_MODELS.flatMap((model) => [false, true].map((stream) => ({ ...body, model: `bedrock/${model}`, stream })));
   const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }>> = {
     openai: [
       { method: 'POST', path: '/v1/chat/completions', body: chat, status: 200 },
@@ -134,11 +193,18 @@ beforeAll(async () => {
       { method: 'POST', path: '/v1/videos', body: { model: 'openai/sora-2', prompt: 'a lighthouse', seconds: '4' }, status: 200 },
       { method: 'GET', path: '/v1/videos/video_lp', status: 200 },
       { method: 'GET', path: '/v1/videos', status: 200 },
+      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/chat/completions', body, status: 200 })),
     ],
     messages: [
       { method: 'POST', path: '/v1/messages', body: messages, status: 200 },
       { method: 'POST', path: '/v1/messages', body: { ...messages, stream: true }, status: 200 },
       { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
+      ...onBedrock(messages).map((body) => ({ method: 'POST', path: '/v1/messages', body, status: 200 })),
+    ],
+    editor: [
+      { method: 'POST', path: '/v1/editor/chat/completions', body: { ...chat, stream: true, stream_options: { include_usage: true } }, status: 200 },
+      { method: 'GET', path: '/v1/editor/models', status: 200 },
+      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/editor/chat/completions', body, status: 200 })),
     ],
     mcp: [
       { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
@@ -161,6 +227,7 @@ afterAll(async () => {
   for (const mock of [secretsManager, sqs, s3]) mock.restore();
   await upstream?.close();
   await mcpServer?.close();
+  await bedrock?.close();
   await store?.close();
   await rm(storeDirectory, { recursive: true, force: true });
 });
@@ -170,14 +237,14 @@ describe('least privilege, from what each function sends', () => {
     const grants = grantsOf(prefix);
     const calls = used.get(prefix) ?? [];
     expect(calls.length, `${prefix} sent nothing: the exercise did not run`).toBeGreaterThan(0);
-    const denied = calls.filter((call) => !grants.some((grant) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)));
+    const denied = calls.filter((call) => !grants.some((grant) => allows(grant, call)));
     expect([...new Set(denied.map((call) => `${call.action} on ${call.resource}`))]).toEqual([]);
   });
 
   it.each(functions)('%s: the policy grants nothing that no command used', (prefix) => {
     const calls = used.get(prefix) ?? [];
     const unused = grantsOf(prefix).filter(
-      (grant) => !grantedForTheService(prefix, grant) && !calls.some((call) => iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource)),
+      (grant) => !grantedForTheService(prefix, grant) && !calls.some((call) => allows(grant, call)),
     );
     expect(unused.map((grant) => `${grant.action} on ${grant.resource}`)).toEqual([]);
   });
@@ -186,6 +253,32 @@ describe('least privilege, from what each function sends', () => {
     for (const group of routeGroups) {
       expect(used.get(`RouteGroup${group.name}`)?.some((call) => call.action === 's3:PutObject' && call.resource.includes('/spill/rec-'))).toBe(true);
     }
+  });
+
+  it('lets the compactor list the usage files of a day, read and delete them, and put their merge, under usage/ only', () => {
+    const bucket = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage'), 'Arn'] });
+    const calls = used.get('UsageCompactionCompactor') ?? [];
+    expect(calls).toContainEqual({ action: 's3:ListBucket', resource: bucket, context: { 's3:prefix': 'usage/dt=2025-03-01/' } });
+    expect(new Set(calls.map((call) => call.action))).toEqual(new Set(['s3:ListBucket', 's3:GetObject', 's3:PutObject', 's3:DeleteObject']));
+    // A listing of the whole bucket would not be allowed.
+    const listing = grantsOf('UsageCompactionCompactor').find((grant) => grant.action === 's3:ListBucket');
+    expect(listing && allows(listing, { action: 's3:ListBucket', resource: bucket, context: { 's3:prefix': 'spill/' } })).toBe(false);
+  });
+
+  it('invokes Bedrock from the route groups that call models, signed with the role, and grants the tool bridge no model', () => {
+    for (const group of routeGroups) {
+      const invoked = (used.get(`RouteGroup${group.name}`) ?? []).filter((call) => call.action.startsWith('bedrock:'));
+      const granted = grantsOf(`RouteGroup${group.name}`).filter((grant) => grant.action.startsWith('bedrock:'));
+      if (group.callsNoModels) {
+        expect(invoked, group.name).toEqual([]);
+        expect(granted, group.name).toEqual([]);
+      } else {
+        expect(new Set(invoked.map((call) => call.action)), group.name).toEqual(new Set(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']));
+        expect(granted.some((grant) => grant.resource.includes('*')), group.name).toBe(false);
+      }
+    }
+    expect(bedrock.refused).toEqual([]);
+    expect(bedrock.received.every((request) => request.authorization.kind === 'sigv4' && request.authorization.accessKeyId === ROLE.AWS_ACCESS_KEY_ID)).toBe(true);
   });
 
   it('reaches the MCP server from the tool bridge with the header its secret holds', () => {

@@ -87,6 +87,17 @@ describe('least-privilege grants', () => {
     expect(actionsOn(writer, queue)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
   });
 
+  it('lets the usage compactor list, read, put and delete usage files only, listing only under usage/', () => {
+    const compactor = statementsOfFunction(gateway.template, 'UsageCompactionCompactor');
+    const bucket = logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage');
+    const onBucket = compactor.filter((statement) => JSON.stringify(statement.Resource).includes(bucket));
+    expect(onBucket.flatMap(actionsOf).sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    const listing = onBucket.find((statement) => actionsOf(statement).includes('s3:ListBucket')) as Statement & { Condition?: unknown };
+    expect(listing.Condition).toEqual({ StringLike: { 's3:prefix': 'usage/*' } });
+    for (const statement of onBucket.filter((each) => each !== listing)) expect(JSON.stringify(statement.Resource)).toContain('/usage/*');
+    expect(compactor.flatMap(actionsOf).filter((action) => !action.startsWith('s3:') && !action.startsWith('logs:'))).toEqual([]);
+  });
+
   it('lets the admin function create, update and delete provider keys (never read them), and manage keys and projects', () => {
     expect(actionsOn(admin, PROVIDER_SECRETS)).toEqual(['secretsmanager:CreateSecret', 'secretsmanager:DeleteSecret', 'secretsmanager:PutSecretValue']);
     expect(actionsOn(admin, table('Keys'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));

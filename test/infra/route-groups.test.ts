@@ -37,4 +37,12 @@ describe('the route groups of the gateway', () => {
     expect(routeGroupForPath('/v1/mcp', routeGroups).name).toBe('openai');
     expect(routeGroupForPath('/v1/messages', routeGroups).name).toBe('messages');
   });
+
+  it('sends the editor route (/v1/editor/*) to the editor function, and the legacy /v1 routes to the OpenAI-compatible one', () => {
+    for (const path of ['/v1/editor/chat/completions', '/v1/editor/v1/chat/completions', '/v1/editor/models']) {
+      expect(routeGroupForPath(path, routeGroups), path).toMatchObject({ name: 'editor', entry: 'functions/editor/handler.ts', protocol: 'openai-chat' });
+    }
+    expect(routeGroupForPath('/v1/chat/completions', routeGroups).name).toBe('openai');
+    expect(routeGroupForPath('/v1/editorial', routeGroups).name).toBe('openai');
+  });
 });

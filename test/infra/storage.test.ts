@@ -6,7 +6,8 @@ import {
   keysTableDefinition,
   projectsTableDefinition,
 } from '../../shared/adapters/aws/table-definitions.ts';
-import { namedUsageQueries, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/usage-writer/usage-table.ts';
+import { athenaQueryDescription, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
+import { PARQUET_SERDE, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/usage-writer/usage-table.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
@@ -113,12 +114,14 @@ describe('usage files and Athena', () => {
     });
   });
 
-  it('describes the usage files with a Glue table using partition projection over the bucket', () => {
+  it('describes the usage files with a Glue table over Parquet using partition projection over the bucket', () => {
     gateway.template.hasResourceProperties('AWS::Glue::Database', { DatabaseInput: { Name: USAGE_DATABASE_NAME } });
     const table = Object.values(resourcesOfType(gateway.template, 'AWS::Glue::Table'))[0]?.Properties as {
       DatabaseName: string;
-      TableInput: { Name: string; Parameters: Record<string, unknown>; StorageDescriptor: { Columns: unknown[] } };
+      TableInput: { Name: string; Parameters: Record<string, unknown>; StorageDescriptor: { Columns: unknown[]; SerdeInfo: { SerializationLibrary: string } } };
     };
+    expect(table.TableInput.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe(PARQUET_SERDE);
+    expect(table.TableInput.Parameters.classification).toBe('parquet');
     expect(table.DatabaseName).toBe(USAGE_DATABASE_NAME);
     expect(table.TableInput.Name).toBe(USAGE_TABLE_NAME);
     expect(table.TableInput.StorageDescriptor.Columns).toEqual(usageTableColumns.map(({ name, type }) => ({ Name: name, Type: type })));
@@ -141,16 +144,18 @@ describe('usage files and Athena', () => {
     gateway.template.hasOutput('UsageBucketName', { Value: { Ref: logicalId(gateway.template, 'AWS::S3::Bucket', 'UsageAnalyticsUsage') } });
   });
 
-  it('defines one named query per shared usage query, with the same SQL', () => {
+  it('defines one named query per shared usage query, with the same SQL, filtered to the days given as parameters', () => {
     const workGroup = { Ref: logicalId(gateway.template, 'AWS::Athena::WorkGroup', 'UsageAnalyticsWorkGroup') };
     gateway.template.resourceCountIs('AWS::Athena::NamedQuery', namedUsageQueries.length);
     for (const query of namedUsageQueries) {
       gateway.template.hasResourceProperties('AWS::Athena::NamedQuery', {
         Name: query.name,
         QueryString: query.sql,
+        Description: athenaQueryDescription(query),
         Database: USAGE_DATABASE_NAME,
         WorkGroup: workGroup,
       });
+      expect(query.sql, query.name).toMatch(/WHERE dt BETWEEN \? AND \?/);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEditorClientRequest } from '../../shared/protocols/editor-chat/editor-client-detection.ts';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
 import { sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
@@ -43,6 +44,9 @@ describe('Claude Code through the gateway', () => {
     expect(turn?.headers['x-api-key']).toBe('sk-ant-upstream-0123456789');
     expect(turn?.headers['anthropic-beta']).toMatch(/claude-code/);
     expect(turn?.body.model).toBe('claude-haiku-4-5');
+    // Claude Code's own body and User-Agent (passed through natively) are never taken for the editor client's.
+    expect(turn?.body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ input_schema: expect.any(Object) })]));
+    expect(isEditorClientRequest({ headers: { 'user-agent': String(turn?.headers['user-agent']) } }, JSON.stringify(turn?.body))).toBe(false);
 
     await gateway.host.drainUsage();
     const project = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });

@@ -125,6 +125,19 @@ describe('pass-through of other /v1/* routes', () => {
     }
   });
 
+  it("never passes a request to Amazon Bedrock's runtime, whose calls the gateway's own AWS credentials would sign", async () => {
+    await gateway.admin({ command: 'provider.set', projectId: 'open', provider: 'bedrock', region: 'us-east-1' });
+    try {
+      const before = upstream.received.length;
+      const response = await call('/v1/files', { headers: { 'x-gateway-provider': 'bedrock' } });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'provider_not_passed_through', param: 'x-gateway-provider' } });
+      expect(upstream.received.length).toBe(before);
+    } finally {
+      await gateway.admin({ command: 'provider.remove', projectId: 'open', provider: 'bedrock' });
+    }
+  });
+
   it('is refused with 403 by an access policy that does not allow the passthrough group', async () => {
     await gateway.admin({ command: 'project.update', projectId: 'open', allowedEndpoints: ['chat'] });
     try {

@@ -22,7 +22,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   const estimatedFrom: string[] = [];
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
-  const response = streamAnswer({
+  const response = await streamAnswer({
     bridge: chooseBridge(openAiChatProtocol, ['openai-chat'], () => {
       throw new Error('native');
     }),

@@ -28,6 +28,8 @@ const jsonBody = fc.oneof(
     {
       model,
       messages: fc.oneof(fc.array(message, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
+      // The editor's Responses-shaped bodies (and any other route's stray field).
+      input: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 })),
       max_tokens: fc.oneof(fc.integer({ min: -5, max: 100_000 }), fc.string()),
       stream: fc.constant(false),
       tools: fc.jsonValue({ maxDepth: 3 }),

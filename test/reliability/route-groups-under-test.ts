@@ -1,3 +1,4 @@
+import { createEditorRouteGroup, editorRoutes } from '../../shared/endpoints/editor-route-group.ts';
 import { createMessagesRouteGroup, messagesRoutes } from '../../shared/endpoints/messages-route-group.ts';
 import { createOpenAiRouteGroup, openAiRoutes } from '../../shared/endpoints/openai-route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../../shared/http/gateway-http.ts';
@@ -15,6 +16,12 @@ export const routeGroupsUnderTest: Array<{
     name: 'openai',
     routes: openAiRoutes,
     create: (services) => createOpenAiRouteGroup(services),
+    isErrorBody: (body) => isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string' && typeof body.error.type === 'string',
+  },
+  {
+    name: 'editor',
+    routes: editorRoutes,
+    create: (services) => createEditorRouteGroup(services),
     isErrorBody: (body) => isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string' && typeof body.error.type === 'string',
   },
   {

@@ -2,10 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
 
-/** One request to AWS as IAM authorizes it: the action and the ARN of the resource it acts on. */
+/** One request to AWS as IAM authorizes it: the action, the ARN of the resource it acts on, and condition keys it sets. */
 export interface AwsCall {
   action: string;
   resource: string;
+  /** Request-specific condition keys, e.g. `s3:prefix` of a listing. */
+  context?: Record<string, string>;
 }
 
 export interface AwsCallContext {
@@ -125,8 +127,25 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
         resource: `arn:aws:s3:::${String(input.Bucket)}/${Key}`,
       }));
     case 'ListObjectsV2':
-      return [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}` }];
+      return [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}`, context: { 's3:prefix': String(input.Prefix ?? '') } }];
     default:
       throw new Error(`No IAM action known for ${command.constructor.name}: add it to test/support/aws-call-recorder.ts`);
   }
+}
+
+/**
+ * The IAM checks of one Bedrock runtime call: InvokeModel (which Converse is authorized as) or
+ * InvokeModelWithResponseStream (ConverseStream too), on the model; a system inference profile is checked
+ * on the profile and on the foundation model where it routes the request (here, its own region).
+ */
+export function bedrockIamCalls(request: { operation: string; model: string }, context: AwsCallContext): AwsCall[] {
+  const action = request.operation.endsWith('stream') ? 'bedrock:InvokeModelWithResponseStream' : 'bedrock:InvokeModel';
+  const foundationModel = (model: string) => `arn:aws:bedrock:${context.region}::foundation-model/${model}`;
+  if (request.model.startsWith('arn:')) return [{ action, resource: request.model }];
+  const profile = /^(us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/.exec(request.model);
+  if (!profile) return [{ action, resource: foundationModel(request.model) }];
+  return [
+    { action, resource: `arn:aws:bedrock:${context.region}:${context.account}:inference-profile/${request.model}` },
+    { action, resource: foundationModel(profile[2] ?? '') },
+  ];
 }

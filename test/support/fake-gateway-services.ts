@@ -48,6 +48,7 @@ export function createFakeGateway(options: {
     projects: { loadProjectConfig: async (projectId) => (projectId === 'acme' ? config : undefined), loadOrgRateCard: async () => new Map() },
     secrets: { getApiKey: async () => 'sk-upstream-0123456789' },
     fetch: options.fetch,
+    awsCredentials: { credentials: async () => ({ accessKeyId: 'AKIDFAKEGATEWAY', secretAccessKey: 'fake-secret-access-key' }) },
     clock,
     randomBytes: (size) => randomBytes(size),
     caches: createConfigCaches(clock),

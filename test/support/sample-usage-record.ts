@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { SQSRecord } from 'aws-lambda';
+import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
-import { serializeUsageRow, usageObjectKey } from '../../shared/usage-writer/usage-row.ts';
+import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
 
 let sequence = 0;
 
@@ -39,13 +40,12 @@ export function sampleRecord(overrides: Partial<UsageRecord> = {}): UsageRecord 
   });
 }
 
-/** Writes the records as the usage writer does: one file per record under `<dataDir>/usage/dt=…/`. */
-export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): Promise<void> {
-  for (const record of records) {
-    const path = join(dataDir, usageObjectKey(record));
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, serializeUsageRow(record));
-  }
+/** Writes the records as the usage writer writes one delivered batch: one Parquet file per day under `<dataDir>/usage/dt=…/`. */
+export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): Promise<string[]> {
+  const archive = new FileUsageArchive(dataDir);
+  const files = usageBatchFiles(records);
+  for (const file of files) await archive.write(file.key, file.body);
+  return files.map((file) => file.key);
 }
 
 export function makeTempDataDir(): Promise<string> {

@@ -1,6 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,83 +8,31 @@ import { DynamoUsageLedger, generationKey } from '../../shared/adapters/aws/dyna
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import type { UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../shared/core/usage-record.ts';
-import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
+import { namedUsageQueries, type NamedQueryDays } from '../../shared/usage-writer/named-usage-queries.ts';
 import { processUsageBatch } from '../../shared/usage-writer/process-usage-batch.ts';
-import { serializeUsageRow, usageObjectKey } from '../../shared/usage-writer/usage-row.ts';
-import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
+import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
+import { usageDayPrefix } from '../../shared/usage-writer/usage-file-keys.ts';
+import { readUsageRows } from '../../shared/usage-writer/usage-parquet-reader.ts';
+import { toUsageRow, usageDayOf } from '../../shared/usage-writer/usage-row.ts';
+import { openLocalUsage, type UsageQueryRow } from '../../tools/cli/local-usage-query.ts';
+import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { usageMessage } from '../support/sample-usage-record.ts';
+import { faultPlan, InjectedFault, mulberry32, shuffle, workload } from '../support/usage-workload.ts';
 
 /**
  * The acceptance test of the usage writer: every record delivered 1–3 times, shuffled, in batches of up to
- * ten, while ~10% of ledger and archive calls fail before or after doing their work (a crash between the
- * steps); failed messages are redelivered, as SQS does, until they succeed. Set USAGE_WRITER_SEED to replay a run.
+ * ten, while ~10% of ledger calls and of usage-file writes fail before or after doing their work (a crash
+ * mid-batch); failed messages are redelivered, as SQS does, until they succeed. Then the daily compaction
+ * runs with crashes of its own until it gets through. At every stage the ledger must hold each record once
+ * and every named query, run through the local DuckDB path, must return exactly what it returns over the
+ * records written once. Set USAGE_WRITER_SEED to replay a run.
  */
 const SEED = Number(process.env.USAGE_WRITER_SEED ?? 0x5eed_2025) >>> 0;
 const MAX_RECEIVE_COUNT = 25; // far above what ~19% failure per delivery needs; reaching it would mean dead-lettering
+const MAX_COMPACTION_RUNS = 25;
 const CONCURRENT_BATCHES = 3; // several writer invocations at once, as Lambda runs them
-const PROJECTS = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne'];
-const DAY_MS = 86_400_000;
-
-/** mulberry32: a tiny deterministic PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash >>> 0;
-}
-
-function shuffle<T>(items: T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(random() * (index + 1));
-    [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
-  }
-  return copy;
-}
-
-/** Records over seven projects and a week; ~5% reuse the request id of an earlier record of their project. */
-function workload(count: number, random: () => number) {
-  const records: UsageRecord[] = [];
-  const sharedRequestIds: [UsageRecord, UsageRecord][] = [];
-  const reusable = new Map<string, UsageRecord[]>();
-  for (let index = 0; index < count; index += 1) {
-    const projectId = PROJECTS[Math.floor(random() * PROJECTS.length)] ?? 'acme';
-    const costNanos = random() < 0.05 ? 0 : Math.floor(random() * 5_000_000_000);
-    const candidates = reusable.get(projectId) ?? [];
-    const earlier = random() < 0.05 && candidates.length > 0 ? candidates.splice(Math.floor(random() * candidates.length), 1)[0] : undefined;
-    const createdAt = earlier
-      ? new Date(Date.parse(earlier.createdAt) + 1_000 + Math.floor(random() * 600_000)).toISOString()
-      : new Date(Date.parse('2025-03-01T00:00:00.000Z') + Math.floor(random() * 7 * DAY_MS)).toISOString();
-    const record = sampleRecord({ projectId, costNanos, createdAt, ...(earlier ? { requestId: earlier.requestId } : {}) });
-    records.push(record);
-    if (earlier) sharedRequestIds.push([earlier, record]);
-    else reusable.set(projectId, [...candidates, record]);
-  }
-  return { records, sharedRequestIds };
-}
-
-class InjectedFault extends Error {}
-
-/** Decides each ledger or archive call's fault from the seed, the record and how many times that step ran for it. */
-function faultPlan(seed: number) {
-  const calls = new Map<string, number>();
-  return (step: 'ledger' | 'archive', recordId: string): 'before' | 'after' | 'none' => {
-    const key = `${step}:${recordId}`;
-    const call = (calls.get(key) ?? 0) + 1;
-    calls.set(key, call);
-    const draw = mulberry32(seed ^ fnv1a(`${key}:${call}`))();
-    return draw < 0.05 ? 'before' : draw < 0.1 ? 'after' : 'none';
-  };
-}
+const ALL_OF_MARCH: NamedQueryDays = ['2025-03-01', '2025-03-31'];
 
 /** The ledger contract in memory: the put is conditional on the record's key, the spend added atomically with it. */
 class InMemoryUsageLedger implements UsageLedger {
@@ -124,11 +72,12 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
     },
   };
   const flakyArchive: UsageArchive = {
-    async put(record) {
-      const when = fault('archive', record.recordId);
-      if (when === 'before') throw new InjectedFault('archive down before the write');
-      await archive.put(record);
-      if (when === 'after') throw new InjectedFault('writer crashed after the write');
+    ...archive,
+    async write(key, body) {
+      const when = fault('file', key);
+      if (when === 'before') throw new InjectedFault('S3 down before the usage file was written');
+      await archive.write(key, body);
+      if (when === 'after') throw new InjectedFault('writer crashed after writing the usage file');
     },
   };
   const deps = {
@@ -139,8 +88,10 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
     },
   };
   const messages = records.flatMap((record, index) =>
-    Array.from({ length: 1 + Math.floor(random() * 3) }, (_, copy) => ({ messageId: `m-${index}-${copy}`, body: JSON.stringify(record) })),
+    Array.from({ length: 1 + Math.floor(random() * 3) }, (_, copy) => ({ messageId: `m-${index}-${copy}`, body: JSON.stringify(record), day: usageDayOf(record) })),
   );
+  /** At most one usage file per delivered batch and day its records fall on. */
+  let fileBound = 0;
   let pending = shuffle(messages, random);
   let receiveCount = 0;
   while (pending.length > 0 && receiveCount < MAX_RECEIVE_COUNT) {
@@ -151,6 +102,7 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
       batches.push(pending.slice(start, start + size));
       start += size;
     }
+    for (const batch of batches) fileBound += new Set(batch.map((message) => message.day)).size;
     const failedIds = new Set<string>();
     const count = receiveCount;
     const worker = async () => {
@@ -162,10 +114,82 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
     await Promise.all(Array.from({ length: CONCURRENT_BATCHES }, worker));
     pending = shuffle(pending.filter((message) => failedIds.has(message.messageId)), random);
   }
-  return { deliveries: messages.length, undelivered: pending.length, receiveCount, appliedTimes, unexpectedErrors };
+  return { deliveries: messages.length, undelivered: pending.length, receiveCount, appliedTimes, unexpectedErrors, fileBound };
 }
 
-async function verify(records: UsageRecord[], stored: Stored, archiveDir: string, run: Awaited<ReturnType<typeof deliverWithFaults>>) {
+/** Runs the compaction over every day until a run gets through, crashing `rate` of its writes and removals. */
+async function compactWithFaults(archive: UsageArchive, days: string[], seed: number, rate: number, afterCrash: () => Promise<void>) {
+  const fault = faultPlan(seed ^ 0xc0ffee, rate);
+  const flaky: UsageArchive = {
+    list: (prefix) => archive.list(prefix),
+    read: (key) => archive.read(key),
+    async write(key, body) {
+      const when = fault('compacted file', key);
+      if (when === 'before') throw new InjectedFault('S3 down before the compacted file was written');
+      await archive.write(key, body);
+      if (when === 'after') throw new InjectedFault('compactor crashed after writing the compacted file');
+    },
+    async remove(keys) {
+      const when = fault('remove', keys.join());
+      if (when === 'before') throw new InjectedFault('compactor crashed before removing its inputs');
+      // A crash halfway through the removals: some inputs are gone, the rest still beside the compacted file.
+      await archive.remove(when === 'after' ? keys.slice(0, Math.ceil(keys.length / 2)) : keys);
+      if (when === 'after') throw new InjectedFault('compactor crashed while removing its inputs');
+    },
+  };
+  let crashes = 0;
+  for (let run = 1; run <= MAX_COMPACTION_RUNS; run += 1) {
+    try {
+      await compactUsageDays(flaky, days);
+      return { crashes };
+    } catch (error) {
+      if (!(error instanceof InjectedFault)) throw error;
+      crashes += 1;
+      await afterCrash();
+    }
+  }
+  throw new Error(`seed ${SEED}: the compaction crashed ${MAX_COMPACTION_RUNS} times in a row`);
+}
+
+/** Every named query's rows over the usage files under `dataDir`, through the local DuckDB path. */
+async function namedQueryResults(dataDir: string): Promise<Record<string, UsageQueryRow[]>> {
+  const usage = await openLocalUsage(dataDir);
+  try {
+    const results: Record<string, UsageQueryRow[]> = {};
+    for (const query of namedUsageQueries) results[query.name] = await usage.query(query.sql, ALL_OF_MARCH);
+    return results;
+  } finally {
+    usage.close();
+  }
+}
+
+/** The usage files' rows, by day. */
+async function usageFiles(dataDir: string) {
+  const archive = new FileUsageArchive(dataDir);
+  const days = (await readdir(join(dataDir, 'usage'))).map((directory) => directory.replace(/^dt=/, '')).sort();
+  const files = new Map<string, Awaited<ReturnType<typeof readUsageRows>>>();
+  for (const day of days) for (const key of await archive.list(usageDayPrefix(day))) files.set(key, await readUsageRows(key, await archive.read(key)));
+  return { days, files, rows: [...files.values()].flat() };
+}
+
+/** What the named queries return over the records written once, checked against totals computed here. */
+async function expectedQueryResults(records: UsageRecord[], dataDir: string) {
+  const archive = new FileUsageArchive(dataDir);
+  for (const file of usageBatchFiles(records)) await archive.write(file.key, file.body);
+  const results = await namedQueryResults(dataDir);
+  const perDayAndProject = new Map<string, { requests: number; cost_nanos: number }>();
+  for (const record of records) {
+    const key = `${usageDayOf(record)} ${record.projectId}`;
+    const totals = perDayAndProject.get(key) ?? { requests: 0, cost_nanos: 0 };
+    perDayAndProject.set(key, { requests: totals.requests + 1, cost_nanos: totals.cost_nanos + record.costNanos });
+  }
+  const computed = [...perDayAndProject].sort(([a], [b]) => a.localeCompare(b)).map(([key, totals]) => ({ day_and_project: key, ...totals }));
+  const queried = (results['cost-by-project-by-day'] ?? []).map((row) => ({ day_and_project: `${row.dt} ${row.project_id}`, requests: row.requests, cost_nanos: row.cost_nanos }));
+  expect(queried, 'cost-by-project-by-day over the records written once').toEqual(computed);
+  return results;
+}
+
+async function verifyLedger(records: UsageRecord[], stored: Stored, run: Awaited<ReturnType<typeof deliverWithFaults>>) {
   const seed = `seed ${SEED} (replay with USAGE_WRITER_SEED=${SEED})`;
   expect(run.undelivered, `${seed}: messages still failing after ${MAX_RECEIVE_COUNT} receives would be dead-lettered`).toBe(0);
   expect(run.unexpectedErrors.slice(0, 5), `${seed}: failures other than the injected ones`).toEqual([]);
@@ -187,14 +211,46 @@ async function verify(records: UsageRecord[], stored: Stored, archiveDir: string
     if (seen.get(record.recordId) !== 1) problems.push(`${record.recordId} is in the generation table ${seen.get(record.recordId) ?? 0} times`);
     if (run.appliedTimes.get(record.recordId) !== 1) problems.push(`the ledger applied ${record.recordId} ${run.appliedTimes.get(record.recordId) ?? 0} times`);
   }
-  const files = (await readdir(archiveDir, { recursive: true, withFileTypes: true }))
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(archiveDir, join(entry.parentPath, entry.name)));
-  expect(files.sort(), `${seed}: exactly one usage file per record, nothing else`).toEqual(records.map((record) => usageObjectKey(record)).sort());
-  for (const record of records) {
-    if ((await readFile(join(archiveDir, usageObjectKey(record)), 'utf8')) !== serializeUsageRow(record)) problems.push(`usage file of ${record.recordId} has other bytes`);
-  }
-  expect(problems.slice(0, 20), `${seed}: ${problems.length} records lost, duplicated or altered`).toEqual([]);
+  expect(problems.slice(0, 20), `${seed}: ${problems.length} records lost, duplicated or altered in the ledger`).toEqual([]);
+}
+
+/**
+ * The usage files before and after the compaction: every record in them, unaltered, nothing else; copies
+ * before (so the queries' deduplication is what keeps them exact); one file per day holding each record
+ * once at the end, and the same answer from every named query. With `queryEveryStage`, the named queries
+ * also run over the files as the writer left them and after each crash of the compaction (DuckDB opens
+ * each file for each query, ~1 ms a file: the 10,000-record run's ~12,000 files would take minutes, which
+ * is what the compaction is for).
+ */
+async function verifyUsageFiles(records: UsageRecord[], dataDir: string, referenceDir: string, options: { fileBound: number; queryEveryStage: boolean; compactionFaultRate: number }) {
+  const seed = `seed ${SEED} (replay with USAGE_WRITER_SEED=${SEED})`;
+  const expected = await expectedQueryResults(records, referenceDir);
+  const rowsById = new Map(records.map((record) => [record.recordId, toUsageRow(record)]));
+  const written = await usageFiles(dataDir);
+  const altered = written.rows.filter((row) => JSON.stringify(row) !== JSON.stringify(rowsById.get(String(row.record_id))));
+  expect(altered.slice(0, 5), `${seed}: rows that are no record's`).toEqual([]);
+  expect(new Set(written.rows.map((row) => row.record_id)).size, `${seed}: every record is in the usage files`).toBe(records.length);
+  expect(written.rows.length, `${seed}: redelivery left copies in the usage files`).toBeGreaterThan(records.length);
+  expect(written.files.size, `${seed}: at most one file per delivered batch and day`).toBeLessThanOrEqual(options.fileBound);
+  if (options.queryEveryStage) expect(await namedQueryResults(dataDir), `${seed}: named queries over the files with copies`).toEqual(expected);
+
+  let checkedAfterCrash = 0;
+  const { crashes } = await compactWithFaults(new FileUsageArchive(dataDir), written.days, SEED, options.compactionFaultRate, async () => {
+    if (!options.queryEveryStage) return;
+    expect(await namedQueryResults(dataDir), `${seed}: named queries after a crash of the compaction`).toEqual(expected);
+    checkedAfterCrash += 1;
+  });
+  expect(crashes, `${seed}: the compaction crashed at least once`).toBeGreaterThan(0);
+  if (options.queryEveryStage) expect(checkedAfterCrash).toBe(crashes);
+
+  const compacted = await usageFiles(dataDir);
+  expect(compacted.files.size, `${seed}: one compacted file per day`).toBe(written.days.length);
+  const filesPerDay = (keys: Iterable<string>) => Object.groupBy([...keys], (key) => key.split('/')[1] ?? '');
+  const severalBefore = Object.entries(filesPerDay(written.files.keys())).filter(([, keys]) => (keys?.length ?? 0) > 1).map(([day]) => day);
+  const compactedAfter = Object.entries(filesPerDay(compacted.files.keys())).filter(([, keys]) => keys?.some((key) => /\/compacted-[0-9a-f]{32}\.parquet$/.test(key))).map(([day]) => day);
+  expect(compactedAfter, `${seed}: every day that had several files has its compacted file`).toEqual(severalBefore);
+  expect(compacted.rows.map((row) => row.record_id).sort(), `${seed}: each record once after the compaction`).toEqual(records.map((record) => record.recordId).sort());
+  expect(await namedQueryResults(dataDir), `${seed}: named queries after the compaction`).toEqual(expected);
 }
 
 describe('the usage writer under redelivery and crashes (exactly once)', () => {
@@ -209,7 +265,7 @@ describe('the usage writer under redelivery and crashes (exactly once)', () => {
     return dir;
   }
 
-  it('counts 10,000 records delivered 1–3 times with faults exactly once (in-memory ledger, file archive)', async () => {
+  it('counts 10,000 records delivered 1–3 times with faults exactly once, in the ledger and in every named query (in-memory ledger, file archive)', async () => {
     const { records, sharedRequestIds } = workload(10_000, mulberry32(SEED));
     const ledger = new InMemoryUsageLedger();
     const archiveDir = await tempDir('memory');
@@ -219,11 +275,12 @@ describe('the usage writer under redelivery and crashes (exactly once)', () => {
     expect(run.deliveries).toBeGreaterThan(15_000);
     expect(run.receiveCount, `seed ${SEED}: faults were injected, so some message needed redelivery`).toBeGreaterThan(1);
     expect(sharedRequestIds.length, `seed ${SEED}: the workload reuses request ids`).toBeGreaterThan(100);
-    await verify(records, { generations: [...ledger.generations.values()], usage: Object.fromEntries(ledger.usage) }, archiveDir, run);
-  }, 120_000);
+    await verifyLedger(records, { generations: [...ledger.generations.values()], usage: Object.fromEntries(ledger.usage) }, run);
+    await verifyUsageFiles(records, archiveDir, await tempDir('memory-reference'), { fileBound: run.fileBound, queryEveryStage: false, compactionFaultRate: 0.1 });
+  }, 180_000);
 
-  it('counts 1,000 records delivered 1–3 times with faults exactly once (DynamoUsageLedger on the embedded store)', async () => {
-    const { records, sharedRequestIds } = workload(1_000, mulberry32(SEED ^ 0x1000));
+  it('counts 1,000 records delivered 1–3 times with faults exactly once, in the ledger and in every named query at every stage (DynamoUsageLedger on the embedded store)', async () => {
+    const { records, sharedRequestIds } = workload(1_000, mulberry32(SEED ^ 0x1000), 2);
     const dir = await tempDir('store');
     const names = { keys: 'once-keys', projects: 'once-projects', generations: 'once-generations' };
     const store = await startEmbeddedStore(join(dir, 'store'), names);
@@ -247,10 +304,11 @@ describe('the usage writer under redelivery and crashes (exactly once)', () => {
       const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
       usage[projectId] = { spentNanos: Number(Item?.spentNanos), requestCount: Number(Item?.requestCount) };
     }
-    await verify(records, { generations, usage }, archiveDir, run);
+    await verifyLedger(records, { generations, usage }, run);
+    await verifyUsageFiles(records, archiveDir, join(dir, 'reference'), { fileBound: run.fileBound, queryEveryStage: true, compactionFaultRate: 0.3 });
     expect(sharedRequestIds.length, `seed ${SEED}: the workload reuses request ids`).toBeGreaterThan(0);
     for (const [earlier, later] of sharedRequestIds) {
       expect(await ledger.findGeneration(earlier.projectId, earlier.requestId), `seed ${SEED}: the latest of a reused request id`).toEqual(later);
     }
-  }, 120_000);
+  }, 180_000);
 });

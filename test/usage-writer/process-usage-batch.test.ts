@@ -1,8 +1,11 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
+import type { UsageLedger } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
 import { processUsageBatch } from '../../shared/usage-writer/process-usage-batch.ts';
+import { readUsageRows } from '../../shared/usage-writer/usage-parquet-reader.ts';
+import { toUsageRow } from '../../shared/usage-writer/usage-row.ts';
+import { MemoryUsageArchive } from '../support/memory-usage-archive.ts';
 import { sampleRecord, usageMessage } from '../support/sample-usage-record.ts';
 
 interface Failure {
@@ -11,10 +14,9 @@ interface Failure {
   error: unknown;
 }
 
-/** A writer whose ledger and archive remember what they were given and fail for the record ids they are told to. */
-function writer(options: { ledgerFailsFor?: string[]; archiveFailsFor?: string[]; alreadyApplied?: string[] } = {}) {
+/** A writer whose ledger remembers what it was given and fails for the record ids it is told to; files in memory. */
+function writer(options: { ledgerFailsFor?: string[]; fileFailsWith?: string[]; alreadyApplied?: string[] } = {}) {
   const recorded: UsageRecord[] = [];
-  const archived: UsageRecord[] = [];
   const failures: Failure[] = [];
   const ledger: UsageLedger = {
     async recordOnce(record) {
@@ -23,55 +25,90 @@ function writer(options: { ledgerFailsFor?: string[]; archiveFailsFor?: string[]
       return !options.alreadyApplied?.includes(record.recordId);
     },
   };
-  const archive: UsageArchive = {
-    async put(record) {
-      if (options.archiveFailsFor?.includes(record.recordId)) throw new Error(`archive unavailable for ${record.recordId}`);
-      archived.push(record);
-    },
+  const archive = new MemoryUsageArchive();
+  const write = archive.write.bind(archive);
+  archive.write = async (key, body) => {
+    const held = (await readUsageRows(key, body)).map((row) => row.record_id);
+    if (options.fileFailsWith?.some((id) => held.includes(id))) throw new Error(`S3 unavailable for ${key}`);
+    await write(key, body);
   };
   const reportFailure = (message: SQSRecord, reason: string, error?: unknown) => failures.push({ messageId: message.messageId, reason, error });
-  return { deps: { ledger, archive, reportFailure }, recorded, archived, failures };
+  return { deps: { ledger, archive, reportFailure }, recorded, archive, failures };
+}
+
+/** The record ids in the usage files, per file, each list sorted. */
+async function filesOf(archive: MemoryUsageArchive): Promise<string[][]> {
+  return [...(await archive.rowsByKey()).values()].map((rows) => rows.map((row) => String(row.record_id)).sort());
 }
 
 const messageOf = (record: UsageRecord, messageId: string) => usageMessage(JSON.stringify(record), messageId);
 const ids = (records: UsageRecord[]) => records.map((record) => record.recordId).sort();
 
 describe('processUsageBatch', () => {
-  it('returns no failures and applies every record once when the whole batch is good', async () => {
+  it('applies every record once and writes them all to one usage file of their day', async () => {
     const records = [sampleRecord(), sampleRecord({ projectId: 'globex' }), sampleRecord({ streamed: true })];
-    const { deps, recorded, archived, failures } = writer();
+    const { deps, recorded, archive, failures } = writer();
 
     const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ids(recorded)).toEqual(ids(records));
-    expect(ids(archived)).toEqual(ids(records));
     expect(recorded.find((record) => record.projectId === 'globex')).toEqual(records[1]);
+    expect(archive.writes).toEqual([expect.stringMatching(/^usage\/dt=2025-03-01\/batch-[0-9a-f]{32}\.parquet$/)]);
+    const rows = [...(await archive.rowsByKey()).values()][0];
+    expect(rows).toEqual(expect.arrayContaining(records.map(toUsageRow)));
+    expect(rows).toHaveLength(3);
     expect(failures).toEqual([]);
   });
 
-  it('returns no failures for an empty batch', async () => {
-    const { deps, failures } = writer();
+  it("writes every column of both later additions to the Parquet file: units beyond tokens and the editor's compression savings", async () => {
+    const records = [
+      sampleRecord({ endpoint: 'audio.speech', units: { requests: 1, characters: 42 } }),
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_200 }),
+    ];
+    const { deps, archive } = writer();
+
+    await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
+
+    const rows = [...(await archive.rowsByKey()).values()][0] ?? [];
+    expect(rows.find((row) => row.endpoint === 'audio.speech')).toMatchObject({ units_requests: 1, units_characters: 42, units_images: null, compression_saved_tokens: null });
+    expect(rows.find((row) => row.endpoint === 'editor.chat_completions')).toMatchObject({ compression_saved_tokens: 1_200, units_requests: null, units_video_seconds: null });
+  });
+
+  it('writes one file per day when a batch spans midnight', async () => {
+    const before = sampleRecord({ createdAt: '2025-03-01T23:59:59.999Z' });
+    const after = sampleRecord({ createdAt: '2025-03-02T00:00:00.000Z' });
+    const { deps, archive } = writer();
+
+    await processUsageBatch({ Records: [messageOf(before, 'm-1'), messageOf(after, 'm-2')] }, deps);
+
+    expect(archive.writes.map((key) => key.slice(0, 'usage/dt=2025-03-01/'.length)).sort()).toEqual(['usage/dt=2025-03-01/', 'usage/dt=2025-03-02/']);
+    expect((await filesOf(archive)).sort()).toEqual([[before.recordId], [after.recordId]]);
+  });
+
+  it('writes nothing and fails nothing for an empty batch', async () => {
+    const { deps, archive, failures } = writer();
 
     await expect(processUsageBatch({ Records: [] }, deps)).resolves.toEqual({ batchItemFailures: [] });
+    expect(archive.writes).toEqual([]);
     expect(failures).toEqual([]);
   });
 
   it('reports a body that is not JSON and returns it as a batch item failure without touching the stores', async () => {
     const good = sampleRecord();
-    const { deps, recorded, archived, failures } = writer();
+    const { deps, recorded, archive, failures } = writer();
 
     const response = await processUsageBatch({ Records: [usageMessage('{"version":1,', 'm-broken'), messageOf(good, 'm-good')] }, deps);
 
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-broken' }] });
     expect(failures).toEqual([{ messageId: 'm-broken', reason: 'the message body is not JSON', error: undefined }]);
     expect(ids(recorded)).toEqual([good.recordId]);
-    expect(ids(archived)).toEqual([good.recordId]);
+    expect(await filesOf(archive)).toEqual([[good.recordId]]);
   });
 
   it('reports JSON that is not a usage record, naming the offending field', async () => {
     const { recordId: _dropped, ...withoutRecordId } = sampleRecord();
-    const { deps, recorded, failures } = writer();
+    const { deps, recorded, archive, failures } = writer();
 
     const response = await processUsageBatch(
       {
@@ -90,12 +127,13 @@ describe('processUsageBatch', () => {
     expect(failures[1]?.reason).toMatch(/^not a usage record: costNanos: /);
     expect(failures[2]?.reason).toMatch(/^not a usage record: body: /);
     expect(recorded).toEqual([]);
+    expect(archive.writes).toEqual([]);
   });
 
-  it('fails only the record whose ledger write throws, and does not archive it', async () => {
+  it('fails only the record whose ledger write throws, and leaves it out of the usage file', async () => {
     const records = [sampleRecord(), sampleRecord(), sampleRecord()];
     const broken = records[1]?.recordId ?? '';
-    const { deps, recorded, archived, failures } = writer({ ledgerFailsFor: [broken] });
+    const { deps, recorded, archive, failures } = writer({ ledgerFailsFor: [broken] });
 
     const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
 
@@ -104,32 +142,59 @@ describe('processUsageBatch', () => {
     expect(failures[0]).toMatchObject({ messageId: 'm-1', reason: 'applying the record failed' });
     expect(String(failures[0]?.error)).toContain(`ledger unavailable for ${broken}`);
     expect(ids(recorded)).toEqual(ids([records[0], records[2]].filter((record) => record !== undefined)));
-    expect(ids(archived)).toEqual(ids(recorded));
+    expect(await filesOf(archive)).toEqual([ids(recorded)]);
   });
 
-  it('fails only the record whose archive write throws, after its ledger write', async () => {
-    const records = [sampleRecord(), sampleRecord(), sampleRecord()];
-    const broken = records[2]?.recordId ?? '';
-    const { deps, recorded, archived, failures } = writer({ archiveFailsFor: [broken] });
+  it('fails every message of a usage file that could not be written, and only those', async () => {
+    const sameDay = [sampleRecord({ createdAt: '2025-03-01T10:00:00Z' }), sampleRecord({ createdAt: '2025-03-01T11:00:00Z' })];
+    const nextDay = sampleRecord({ createdAt: '2025-03-02T10:00:00Z' });
+    const { deps, recorded, archive, failures } = writer({ fileFailsWith: [sameDay[0]?.recordId ?? ''] });
 
-    const response = await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
+    const response = await processUsageBatch({ Records: [...sameDay, nextDay].map((record, index) => messageOf(record, `m-${index}`)) }, deps);
 
-    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
-    expect(failures.map((failure) => [failure.messageId, failure.reason])).toEqual([['m-2', 'applying the record failed']]);
-    expect(String(failures[0]?.error)).toContain(`archive unavailable for ${broken}`);
-    expect(ids(recorded)).toEqual(ids(records));
-    expect(ids(archived)).toEqual(ids(records).filter((id) => id !== broken));
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-0' }, { itemIdentifier: 'm-1' }] });
+    expect(failures.map((failure) => [failure.messageId, failure.reason])).toEqual([
+      ['m-0', 'writing the usage file failed'],
+      ['m-1', 'writing the usage file failed'],
+    ]);
+    expect(String(failures[0]?.error)).toContain('S3 unavailable for usage/dt=2025-03-01/');
+    expect(ids(recorded)).toEqual(ids([...sameDay, nextDay]));
+    expect(await filesOf(archive)).toEqual([[nextDay.recordId]]);
   });
 
-  it('still writes the usage file of a record the ledger had already applied (repairing a crash between the steps)', async () => {
+  it('still writes a record the ledger had already applied (repairing a crash between the steps)', async () => {
     const record = sampleRecord();
-    const { deps, archived, failures } = writer({ alreadyApplied: [record.recordId] });
+    const { deps, archive, failures } = writer({ alreadyApplied: [record.recordId] });
 
     const response = await processUsageBatch({ Records: [messageOf(record, 'm-redelivered')] }, deps);
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(archived).toEqual([record]);
+    expect(await filesOf(archive)).toEqual([[record.recordId]]);
     expect(failures).toEqual([]);
+  });
+
+  it('puts a record delivered twice in one batch in its file once, and succeeds for both messages', async () => {
+    const record = sampleRecord();
+    const other = sampleRecord();
+    const { deps, archive } = writer();
+
+    const response = await processUsageBatch({ Records: [messageOf(record, 'm-1'), messageOf(other, 'm-2'), messageOf(record, 'm-3')] }, deps);
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(await filesOf(archive)).toEqual([ids([record, other])]);
+  });
+
+  it('writes the same key with the same bytes when the same records are delivered again', async () => {
+    const records = [sampleRecord(), sampleRecord()];
+    const { deps, archive } = writer();
+
+    await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
+    const [key = ''] = archive.writes;
+    const first = archive.objects.get(key);
+    await processUsageBatch({ Records: [...records].reverse().map((record, index) => messageOf(record, `again-${index}`)) }, deps);
+
+    expect(archive.writes).toEqual([key, key]);
+    expect(archive.objects.get(key)).toEqual(first);
   });
 
   it('applies the records of a batch concurrently, so one slow record does not hold up the others', async () => {
@@ -137,21 +202,23 @@ describe('processUsageBatch', () => {
     const fast = sampleRecord();
     let releaseSlow: () => void = () => {};
     const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
-    const archived: string[] = [];
+    const archive = new MemoryUsageArchive();
     const deps = {
-      ledger: { recordOnce: async (record: UsageRecord) => (record.recordId === slow.recordId ? slowGate.then(() => true) : true) },
-      archive: {
-        put: async (record: UsageRecord) => {
-          archived.push(record.recordId);
-          if (record.recordId === fast.recordId) releaseSlow();
+      ledger: {
+        recordOnce: async (record: UsageRecord) => {
+          // The slow record's transaction only finishes once the fast one has started.
+          if (record.recordId === slow.recordId) await slowGate;
+          else releaseSlow();
+          return true;
         },
       },
+      archive,
       reportFailure: () => {},
     };
 
     const response = await processUsageBatch({ Records: [messageOf(slow, 'm-slow'), messageOf(fast, 'm-fast')] }, deps);
 
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(archived).toEqual([fast.recordId, slow.recordId]);
+    expect(await filesOf(archive)).toEqual([ids([slow, fast])]);
   });
 });

@@ -1,13 +1,15 @@
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
 import { z } from 'zod';
+import { DEDUPLICATED_USAGE } from '../../shared/usage-writer/named-usage-queries.ts';
+import { USAGE_FILE_EXTENSION, USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';
-import { USAGE_PREFIX, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
+import { USAGE_FIRST_DAY, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
 
 /**
  * Runs the accountants' SQL on this machine: an in-memory DuckDB with a view `usage_records` over the usage
- * files under `<dataDir>/usage/dt=YYYY-MM-DD/<recordId>.json`, with the same columns the Glue table has, so
- * a query that works here works in Athena.
+ * files under `<dataDir>/usage/dt=YYYY-MM-DD/*.parquet`, with the same columns the Glue table has, so a
+ * query that works here works in Athena (copies of a record included, as there: see DEDUPLICATED_USAGE).
  */
 
 type UsageColumnType = (typeof usageColumns)[number]['type'];
@@ -21,8 +23,8 @@ const duckdbTypeOf = {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type UsageQueryRow = Record<string, JsonValue>;
-/** Named parameters (`$name` in the SQL). */
-export type UsageQueryParams = Record<string, string>;
+/** Positional (`?`, as the named queries use) or named (`$name`) parameters. */
+export type UsageQueryParams = string[] | Record<string, string>;
 
 export interface UsageReportFilter {
   projectId?: string;
@@ -52,18 +54,21 @@ export interface LocalUsage {
 }
 
 export function usageFilesGlob(dataDir: string): string {
-  return join(resolve(dataDir), USAGE_PREFIX, `${USAGE_PARTITION_KEY}=*`, '*.json');
+  return join(resolve(dataDir), USAGE_PREFIX, `${USAGE_PARTITION_KEY}=*`, `*${USAGE_FILE_EXTENSION}`);
 }
 
 function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** Explicit types, so a column that is null in every file is still a BIGINT or VARCHAR, as in Athena. */
+/**
+ * The table's columns in its order, cast to its types (a file written by a later version with more columns
+ * still reads: columns are matched by name, as Athena does for Parquet), then `dt` from the path.
+ */
 function readUsageFilesSql(glob: string): string {
-  const columns = usageColumns.map(({ name, type }) => `${sqlString(name)}: ${sqlString(duckdbTypeOf[type])}`);
-  return `SELECT * FROM read_json(${sqlString(glob)}, format = 'newline_delimited', hive_partitioning = true,
-    hive_types = {${sqlString(USAGE_PARTITION_KEY)}: 'VARCHAR'}, columns = {${columns.join(', ')}})`;
+  const columns = usageColumns.map(({ name, type }) => `CAST(${name} AS ${duckdbTypeOf[type]}) AS ${name}`);
+  return `SELECT ${columns.join(', ')}, ${USAGE_PARTITION_KEY} FROM read_parquet(${sqlString(glob)}, hive_partitioning = true,
+    hive_types = {${sqlString(USAGE_PARTITION_KEY)}: 'VARCHAR'}, union_by_name = true)`;
 }
 
 /** Same columns, no rows: what the view is before the first record is written. */
@@ -99,28 +104,21 @@ const reportRowSchema = z.object({
   cost_nanos: z.bigint(),
 });
 
-function reportSql(filter: UsageReportFilter): { sql: string; params: UsageQueryParams } {
-  const conditions: string[] = [];
-  const params: UsageQueryParams = {};
+/** The report counts each record once, as the named queries do (DEDUPLICATED_USAGE, with its two days). */
+function reportSql(filter: UsageReportFilter): { sql: string; params: string[] } {
+  // dt is YYYY-MM-DD, so string order is day order; no day of usage is after 9999-12-31.
+  const params = [filter.from ?? USAGE_FIRST_DAY, filter.to ?? '9999-12-31'];
+  let where = '';
   if (filter.projectId !== undefined) {
-    conditions.push('project_id = $project');
-    params.project = filter.projectId;
+    where = 'WHERE project_id = ?';
+    params.push(filter.projectId);
   }
-  // dt is YYYY-MM-DD, so string order is day order.
-  if (filter.from !== undefined) {
-    conditions.push('dt >= $from');
-    params.from = filter.from;
-  }
-  if (filter.to !== undefined) {
-    conditions.push('dt <= $to');
-    params.to = filter.to;
-  }
-  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const sql = `SELECT dt, project_id, model, COUNT(*) AS requests,
+  const sql = `WITH ${DEDUPLICATED_USAGE}
+  SELECT dt, project_id, model, COUNT(*) AS requests,
     COALESCE(SUM(tokens_prompt), 0) AS prompt_tokens,
     COALESCE(SUM(tokens_completion), 0) AS completion_tokens,
     COALESCE(SUM(cost_nanos), 0) AS cost_nanos
-  FROM ${USAGE_TABLE_NAME} ${where}
+  FROM deduplicated_usage ${where}
   GROUP BY dt, project_id, model
   ORDER BY dt, project_id, model`;
   return { sql, params };

@@ -1,26 +1,37 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { UsageReportFilter } from './local-usage-query.ts';
-import { findNamedUsageQuery, type NamedUsageQuery } from '../../shared/usage-writer/usage-table.ts';
+import { findNamedUsageQuery, type NamedQueryDays, type NamedUsageQuery } from '../../shared/usage-writer/named-usage-queries.ts';
 import { UsageError } from './usage-error.ts';
 
 export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
 
   query "<SQL>"       run SQL on the view usage_records; prints the rows as a JSON array
   queries             list the named queries (name and description) as JSON
-  run <name>          run a named query; prints the rows as a JSON array
+  run <name> [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                      run a named query over those days (default: the 31 days up to today);
+                      prints the rows as a JSON array
   report [--project P] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                       requests, tokens and cost per day, project and model, with a total
+  compact [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                      merge each day's usage files into one (default: the 15 days up to
+                      yesterday); prints what it did as JSON
 
 Reads the usage files under $GATEWAY_DATA_DIR/usage/ (default ./.gateway). Days are UTC; --from and --to
-are inclusive. The same SQL runs in Athena on the table model_gateway.usage_records.`;
+are inclusive. The same SQL runs in Athena on the table model_gateway.usage_records. The files may hold
+a record more than once until they are compacted: run and report count each record_id once, and so must
+your own queries (see docs/decisions/usage-files-and-queries.md).`;
 
 export type UsageCliCommand =
   | { command: 'help' }
   | { command: 'query'; sql: string }
   | { command: 'queries' }
-  | { command: 'run'; query: NamedUsageQuery }
-  | { command: 'report'; filter: UsageReportFilter };
+  | { command: 'run'; query: NamedUsageQuery; days: NamedQueryDays }
+  | { command: 'report'; filter: UsageReportFilter }
+  | { command: 'compact'; from?: string; to?: string };
+
+/** `run` without --from covers this many days up to --to (default today, UTC). */
+export const DEFAULT_RUN_DAYS = 31;
 
 const dayOption = z.iso.date();
 
@@ -38,27 +49,47 @@ function parseDay(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
-function parseReport(rest: string[]): UsageCliCommand {
-  let values: { project?: string; from?: string; to?: string };
+function parseOptions(rest: string[], names: readonly string[]): Record<string, string | undefined> {
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: rest,
-      options: { project: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+      options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
       strict: true,
       allowPositionals: false,
-    }));
+    });
+    return values as Record<string, string | undefined>;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+function parseDays(values: Record<string, string | undefined>): { from?: string; to?: string } {
   const from = parseDay(values.from, '--from');
   const to = parseDay(values.to, '--to');
   if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+function parseReport(rest: string[]): UsageCliCommand {
+  const values = parseOptions(rest, ['project', 'from', 'to']);
+  const { from, to } = parseDays(values);
   if (values.project !== undefined && values.project.trim() === '') throw new UsageError('--project takes a project id');
   return { command: 'report', filter: { projectId: values.project, from, to } };
 }
 
+function parseRun(rest: string[], today: string): UsageCliCommand {
+  const [name, ...options] = rest;
+  if (name === undefined || name.trim() === '' || name.startsWith('--')) throw new UsageError('expected a query name');
+  const query = findNamedUsageQuery(name);
+  if (!query) throw new UsageError(`there is no named query "${name}"; "queries" lists them`);
+  const { from, to = today } = parseDays(parseOptions(options, ['from', 'to']));
+  const first = from ?? new Date(Date.parse(to) - (DEFAULT_RUN_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  if (first > to) throw new UsageError(`--from ${first} is after --to ${to}`);
+  return { command: 'run', query, days: [first, to] };
+}
+
 /** Turns the command line into a command, or throws UsageError (printed with the usage text, exit code 2). */
-export function parseUsageArgs(argv: string[]): UsageCliCommand {
+export function parseUsageArgs(argv: string[], today = new Date().toISOString().slice(0, 10)): UsageCliCommand {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   switch (command) {
@@ -67,14 +98,12 @@ export function parseUsageArgs(argv: string[]): UsageCliCommand {
     case 'queries':
       if (rest.length > 0) throw new UsageError('queries takes no arguments');
       return { command: 'queries' };
-    case 'run': {
-      const name = onlyArgument(rest, 'query name');
-      const query = findNamedUsageQuery(name);
-      if (!query) throw new UsageError(`there is no named query "${name}"; "queries" lists them`);
-      return { command: 'run', query };
-    }
+    case 'run':
+      return parseRun(rest, today);
     case 'report':
       return parseReport(rest);
+    case 'compact':
+      return { command: 'compact', ...parseDays(parseOptions(rest, ['from', 'to'])) };
     case undefined:
       throw new UsageError('no command given');
     default:

@@ -1,20 +1,22 @@
 import '../check-node-version.js';
 import { z } from 'zod';
 import { type LocalUsage, openLocalUsage } from './local-usage-query.ts';
-import { namedUsageQueries } from '../../shared/usage-writer/usage-table.ts';
+import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
+import { compactionDays, compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
+import { NAMED_QUERY_PARAMETERS, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
 import { formatUsageReport } from './format-usage-report.ts';
 import { UsageError } from './usage-error.ts';
 import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
 
 const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway') });
 
-async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' }>) {
+async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' | 'compact' }>) {
   switch (command.command) {
     case 'query':
       console.log(JSON.stringify(await usage.query(command.sql), null, 2));
       return;
     case 'run':
-      console.log(JSON.stringify(await usage.query(command.query.sql), null, 2));
+      console.log(JSON.stringify(await usage.query(command.query.sql, command.days), null, 2));
       return;
     case 'report': {
       if (!usage.hasUsageFiles) {
@@ -43,10 +45,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command.command === 'queries') {
-    console.log(JSON.stringify(namedUsageQueries.map(({ name, description }) => ({ name, description })), null, 2));
+    console.log(JSON.stringify(namedUsageQueries.map(({ name, description }) => ({ name, description, parameters: NAMED_QUERY_PARAMETERS })), null, 2));
     return 0;
   }
   const { GATEWAY_DATA_DIR: dataDir } = environmentSchema.parse(process.env);
+  if (command.command === 'compact') {
+    // The same compaction as the scheduled function in AWS, over the local usage files.
+    const compacted = await compactUsageDays(new FileUsageArchive(dataDir), compactionDays(command, Date.now()));
+    console.log(JSON.stringify({ compacted }, null, 2));
+    return 0;
+  }
   const usage = await openLocalUsage(dataDir);
   try {
     await runOnUsageFiles(usage, command);

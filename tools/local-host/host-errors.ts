@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { routeGroupForPath } from '../../infra/route-groups.ts';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { wireProtocol } from '../../shared/protocols/registry.ts';
+import { clientProtocol } from '../../shared/protocols/registry.ts';
 
 /**
  * Answers the local host gives before any handler runs (a body too large or too slow, a request Node cannot
  * parse), in the error format of the route group the path belongs to, as the gateway's own errors are.
  */
 export function renderHostError(path: string, error: GatewayError): { status: number; headers: Record<string, string>; body: string } {
-  const protocol = wireProtocol(routeGroupForPath(path).protocol ?? 'openai-chat');
+  const protocol = clientProtocol(routeGroupForPath(path).protocol ?? 'openai-chat');
   const rendered = protocol.renderError(error, {});
   return { status: rendered.status, headers: rendered.headers, body: typeof rendered.body === 'string' ? rendered.body : '' };
 }

@@ -23,8 +23,18 @@ export class LocalResponseStream extends Writable {
     const headers: Record<string, string | string[]> = { ...prelude.headers };
     if (prelude.cookies?.length) headers['set-cookie'] = prelude.cookies;
     this.response.writeHead(prelude.statusCode ?? 200, headers);
-    this.response.flushHeaders();
+    // What the handler writes in this turn of the event loop (a JSON body and its end, or a stream's first
+    // event) leaves with the head in one socket write; the head goes alone only if nothing follows at once.
+    // The socket is corked, not the response: ServerResponse.cork() loses a body ended while corked.
+    const socket = this.response.socket;
+    socket?.cork();
+    setImmediate(() => {
+      socket?.uncork();
+      if (!this.bodyStarted && !this.response.writableEnded) this.response.flushHeaders();
+    });
   }
+
+  private bodyStarted = false;
 
   get clientGone(): boolean {
     return this.response.destroyed || this.response.writableEnded;
@@ -32,6 +42,7 @@ export class LocalResponseStream extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     if (!this.response.headersSent) this.setPrelude({ statusCode: 200, headers: { 'content-type': 'application/octet-stream' } });
+    if (chunk.length > 0) this.bodyStarted = true;
     if (this.clientGone) return done();
     if (this.response.write(chunk)) return done();
     const settle = () => {

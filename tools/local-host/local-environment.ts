@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
-import { startEmbeddedStore, type EmbeddedStore } from './embedded-store.ts';
+import { startEmbeddedStore, type EmbeddedStore, type TableNames } from './embedded-store.ts';
 
 export const LOCAL_TABLES = {
   keys: 'gateway-keys',
@@ -17,17 +17,26 @@ export interface LocalEnvironment {
   config: RuntimeConfig;
 }
 
+/** Opens the embedded store in a directory: in this thread by default (the local host uses its backend thread). */
+export type OpenStore<Store extends EmbeddedStore> = (directory: string, tables: TableNames) => Promise<Store>;
+
 /**
  * Opens the data directory's embedded store and builds the handlers' configuration around it: the same
  * settings a function reads in AWS, pointed at local stand-ins. `settings` override them (tests shorten
  * time-outs with it). Nothing is written to the process environment.
  */
-export async function openLocalEnvironment(dataDirectory: string, settings: Record<string, string> = {}): Promise<LocalEnvironment> {
+export async function openLocalEnvironment(dataDirectory: string, settings?: Record<string, string>): Promise<LocalEnvironment>;
+export async function openLocalEnvironment<Store extends EmbeddedStore>(dataDirectory: string, settings: Record<string, string>, openStore: OpenStore<Store>): Promise<LocalEnvironment & { store: Store }>;
+export async function openLocalEnvironment(
+  dataDirectory: string,
+  settings: Record<string, string> = {},
+  openStore: OpenStore<EmbeddedStore> = startEmbeddedStore,
+): Promise<LocalEnvironment> {
   const dataDir = resolve(dataDirectory);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   let store: EmbeddedStore;
   try {
-    store = await startEmbeddedStore(join(dataDir, 'dynamodb'), LOCAL_TABLES);
+    store = await openStore(join(dataDir, 'dynamodb'), LOCAL_TABLES);
   } catch (error) {
     throw new Error(`Could not open the embedded store in ${dataDir} (is another gateway process using it?)`, { cause: error });
   }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { APIGatewayProxyEventV2, Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
@@ -11,9 +11,11 @@ import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-
 import { answerClientError, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
-import { openLocalEnvironment, type LocalEnvironment } from './local-environment.ts';
+import { openLocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { startLocalBackend } from './backend.ts';
 import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
 import { createRequestLog } from './request-log.ts';
 
@@ -33,6 +35,11 @@ export interface LocalHostOptions {
   bodyStallMs?: number;
   /** Receives one line per gateway request (request-log.ts); no log without it. */
   logRequest?: (line: string) => void;
+  /**
+   * `sqs`: the handlers send usage records through SQS as in AWS (GATEWAY_USAGE_QUEUE_URL, with the SDK's
+   * endpoint from the environment), not to the local queue. For the bench's AWS-shaped variant.
+   */
+  usageVia?: 'local-queue' | 'sqs';
 }
 
 export interface LocalHost {
@@ -44,7 +51,7 @@ export interface LocalHost {
   /** The embedded store (closing it simulates a configuration store outage). */
   store: EmbeddedStore;
   invokeAdmin(event: unknown): Promise<unknown>;
-  /** Waits until every usage record handed over so far has been written (or dead-lettered). */
+  /** Waits until the usage records of every request answered so far have been written (or dead-lettered). */
   drainUsage(): Promise<void>;
   close(): Promise<void>;
 }
@@ -73,16 +80,22 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       `A gateway is already running on ${resolve(options.dataDir)} (pid ${running.pid}, ${running.url}). Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=./.gateway-2 npm start`,
     );
   }
-  const environment = await openLocalEnvironment(options.dataDir, options.env).catch((error: unknown) => {
+  const environment = await openLocalEnvironment(options.dataDir, options.env ?? {}, startLocalBackend).catch((error: unknown) => {
     throw new LocalHostError(`${error instanceof Error ? error.message : String(error)} Stop the other process, or use another data directory (GATEWAY_DATA_DIR).`, { cause: error });
   });
-  const { dataDir, store, config } = environment;
-  const startedEmpty = await store.isEmpty();
+  const { dataDir, store: backend, config } = environment;
+  try {
+    await backend.startWriter(config);
+  } catch (error) {
+    await backend.shutdown();
+    throw error;
+  }
+  const startedEmpty = await backend.isEmpty();
   installLambdaRuntimeEmulation();
-  const writerModule = await import('../../functions/writer/handler.ts');
-  const writer = writerModule.createHandler(config) as unknown as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+  // The queue's bookkeeping and journal stay here (a record is on disk before its answer ends); the
+  // writer runs in the backend thread, off the requests' event loop.
   const usageQueue = new LocalUsageQueue({
-    deliver: (event) => writer(event, lambdaContext('gateway-writer')),
+    deliver: (event) => backend.deliver(event),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),
     journalFile: join(dataDir, 'usage-queue.jsonl'),
     report: (message) => console.error(`local host: ${message}`),
@@ -93,12 +106,15 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const handlers = new Map<string, StreamingHandler>();
   for (const group of routeGroups) {
     const module = (await import(new URL(`../../${group.entry}`, import.meta.url).href)) as RouteGroupModule;
-    handlers.set(group.name, module.createHandler(config, { usageSink, caches }) as StreamingHandler);
+    const dependencies = options.usageVia === 'sqs' ? { caches } : { usageSink, caches };
+    handlers.set(group.name, module.createHandler(config, dependencies) as StreamingHandler);
   }
   const adminModule = await import('../../functions/admin/handler.ts');
   const admin = adminModule.createHandler(config, { caches }) as unknown as InvokeHandler;
   const invokeHandlers: Record<string, InvokeHandler> = { admin };
   const adminToken = randomBytes(32).toString('base64url');
+  /** Invocations whose answer has ended but which still hand their usage record over. */
+  const handingOver = new Set<Promise<void>>();
 
   const server = createServer((request, response) => {
     void requestLog.serve(request, response, () => serveRequest(request, response).catch((error: unknown) => failRequest(response, error)));
@@ -115,7 +131,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const stream = new LocalResponseStream(response);
     const group = routeGroupForPath(path);
     const handler = handlers.get(group.name) as StreamingHandler;
-    await handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
+    const invocation = handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
+    // Its answer has ended, its usage record may still be on its way to the queue (the invocation ends after).
+    response.once('finish', () => {
+      handingOver.add(invocation);
+      void invocation.finally(() => handingOver.delete(invocation)).catch(() => undefined);
+    });
+    await invocation;
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {
@@ -135,7 +157,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     });
   } catch (error) {
     usageQueue.close();
-    await store.close();
+    await backend.shutdown();
     if ((error as { code?: string }).code === 'EADDRINUSE') {
       throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
     }
@@ -150,9 +172,12 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     port,
     dataDir,
     startedEmpty,
-    store,
+    store: backend,
     invokeAdmin: (event) => admin(event, lambdaContext('admin')),
-    drainUsage: () => usageQueue.drain(),
+    async drainUsage() {
+      await Promise.allSettled([...handingOver]);
+      await usageQueue.drain();
+    },
     async close() {
       await rm(hostFilePath(dataDir), { force: true });
       await new Promise<void>((resolveClose) => {
@@ -161,7 +186,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       });
       await usageQueue.drain();
       usageQueue.close();
-      await store.close();
+      await backend.shutdown();
     },
   };
 }
@@ -209,22 +234,3 @@ function failRequest(response: ServerResponse, error: unknown): void {
   if (!response.headersSent) sendJson(response, 502, { message: 'Internal Server Error' });
   else response.destroy();
 }
-
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 15 * 60_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomBytes(16).toString('hex'),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
-}
-

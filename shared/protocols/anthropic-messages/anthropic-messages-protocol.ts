@@ -33,12 +33,12 @@ export const anthropicMessagesProtocol: WireProtocol = {
 
   upstreamPath: () => '/messages',
   upstreamHeaders: anthropicProtocolHeaders,
-  nativeRequestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel),
+  native: { carries: 'anthropic-messages', requestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel) },
   writeRequest: writeMessagesRequest,
   readResponse: readMessagesResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createAnthropicStreamReader,
-  readErrorBody: readAnthropicErrorWords,
+  readErrorBody: (answer) => readAnthropicErrorWords(answer.body),
 
   readRequest: readMessagesRequest,
   // Anthropic streams always carry usage.

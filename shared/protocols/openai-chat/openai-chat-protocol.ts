@@ -17,12 +17,12 @@ export const openAiChatProtocol: WireProtocol = {
 
   upstreamPath: () => '/chat/completions',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
-  nativeRequestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel),
+  native: { carries: 'openai-chat', requestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel) },
   writeRequest: writeChatRequest,
   readResponse: readChatResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createChatStreamReader,
-  readErrorBody: readOpenAiErrorWords,
+  readErrorBody: (answer) => readOpenAiErrorWords(answer.body),
 
   readRequest: readChatRequest,
   clientAskedForStreamUsage: (body) => (body as ChatCompletionRequest).stream_options?.include_usage === true,

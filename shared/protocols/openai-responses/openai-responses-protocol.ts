@@ -22,12 +22,12 @@ export const openAiResponsesProtocol: WireProtocol = {
 
   upstreamPath: () => '/responses',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
-  nativeRequestBody: buildUpstreamResponsesBody,
+  native: { carries: 'openai-responses', requestBody: buildUpstreamResponsesBody },
   writeRequest: writeResponsesRequest,
   readResponse: readResponsesResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createResponsesStreamReader,
-  readErrorBody: readOpenAiErrorWords,
+  readErrorBody: (answer) => readOpenAiErrorWords(answer.body),
 
   readRequest: readResponsesRequest,
   // Every Responses stream ends with its usage in the terminal event.

@@ -3,15 +3,9 @@ import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { readReasoningCarrier } from './reasoning-carrier.ts';
 import { mapResponsesErrorType } from './responses-errors.ts';
 import { mapResponsesStatus } from './responses-status.ts';
+import { createToolCallSequencer } from './responses-tool-calls.ts';
 import { readResponsesUsage } from './responses-usage.ts';
 import { responsesStreamEventSchema, type ResponsesObject, type ResponsesOutputItem, type ResponsesStreamEvent } from './responses-wire-types.ts';
-
-interface ToolCallState {
-  index: number;
-  /** The input streamed so far (a `.done` or `output_item.done` event completes what the deltas did not bring). */
-  streamed: string;
-  ended: boolean;
-}
 
 /**
  * Reads a Responses stream, one event's data at a time, as canonical events:
@@ -21,47 +15,39 @@ interface ToolCallState {
  * - output_text and refusal deltas are text; reasoning summary deltas (a blank line between summary parts)
  *   and reasoning text deltas are reasoning, and a finished reasoning item's encrypted content follows as
  *   a reasoning event of its own;
- * - function and custom tool calls are numbered densely in the order their items are added; their
- *   argument or input deltas follow; an item that ends without deltas (some servers send only the `.done`
- *   event or the whole item) gives its input as one fragment. Calls never overlap: a call still open when
- *   the next one starts is ended, as OpenAI streams them one after another;
+ * - function and custom tool calls are numbered densely in the order their items are added, and shown one
+ *   after another even when their deltas interleave (see createToolCallSequencer); an item that ends
+ *   without deltas (some servers send only the `.done` event or the whole item) gives its input as one
+ *   fragment, and a call item seen only when done is announced then;
+ * - a terminal event after no content at all (a server that streams nothing but the end) is read from the
+ *   response's `output`;
  * - an `error` event, or response.failed, is the stream's error; nothing is read after it.
  * Items of hosted tools, keep-alives and event types not known yet are skipped.
  */
 export function createResponsesStreamReader() {
-  const calls = new Map<number, ToolCallState>();
-  let openCall: ToolCallState | undefined;
-  let nextToolIndex = 0;
+  const calls = createToolCallSequencer();
   let started = false;
+  let sawContent = false;
   let failed = false;
 
-  function startCall(outputIndex: number, item: ResponsesOutputItem): CanonicalEvent[] {
-    const events = endOpenCall();
-    const call: ToolCallState = { index: nextToolIndex++, streamed: '', ended: false };
-    calls.set(outputIndex, call);
-    openCall = call;
+  /** The keys a call's events may name it by: its item id, and its output index. */
+  function keysOf(itemId: string | null | undefined, outputIndex: number): string[] {
+    return itemId ? [itemId, `#${outputIndex}`] : [`#${outputIndex}`];
+  }
+
+  /** The key of a call event: its item id when known, else its output index. */
+  function keyOf(itemId: string | null | undefined, outputIndex: number): string {
+    return itemId && calls.knows(itemId) ? itemId : `#${outputIndex}`;
+  }
+
+  function isCall(item: ResponsesOutputItem): boolean {
+    return item.type === 'function_call' || item.type === 'custom_tool_call';
+  }
+
+  function addCall(outputIndex: number, item: ResponsesOutputItem): CanonicalEvent[] {
     const custom = item.type === 'custom_tool_call';
-    events.push({ type: 'tool-call-start', index: call.index, id: item.call_id ?? item.id ?? `call_${call.index}`, name: item.name ?? '', ...(custom ? { custom } : {}) });
-    events.push(...appendInput(call, (custom ? item.input : item.arguments) ?? ''));
-    return events;
-  }
-
-  function endOpenCall(): CanonicalEvent[] {
-    if (!openCall || openCall.ended) return [];
-    openCall.ended = true;
-    return [{ type: 'tool-call-end', index: openCall.index }];
-  }
-
-  function appendInput(call: ToolCallState | undefined, fragment: string): CanonicalEvent[] {
-    if (!call || call.ended || !fragment) return [];
-    call.streamed += fragment;
-    return [{ type: 'tool-call-delta', index: call.index, argumentsDelta: fragment }];
-  }
-
-  /** The part of a call's whole input its deltas have not brought yet (all of it, when none came). */
-  function completeInput(call: ToolCallState | undefined, whole: string | null | undefined): CanonicalEvent[] {
-    if (!call || !whole || !whole.startsWith(call.streamed)) return [];
-    return appendInput(call, whole.slice(call.streamed.length));
+    const id = item.call_id ?? item.id ?? `call_${outputIndex}`;
+    return calls.add(keysOf(item.id, outputIndex), { id, name: item.name ?? '', custom }, (custom ? item.input : item.arguments) ?? '');
   }
 
   function itemDone(outputIndex: number, item: ResponsesOutputItem): CanonicalEvent[] {
@@ -69,23 +55,31 @@ export function createResponsesStreamReader() {
       const carried = readReasoningCarrier(item.encrypted_content);
       return carried ? [{ type: 'reasoning-delta', text: '', ...carried }] : [];
     }
-    const call = calls.get(outputIndex);
-    if (!call) return [];
-    const events = completeInput(call, item.type === 'custom_tool_call' ? item.input : item.arguments);
-    if (!call.ended) {
-      call.ended = true;
-      events.push({ type: 'tool-call-end', index: call.index });
-    }
+    if (!isCall(item)) return [];
+    // A call announced only by its finished item is shown whole.
+    const events = calls.knows(keyOf(item.id, outputIndex)) ? [] : addCall(outputIndex, item);
+    events.push(...calls.finish(keyOf(item.id, outputIndex), item.type === 'custom_tool_call' ? item.input : item.arguments));
     return events;
   }
 
   function finish(response: ResponsesObject | null | undefined): CanonicalEvent[] {
-    const events = endOpenCall();
+    const events = sawContent ? [] : readOutput(response?.output ?? []);
+    events.push(...calls.finishAll());
     const usage = readResponsesUsage(response?.usage);
     if (usage) events.push({ type: 'usage', usage });
-    const end = mapResponsesStatus(response?.status, response?.incomplete_details?.reason, nextToolIndex > 0);
+    const end = mapResponsesStatus(response?.status, response?.incomplete_details?.reason, calls.made);
     events.push({ type: 'finish', reason: end.reason, ...(end.raw ? { raw: end.raw } : {}) });
     return events;
+  }
+
+  /** A response's output items as the events their stream would have brought. */
+  function readOutput(output: readonly ResponsesOutputItem[]): CanonicalEvent[] {
+    return output.flatMap((item, outputIndex): CanonicalEvent[] => {
+      if (isCall(item)) return [...addCall(outputIndex, item), ...calls.finish(keyOf(item.id, outputIndex), null)];
+      if (item.type === 'message') return (item.content ?? []).flatMap((part) => (part.text || part.refusal ? [{ type: 'text-delta' as const, index: outputIndex, text: part.text || part.refusal || '' }] : []));
+      const summary = (item.summary ?? []).flatMap((part) => (part.text ? [part.text] : [])).join('\n\n');
+      return item.type === 'reasoning' && summary ? [{ type: 'reasoning-delta', text: summary }] : [];
+    });
   }
 
   function fail(type: string | null | undefined, code: string | null | undefined, message: string | null | undefined): CanonicalEvent[] {
@@ -99,7 +93,7 @@ export function createResponsesStreamReader() {
       case 'response.created':
         return [{ type: 'message-start', id: event.response?.id ?? '', model: event.response?.model ?? '' }];
       case 'response.output_item.added':
-        return event.item?.type === 'function_call' || event.item?.type === 'custom_tool_call' ? startCall(outputIndex, event.item) : [];
+        return event.item && isCall(event.item) ? addCall(outputIndex, event.item) : [];
       case 'response.output_text.delta':
       case 'response.refusal.delta':
         return event.delta ? [{ type: 'text-delta', index: outputIndex, text: event.delta }] : [];
@@ -110,11 +104,11 @@ export function createResponsesStreamReader() {
         return event.delta ? [{ type: 'reasoning-delta', text: event.delta }] : [];
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
-        return appendInput(calls.get(outputIndex), event.delta ?? '');
+        return calls.append(keyOf(event.item_id, outputIndex), event.delta ?? '');
       case 'response.function_call_arguments.done':
-        return completeInput(calls.get(outputIndex), event.arguments);
+        return calls.complete(keyOf(event.item_id, outputIndex), event.arguments);
       case 'response.custom_tool_call_input.done':
-        return completeInput(calls.get(outputIndex), event.input);
+        return calls.complete(keyOf(event.item_id, outputIndex), event.input);
       case 'response.output_item.done':
         return event.item ? itemDone(outputIndex, event.item) : [];
       case 'response.completed':
@@ -136,6 +130,7 @@ export function createResponsesStreamReader() {
       const event = parseProviderPayload(responsesStreamEventSchema, eventData);
       if (!event) return [];
       const events = read(event);
+      if (events.some((item) => item.type !== 'message-start' && item.type !== 'usage' && item.type !== 'finish')) sawContent = true;
       const first = events[0]?.type;
       if (!started && first !== undefined && first !== 'message-start' && first !== 'error') events.unshift({ type: 'message-start', id: '', model: '' });
       if (events.length > 0) started = true;

@@ -1,16 +1,16 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileUsageArchive } from '../../../shared/adapters/local/file-usage-archive.ts';
-import { serializeUsageRow, toUsageRow } from '../../../shared/usage-writer/usage-row.ts';
-import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 describe('FileUsageArchive', () => {
   let dir: string;
+  let archive: FileUsageArchive;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'file-usage-archive-'));
+    archive = new FileUsageArchive(dir);
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -21,63 +21,44 @@ describe('FileUsageArchive', () => {
     return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1));
   }
 
-  it('writes the record to <root>/usage/dt=<UTC day>/<recordId>.json as one JSON line', async () => {
-    const record = sampleRecord({ createdAt: '2025-06-30T23:59:59.000Z' });
+  it('writes a key to the same path under the data directory, creating its day directory', async () => {
+    await archive.write('usage/dt=2025-06-30/batch-abc.parquet', new Uint8Array([1, 2, 3]));
 
-    await new FileUsageArchive(dir).put(record);
-
-    const bytes = await readFile(join(dir, 'usage', 'dt=2025-06-30', `${record.recordId}.json`), 'utf8');
-    expect(bytes).toBe(serializeUsageRow(record));
-    expect(JSON.parse(bytes)).toEqual(toUsageRow(record));
+    expect(new Uint8Array(await readFile(join(dir, 'usage', 'dt=2025-06-30', 'batch-abc.parquet')))).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await archive.read('usage/dt=2025-06-30/batch-abc.parquet')).toEqual(new Uint8Array([1, 2, 3]));
   });
 
-  it('leaves one identical file and no temporary file when a record is written twice', async () => {
-    const archive = new FileUsageArchive(dir);
-    const record = sampleRecord();
+  it('leaves the last bytes and no temporary file when one key is written several times at once', async () => {
+    await Promise.all([1, 2, 3].map((value) => archive.write('usage/dt=2025-03-01/a.parquet', new Uint8Array([value]))));
 
-    await archive.put(record);
-    await archive.put(record);
-
-    expect(await filesUnder(dir)).toEqual([join('usage', 'dt=2025-03-01', `${record.recordId}.json`)]);
-    expect(await readFile(join(dir, 'usage', 'dt=2025-03-01', `${record.recordId}.json`), 'utf8')).toBe(serializeUsageRow(record));
+    expect(await filesUnder(dir)).toEqual([join('usage', 'dt=2025-03-01', 'a.parquet')]);
+    expect((await archive.read('usage/dt=2025-03-01/a.parquet')).length).toBe(1);
   });
 
-  it('survives the same record being written twice at the same moment (a duplicate in one batch)', async () => {
-    const archive = new FileUsageArchive(dir);
-    const record = sampleRecord();
+  it('lists the files of a day directory by key, leaving out files still being written', async () => {
+    await archive.write('usage/dt=2025-03-01/a.parquet', new Uint8Array([1]));
+    await archive.write('usage/dt=2025-03-01/b.parquet', new Uint8Array([2]));
+    await archive.write('usage/dt=2025-03-02/c.parquet', new Uint8Array([3]));
+    await writeFile(join(dir, 'usage', 'dt=2025-03-01', 'd.parquet.123.abc.tmp'), 'PAR');
+    await mkdir(join(dir, 'usage', 'dt=2025-03-01', 'not-a-file'));
 
-    await Promise.all([archive.put(record), archive.put(record), archive.put(record)]);
-
-    expect(await filesUnder(dir)).toEqual([join('usage', 'dt=2025-03-01', `${record.recordId}.json`)]);
-    expect(await readFile(join(dir, 'usage', 'dt=2025-03-01', `${record.recordId}.json`), 'utf8')).toBe(serializeUsageRow(record));
+    expect((await archive.list('usage/dt=2025-03-01/')).sort()).toEqual(['usage/dt=2025-03-01/a.parquet', 'usage/dt=2025-03-01/b.parquet']);
   });
 
-  it('replaces a truncated file left by an earlier attempt with the full record', async () => {
-    const archive = new FileUsageArchive(dir);
-    const record = sampleRecord();
-    await archive.put(record);
-    const path = join(dir, 'usage', 'dt=2025-03-01', `${record.recordId}.json`);
-    await writeFile(path, '{"record_id":');
-
-    await archive.put(record);
-
-    expect(await readFile(path, 'utf8')).toBe(serializeUsageRow(record));
+  it('lists nothing for a day that has no directory', async () => {
+    expect(await archive.list('usage/dt=2031-01-01/')).toEqual([]);
   });
 
-  it('puts records of different days in their own partitions, one file per record', async () => {
-    const archive = new FileUsageArchive(dir);
-    const first = sampleRecord({ createdAt: '2025-03-01T00:00:00.000Z' });
-    const second = sampleRecord({ createdAt: '2025-03-02T00:00:00.000Z' });
-    const third = sampleRecord({ createdAt: '2025-03-02T12:00:00.000Z' });
+  it('refuses to list a prefix that is not a directory', async () => {
+    await expect(archive.list('usage/dt=2025')).rejects.toThrow(/lists directories only/);
+  });
 
-    for (const record of [first, second, third]) await archive.put(record);
+  it('removes keys, and a key already gone is no error', async () => {
+    await archive.write('usage/dt=2025-03-01/a.parquet', new Uint8Array([1]));
+    await archive.write('usage/dt=2025-03-01/b.parquet', new Uint8Array([2]));
 
-    expect((await filesUnder(dir)).sort()).toEqual(
-      [
-        join('usage', 'dt=2025-03-01', `${first.recordId}.json`),
-        join('usage', 'dt=2025-03-02', `${second.recordId}.json`),
-        join('usage', 'dt=2025-03-02', `${third.recordId}.json`),
-      ].sort(),
-    );
+    await archive.remove(['usage/dt=2025-03-01/a.parquet', 'usage/dt=2025-03-01/gone.parquet']);
+
+    expect(await archive.list('usage/dt=2025-03-01/')).toEqual(['usage/dt=2025-03-01/b.parquet']);
   });
 });

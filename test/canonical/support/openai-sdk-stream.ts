@@ -3,9 +3,10 @@ import OpenAI from 'openai';
 /**
  * Reads chat SSE frames with the official OpenAI SDK (`chat.completions.stream`), as a client of the
  * gateway would: the frames are the body of the one response its injected fetch returns. The SDK checks
- * tool-call indexes and identities and requires a finish_reason, so malformed streams fail here.
+ * tool-call indexes and identities and requires a finish_reason, so malformed streams fail here. Function
+ * arguments are parsed as JSON unless told not to (the editor's ApplyPatch calls carry raw patch text).
  */
-export async function readChatStreamWithOpenAiSdk(frames: string[]) {
+export async function readChatStreamWithOpenAiSdk(frames: string[], { parseArguments = true } = {}) {
   const body = frames.join('');
   const client = new OpenAI({
     apiKey: 'sk-test',
@@ -30,7 +31,7 @@ export async function readChatStreamWithOpenAiSdk(frames: string[]) {
     toolCalls: (choice?.message.tool_calls ?? []).map((call) =>
       call.type === 'custom'
         ? { id: call.id, name: call.custom.name, input: call.custom.input, custom: true }
-        : { id: call.id, name: call.function.name, input: JSON.parse(call.function.arguments) as unknown },
+        : { id: call.id, name: call.function.name, input: parseArguments ? (JSON.parse(call.function.arguments) as unknown) : call.function.arguments },
     ),
     finishReason: choice?.finish_reason,
     usage: completion.usage,

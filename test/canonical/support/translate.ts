@@ -8,7 +8,7 @@ import { createMessagesEventWriter } from '../../../shared/protocols/anthropic-m
 import { createChatChunkWriter } from '../../../shared/protocols/openai-chat/chat-chunk-writer.ts';
 import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
-import type { Presentation, WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
+import type { ClientProtocol, Presentation, UpstreamProtocol, WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
 import type { AnthropicMessagesRequestBody } from '../../../shared/protocols/anthropic-messages/anthropic-request-types.ts';
 import type { ChatCompletionRequestBody, ChatToolCallOut } from '../../../shared/protocols/openai-chat/chat-request-types.ts';
 
@@ -16,7 +16,7 @@ import type { ChatCompletionRequestBody, ChatToolCallOut } from '../../../shared
  * The translations between chat completions and messages, each composed the way the gateway composes
  * them: the client protocol's reader and the upstream protocol's writer around the canonical model.
  */
-function translateRequest<Body>(from: WireProtocol, to: WireProtocol, body: unknown, upstreamModel: string) {
+function translateRequest<Body>(from: WireProtocol, to: UpstreamProtocol, body: unknown, upstreamModel: string) {
   const canonical = from.readRequest(body as Record<string, unknown>);
   const translated = to.writeRequest(canonical, upstreamModel);
   return { body: translated as Body, droppedFields: canonical.dropped.list() };
@@ -104,8 +104,8 @@ export function splitFrames(text: string): string[] {
  * writer shows is the metered one). `request` is the translated request the readers may need.
  */
 export async function translateStream(
-  upstream: WireProtocol,
-  client: WireProtocol,
+  upstream: UpstreamProtocol,
+  client: ClientProtocol,
   payloads: unknown[],
   options: { presentation?: Partial<Presentation>; request?: CanonicalRequest } = {},
 ): Promise<string[]> {

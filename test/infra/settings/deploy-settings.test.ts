@@ -19,6 +19,7 @@ describe('deploy settings', () => {
       originReadTimeoutSeconds: 60,
       routeGroups: { memoryMb: 512 },
       writer: { memoryMb: 256, maxConcurrency: 5 },
+      usageCompactor: { memoryMb: 1024 },
     });
   });
 
@@ -33,6 +34,7 @@ describe('deploy settings', () => {
         logRetentionDays: 365,
         routeGroups: { memoryMb: 1024, reservedConcurrency: 50 },
         writer: { memoryMb: 256, maxConcurrency: 10 },
+        usageCompactor: { memoryMb: 3008 },
       }),
     );
     const props = stackPropsFromSettings(loadDeploySettings('prod', directory));
@@ -43,6 +45,7 @@ describe('deploy settings', () => {
       logRetention: RetentionDays.ONE_YEAR,
       routeGroupSizing: { memorySize: 1024, reservedConcurrency: 50 },
       writerMaxConcurrency: 10,
+      usageCompactorSizing: { memorySize: 3008 },
     });
     expect(props.originReadTimeout?.toSeconds()).toBe(120);
   });
@@ -54,6 +57,14 @@ describe('deploy settings', () => {
     expect(() =>
       parseDeploySettings({ waf: {}, webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1' }, 'prod.json'),
     ).toThrow(/not both/);
+  });
+
+  it('passes the Bedrock models and regions the route groups may invoke, and refuses what is not a model id', () => {
+    const settings = parseDeploySettings({ bedrock: { models: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'], regions: ['us-east-1', 'us-west-2'] } }, 'prod.json');
+    expect(stackPropsFromSettings(settings).bedrock).toEqual({ models: ['us.anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-pro-v1:0'], regions: ['us-east-1', 'us-west-2'] });
+    expect(stackPropsFromSettings(loadDeploySettings('default')).bedrock).toBeUndefined();
+    expect(() => parseDeploySettings({ bedrock: { models: ['anthropic.*'] } }, 'prod.json')).toThrow(/bedrock\.models\.0/);
+    expect(() => parseDeploySettings({ bedrock: { models: [], regions: ['mars'] } }, 'prod.json')).toThrow(/bedrock\.regions\.0/);
   });
 
   it('names the missing file of an unknown environment', () => {

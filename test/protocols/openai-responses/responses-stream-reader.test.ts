@@ -110,6 +110,56 @@ describe('createResponsesStreamReader over recorded streams', () => {
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'length', raw: 'max_output_tokens' });
   });
 
+  it('keeps every fragment of parallel calls whose deltas interleave, showing the calls one after another', () => {
+    const events = read([
+      { type: 'response.created', response: { id: 'resp_1' } },
+      { type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc_a', call_id: 'call_a', name: 'f', arguments: '' } },
+      { type: 'response.output_item.added', output_index: 1, item: { type: 'custom_tool_call', id: 'ctc_b', call_id: 'call_b', name: 'ApplyPatch', input: '' } },
+      { type: 'response.custom_tool_call_input.delta', output_index: 1, item_id: 'ctc_b', delta: '*** Begin' },
+      { type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc_a', delta: '{"x"' },
+      { type: 'response.custom_tool_call_input.delta', output_index: 1, item_id: 'ctc_b', delta: ' Patch' },
+      { type: 'response.function_call_arguments.delta', output_index: 0, item_id: 'fc_a', delta: ':1}' },
+      { type: 'response.output_item.done', output_index: 1, item: { type: 'custom_tool_call', id: 'ctc_b', call_id: 'call_b', name: 'ApplyPatch', input: '*** Begin Patch' } },
+      { type: 'response.output_item.done', output_index: 0, item: { type: 'function_call', id: 'fc_a', call_id: 'call_a', name: 'f', arguments: '{"x":1}' } },
+      { type: 'response.completed', response: { id: 'resp_1', status: 'completed' } },
+    ]);
+    expect(meaning(events).calls).toEqual([
+      { id: 'call_a', name: 'f', input: '{"x":1}', custom: false, ended: true },
+      { id: 'call_b', name: 'ApplyPatch', input: '*** Begin Patch', custom: true, ended: true },
+    ]);
+    // One call at a time: the second starts only after the first ended.
+    const kinds = events.filter((event) => event.type.startsWith('tool-call')).map((event) => `${event.type}:${(event as { index: number }).index}`);
+    expect(kinds.indexOf('tool-call-start:1')).toBeGreaterThan(kinds.indexOf('tool-call-end:0'));
+  });
+
+  it('announces a call it sees only as a finished item, with its whole input', () => {
+    const events = read([
+      { type: 'response.created', response: { id: 'resp_1' } },
+      { type: 'response.output_item.done', output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'Grep', arguments: '{"pattern":"foo"}' } },
+      { type: 'response.completed', response: { id: 'resp_1', status: 'completed' } },
+    ]);
+    expect(meaning(events).calls).toEqual([{ id: 'call_1', name: 'Grep', input: '{"pattern":"foo"}', custom: false, ended: true }]);
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool-calls', raw: 'completed' });
+  });
+
+  it('reads a response that streamed nothing but its end from the response’s output', () => {
+    const events = read([
+      {
+        type: 'response.completed',
+        response: {
+          id: 'resp_1',
+          status: 'completed',
+          output: [
+            { type: 'message', id: 'msg_1', content: [{ type: 'output_text', text: 'Done.' }] },
+            { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'Shell', arguments: '{"command":"ls"}' },
+          ],
+        },
+      },
+    ]);
+    expect(meaning(events)).toMatchObject({ text: 'Done.', calls: [{ id: 'call_1', name: 'Shell', input: '{"command":"ls"}', custom: false, ended: true }] });
+    expect(events[0]).toEqual({ type: 'message-start', id: '', model: '' });
+  });
+
   it('reads the same events wherever the bytes were cut (mid-line, mid-UTF-8)', () => {
     const names = ['responses-stream-text.sse', 'responses-stream-reasoning-summary-function-call.chunks.txt', 'azure-responses-parallel-function-calls.sse'];
     fc.assert(

@@ -90,15 +90,55 @@ describe('local usage queries over the usage files', () => {
     ]);
   });
 
-  it('counts a redelivered record once, because it rewrites the same file', async () => {
-    const record = sampleRecord();
-    await writeUsageFiles(dataDir, [record, record, record]);
-    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
+  it('reads a batch delivered again as one file: its key and bytes are the same', async () => {
+    const records = [sampleRecord(), sampleRecord()];
+    await writeUsageFiles(dataDir, records);
+    await writeUsageFiles(dataDir, [...records].reverse());
+    expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 2 }]);
   });
 
-  it('ignores files that are not usage rows, such as a writer temp file', async () => {
-    await writeUsageFiles(dataDir, [sampleRecord()]);
-    await writeFile(join(dataDir, 'usage', 'dt=2025-03-01', 'rec-partial.json.tmp'), '{"record_id":');
+  it('reads the editor route’s compression savings per conversation, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_200, costNanos: 2_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 800, costNanos: 1_000, attribution: { sessionId: 'conversation-1' } }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      "SELECT session_id, SUM(cost_nanos) AS nanos, SUM(compression_saved_tokens) AS saved FROM usage_records WHERE endpoint = 'editor.chat_completions' GROUP BY 1",
+    );
+    expect(rows).toEqual([{ session_id: 'conversation-1', nanos: 3_000, saved: 2_000 }]);
+    expect(await queryLocalUsage(dataDir, "SELECT compression_saved_tokens FROM usage_records WHERE endpoint = 'chat.completions'")).toEqual([{ compression_saved_tokens: null }]);
+  });
+
+  it('reads the units billed beyond tokens in their own columns, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'audio.speech', units: { requests: 1, characters: 1_234 } }),
+      sampleRecord({ endpoint: 'videos.stored', units: { videoSeconds: 8 } }),
+      sampleRecord({ endpoint: 'rerank', units: { requests: 1, searchUnits: 2 } }),
+      sampleRecord({ endpoint: 'images.generations', units: { requests: 1, images: 3 } }),
+      sampleRecord({ endpoint: 'audio.transcriptions', units: { requests: 1, audioSeconds: 63 } }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      'SELECT endpoint, units_requests, units_images, units_audio_seconds, units_characters, units_search_units, units_video_seconds FROM usage_records ORDER BY endpoint',
+    );
+    const none = { units_requests: null, units_images: null, units_audio_seconds: null, units_characters: null, units_search_units: null, units_video_seconds: null };
+    expect(rows).toEqual([
+      { ...none, endpoint: 'audio.speech', units_requests: 1, units_characters: 1_234 },
+      { ...none, endpoint: 'audio.transcriptions', units_requests: 1, units_audio_seconds: 63 },
+      { ...none, endpoint: 'chat.completions' },
+      { ...none, endpoint: 'images.generations', units_requests: 1, units_images: 3 },
+      { ...none, endpoint: 'rerank', units_requests: 1, units_search_units: 2 },
+      { ...none, endpoint: 'videos.stored', units_video_seconds: 8 },
+    ]);
+  });
+
+  it('ignores files that are not Parquet usage files: a writer temp file, a legacy JSON file', async () => {
+    const [key = ''] = await writeUsageFiles(dataDir, [sampleRecord()]);
+    await writeFile(join(dataDir, `${key}.1234.abcd.tmp`), 'PAR1');
+    await writeFile(join(dataDir, 'usage', 'dt=2025-03-01', 'rec-legacy.json'), '{"record_id":"rec-legacy"}\n');
     expect(await queryLocalUsage(dataDir, 'SELECT COUNT(*) AS n FROM usage_records')).toEqual([{ n: 1 }]);
   });
 
@@ -135,6 +175,15 @@ describe('the usage report', () => {
       ['2025-03-03', 'globex', 'openai/gpt-4o', 1, 7n],
     ]);
     expect(lines[0]).toMatchObject({ promptTokens: 200n, completionTokens: 40n });
+  });
+
+  it('counts a record found in two usage files once', async () => {
+    const record = sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', createdAt: '2025-03-01T10:00:00Z', costNanos: 500 });
+    const [first] = await writeUsageFiles(dataDir, [record]);
+    const [second] = await writeUsageFiles(dataDir, [record, sampleRecord({ projectId: 'globex', createdAt: '2025-03-01T11:00:00Z' })]);
+    expect(second).not.toBe(first);
+    const [line] = await (await open()).report({ projectId: 'acme', to: '2025-03-01' });
+    expect([line?.requests, line?.costNanos]).toEqual([3, 3_500n]);
   });
 
   it('keeps only the chosen project', async () => {

@@ -22,6 +22,23 @@ describe('parseUsageArgs', () => {
   it('finds the named query to run and refuses unknown names', () => {
     expect(parseUsageArgs(['run', 'cost-by-key'])).toMatchObject({ command: 'run', query: { name: 'cost-by-key' } });
     expect(refusal(['run', 'cost-by-weather'])).toMatch(/no named query "cost-by-weather"/);
+    expect(refusal(['run'])).toMatch(/expected a query name/);
+    expect(refusal(['run', '--from', '2025-03-01'])).toMatch(/expected a query name/);
+  });
+
+  it('runs a named query over the days given, by default the 31 days up to today', () => {
+    expect(parseUsageArgs(['run', 'cost-by-key', '--from', '2025-03-01', '--to', '2025-03-31'], '2026-11-23')).toMatchObject({ days: ['2025-03-01', '2025-03-31'] });
+    expect(parseUsageArgs(['run', 'cost-by-key'], '2026-11-23')).toMatchObject({ days: ['2026-10-24', '2026-11-23'] });
+    expect(parseUsageArgs(['run', 'cost-by-key', '--to', '2025-03-31'], '2026-11-23')).toMatchObject({ days: ['2025-03-01', '2025-03-31'] });
+    expect(parseUsageArgs(['run', 'cost-by-key', '--from', '2026-11-01'], '2026-11-23')).toMatchObject({ days: ['2026-11-01', '2026-11-23'] });
+    expect(refusal(['run', 'cost-by-key', '--from', '2026-12-01', '--to', '2026-11-01'])).toMatch(/is after --to/);
+    expect(refusal(['run', 'cost-by-key', '--project', 'acme'])).toMatch(/--project/);
+  });
+
+  it('compacts the days given, or leaves them to the default window', () => {
+    expect(parseUsageArgs(['compact', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({ command: 'compact', from: '2025-03-01', to: '2025-03-31' });
+    expect(parseUsageArgs(['compact'])).toEqual({ command: 'compact' });
+    expect(refusal(['compact', '--from', 'yesterday'])).toMatch(/--from takes a day/);
   });
 
   it('reads the report filters', () => {

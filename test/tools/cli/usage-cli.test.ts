@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../support/run-command.ts';
@@ -32,13 +32,15 @@ describe('usage CLI', () => {
     expect(JSON.parse(result.stdout)).toEqual([{ n: 3 }]);
   });
 
-  it('runs a named query by name', async () => {
-    const result = await usageCli(dataDir, 'run', 'cost-by-project-by-day');
+  it('runs a named query by name over the days given', async () => {
+    const result = await usageCli(dataDir, 'run', 'cost-by-project-by-day', '--from', '2025-03-01', '--to', '2025-03-02');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject([
       { dt: '2025-03-01', project_id: 'acme', requests: 2, cost_nanos: 1_234_567_895 },
       { dt: '2025-03-02', project_id: 'globex', requests: 1, cost_nanos: 10_000_000_000 },
     ]);
+    const oneDay = await usageCli(dataDir, 'run', 'cost-by-project-by-day', '--from', '2025-03-02', '--to', '2025-03-02');
+    expect(JSON.parse(oneDay.stdout)).toMatchObject([{ dt: '2025-03-02', project_id: 'globex' }]);
   });
 
   it('prints a report per day, project and model with an exact total in USD', async () => {
@@ -73,5 +75,20 @@ describe('usage CLI', () => {
     expect(result.stderr).toMatch(/--from takes a day as YYYY-MM-DD/);
     expect(result.stderr).toMatch(/\nRun "npm run --silent usage -- --help" for the commands\.\n$/);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  // Last: it adds a record.
+  it('compacts the usage files of the days given and answers the same afterwards', async () => {
+    const before = await usageCli(dataDir, 'run', 'cost-by-key', '--from', '2025-03-01', '--to', '2025-03-02');
+    await writeUsageFiles(dataDir, [sampleRecord({ projectId: 'acme', createdAt: '2025-03-01T10:00:00Z', costNanos: 7 })]);
+    const added = await usageCli(dataDir, 'run', 'cost-by-key', '--from', '2025-03-01', '--to', '2025-03-02');
+
+    const result = await usageCli(dataDir, 'compact', '--from', '2025-03-01', '--to', '2025-03-02');
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ compacted: [{ day: '2025-03-01', files: 2, records: 3 }] });
+    expect(await readdir(join(dataDir, 'usage', 'dt=2025-03-01'))).toEqual([expect.stringMatching(/^compacted-[0-9a-f]{32}\.parquet$/)]);
+    expect((await usageCli(dataDir, 'run', 'cost-by-key', '--from', '2025-03-01', '--to', '2025-03-02')).stdout).toBe(added.stdout);
+    expect(added.stdout).not.toBe(before.stdout);
   });
 });

@@ -57,7 +57,8 @@ describe('buildFunctionUrlEvent', () => {
       userAgent: 'test/1',
     });
     expect(event.requestContext.timeEpoch).toBe(NOW_MS);
-    expect(event.requestContext.time).toBe('Wed, 01 Jan 2025 00:00:00 GMT');
+    // As function URLs write it (the payload 2.0 format).
+    expect(event.requestContext.time).toBe('01/Jan/2025:00:00:00 +0000');
     expect(event.requestContext.domainName).toBe(`127.0.0.1:${port}`);
     expect(event.requestContext.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -16,18 +16,22 @@ export const providerCommands: CliCommand[] = [
       `"${MOCK_PROVIDER}" is the offline mock and needs no key. Any other name needs --protocol and --base-url. ` +
       'The key goes to the secret store only and is never shown again. ' +
       `An OpenAI-protocol provider serves /v1/responses natively (${known.filter((name) => knownProviders[name]?.servesResponses).join(', ')} and Azure OpenAI by default) ` +
-      'or through translation to chat completions (every other provider by default); --responses says which, and is kept when not given again.',
+      'or through translation to chat completions (every other provider by default); --responses says which, and is kept when not given again. ' +
+      '"bedrock" (or any name with --protocol bedrock) is Amazon Bedrock in --region: no key needed, its calls are signed with the gateway\'s AWS credentials ' +
+      '(the function\'s role in AWS; locally the default chain, or --profile), or given --api-key, a Bedrock API key.',
     arguments: [projectIdArgument, providerArgument],
     flags: [
-      { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock)", field: 'apiKey', parse: text },
+      { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock; optional for Bedrock)", field: 'apiKey', parse: text },
       { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
       {
         name: '--protocol',
-        value: 'openai|anthropic|cohere|jina|voyage',
+        value: 'openai|anthropic|bedrock|cohere|jina|voyage',
         description: 'the wire protocol the provider speaks (cohere, jina and voyage: their rerank APIs)',
         field: 'protocol',
-        parse: oneOf(['openai', 'anthropic', 'cohere', 'jina', 'voyage']),
+        parse: oneOf(['openai', 'anthropic', 'bedrock', 'cohere', 'jina', 'voyage']),
       },
+      { name: '--region', value: 'REGION', description: "a Bedrock provider's AWS region, e.g. us-east-1 (its endpoint and signing region)", field: 'region', parse: text },
+      { name: '--profile', value: 'NAME', description: "a Bedrock provider's AWS profile for signing, locally (default: the default credential chain)", field: 'profile', parse: text },
       {
         name: '--responses',
         value: 'native|translate',
@@ -48,6 +52,8 @@ export const providerCommands: CliCommand[] = [
       'provider set acme openai --api-key "$OPENAI_API_KEY"',
       'provider set acme vllm --protocol openai --base-url http://127.0.0.1:8000/v1 --api-key local',
       'provider set acme azure --protocol openai --base-url https://acme.openai.azure.com/openai/v1 --api-key "$AZURE_OPENAI_KEY" --responses native',
+      'provider set acme bedrock --region us-east-1',
+      'provider set acme bedrock-eu --protocol bedrock --region eu-central-1 --profile gateway-dev',
       'provider set acme cohere --api-key "$COHERE_API_KEY"',
       'provider set acme infinity --protocol openai --base-url http://127.0.0.1:7997 --api-key local --rerank cohere',
     ],
@@ -61,7 +67,7 @@ export const providerCommands: CliCommand[] = [
     arguments: [projectIdArgument],
     flags: [],
     examples: ['provider list acme --output table'],
-    prints: '{"providers": [{provider, protocols, auth, base_url, has_api_key, models, updated_at}]}; models counts the allowed models it serves',
+    prints: '{"providers": [{provider, protocols, auth, base_url, has_api_key, region?, profile?, models, updated_at}]}; models counts the allowed models it serves',
   },
   {
     group: 'provider',

@@ -1,0 +1,25 @@
+import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../bedrock-runtime/bedrock-errors.ts';
+import { bedrockModelPath, EVENT_STREAM_CONTENT_TYPE } from '../bedrock-runtime/bedrock-model-path.ts';
+import type { UpstreamProtocol } from '../wire-protocol.ts';
+import { writeConverseRequest } from './converse-request-writer.ts';
+import { readConverseResponse } from './converse-response-reader.ts';
+import { createConverseStreamDecoder } from './converse-stream-decoder.ts';
+import { createConverseStreamReader } from './converse-stream-reader.ts';
+
+/**
+ * Bedrock's Converse API (`POST /model/{id}/converse`, `…/converse-stream`): one request and answer shape
+ * for every model Bedrock serves (Nova, Llama, Mistral, …), its stream in AWS's event-stream framing. No
+ * client speaks it to the gateway: every client protocol reaches it through the canonical model.
+ */
+export const bedrockConverseProtocol: UpstreamProtocol = {
+  id: 'bedrock-converse',
+
+  upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'converse-stream' : 'converse'),
+  upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? EVENT_STREAM_CONTENT_TYPE : 'application/json' }),
+  writeRequest: writeConverseRequest,
+  readResponse: readConverseResponse,
+  createStreamDecoder: createConverseStreamDecoder,
+  createStreamReader: createConverseStreamReader,
+  readErrorBody: readBedrockErrorWords,
+  interpretErrorAnswer: interpretBedrockErrorAnswer,
+};

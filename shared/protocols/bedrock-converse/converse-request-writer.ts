@@ -1,0 +1,151 @@
+import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
+import { customToolInputSchema, wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
+import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { parseToolArguments } from '../../canonical/tool-arguments.ts';
+import type {
+  ConverseDocumentBlock,
+  ConverseImageBlock,
+  ConverseImageFormat,
+  ConverseMessage,
+  ConverseRequestBlock,
+  ConverseRequestBody,
+  ConverseTool,
+  ConverseToolChoice,
+} from './converse-request-types.ts';
+
+/**
+ * A canonical request as a Converse request (the model is in the path, streaming is the operation):
+ * - the instructions and every system turn are hoisted into `system`; turns of one role are merged (user
+ *   and assistant must alternate), tool results first in their user turn; blank text is left out (Bedrock
+ *   refuses it) and turns left empty are omitted;
+ * - images and PDFs go as base64 bytes (`data:` URLs); images by http(s) URL, which Converse cannot
+ *   fetch, and other files are dropped and named; a text file becomes a `txt` document;
+ * - max_tokens, temperature (capped at 1, the range of Bedrock's models), top_p and stop sequences go to
+ *   `inferenceConfig`; tools to `toolConfig` (a custom tool as one `input` string, custom-tool-input.ts);
+ *   tool choice auto → auto, required → any, a named tool → tool;
+ * - what Converse has no common field for is dropped and named: `tool_choice: none`, one call at a time,
+ *   reasoning effort (each model takes its own `additionalModelRequestFields`), structured output, user,
+ *   and earlier reasoning (only its own model could read it back).
+ */
+export function writeConverseRequest(request: CanonicalRequest): Record<string, unknown> {
+  const { dropped } = request;
+  const system = [...request.system, ...request.messages.filter((message) => message.role === 'system').flatMap(textsOf)]
+    .filter((text) => text.trim() !== '')
+    .map((text) => ({ text }));
+  const inferenceConfig = {
+    ...(request.maxOutputTokens !== undefined ? { maxTokens: request.maxOutputTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
+    ...(request.topP !== undefined ? { topP: request.topP } : {}),
+    ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),
+  };
+  const tools = request.tools.map(
+    (tool): ConverseTool => ({
+      toolSpec: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: { json: tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) } },
+      },
+    }),
+  );
+  const toolChoice = writeToolChoice(request, tools.length > 0);
+  for (const [field, present] of [
+    ['reasoning_effort', request.reasoning !== undefined && request.reasoning.effort !== 'none'],
+    ['response_format', request.responseFormat !== undefined],
+    ['user', request.user !== undefined],
+  ] as const) {
+    if (present) dropped.add(field);
+  }
+  const body: ConverseRequestBody = {
+    messages: writeConversation(request.messages, dropped),
+    ...(system.length > 0 ? { system } : {}),
+    ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
+    ...(tools.length > 0 ? { toolConfig: { tools, ...(toolChoice ? { toolChoice } : {}) } } : {}),
+  };
+  return { ...body };
+}
+
+function textsOf(message: CanonicalMessage): string[] {
+  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+}
+
+function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields): ConverseMessage[] {
+  const messages: ConverseMessage[] = [];
+  for (const message of canonical) {
+    if (message.role === 'system') continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = message.parts.flatMap((part) => writePart(part, dropped));
+    if (blocks.length === 0) continue;
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  }
+  for (const message of messages) {
+    if (message.role === 'user') message.content = [...message.content.filter((block) => 'toolResult' in block), ...message.content.filter((block) => !('toolResult' in block))];
+  }
+  return messages;
+}
+
+function writePart(part: CanonicalPart, dropped: DroppedFields): ConverseRequestBlock[] {
+  switch (part.type) {
+    case 'text':
+      return part.text.trim() === '' ? [] : [{ text: part.text }];
+    case 'image': {
+      const block = imageBlock(part.url);
+      if (!block) dropped.add('messages[].content[type=image_url]');
+      return block ? [block] : [];
+    }
+    case 'file': {
+      const block = documentBlock(part);
+      if (!block) dropped.add('messages[].content[type=file]');
+      return block ? [block] : [];
+    }
+    case 'reasoning':
+      dropped.add('messages[].content[type=reasoning]');
+      return [];
+    case 'tool-call':
+      return [{ toolUse: { toolUseId: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) } }];
+    case 'tool-result': {
+      const content = part.content.flatMap((item): Array<{ text: string } | ConverseImageBlock> => {
+        if (item.type === 'text') return item.text.trim() === '' ? [] : [{ text: item.text }];
+        const image = imageBlock(item.url);
+        return image ? [image] : [];
+      });
+      // A result without content still answers its call: Converse takes no empty list.
+      return [{ toolResult: { toolUseId: part.callId, content: content.length > 0 ? content : [{ text: '(no output)' }], ...(part.isError ? { status: 'error' as const } : {}) } }];
+    }
+  }
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+const IMAGE_FORMATS: Readonly<Record<string, ConverseImageFormat>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+function imageBlock(url: string): ConverseImageBlock | undefined {
+  const dataUrl = DATA_URL.exec(url);
+  const format = IMAGE_FORMATS[dataUrl?.[1]?.toLowerCase() ?? ''];
+  return dataUrl && format ? { image: { format, source: { bytes: dataUrl[2] ?? '' } } } : undefined;
+}
+
+/**
+ * A PDF (base64 `data:` URL) or a text file as a document. Converse takes a name of letters, digits,
+ * spaces, hyphens, parentheses and brackets only: other characters become hyphens.
+ */
+function documentBlock(part: Extract<CanonicalPart, { type: 'file' }>): ConverseDocumentBlock | undefined {
+  const name = (part.filename ?? 'document').replace(/[^A-Za-z0-9 ()[\]-]+/g, '-').replace(/\s+/g, ' ').trim() || 'document';
+  if (part.text !== undefined && !part.dataUrl) return { document: { format: 'txt', name, source: { bytes: Buffer.from(part.text, 'utf8').toString('base64') } } };
+  const dataUrl = DATA_URL.exec(part.dataUrl ?? '');
+  if (!dataUrl || dataUrl[1] !== 'application/pdf') return undefined;
+  return { document: { format: 'pdf', name, source: { bytes: dataUrl[2] ?? '' } } };
+}
+
+function writeToolChoice(request: CanonicalRequest, hasTools: boolean): ConverseToolChoice | undefined {
+  const choice = request.toolChoice;
+  if (request.parallelToolCalls === false) request.dropped.add('parallel_tool_calls');
+  if (choice === undefined) return undefined;
+  if (!hasTools || choice === 'none') {
+    if (choice !== 'none' || hasTools) request.dropped.add('tool_choice');
+    return undefined;
+  }
+  if (choice === 'auto') return { auto: {} };
+  if (choice === 'required') return { any: {} };
+  return { tool: { name: choice.name } };
+}

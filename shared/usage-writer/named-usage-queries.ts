@@ -1,0 +1,93 @@
+import { USAGE_PARTITION_KEY } from './usage-row.ts';
+import { USAGE_TABLE_NAME } from './usage-table.ts';
+
+export interface NamedUsageQuery {
+  name: string;
+  description: string;
+  sql: string;
+}
+
+/** Every named query takes the first and the last UTC day it covers, inclusive, as 'YYYY-MM-DD' strings. */
+export const NAMED_QUERY_PARAMETERS = ['first day (YYYY-MM-DD)', 'last day (YYYY-MM-DD)'] as const;
+export type NamedQueryDays = [first: string, last: string];
+
+/**
+ * The usage rows of the days `?` to `?`, each record once. The usage files may hold a record more than
+ * once (a batch redelivered after its file was written, a compaction not yet finished), always in its own
+ * day, so numbering the copies per (dt, record_id) and keeping the first makes every total exact. The
+ * `dt` condition sits on the table itself: Athena reads only those days' partitions.
+ */
+export const DEDUPLICATED_USAGE = `deduplicated_usage AS (
+  SELECT * FROM (
+    SELECT ${USAGE_TABLE_NAME}.*, ROW_NUMBER() OVER (PARTITION BY ${USAGE_PARTITION_KEY}, record_id ORDER BY created_at) AS copy_number
+    FROM ${USAGE_TABLE_NAME}
+    WHERE ${USAGE_PARTITION_KEY} BETWEEN ? AND ?
+  ) numbered
+  WHERE copy_number = 1
+)`;
+
+/*
+ * The SQL must run unchanged in Athena (Trino) and DuckDB: standard aggregates and window functions only,
+ * `?` parameters, no `::` casts, no GROUP BY ALL, no dialect functions. Costs are summed as integers
+ * (cost_nanos) and only divided for display.
+ */
+const totals = `COUNT(*) AS requests,
+  SUM(tokens_prompt) AS prompt_tokens,
+  SUM(tokens_completion) AS completion_tokens,
+  SUM(cost_nanos) AS cost_nanos,
+  SUM(cost_nanos) / 1e9 AS cost_usd`;
+
+function namedQuery(name: string, description: string, select: string): NamedUsageQuery {
+  return { name, description, sql: `WITH ${DEDUPLICATED_USAGE}\n${select}` };
+}
+
+export const namedUsageQueries: readonly NamedUsageQuery[] = [
+  namedQuery('cost-by-project-by-day', 'Requests, tokens and cost per project per day (UTC).', `SELECT dt, project_id,
+  ${totals}
+FROM deduplicated_usage
+GROUP BY dt, project_id
+ORDER BY dt, project_id`),
+  namedQuery('cost-by-model', 'Requests, tokens (including cached and reasoning) and cost per model, most expensive first.', `SELECT model,
+  ${totals},
+  SUM(tokens_cached) AS cached_tokens,
+  SUM(tokens_reasoning) AS reasoning_tokens
+FROM deduplicated_usage
+GROUP BY model
+ORDER BY SUM(cost_nanos) DESC, model`),
+  namedQuery('cost-by-key', 'Requests, tokens and cost per project key, most expensive first.', `SELECT project_id, key_id,
+  ${totals}
+FROM deduplicated_usage
+GROUP BY project_id, key_id
+ORDER BY SUM(cost_nanos) DESC, project_id, key_id`),
+  namedQuery('cost-by-environment', "Requests, tokens and cost per client-reported environment ('(none)' when not sent).", `SELECT COALESCE(environment, '(none)') AS environment,
+  ${totals}
+FROM deduplicated_usage
+GROUP BY COALESCE(environment, '(none)')
+ORDER BY SUM(cost_nanos) DESC, COALESCE(environment, '(none)')`),
+  namedQuery('cost-by-session', 'Requests, tokens and cost per client session (X-Claude-Code-Session-Id), most expensive first.', `SELECT session_id,
+  ${totals}
+FROM deduplicated_usage
+WHERE session_id IS NOT NULL
+GROUP BY session_id
+ORDER BY SUM(cost_nanos) DESC, session_id`),
+  namedQuery('top-requests-by-cost', 'The 20 most expensive requests.', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, status,
+  tokens_prompt AS prompt_tokens, tokens_completion AS completion_tokens,
+  cost_nanos, cost_nanos / 1e9 AS cost_usd
+FROM deduplicated_usage
+ORDER BY cost_nanos DESC, created_at, record_id
+LIMIT 20`),
+  namedQuery('requests-with-fallbacks', 'Requests on which the gateway tried at least one fallback (fallback_attempts > 0).', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, provider, status,
+  fallback_attempts, cost_nanos, cost_nanos / 1e9 AS cost_usd
+FROM deduplicated_usage
+WHERE fallback_attempts > 0
+ORDER BY created_at, record_id`),
+];
+
+export function findNamedUsageQuery(name: string): NamedUsageQuery | undefined {
+  return namedUsageQueries.find((query) => query.name === name);
+}
+
+/** The description Athena shows, which says what to fill in for the two `?`. */
+export function athenaQueryDescription(query: NamedUsageQuery): string {
+  return `${query.description} Parameters: the first and the last UTC day, inclusive, e.g. '2026-11-01' and '2026-11-30'.`;
+}

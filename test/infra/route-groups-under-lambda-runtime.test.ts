@@ -1,0 +1,343 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
+import { routeGroups } from '../../infra/route-groups.ts';
+import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
+import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.ts';
+import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';
+import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { functionUrlEvent, lambdaContext, loadHandler } from '../support/handler-invocation.ts';
+import { HTTP_INTEGRATION_CONTENT_TYPE, type RuntimeResponse } from '../support/lambda-runtime-api.ts';
+import { ensureRuntimeClientBuilt, functionIdentity, startFunction, type RunningFunction } from '../support/lambda-runtime-client.ts';
+import { SymbolicResources } from './symbolic-resources.ts';
+import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
+
+/**
+ * The route groups' bundles, as `cdk synth` builds them for deployment, run by AWS's own runtime interface
+ * client (aws-lambda-ric) against a Runtime API emulator, with the environment of the synthesized
+ * template; the AWS SDK reaches the embedded DynamoDB store and loopback fakes of Secrets Manager and SQS
+ * through AWS_ENDPOINT_URL_*; providers are fake upstreams on loopback. What the runtime receives on
+ * /response is what a function URL turns into the client's HTTP response. The emulator itself is checked
+ * against the runtime client in test/support/lambda-runtime-api.test.ts.
+ */
+const ORIGIN_SECRET = 'origin-secret-value-0123456789abcdef';
+const context = { region: TEST_ENV.region, account: TEST_ENV.account };
+/** Liveness only: how long an upstream holds back the rest of a stream if the runtime never shows the first delta. */
+const HOLD_BACK_LIMIT_MS = 5_000;
+
+let gateway: SynthesizedGateway;
+let symbols: SymbolicResources;
+let store: EmbeddedStore;
+let secretsManager: FakeSecretsManager;
+let sqs: FakeSqs;
+let upstream: FakeUpstream;
+let docsServer: McpUpstream;
+const DOCS_TOKEN = 'docs-token-0123456789';
+let workDirectory: string;
+let key = '';
+/** What happened, in order, across the upstream, the runtime and the fakes. */
+const timeline: string[] = [];
+let upstreamScenario: 'whole' | 'broken' = 'whole';
+let releaseUpstream: () => void = () => {};
+
+const awsEndpoints = () => ({
+  AWS_REGION: context.region,
+  AWS_DEFAULT_REGION: context.region,
+  AWS_ACCESS_KEY_ID: 'AKIDLOCALRUNTIMETEST',
+  AWS_SECRET_ACCESS_KEY: 'local-runtime-test-secret',
+  AWS_SESSION_TOKEN: 'local-runtime-test-session',
+  AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
+  AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+});
+
+/** The function's environment exactly as the template sets it. */
+function deployedEnvironment(prefix: string): Record<string, string> {
+  const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
+  const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  return Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
+}
+
+function assetDirectory(prefix: string): string {
+  const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
+  const code = resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Code as { S3Key: string };
+  return join(gateway.outdir, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
+}
+
+/** Streams a recorded answer: the events up to the first text delta, then holds the rest until released. */
+function answerFromRecording(): Parameters<FakeUpstream['answerWith']>[0] {
+  return async (request, response) => {
+    const anthropic = request.path.endsWith('/messages');
+    const events = sseEvents(readFixture(anthropic ? 'anthropic/messages-stream-text.sse' : 'openai-chat/chat-stream-text-include-usage.sse'));
+    const firstDelta = events.findIndex((event) => (anthropic ? event.includes('text_delta') : event.includes('"content":"The"')));
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const event of events.slice(0, firstDelta + 1)) response.write(event);
+    timeline.push('upstream: first delta sent, the rest held back');
+    await new Promise<void>((resolve) => {
+      const limit = setTimeout(resolve, HOLD_BACK_LIMIT_MS);
+      releaseUpstream = () => {
+        clearTimeout(limit);
+        resolve();
+      };
+    });
+    if (upstreamScenario === 'broken') {
+      timeline.push('upstream: connection broken');
+      response.socket?.destroy();
+      return;
+    }
+    timeline.push('upstream: the rest sent');
+    for (const event of events.slice(firstDelta + 1)) response.write(event);
+    response.end();
+  };
+}
+
+/** Configures the project with the admin function's own code, in this process, against the same store and secrets. */
+async function configureProject(): Promise<string> {
+  const admin = await loadHandler<(event: unknown, context: unknown) => Promise<{ ok: boolean; result?: unknown; error?: { message: string } }>>(
+    'functions/admin/handler.ts',
+    { ...deployedEnvironment('Admin'), ...awsEndpoints(), GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+  );
+  const run = async <T>(command: Record<string, unknown>): Promise<T> => {
+    const answer = await admin(command, lambdaContext('admin'));
+    if (!answer.ok) throw new Error(`${String(command.command)}: ${answer.error?.message}`);
+    return answer.result as T;
+  };
+  await run({ command: 'project.create', projectId: 'runtime' });
+  await run({ command: 'provider.set', projectId: 'runtime', provider: 'openai', apiKey: 'sk-openai-0123456789', baseUrl: upstream.baseUrl, protocol: 'openai' });
+  await run({ command: 'provider.set', projectId: 'runtime', provider: 'anthropic', apiKey: 'sk-ant-0123456789', baseUrl: upstream.baseUrl, protocol: 'anthropic' });
+  await run({ command: 'model.allow', projectId: 'runtime', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await run({ command: 'model.allow', projectId: 'runtime', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1_000, outputMicrosPer1k: 5_000 });
+  await run({ command: 'project.update', projectId: 'runtime', mcp: true });
+  await run({ command: 'mcp.add', projectId: 'runtime', name: 'docs', url: docsServer.url, headers: [{ name: 'X-Docs-Token', value: DOCS_TOKEN }] });
+  return (await run<{ key: string }>({ command: 'key.create', projectId: 'runtime', name: 'runtime-test' })).key;
+}
+
+beforeAll(async () => {
+  await ensureRuntimeClientBuilt();
+  gateway = synthesizeGateway();
+  symbols = new SymbolicResources(gateway.template, context);
+  const table = (name: string) => logicalId(gateway.template, 'AWS::DynamoDB::GlobalTable', `Tables${name}`);
+  // Inside the project, so that the runtime-provided AWS SDK resolves from node_modules as it does in Lambda.
+  const cache = join(PROJECT_ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  workDirectory = mkdtempSync(join(cache, 'gateway-runtime-client-'));
+  store = await startEmbeddedStore(join(workDirectory, 'store'), { keys: table('Keys'), projects: table('Projects'), generations: table('Generations'), counters: table('Counters') });
+  secretsManager = await startFakeSecretsManager(context.region, context.account);
+  secretsManager.put(deployedEnvironment('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ?? '', ORIGIN_SECRET);
+  sqs = await startFakeSqs((message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`));
+  upstream = await startFakeOpenAiUpstream();
+  upstream.answerWith(answerFromRecording());
+  docsServer = await startDocsServer(DOCS_TOKEN);
+  key = await configureProject();
+}, 300_000);
+
+afterAll(async () => {
+  await upstream?.close();
+  await docsServer?.close();
+  await sqs?.close();
+  await secretsManager?.close();
+  await store?.close();
+  for (const name of Object.keys(process.env)) if (name.startsWith('AWS_')) delete process.env[name];
+  if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+});
+
+/**
+ * The template's queue URL with the fake's origin: the SQS client sends to the host of the queue URL (which,
+ * in AWS, is SQS's endpoint), not to AWS_ENDPOINT_URL_SQS.
+ */
+function queueUrlOnTheFake(group: string): string {
+  const deployed = new URL(deployedEnvironment(`RouteGroup${group}`).GATEWAY_USAGE_QUEUE_URL ?? '');
+  return `${sqs.endpoint}${deployed.pathname}`;
+}
+
+/** Invokes with a function-URL event, noting when the runtime first shows `marker` and when it completes the response. */
+async function invokeStreaming(running: RunningFunction, request: { path: string; body: unknown; key?: string; headers?: Record<string, string> }, marker?: string) {
+  let seen = false;
+  const invocation = running.runtimeApi.invoke(
+    functionUrlEvent({ method: 'POST', path: request.path, body: request.body, headers: { authorization: `Bearer ${request.key ?? key}`, [ORIGIN_SECRET_HEADER]: ORIGIN_SECRET, ...request.headers } }),
+    {
+      onBody: (body) => {
+        if (seen || marker === undefined || !body.toString('utf8').includes(marker)) return;
+        seen = true;
+        timeline.push('runtime: first delta received on /response');
+        releaseUpstream();
+      },
+    },
+  );
+  const result = await Promise.race([invocation.result, running.runtime.crashed]);
+  timeline.push('runtime: /response complete');
+  if (result.kind !== 'response') throw new Error(`the runtime reported an error: ${JSON.stringify(result)}\n${running.runtime.output()}`);
+  await Promise.race([invocation.ended, running.runtime.crashed]);
+  timeline.push('runtime: invocation over (asks for the next)');
+  return result;
+}
+
+function expectStreamedWithPrelude(response: RuntimeResponse, status: number) {
+  expect(response.requestHeaders['lambda-runtime-function-response-mode']).toBe('streaming');
+  expect(response.requestHeaders['transfer-encoding']).toBe('chunked');
+  expect(response.requestHeaders['content-type']).toBe(HTTP_INTEGRATION_CONTENT_TYPE);
+  expect(response.prelude?.statusCode).toBe(status);
+}
+
+/** `first` happened, and before `second`; the message shows the timeline and the function's logs. */
+function expectBefore(first: string, second: string, logs: string) {
+  const message = `"${first}" before "${second}" in ${JSON.stringify(timeline)}\nfunction logs:\n${logs.slice(-4000)}`;
+  expect(timeline, message).toContain(first);
+  expect(timeline, message).toContain(second);
+  expect(timeline.indexOf(first), message).toBeLessThan(timeline.indexOf(second));
+}
+
+interface StreamCase {
+  group: string;
+  path: string;
+  body: unknown;
+  /** Text of the first delta, as it appears in the client's stream. */
+  marker: string;
+  /** The protocol's in-band error event, after the first byte. */
+  errorFrame: RegExp;
+}
+
+const streamCases: StreamCase[] = [
+  {
+    group: 'openai',
+    path: '/v1/chat/completions',
+    body: { model: 'openai/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'What is 123 times 1?' }] },
+    marker: '"content":"The"',
+    errorFrame: /data: \{"error":\{[^\n]*\}\}\n\n$/,
+  },
+  {
+    group: 'messages',
+    path: '/v1/messages',
+    body: { model: 'anthropic/claude-haiku-4-5', stream: true, max_tokens: 50, messages: [{ role: 'user', content: 'Say hello' }] },
+    marker: '"text":"Hello"',
+    errorFrame: /event: error\ndata: \{"type":"error",[^\n]*\}\n\n$/,
+  },
+  {
+    // The editor client's chat completions onto an Anthropic model, through the canonical layer.
+    group: 'editor',
+    path: '/v1/editor/chat/completions',
+    body: { model: 'anthropic/claude-haiku-4-5', stream: true, messages: [{ role: 'user', content: 'Say hello' }] },
+    marker: '"content":"Hello"',
+    // After content, a failure is text of its own and a clean end, which the editor shows.
+    errorFrame: /"finish_reason":"stop"[\s\S]*data: \[DONE\]\n\n$/,
+  },
+];
+
+describe('route groups bundled as deployed, under the AWS Lambda runtime interface client', () => {
+  it('covers every route group', () => {
+    expect([...streamCases.map((each) => each.group), 'mcp'].sort()).toEqual(routeGroups.map((group) => group.name).sort());
+  });
+
+  describe('the mcp route group', () => {
+    let running: RunningFunction;
+
+    beforeAll(async () => {
+      const taskRoot = join(workDirectory, 'mcp');
+      cpSync(assetDirectory('RouteGroupmcp'), taskRoot, { recursive: true });
+      running = await startFunction(taskRoot, {
+        ...deployedEnvironment('RouteGroupmcp'),
+        ...awsEndpoints(),
+        GATEWAY_USAGE_QUEUE_URL: queueUrlOnTheFake('mcp'),
+        GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+        ...functionIdentity('gateway-mcp', 512),
+      });
+    });
+    afterAll(async () => {
+      await running?.stop();
+    });
+
+    it('bridges a tool call through the runtime with the server\'s header secret, then meters it before the invocation is over', async () => {
+      timeline.length = 0;
+      const sent = sqs.messages.length;
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } };
+
+      const response = await invokeStreaming(running, { path: '/mcp/v1', body: call, headers: { accept: 'application/json, text/event-stream' } });
+
+      expectStreamedWithPrelude(response, 200);
+      expect(response.body.toString('utf8')).toContain('3 pages match \\"iam\\"');
+      expect(docsServer.received.at(-1)?.['x-docs-token']).toBe(DOCS_TOKEN);
+      expectBefore('runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
+      expectBefore('sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      const records = sqs.messages.slice(sent).map((message) => JSON.parse(message.body) as Record<string, unknown>);
+      expect(records).toEqual([expect.objectContaining({ projectId: 'runtime', endpoint: 'mcp.tools_call', model: 'mcp/docs/search', status: 'completed' })]);
+    }, 30_000);
+  });
+
+  describe.each(streamCases)('the $group route group', ({ group, path, body, marker, errorFrame }) => {
+    let running: RunningFunction;
+
+    beforeAll(async () => {
+      const taskRoot = join(workDirectory, group);
+      cpSync(assetDirectory(`RouteGroup${group}`), taskRoot, { recursive: true });
+      running = await startFunction(taskRoot, {
+        ...deployedEnvironment(`RouteGroup${group}`),
+        ...awsEndpoints(),
+        GATEWAY_USAGE_QUEUE_URL: queueUrlOnTheFake(group),
+        // The one setting a deployment does not have: the fake provider listens on loopback.
+        GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+        ...functionIdentity(`gateway-${group}`, 512),
+      });
+    });
+    afterAll(async () => {
+      await running?.stop();
+    });
+
+    it('streams the answer through the runtime incrementally, behind the HTTP-integration prelude, and sends the usage record after the answer, before the invocation is over', async () => {
+      timeline.length = 0;
+      upstreamScenario = 'whole';
+      const sent = sqs.messages.length;
+
+      const response = await invokeStreaming(running, { path, body }, marker);
+
+      expectStreamedWithPrelude(response, 200);
+      expect(response.prelude?.headers?.['content-type']).toMatch(/^text\/event-stream/);
+      expect(response.midStreamError, running.runtime.output()).toBeUndefined();
+      const text = response.body.toString('utf8');
+      expect(text).toContain(marker);
+      expect(text).toMatch(group === 'messages' ? /event: message_stop\ndata: \{"type":"message_stop"\s*\}\n\n$/ : /data: \[DONE\]\n\n$/);
+      // Incrementally: the runtime passed the first delta on while the upstream still held back the rest.
+      expectBefore('runtime: first delta received on /response', 'upstream: the rest sent', running.runtime.output());
+      expect(response.bodyChunks).toBeGreaterThan(1);
+      // Answer first, then meter: the record leaves after the client's answer ended, before the invocation is over.
+      expectBefore('runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
+      expectBefore('sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      const records = sqs.messages.slice(sent).map((message) => JSON.parse(message.body) as Record<string, unknown>);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ projectId: 'runtime', streamed: true, status: 'completed', model: (body as { model: string }).model });
+      expect(sqs.messages.at(-1)?.queueUrl).toBe(queueUrlOnTheFake(group));
+    }, 30_000);
+
+    it('ends a stream that breaks after the first byte with the protocol\'s error event, as a complete response (no runtime error), then meters it before the invocation is over', async () => {
+      timeline.length = 0;
+      upstreamScenario = 'broken';
+      const sent = sqs.messages.length;
+
+      const response = await invokeStreaming(running, { path, body }, marker);
+
+      expectStreamedWithPrelude(response, 200);
+      const text = response.body.toString('utf8');
+      expect(text).toContain(marker);
+      expect(text).toMatch(errorFrame);
+      // A failure the handler rendered in-band: the runtime sends no error trailers and no /error.
+      expect(response.trailers, running.runtime.output()).toEqual({});
+      expect(response.midStreamError).toBeUndefined();
+      expectBefore('upstream: connection broken', 'sqs: usage record failed', running.runtime.output());
+      expectBefore('runtime: /response complete', 'sqs: usage record failed', running.runtime.output());
+      expectBefore('sqs: usage record failed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      expect(sqs.messages.slice(sent).map((message) => (JSON.parse(message.body) as { status: string }).status)).toEqual(['failed']);
+    }, 30_000);
+
+    it('refuses an unknown key before the first byte with a real status in the prelude', async () => {
+      timeline.length = 0;
+      const response = await invokeStreaming(running, { path, body, key: 'gw.not-a-key-of-this-gateway' });
+
+      expectStreamedWithPrelude(response, 401);
+      expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({ error: expect.anything() });
+      expect(response.midStreamError).toBeUndefined();
+    }, 30_000);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createCanonicalMeter } from '../../../shared/canonical/canonical-meter.ts';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { bedrockAnthropicMessagesProtocol } from '../../../shared/protocols/bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts';
+import { chooseBridge } from '../../../shared/protocols/bridge.ts';
+import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { anthropicStreamFrames, concatFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
+import { sseEvents } from '../../support/fake-openai-upstream.ts';
+import { readFixture } from '../../support/fixtures.ts';
+
+const MODEL = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
+const CLAUDE_CODE_BETAS = 'claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27';
+
+function decode(frames: Uint8Array[]) {
+  const decoder = bedrockAnthropicMessagesProtocol.createStreamDecoder();
+  return [...decoder.push(concatFrames(frames)), ...decoder.end()];
+}
+
+describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
+  it("carries a Messages client's body natively: model and stream out, Bedrock's version and the betas Bedrock accepts in", () => {
+    const bridge = chooseBridge(anthropicMessagesProtocol, ['bedrock-anthropic-messages', 'bedrock-converse'], () => {
+      throw new Error('a native request is never translated');
+    });
+    const body = { model: 'claude-haiku-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }], metadata: { user_id: 'session-1' }, thinking: { type: 'enabled', budget_tokens: 1024 }, route: 'fallback' };
+    const request = bridge.request(body, MODEL, { 'anthropic-version': '2023-06-01', 'anthropic-beta': CLAUDE_CODE_BETAS });
+
+    expect(bridge.native).toBe(true);
+    expect(request.path).toBe('/model/us.anthropic.claude-haiku-4-5-20251001-v1%3A0/invoke-with-response-stream');
+    expect(request.headers).toEqual({ 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream' });
+    expect(JSON.parse(request.body)).toEqual({
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hi' }],
+      metadata: { user_id: 'session-1' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      anthropic_version: 'bedrock-2023-05-31',
+      // Anthropic-only betas (OAuth, fine-grained tool streaming) would make Bedrock refuse the request.
+      anthropic_beta: ['claude-code-20250219', 'interleaved-thinking-2025-05-14', 'context-management-2025-06-27'],
+    });
+  });
+
+  it('translates a chat request into the Messages body InvokeModel takes', () => {
+    const body = { model: 'claude', messages: [{ role: 'system', content: 'Terse.' }, { role: 'user', content: 'Hi' }], max_tokens: 20 };
+    const bridge = chooseBridge(openAiChatProtocol, ['bedrock-anthropic-messages', 'bedrock-converse'], () => openAiChatProtocol.readRequest(body));
+    const request = bridge.request(body, MODEL, {});
+
+    expect(bridge.native).toBe(false);
+    expect(bridge.upstream.id).toBe('bedrock-anthropic-messages');
+    expect(request.path).toBe('/model/us.anthropic.claude-haiku-4-5-20251001-v1%3A0/invoke');
+    expect(JSON.parse(request.body)).toEqual({ max_tokens: 20, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], system: [{ type: 'text', text: 'Terse.' }], anthropic_version: 'bedrock-2023-05-31' });
+  });
+
+  it("turns each chunk back into Anthropic's SSE event, its JSON byte for byte", () => {
+    const recorded = readFixture('anthropic/messages-stream-text.sse');
+    const events = decode(anthropicStreamFrames(recorded, { inputTokenCount: 10, outputTokenCount: 4 }));
+
+    expect(events).toHaveLength(7);
+    // Every event but message_stop (which carries Bedrock's metrics) is the recorded event itself.
+    expect(events.slice(0, 6).map((event) => event.raw)).toEqual(sseEvents(recorded).slice(0, 6));
+    expect(events[6]?.raw).toMatch(/^event: message_stop\ndata: \{"type":"message_stop","amazon-bedrock-invocationMetrics":\{"inputTokenCount":10,/);
+  });
+
+  it("meters from Bedrock's invocation metrics, keeping the cache counts the events reported when the metrics leave them out", () => {
+    const recorded = readFixture('anthropic/messages-stream-cache-usage-server-tool.chunks.txt');
+    const sse = recorded.split('\n').filter((line) => line !== '').map((line) => `event: x\ndata: ${line}\n\n`).join('');
+    const meter = createCanonicalMeter();
+    const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
+    for (const event of decode(anthropicStreamFrames(sse, { inputTokenCount: 7, outputTokenCount: 300 }))) meter.observe(reader.push(event.payload));
+
+    // The recorded stream's last usage read 6289 prompt tokens from the cache and wrote 3337; the metrics count
+    // 7 uncached input tokens and 300 output tokens, and no cache.
+    expect(meter.result().usage).toEqual({ promptTokens: 7 + 6289 + 3337, completionTokens: 300, cachedTokens: 6289, cacheWriteTokens: 3337, reasoningTokens: 0, estimated: false });
+  });
+
+  it("takes the metrics' cache reads and writes when Bedrock reports them", () => {
+    const events: CanonicalEvent[] = [];
+    const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
+    const frames = anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4, cacheReadInputTokenCount: 2000, cacheWriteInputTokenCount: 50 });
+    for (const event of decode(frames)) events.push(...reader.push(event.payload));
+
+    expect(events.at(-1)).toEqual({ type: 'usage', usage: { promptTokens: 2060, completionTokens: 4, cachedTokens: 2000, cacheWriteTokens: 50, reasoningTokens: 0, estimated: false } });
+  });
+
+  it("gives an exception as Anthropic's error event, so a Messages client reads one stream format", () => {
+    const [event] = decode([exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
+
+    expect(event?.raw).toBe('event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"Too many tokens, please wait before trying again."}}\n\n');
+    expect(bedrockAnthropicMessagesProtocol.createStreamReader().push(event?.payload)).toEqual([{ type: 'error', errorType: 'rate-limit', message: 'Too many tokens, please wait before trying again.' }]);
+  });
+
+  it("relays Bedrock's refusal of a request to a Messages client in Anthropic's error body", async () => {
+    const bridge = chooseBridge(anthropicMessagesProtocol, ['bedrock-anthropic-messages'], () => {
+      throw new Error('not translated');
+    });
+    const answer = bedrockAnthropicMessagesProtocol.interpretErrorAnswer?.({
+      status: 400,
+      retryAfter: null,
+      contentType: 'application/json',
+      body: '{"message":"messages.0.content: Field required"}',
+      errorType: 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+    });
+    const relayed = bridge.relayUpstreamError(answer as NonNullable<typeof answer>);
+
+    expect(relayed.status).toBe(400);
+    expect(JSON.parse(relayed.body as string)).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages.0.content: Field required' } });
+  });
+
+  it('serves only Anthropic models: other Bedrock models go through Converse', async () => {
+    const { modelProtocols } = await import('../../../shared/core/project-config.ts');
+    const bedrock = { protocols: ['bedrock-anthropic-messages' as const, 'bedrock-converse' as const] };
+
+    expect(modelProtocols({ model: MODEL }, bedrock)).toEqual(['bedrock-anthropic-messages', 'bedrock-converse']);
+    expect(modelProtocols({ model: 'amazon.nova-pro-v1:0' }, bedrock)).toEqual(['bedrock-converse']);
+    expect(modelProtocols({ model: 'meta.llama3-3-70b-instruct-v1:0' }, bedrock)).toEqual(['bedrock-converse']);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
+import { createCanonicalMeter } from '../../../shared/canonical/canonical-meter.ts';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
+import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { concatFrames, converseStreamFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
+import { readFixture } from '../../support/fixtures.ts';
+import { translateStream } from '../../canonical/support/translate.ts';
+
+/** A recorded ConverseStream, framed as Bedrock sends it, through the protocol's decoder: the events' payloads. */
+function recordedPayloads(name: string, extra: Uint8Array[] = []): unknown[] {
+  const decoder = bedrockConverseProtocol.createStreamDecoder();
+  const events = [...decoder.push(concatFrames([...converseStreamFrames(readFixture(`bedrock/${name}`)), ...extra])), ...decoder.end()];
+  return events.map((event) => event.payload);
+}
+
+function read(payloads: unknown[]): CanonicalEvent[] {
+  const reader = bedrockConverseProtocol.createStreamReader();
+  return payloads.flatMap((payload) => reader.push(payload));
+}
+
+describe('createConverseStreamReader', () => {
+  it('reads a recorded text stream: the text, the finish and the usage', () => {
+    const events = read(recordedPayloads('converse-stream-text.chunks.txt'));
+    const meter = createCanonicalMeter();
+    meter.observe(events);
+
+    expect(events[0]).toEqual({ type: 'message-start', id: '', model: '' });
+    expect(meter.result()).toMatchObject({
+      completionText: 'Let me count the "r"s in "strawberry":\n\ns-t-**r**-a-w-b-e-**r**-**r**-y\n\nThere are **3** r\'s in "strawberry."',
+      finishReason: 'end_turn',
+      usage: { promptTokens: 22, completionTokens: 55, estimated: false },
+    });
+  });
+
+  it("reads a recorded non-Anthropic model's tool use (its input in one delta, the finish before the usage)", () => {
+    const events = read(recordedPayloads('converse-stream-tool-call.chunks.txt'));
+
+    expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'functions.read_file:1', name: 'read_file' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"target_file": "src/cursor-config.ts"}' },
+      { type: 'tool-call-end', index: 0 },
+    ]);
+    expect(events.slice(-2)).toEqual([
+      { type: 'finish', reason: 'tool-calls', raw: 'tool_use' },
+      { type: 'usage', usage: { promptTokens: 260, completionTokens: 116, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, estimated: false } },
+    ]);
+  });
+
+  it('reads recorded reasoning deltas and the signature that closes them', () => {
+    const reasoning = read(recordedPayloads('converse-stream-reasoning.chunks.txt')).filter((event) => event.type === 'reasoning-delta');
+
+    expect(reasoning.map((event) => event.text).join('')).toBe('Let me count the r\'s in "strawberry":\n\ns-t-r-a-w-b-e-r-r-y\n\nr appears at positions 3, 8, and 9.\n\nSo there are 3 r\'s.');
+    expect(reasoning.at(-1)).toMatchObject({ text: '', signature: expect.stringMatching(/^Ep0CCkg/) });
+  });
+
+  it('ends with the error an exception message carries, and reads nothing after it', () => {
+    const payloads = recordedPayloads('converse-stream-text.chunks.txt', [exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
+    const events = read([...payloads.slice(0, 3), ...payloads.slice(-1), ...payloads.slice(3)]);
+
+    expect(events.at(-1)).toEqual({ type: 'error', errorType: 'rate-limit', message: 'Too many tokens, please wait before trying again.' });
+    expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(2);
+  });
+
+  it("is translated into a chat stream and into Anthropic's events with the recorded usage", async () => {
+    const payloads = recordedPayloads('converse-stream-tool-call.chunks.txt');
+    const chat = await translateStream(bedrockConverseProtocol, openAiChatProtocol, payloads, { presentation: { showUsage: true, model: 'moonshot.kimi-k2-thinking' } });
+    expect(chat.at(-1)).toBe('data: [DONE]\n\n');
+    expect(chat.join('')).toContain('"name":"read_file"');
+    expect(chat.at(-2)).toContain('"usage":{"prompt_tokens":260,"completion_tokens":116');
+
+    const messages = (await translateStream(bedrockConverseProtocol, anthropicMessagesProtocol, payloads)).join('');
+    expect(messages).toContain('"stop_reason":"tool_use"');
+    expect(messages).toContain('"output_tokens":116');
+  });
+});

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Hash } from '@smithy/hash-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+
+/** How a request to the fake runtime was authorized. */
+export type BedrockAuthorization =
+  | { kind: 'sigv4'; accessKeyId: string; region: string; service: string; signedHeaders: string[]; sessionToken: string | undefined }
+  | { kind: 'bearer'; token: string };
+
+/** What the fake Bedrock runtime saw of one (authorized) request. */
+export interface BedrockRequest {
+  /** The model id as Bedrock reads it from the path (percent-decoded). */
+  model: string;
+  operation: 'invoke' | 'invoke-with-response-stream' | 'converse' | 'converse-stream';
+  rawPath: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  authorization: BedrockAuthorization;
+}
+
+export type BedrockScript = (request: BedrockRequest, response: ServerResponse) => void | Promise<void>;
+
+export interface FakeBedrockRuntime {
+  /** What to give `provider set … --base-url` (Bedrock's base URL is the host). */
+  baseUrl: string;
+  /** Requests that passed authorization. */
+  received: BedrockRequest[];
+  /** Requests refused (a bad signature, the wrong region or service, no credential), with the reason. */
+  refused: Array<{ rawPath: string; reason: string }>;
+  answerWith(script: BedrockScript): void;
+  close(): Promise<void>;
+}
+
+export interface FakeBedrockOptions {
+  /** The region the runtime serves: a signature scoped to another is refused, as AWS does. */
+  region: string;
+  /** Secret keys by access key id: what a signature is checked against. */
+  credentials: Record<string, { secretAccessKey: string; sessionToken?: string }>;
+  /** Bedrock API keys accepted as bearer tokens. */
+  apiKeys?: string[];
+}
+
+const PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/;
+
+/**
+ * A fake of Bedrock's runtime endpoint on loopback. Every request must carry an AWS Signature V4 for the
+ * service `bedrock` and the runtime's region, made with one of the known credentials over exactly the
+ * method, path, signed headers and body received (the body's SHA-256 included): the fake signs the
+ * received request again with the AWS SDK's signer and compares. A Bedrock API key (bearer) is accepted
+ * when configured. Refusals are Bedrock's: 403 with `x-amzn-errortype`.
+ */
+export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Promise<FakeBedrockRuntime> {
+  const received: BedrockRequest[] = [];
+  const refused: FakeBedrockRuntime['refused'] = [];
+  let script: BedrockScript = (_request, response) => sendBedrockError(response, 500, 'InternalServerException', 'No answer scripted.');
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void handle(request, Buffer.concat(chunks).toString('utf8'), response).catch(() => response.destroy());
+    });
+  });
+
+  async function handle(request: IncomingMessage, bodyText: string, response: ServerResponse): Promise<void> {
+    const rawPath = request.url ?? '/';
+    const verdict = await authorize(request, bodyText, options);
+    if ('refusal' in verdict) {
+      refused.push({ rawPath, reason: verdict.refusal.message });
+      return sendBedrockError(response, 403, verdict.refusal.type, verdict.refusal.message);
+    }
+    const match = PATH.exec(rawPath);
+    if (!match || request.method !== 'POST') return sendBedrockError(response, 404, 'UnknownOperationException', `No operation at ${request.method} ${rawPath}.`);
+    const seen: BedrockRequest = {
+      model: decodeURIComponent(match[1] ?? ''),
+      operation: match[2] as BedrockRequest['operation'],
+      rawPath,
+      headers: request.headers,
+      body: bodyText ? (JSON.parse(bodyText) as Record<string, unknown>) : {},
+      authorization: verdict.authorization,
+    };
+    received.push(seen);
+    await script(seen, response);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    received,
+    refused,
+    answerWith(next) {
+      script = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+type Verdict = { authorization: BedrockAuthorization } | { refusal: { type: string; message: string } };
+
+const SIGV4 = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
+
+async function authorize(request: IncomingMessage, body: string, options: FakeBedrockOptions): Promise<Verdict> {
+  const header = request.headers.authorization ?? '';
+  if (header.startsWith('Bearer ')) {
+    const token = header.slice('Bearer '.length);
+    return options.apiKeys?.includes(token) ? { authorization: { kind: 'bearer', token } } : refuse('UnrecognizedClientException', 'The API key is not valid.');
+  }
+  const parts = SIGV4.exec(header);
+  if (!parts) return refuse('MissingAuthenticationTokenException', 'Missing Authentication Token');
+  const [, accessKeyId = '', , region = '', service = '', signedHeaderList = ''] = parts;
+  if (service !== 'bedrock') return refuse('InvalidSignatureException', `Credential should be scoped to correct service: 'bedrock'.`);
+  if (region !== options.region) return refuse('InvalidSignatureException', `Credential should be scoped to a valid region, not '${region}'.`);
+  const known = options.credentials[accessKeyId];
+  if (!known) return refuse('UnrecognizedClientException', 'The security token included in the request is invalid.');
+  const sessionToken = request.headers['x-amz-security-token'] as string | undefined;
+  if (sessionToken !== known.sessionToken) return refuse('UnrecognizedClientException', 'The security token included in the request is invalid.');
+  const signedHeaders = signedHeaderList.split(';');
+  for (const required of ['host', 'x-amz-date']) {
+    if (!signedHeaders.includes(required)) return refuse('InvalidSignatureException', `The request must sign ${required}.`);
+  }
+  const claimedHash = request.headers['x-amz-content-sha256'];
+  if (claimedHash !== undefined && claimedHash !== createHash('sha256').update(body).digest('hex')) {
+    return refuse('InvalidSignatureException', 'The body does not match x-amz-content-sha256.');
+  }
+  const expected = await signAgain(request, body, signedHeaders, { accessKeyId, region, secretAccessKey: known.secretAccessKey, sessionToken });
+  if (expected !== header) return refuse('InvalidSignatureException', 'The request signature we calculated does not match the signature you provided.');
+  return { authorization: { kind: 'sigv4', accessKeyId, region, service, signedHeaders, sessionToken } };
+}
+
+/** The Authorization header the SDK's signer makes for the request as received, at the time it claims. */
+async function signAgain(
+  request: IncomingMessage,
+  body: string,
+  signedHeaders: string[],
+  key: { accessKeyId: string; secretAccessKey: string; sessionToken: string | undefined; region: string },
+): Promise<string> {
+  const host = request.headers.host ?? '';
+  const [hostname = '', port] = host.split(':');
+  // The signer adds these itself (the body's hash from the body received, the session token from the key).
+  const own = new Set(['x-amz-content-sha256', 'x-amz-security-token', 'x-amz-date']);
+  const headers = Object.fromEntries(signedHeaders.filter((name) => !own.has(name)).map((name) => [name, String(request.headers[name] ?? '')]));
+  const signer = new SignatureV4({
+    service: 'bedrock',
+    region: key.region,
+    credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, ...(key.sessionToken ? { sessionToken: key.sessionToken } : {}) },
+    sha256: Hash.bind(null, 'sha256'),
+    applyChecksum: signedHeaders.includes('x-amz-content-sha256'),
+  });
+  const amzDate = String(request.headers['x-amz-date'] ?? '');
+  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const [path = '/', query = ''] = (request.url ?? '/').split('?');
+  const signed = await signer.sign(
+    {
+      method: request.method ?? 'POST',
+      protocol: 'http:',
+      hostname,
+      ...(port ? { port: Number(port) } : {}),
+      path,
+      query: Object.fromEntries(new URLSearchParams(query)),
+      headers,
+      body,
+    },
+    { signingDate },
+  );
+  return signed.headers.authorization ?? '';
+}
+
+function refuse(type: string, message: string): Verdict {
+  return { refusal: { type, message } };
+}
+
+/** Bedrock's error answer: the type in `x-amzn-errortype` (with its namespace), `{"message"}` as the body. */
+export function sendBedrockError(response: ServerResponse, status: number, errorType: string, message: string): void {
+  response
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'x-amzn-errortype': `${errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+      'x-amzn-requestid': 'fake-request-id',
+    })
+    .end(JSON.stringify({ message }));
+}
+
+/** A JSON answer (InvokeModel, Converse). */
+export function sendBedrockJson(response: ServerResponse, payload: unknown): void {
+  response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'fake-request-id' }).end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+}
+
+/**
+ * An event-stream answer (InvokeModelWithResponseStream, ConverseStream), each message written in two
+ * pieces split mid-message, so that the gateway's decoder must gather bytes across reads.
+ */
+export async function sendEventStream(response: ServerResponse, frames: readonly Uint8Array[], pauseMs = 1): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
+  for (const frame of frames) {
+    const middle = Math.floor(frame.byteLength / 2);
+    for (const piece of [frame.subarray(0, middle), frame.subarray(middle)]) {
+      response.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+  response.end();
+}

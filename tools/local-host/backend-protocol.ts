@@ -1,0 +1,32 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
+import type { TableNames } from './embedded-store.ts';
+
+/** What the backend thread is started with (its `workerData`). */
+export interface BackendStart {
+  storeDirectory: string;
+  tables: TableNames;
+}
+
+/** The calls the main thread makes to the backend thread, each answered once under its id. */
+export type BackendCall =
+  | { op: 'isEmpty' }
+  | { op: 'startWriter'; config: RuntimeConfig }
+  | { op: 'deliver'; event: SQSEvent }
+  | { op: 'closeStore' };
+
+export interface BackendResults {
+  isEmpty: boolean;
+  startWriter: null;
+  deliver: SQSBatchResponse;
+  closeStore: null;
+}
+
+export type BackendRequest = BackendCall & { id: number };
+
+/** What the backend thread posts: once `ready` (or `failed` to start), then one answer per call. */
+export type BackendMessage =
+  | { kind: 'ready'; endpoint: string }
+  | { kind: 'failed'; message: string }
+  | { kind: 'answer'; id: number; result: unknown }
+  | { kind: 'error'; id: number; message: string };
