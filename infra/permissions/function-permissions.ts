@@ -48,7 +48,7 @@ function allow(grantee: IGrantable, actions: string[], resources: string[], cond
 /**
  * The request path: key lookup (GetItem), project and rate card (Query), balance reservations (UpdateItem
  * on the projects table's `usage` item, except for a group whose requests are free), rate-limit counters (UpdateItem), generation lookup (Query, for
- * the group that serves it),
+ * the group that serves it), video jobs (Get, Put, conditional Update and Query in the generations table, for the group that serves them),
  * provider keys and the origin secret (GetSecretValue), usage records (SendMessage, and PutObject under
  * spill/ when the queue refuses one), and the Bedrock models the deployment lists (InvokeModel serves
  * InvokeModel and Converse, InvokeModelWithResponseStream their streams), for a group that calls models.
@@ -56,7 +56,9 @@ function allow(grantee: IGrantable, actions: string[], resources: string[], cond
 export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources, group: RouteGroup): void {
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
   allow(grantee, group.reservesNoBalance ? ['dynamodb:Query'] : ['dynamodb:Query', 'dynamodb:UpdateItem'], [resources.projectsTable.tableArn]);
-  if (group.looksUpGenerations) allow(grantee, ['dynamodb:Query'], [resources.generationsTable.tableArn]);
+  const generationActions = [...(group.looksUpGenerations ? ['dynamodb:Query'] : []), ...(group.keepsVideoJobs ? ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] : [])];
+  if (group.keepsVideoJobs && !group.looksUpGenerations) generationActions.push('dynamodb:Query');
+  if (generationActions.length > 0) allow(grantee, generationActions, [resources.generationsTable.tableArn]);
   allow(grantee, ['dynamodb:UpdateItem'], [resources.countersTable.tableArn]);
   allow(grantee, ['sqs:SendMessage'], [resources.usageQueue.queueArn]);
   allow(grantee, ['secretsmanager:GetSecretValue'], [resources.originSecret.secretArn, resources.providerSecretsArn]);

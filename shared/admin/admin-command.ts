@@ -4,6 +4,7 @@ import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
 import { headerNameSchema } from '../core/mcp-server-config.ts';
+import type { UnitPriceCommandField } from '../core/unit-prices.ts';
 
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
 const micros = z.number().int().nonnegative();
@@ -13,6 +14,16 @@ const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
+
+/** The prices beyond tokens (unit-prices.ts), each optional, on `model allow` and `ratecard set`. */
+const unitPriceFields = {
+  requestMicros: micros.optional(),
+  imageMicros: micros.optional(),
+  audioSecondMicros: micros.optional(),
+  characterMicrosPer1k: micros.optional(),
+  searchUnitMicros: micros.optional(),
+  videoSecondMicros: micros.optional(),
+} satisfies Record<UnitPriceCommandField, z.ZodType>;
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
 export const adminCommandSchema = z.discriminatedUnion('command', [
@@ -27,6 +38,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     usageInjection: z.boolean().optional(),
     failover: z.boolean().optional(),
     mcp: z.boolean().optional(),
+    passThrough: z.boolean().optional(),
     /** A USD decimal, or "none" for a postpaid project. */
     balanceUsd: z.union([z.literal('none'), usdAmount]).optional(),
     creditUsd: usdAmount.optional(),
@@ -51,6 +63,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     protocol: providerFamilySchema.optional(),
     /** Whether OpenAI-protocol requests to `/responses` go to the provider as they are, or are translated to chat. */
     responses: z.enum(['native', 'translate']).optional(),
+    /** The rerank dialect an OpenAI-protocol provider also serves at `/rerank` (`none`: it does not rerank). */
+    rerank: z.enum(['cohere', 'jina', 'voyage', 'none']).optional(),
     /** A Bedrock provider's region (its runtime endpoint and signing region). */
     region: awsRegionSchema.optional(),
     /** A Bedrock provider's signing profile (local AWS configuration); absent, the default chain. */
@@ -67,6 +81,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros.optional(),
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    ...unitPriceFields,
     kind: modelKindSchema.optional(),
     /** Tokens; absent, the known-models table's value (or unknown) applies. */
     contextLength: z.number().int().positive().optional(),
@@ -84,6 +99,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros,
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    ...unitPriceFields,
   }),
   z.object({ command: z.literal('ratecard.list') }),
   z.object({

@@ -1,5 +1,6 @@
 import { effectiveModelLimits } from '../core/known-models.ts';
 import type { AllowedModel, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import { describeUnitPrices } from './ratecard-commands.ts';
 
 /** An allowlisted model as admin commands show it: prices with where they come from, and limits. */
 export function describeAllowedModel(model: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
@@ -16,6 +17,7 @@ export function describeAllowedModel(model: AllowedModel, config: ProjectConfig,
     output_price_micros_per_1k: rate?.outputPriceMicrosPer1k ?? 0,
     cached_input_price_micros_per_1k: rate?.cachedInputPriceMicrosPer1k ?? null,
     cache_write_input_price_micros_per_1k: rate?.cacheWriteInputPriceMicrosPer1k ?? null,
+    ...describeUnitPrices(rate),
     price_source: projectRate ? 'project' : rate ? 'organisation' : 'none',
     context_length: limits.contextLength,
     max_output_tokens: limits.maxOutputTokens,

@@ -15,6 +15,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     usage_injection: project.usageInjection,
     failover: project.failover,
     mcp: project.mcp,
+    pass_through: project.passThrough === true,
     spent_usd: formatUsd(totals.spentNanos),
     request_count: totals.requestCount,
     /** Null for a postpaid project; net of requests in flight; may dip below 0 when a request outruns its reservation. */

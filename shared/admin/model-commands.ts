@@ -1,10 +1,11 @@
 import { GatewayError } from '../core/errors.ts';
+import { UNIT_PRICES } from '../core/unit-prices.ts';
 import { splitModelSlug, type AllowedModel, type ProjectConfig, type RateCardEntry } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeAllowedModel } from './describe-allowed-model.ts';
 import { getProject, requireProject, withoutUndefined } from './project-commands.ts';
-import { withCachePrices } from './ratecard-commands.ts';
+import { withCachePrices, withUnitPrices } from './ratecard-commands.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -67,7 +68,13 @@ function refuseTakenAlias(config: ProjectConfig, command: Command<'model.allow'>
 
 /** The project's own price when any price is given, the previous one filling what is not. */
 function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | undefined): RateCardEntry | undefined {
-  const given = [command.inputMicrosPer1k, command.outputMicrosPer1k, command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k];
+  const given = [
+    command.inputMicrosPer1k,
+    command.outputMicrosPer1k,
+    command.cachedInputMicrosPer1k,
+    command.cacheWriteInputMicrosPer1k,
+    ...UNIT_PRICES.map((price) => command[price.commandField]),
+  ];
   if (given.every((price) => price === undefined)) return undefined;
   return {
     slug: command.slug,
@@ -77,6 +84,7 @@ function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | 
       command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
       command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
     ),
+    ...withUnitPrices(command, previous),
   };
 }
 

@@ -95,6 +95,7 @@ export async function updateProject(services: AdminServices, command: Command<'p
     ...(command.usageInjection !== undefined ? { usageInjection: command.usageInjection } : {}),
     ...(command.failover !== undefined ? { failover: command.failover } : {}),
     ...(command.mcp !== undefined ? { mcp: command.mcp } : {}),
+    ...(command.passThrough !== undefined ? { passThrough: command.passThrough } : {}),
     rpm: setting(project.rpm, command.rpm),
     tpm: setting(project.tpm, command.tpm),
     upstreamFirstByteTimeoutMs: setting(project.upstreamFirstByteTimeoutMs, command.firstByteTimeoutMs),

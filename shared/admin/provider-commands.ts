@@ -1,6 +1,15 @@
 import { GatewayError } from '../core/errors.ts';
 import { bedrockRuntimeUrl } from '../core/bedrock-models.ts';
-import { PROVIDER_FAMILIES, type AwsProviderSettings, type ProjectConfig, type ProviderFamily, type WireProtocolId } from '../core/project-config.ts';
+import {
+  isRerankProtocol,
+  PROVIDER_FAMILIES,
+  providerFamilySchema,
+  type AwsProviderSettings,
+  type ProjectConfig,
+  type ProviderFamily,
+  type RerankProtocolId,
+  type WireProtocolId,
+} from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
 import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
@@ -27,7 +36,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   if (!family || !baseUrl) {
     throw new GatewayError(
       'invalid_request',
-      `"${command.provider}" is not a known provider: give its --protocol (openai, anthropic, or bedrock with --region) and --base-url.`,
+      `"${command.provider}" is not a known provider: give its --protocol (${providerFamilySchema.options.join(', ')}) and --base-url (bedrock: --region).`,
       { code: 'unknown_provider', param: 'provider' },
     );
   }
@@ -79,11 +88,17 @@ function bedrockSettings(command: Command<'provider.set'>): AwsProviderSettings 
 function providerProtocols(config: ProjectConfig, command: Command<'provider.set'>, family: ProviderFamily, baseUrl: string): WireProtocolId[] {
   const protocols = PROVIDER_FAMILIES[family].protocols;
   if (family !== 'openai') {
+    const speaks = family === 'bedrock' ? "Bedrock's runtime protocols" : family === 'anthropic' ? "Anthropic's protocol" : `${family}'s rerank API`;
     if (command.responses === 'native') {
-      const speaks = family === 'bedrock' ? "Bedrock's runtime protocols" : "Anthropic's protocol";
       throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks ${speaks}, which has no Responses API: --responses native needs an OpenAI-protocol provider.`, {
         code: 'responses_not_served',
         param: 'responses',
+      });
+    }
+    if (command.rerank !== undefined && command.rerank !== 'none') {
+      throw new GatewayError('invalid_request', `Provider "${command.provider}" speaks ${speaks}: --rerank applies to OpenAI-protocol providers only.`, {
+        code: 'rerank_not_served',
+        param: 'rerank',
       });
     }
     return protocols;
@@ -91,7 +106,15 @@ function providerProtocols(config: ProjectConfig, command: Command<'provider.set
   const previous = config.providers.get(command.provider);
   const previously = previous?.protocols.includes('openai-chat') ? previous.protocols.includes('openai-responses') : undefined;
   const native = command.responses ? command.responses === 'native' : (previously ?? servesResponsesByDefault(command.provider, baseUrl));
-  return native ? [...protocols, 'openai-responses'] : protocols;
+  const rerank = rerankDialect(command, previous?.protocols);
+  return [...protocols, ...(native ? (['openai-responses'] as const) : []), ...(rerank ? [rerank] : [])];
+}
+
+/** The rerank dialect an OpenAI-protocol provider serves: as given (`none`: none), else as before, else the known provider's. */
+function rerankDialect(command: Command<'provider.set'>, previous: readonly WireProtocolId[] | undefined): RerankProtocolId | undefined {
+  if (command.rerank) return command.rerank === 'none' ? undefined : (`${command.rerank}-rerank` as const);
+  if (previous) return previous.find(isRerankProtocol);
+  return knownProviders[command.provider]?.reranks;
 }
 
 export async function listProviders(services: AdminServices, command: Command<'provider.list'>) {

@@ -1,3 +1,5 @@
+import type { RateCardEntry } from '../core/project-config.ts';
+import { UNIT_PRICES, type UnitPriceCommandField, type UnitPriceField } from '../core/unit-prices.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 
@@ -10,6 +12,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
     ...withCachePrices(command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k),
+    ...withUnitPrices(command, undefined),
   });
   services.caches.orgRates.clear();
   return listOrgRates(services);
@@ -24,6 +27,7 @@ export async function listOrgRates(services: AdminServices) {
       output_price_micros_per_1k: rate.outputPriceMicrosPer1k,
       cached_input_price_micros_per_1k: rate.cachedInputPriceMicrosPer1k ?? null,
       cache_write_input_price_micros_per_1k: rate.cacheWriteInputPriceMicrosPer1k ?? null,
+      ...describeUnitPrices(rate),
     })),
   };
 }
@@ -34,4 +38,24 @@ export function withCachePrices(cachedInput: number | undefined, cacheWrite: num
     ...(cachedInput === undefined ? {} : { cachedInputPriceMicrosPer1k: cachedInput }),
     ...(cacheWrite === undefined ? {} : { cacheWriteInputPriceMicrosPer1k: cacheWrite }),
   };
+}
+
+/** The prices beyond tokens a command gives, each filled from the previous entry when not given; only those set. */
+export function withUnitPrices(command: Partial<Record<UnitPriceCommandField, number>>, previous: RateCardEntry | undefined): Partial<Record<UnitPriceField, number>> {
+  const prices: Partial<Record<UnitPriceField, number>> = {};
+  for (const price of UNIT_PRICES) {
+    const value = command[price.commandField] ?? previous?.[price.rateField];
+    if (value !== undefined) prices[price.rateField] = value;
+  }
+  return prices;
+}
+
+/** The prices beyond tokens as admin answers print them: those set (a unit without a price is free). */
+export function describeUnitPrices(rate: RateCardEntry | undefined): Record<string, number> {
+  const described: Record<string, number> = {};
+  for (const price of UNIT_PRICES) {
+    const micros = rate?.[price.rateField];
+    if (micros !== undefined) described[price.listName] = micros;
+  }
+  return described;
 }

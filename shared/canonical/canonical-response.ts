@@ -1,3 +1,4 @@
+import type { BilledUnits } from '../core/billed-units.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { FinishReason } from './canonical-events.ts';
 
@@ -13,6 +14,8 @@ export interface CanonicalResponse {
   rawFinish?: string;
   /** Undefined when the upstream reported none (the gateway then estimates). */
   usage?: TokenUsage;
+  /** Units the answer is billed beyond tokens (images made), even when it reports no token usage. */
+  units?: BilledUnits;
 }
 
 export type CanonicalOutput =

@@ -10,6 +10,22 @@ export const ENDPOINTS = {
   responses: { group: 'responses', storesUpstreamObjects: true },
   /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */
   'responses.stored': { group: 'responses' },
+  /** Legacy text completions (`/v1/completions`). */
+  completions: { group: 'completions' },
+  embeddings: { group: 'embeddings' },
+  'images.generations': { group: 'images' },
+  'images.edits': { group: 'images' },
+  'audio.speech': { group: 'audio' },
+  'audio.transcriptions': { group: 'audio' },
+  'audio.translations': { group: 'audio' },
+  moderations: { group: 'moderations' },
+  rerank: { group: 'rerank' },
+  /** Creating a video: an asynchronous job the gateway remembers for the project that created it. */
+  videos: { group: 'videos' },
+  /** Retrieving, listing, deleting and downloading the project's videos; a job seen completed is billed once. */
+  'videos.stored': { group: 'videos' },
+  /** Any other `/v1/*` route, passed through to the provider when the project allows it. */
+  passthrough: { group: 'passthrough' },
   messages: { group: 'messages' },
   'messages.count_tokens': { group: 'messages' },
   models: { group: 'models' },

@@ -132,3 +132,19 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
   }
   return request.failoverEnabled ? targets : targets.slice(0, 1);
 }
+
+/**
+ * A provider as the target of a request that names no model (a pass-through to its files API, say): priced
+ * at the rate card's `<provider>/*` entry, if there is one.
+ */
+export function providerTarget(provider: string, config: ProjectConfig, orgRates: OrgRateCard): RouteTarget {
+  const configured = config.providers.get(provider);
+  if (!configured) {
+    throw new GatewayError('invalid_request', `Provider "${provider}" is not configured on this project.`, { code: 'provider_not_configured', param: 'provider' });
+  }
+  if (!canAuthorizeCalls(configured)) {
+    throw new GatewayError('invalid_request', `Provider "${provider}" has no credential on this project.`, { code: 'no_routable_model', param: 'provider' });
+  }
+  const slug = `${provider}/*`;
+  return { model: { slug, provider, model: '*', kind: 'chat', createdAt: configured.updatedAt }, provider: configured, rate: effectiveRate(slug, config, orgRates) };
+}

@@ -129,6 +129,41 @@ export interface StoredResponseOwner {
 export type LedgerOutcome = 'applied' | 'already-applied' | { failed: unknown };
 
 /**
+ * An asynchronous video job a project created: who may reach it (its project only), through which provider,
+ * and the video object as the gateway last saw it (what the project's list shows).
+ */
+export interface VideoJob {
+  projectId: string;
+  videoId: string;
+  provider: string;
+  /** Slug of the model that makes it. */
+  model: string;
+  /** The gateway request that created it, and the key that sent it (its completion is recorded under them). */
+  requestId: string;
+  keyId: string;
+  createdAt: string;
+  video: Record<string, unknown>;
+  /** When the gateway recorded the finished video's seconds: at most once. */
+  billedAt?: string;
+  deletedAt?: string;
+}
+
+/**
+ * The video jobs of each project, kept from their creation (so that one project never reaches another's)
+ * until they expire. Store failures surface as thrown errors.
+ */
+export interface VideoJobStore {
+  /** Adds a job, or replaces what is known of it (its latest video object, its deletion). */
+  save(job: VideoJob): Promise<void>;
+  /** A project's job; undefined for another project's or an unknown one. */
+  find(projectId: string, videoId: string): Promise<VideoJob | undefined>;
+  /** Every job of a project still kept, in no particular order. */
+  list(projectId: string): Promise<VideoJob[]>;
+  /** Marks the job billed, once: true for the one caller that marked it, false when it already was. */
+  claimBilling(projectId: string, videoId: string, at: string): Promise<boolean>;
+}
+
+/**
  * The writer's store. `recordAll` stores each record and adds its cost to its project's spend, a record
  * and its cost atomically, at most once per `recordId` (one id twice in a batch is applied once); one
  * outcome per record, in order. A failed record changed nothing and may be given again.

@@ -1,5 +1,6 @@
 import type { RateCardEntry } from './project-config.ts';
 import type { TokenUsage } from './token-usage.ts';
+import { nanosPerUnit, UNIT_PRICES } from './unit-prices.ts';
 import { formatScaledInteger } from './usd-decimal.ts';
 
 export const NANOS_PER_USD = 1_000_000_000n;
@@ -9,7 +10,8 @@ export const NANOS_PER_USD = 1_000_000_000n;
  * is a sum of integer products: no rounding, no floating point. The prompt splits three ways: cache reads
  * at the cached price, cache writes at the cache-write price (each falls back to the input price when the
  * rate card has none), the rest at the input price. Reads are capped at the prompt tokens and writes at
- * what remains, so no token is charged twice.
+ * what remains, so no token is charged twice. Units beyond tokens (the request, images, seconds…) add
+ * their own prices (unit-prices.ts).
  */
 export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
   const prompt = BigInt(usage.promptTokens);
@@ -23,9 +25,19 @@ export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
     uncached * inputPrice +
     cacheRead * cachedPrice +
     cacheWrite * cacheWritePrice +
-    BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k);
+    BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k) +
+    priceUnits(usage, rate);
   if (nanos > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost exceeds the exactly representable range');
   return Number(nanos);
+}
+
+function priceUnits(usage: TokenUsage, rate: RateCardEntry): bigint {
+  let nanos = 0n;
+  for (const price of UNIT_PRICES) {
+    const units = usage.units?.[price.unit] ?? 0;
+    if (units > 0) nanos += BigInt(units) * nanosPerUnit(price, rate[price.rateField] ?? 0);
+  }
+  return nanos;
 }
 
 function minBigInt(a: bigint, b: bigint): bigint {

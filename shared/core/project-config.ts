@@ -12,14 +12,33 @@ export const providerNameSchema = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'provider names are 1-64 characters of a-z, 0-9, "-" and "_"');
 
 /**
- * The wire protocols the gateway speaks with providers (and clients). A provider speaks a set of them
- * (many OpenAI-compatible providers serve chat completions and the Responses API). The Bedrock runtime's
- * are spoken with providers only: Anthropic's Messages body over InvokeModel, and Converse.
+ * The conversation protocols (chat completions, messages, responses, and the Bedrock runtime's), which the
+ * gateway translates between through its canonical model (shared/protocols/registry.ts). The Bedrock
+ * runtime's are spoken with providers only: Anthropic's Messages body over InvokeModel, and Converse.
  */
-export const wireProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses', 'bedrock-anthropic-messages', 'bedrock-converse']);
-export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
+export const conversationProtocolSchema = z.enum(['openai-chat', 'anthropic-messages', 'openai-responses', 'bedrock-anthropic-messages', 'bedrock-converse']);
+export type ConversationProtocolId = z.infer<typeof conversationProtocolSchema>;
 /** The protocols clients speak to the gateway. */
-export type ClientProtocolId = Extract<WireProtocolId, 'openai-chat' | 'anthropic-messages' | 'openai-responses'>;
+export type ClientProtocolId = Extract<ConversationProtocolId, 'openai-chat' | 'anthropic-messages' | 'openai-responses'>;
+
+/** The rerank dialects providers serve at `/rerank`: Cohere's (the clients'), Jina's (Together's too) and Voyage's. */
+export const rerankProtocolSchema = z.enum(['cohere-rerank', 'jina-rerank', 'voyage-rerank']);
+export type RerankProtocolId = z.infer<typeof rerankProtocolSchema>;
+
+/**
+ * The wire protocols the gateway speaks with providers. A provider speaks a set of them (many
+ * OpenAI-compatible providers serve chat completions and the Responses API; Together also reranks).
+ */
+export const wireProtocolSchema = z.enum([...conversationProtocolSchema.options, ...rerankProtocolSchema.options]);
+export type WireProtocolId = z.infer<typeof wireProtocolSchema>;
+
+export function isConversationProtocol(id: WireProtocolId): id is ConversationProtocolId {
+  return (conversationProtocolSchema.options as readonly string[]).includes(id);
+}
+
+export function isRerankProtocol(id: WireProtocolId): id is RerankProtocolId {
+  return (rerankProtocolSchema.options as readonly string[]).includes(id);
+}
 
 /**
  * How a provider takes its credential: a bearer token, Anthropic's `x-api-key`, an AWS Signature V4 made
@@ -33,7 +52,7 @@ export type ProviderAuth = z.infer<typeof providerAuthSchema>;
  * The protocol family an administrator names with `provider set --protocol`: the wire protocols and the
  * authentication it stands for.
  */
-export const providerFamilySchema = z.enum(['openai', 'anthropic', 'bedrock']);
+export const providerFamilySchema = z.enum(['openai', 'anthropic', 'bedrock', 'cohere', 'jina', 'voyage']);
 export type ProviderFamily = z.infer<typeof providerFamilySchema>;
 
 /** Bedrock signs with AWS credentials unless the provider was given a Bedrock API key (then `bearer`). */
@@ -41,6 +60,10 @@ export const PROVIDER_FAMILIES: Readonly<Record<ProviderFamily, { protocols: Wir
   openai: { protocols: ['openai-chat'], auth: 'bearer' },
   anthropic: { protocols: ['anthropic-messages'], auth: 'x-api-key' },
   bedrock: { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], auth: 'aws-sigv4' },
+  // Rerank APIs (their chat APIs, where they have one, live at other base URLs: another provider entry).
+  cohere: { protocols: ['cohere-rerank'], auth: 'bearer' },
+  jina: { protocols: ['jina-rerank'], auth: 'bearer' },
+  voyage: { protocols: ['voyage-rerank'], auth: 'bearer' },
 };
 
 /** Where an AWS provider lives and whose credentials sign its calls. */
@@ -74,6 +97,8 @@ export const projectSchema = z.object({
   usageInjection: z.boolean(),
   failover: z.boolean(),
   mcp: z.boolean(),
+  /** Other `/v1/*` routes pass through to the provider (off unless set: it exposes the provider's whole API). */
+  passThrough: z.boolean().optional(),
   /** Per-project overrides of the gateway's upstream time-outs. */
   upstreamFirstByteTimeoutMs: z.number().int().positive().optional(),
   requestDeadlineMs: z.number().int().positive().optional(),
@@ -156,6 +181,13 @@ export const rateCardEntrySchema = z.object({
   cachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   /** Price of prompt tokens written to the provider's cache (Anthropic's cache creation); the input price when absent. */
   cacheWriteInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  // Prices beyond tokens (unit-prices.ts); free when absent.
+  requestPriceMicros: z.number().int().nonnegative().optional(),
+  imagePriceMicros: z.number().int().nonnegative().optional(),
+  audioSecondPriceMicros: z.number().int().nonnegative().optional(),
+  characterPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  searchUnitPriceMicros: z.number().int().nonnegative().optional(),
+  videoSecondPriceMicros: z.number().int().nonnegative().optional(),
 });
 export type RateCardEntry = z.infer<typeof rateCardEntrySchema>;
 

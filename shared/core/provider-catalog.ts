@@ -1,4 +1,4 @@
-import type { ProviderConfig, ProviderFamily, WireProtocolId } from './project-config.ts';
+import { isConversationProtocol, type ConversationProtocolId, type ProviderConfig, type ProviderFamily, type RerankProtocolId, type WireProtocolId } from './project-config.ts';
 
 export interface KnownProvider {
   /** Its wire protocols and authentication (PROVIDER_FAMILIES). */
@@ -9,6 +9,8 @@ export interface KnownProvider {
   requiresApiKey: boolean;
   /** Serves OpenAI's Responses API (`POST /responses`) beside chat completions: Responses requests go to it natively. */
   servesResponses?: true;
+  /** Also serves a rerank API at `/rerank` below the same base URL, in this dialect. */
+  reranks?: RerankProtocolId;
   /**
    * Request parameters the provider documents as unsupported: with `provider.require_parameters`, a
    * provider that would drop one of the request's parameters is skipped.
@@ -31,7 +33,7 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
   mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },
   deepseek: { family: 'openai', baseUrl: 'https://api.deepseek.com/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'n'] },
   xai: { family: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias'] },
-  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true },
+  together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true, reranks: 'jina-rerank' },
   fireworks: { family: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
   openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true, servesResponses: true },
   gemini: {
@@ -41,6 +43,10 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
     unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty'],
   },
   bedrock: { family: 'bedrock', requiresApiKey: false },
+  // Rerank providers (/v1/rerank).
+  cohere: { family: 'cohere', baseUrl: 'https://api.cohere.com/v2', requiresApiKey: true },
+  jina: { family: 'jina', baseUrl: 'https://api.jina.ai/v1', requiresApiKey: true },
+  voyage: { family: 'voyage', baseUrl: 'https://api.voyageai.com/v1', requiresApiKey: true },
   [MOCK_PROVIDER]: { family: 'openai', baseUrl: MOCK_BASE_URL, requiresApiKey: false },
 };
 
@@ -97,7 +103,7 @@ const CONVERSE_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 
 const MOCK_PARAMETERS = ['tools', 'tool_choice'] as const;
 
 /** What a chat request carries when translated to each upstream protocol (chat itself: see below). */
-const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<WireProtocolId, 'openai-chat'>, readonly string[]>> = {
+const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<ConversationProtocolId, 'openai-chat'>, readonly string[]>> = {
   'openai-responses': RESPONSES_CHAT_PARAMETERS,
   'anthropic-messages': ANTHROPIC_CHAT_PARAMETERS,
   'bedrock-anthropic-messages': ANTHROPIC_CHAT_PARAMETERS,
@@ -111,7 +117,7 @@ const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<WireProtocolId, 'opena
  */
 export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[]): string[] {
   if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
-  const first = protocols[0];
+  const first = protocols.find(isConversationProtocol);
   if (!protocols.includes('openai-chat') && first && first !== 'openai-chat') return [...TRANSLATED_CHAT_PARAMETERS[first]];
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
   return OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));

@@ -1,3 +1,5 @@
+import type { BilledUnits } from './billed-units.ts';
+
 /**
  * Token counts of one request, in one meaning for every protocol: as the upstream reported them or as the
  * gateway estimated them. Readers of each wire protocol produce it, writers render it, pricing and the
@@ -19,6 +21,8 @@ export interface TokenUsage {
   reasoningTokens: number;
   /** True when the gateway counted with its tokenizer because the upstream reported nothing usable. */
   estimated: boolean;
+  /** What the request is billed beyond tokens (the request, images, seconds of audio, …); none when absent. */
+  units?: BilledUnits;
 }
 
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { billedUnitsSchema } from './billed-units.ts';
 
 /** Attribution a client may send (spec 6); safe-to-log metadata only, each value bounded. */
 export const attributionSchema = z.object({
@@ -51,6 +52,8 @@ export const usageRecordSchema = z.object({
   latencyMs: z.number().int().nonnegative(),
   /** From the request's arrival to the serving upstream's response head: the time to first byte, failover included. */
   upstreamLatencyMs: z.number().int().nonnegative().optional(),
+  /** What the request was billed beyond tokens: the request, images, seconds of audio or video, characters, search units. */
+  units: billedUnitsSchema.optional(),
   /** Bytes of what went upstream and what came back (the tool bridge's calls: JSON-RPC params and result). */
   requestBytes: z.number().int().nonnegative().optional(),
   responseBytes: z.number().int().nonnegative().optional(),

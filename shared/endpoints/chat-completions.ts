@@ -1,5 +1,5 @@
 import { chatPromptText } from '../tokenizer/estimate-tokens.ts';
-import type { GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
 import { parseChatCompletionRequest, type ChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
 import { openAiChatProtocol } from '../protocols/openai-chat/openai-chat-protocol.ts';
 
@@ -11,7 +11,7 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   name: 'chat.completions',
   clientProtocol: openAiChatProtocol,
   modelKinds: ['chat'],
-  parse: parseChatCompletionRequest,
+  parse: jsonBody(parseChatCompletionRequest),
   promptText: (request) => chatPromptText(request.messages),
   maxOutputTokens: (request) =>
     [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),

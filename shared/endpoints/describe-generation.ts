@@ -24,6 +24,17 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     native_tokens_cached: record.cachedTokens,
     native_tokens_cache_write: record.cacheWriteTokens,
     native_tokens_reasoning: record.reasoningTokens,
+    // Units billed beyond tokens, when the request had any (images made, seconds of audio, …).
+    billed_units: record.units
+      ? {
+          requests: record.units.requests ?? 0,
+          images: record.units.images ?? 0,
+          audio_seconds: record.units.audioSeconds ?? 0,
+          characters: record.units.characters ?? 0,
+          search_units: record.units.searchUnits ?? 0,
+          video_seconds: record.units.videoSeconds ?? 0,
+        }
+      : null,
     estimated: record.estimated,
     fallback_attempts: record.fallbackAttempts,
     latency_ms: record.latencyMs,

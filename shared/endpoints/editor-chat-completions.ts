@@ -1,4 +1,4 @@
-import type { GenerationEndpoint, RecordAnnotations } from '../pipeline/generation-endpoint.ts';
+import { jsonBody, type GenerationEndpoint, type RecordAnnotations } from '../pipeline/generation-endpoint.ts';
 import { editorChatProtocol } from '../protocols/editor-chat/editor-chat-protocol.ts';
 import { editorProfileOf, parseEditorRequest, type EditorRequest } from '../protocols/editor-chat/editor-request.ts';
 import { responsesPromptText } from '../protocols/openai-responses/responses-request.ts';
@@ -13,7 +13,7 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   name: 'editor.chat_completions',
   clientProtocol: editorChatProtocol,
   modelKinds: ['chat'],
-  parse: parseEditorRequest,
+  parse: jsonBody(parseEditorRequest),
   promptText: (request) => responsesPromptText({ model: request.model, input: request.input, instructions: request.instructions }),
   maxOutputTokens: (request) => request.max_output_tokens,
   annotateRecord: annotateEditorRecord,

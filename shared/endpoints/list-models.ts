@@ -2,7 +2,8 @@ import { effectiveModelLimits } from '../core/known-models.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 import { effectiveRate, modelProtocols } from '../core/project-config.ts';
 import { supportedChatParameters } from '../core/provider-catalog.ts';
-import { microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
+import { UNIT_PRICES, usdScale } from '../core/unit-prices.ts';
+import { formatScaledInteger, microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
@@ -24,12 +25,22 @@ function isAnthropicFamily(slug: string): boolean {
   return slug.includes('claude') || slug.includes('anthropic');
 }
 
+/**
+ * USD per token for tokens; beyond tokens USD per unit: `request` per request (always shown, "0" when free),
+ * `image` per image, `audio` per second of audio, `character` per character spoken, `search_unit` per
+ * rerank search unit, `video` per second of video (each shown when the rate card sets it).
+ */
 function describePricing(entry: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
   const rate = effectiveRate(entry.slug, config, orgRates);
+  const units: Record<string, string> = { request: '0' };
+  for (const price of UNIT_PRICES) {
+    const micros = rate[price.rateField];
+    if (micros !== undefined) units[price.pricingField] = formatScaledInteger(BigInt(micros), usdScale(price));
+  }
   return {
     prompt: microsPer1kToUsdPerToken(rate.inputPriceMicrosPer1k),
     completion: microsPer1kToUsdPerToken(rate.outputPriceMicrosPer1k),
-    request: '0',
+    ...units,
     ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
     ...(rate.cacheWriteInputPriceMicrosPer1k !== undefined ? { input_cache_write: microsPer1kToUsdPerToken(rate.cacheWriteInputPriceMicrosPer1k) } : {}),
   };

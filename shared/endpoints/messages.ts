@@ -1,4 +1,4 @@
-import type { GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
 import { parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
@@ -11,7 +11,7 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
   name: 'messages',
   clientProtocol: anthropicMessagesProtocol,
   modelKinds: ['chat'],
-  parse: parseMessagesRequest,
+  parse: jsonBody(parseMessagesRequest),
   promptText: messagesPromptText,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
 };

@@ -1,5 +1,6 @@
 import { jsonResponse, type GatewayRequest } from '../http/gateway-http.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { lazyRoutes } from '../pipeline/lazy-routes.ts';
 import { createRouteGroup, type ErrorReporter, type RouteHandler, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
 import { isEditorClientRequest } from '../protocols/editor-chat/editor-client-detection.ts';
@@ -8,6 +9,7 @@ import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { handleGetModel } from './get-model.ts';
 import { handleListModels } from './list-models.ts';
+import { MODEL_API_METHODS } from './model-api-methods.ts';
 import { responsesEndpoint } from './responses.ts';
 import { handleStoredResponse } from './stored-responses.ts';
 
@@ -44,6 +46,8 @@ export const openAiRoutes: RouteTable = {
   // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
   '/v1/models/*': { GET: handleGetModel },
   '/v1/generation': { GET: handleGetGeneration },
+  // Completions, embeddings, images, audio, moderations, rerank, videos and the pass-through, loaded on first use.
+  ...lazyRoutes(MODEL_API_METHODS, () => import('./model-api-routes.ts').then((module) => module.modelApiRoutes)),
 };
 
 /** The OpenAI-compatible route group, errors in OpenAI's format. */

@@ -1,4 +1,4 @@
-import type { GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
 import { routeToStoredResponse } from './route-to-stored-response.ts';
@@ -12,7 +12,7 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   name: 'responses',
   clientProtocol: openAiResponsesProtocol,
   modelKinds: ['chat'],
-  parse: parseResponsesRequest,
+  parse: jsonBody(parseResponsesRequest),
   promptText: responsesPromptText,
   maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
   refineRouting: routeToStoredResponse,

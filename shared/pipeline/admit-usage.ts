@@ -4,6 +4,7 @@ import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { formatUsd, priceUsage } from '../core/price-usage.ts';
 import type { LimitCharge } from '../core/ports.ts';
+import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -26,6 +27,8 @@ export interface UsageEstimate {
   promptTokensBound: number;
   /** The request's own output cap, if it sets one. */
   outputCap: number | undefined;
+  /** The most of each unit beyond tokens the request can be billed (the request, images, characters…). */
+  unitsBound?: BilledUnits;
 }
 
 async function guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -86,15 +89,23 @@ export async function admitUsage(
 /**
  * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
  * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
- * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) at the output price.
+ * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) at the output price, plus the
+ * most of each unit beyond tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
   const { rate } = target;
   const dearestPromptPrice = Math.max(rate.inputPriceMicrosPer1k, rate.cachedInputPriceMicrosPer1k ?? 0, rate.cacheWriteInputPriceMicrosPer1k ?? 0);
   const maxOutputTokens = estimate.outputCap ?? effectiveModelLimits(target.model).maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   return priceUsage(
-    { promptTokens: estimate.promptTokensBound, completionTokens: maxOutputTokens, cachedTokens: 0, reasoningTokens: 0, estimated: true },
-    { slug: rate.slug, inputPriceMicrosPer1k: dearestPromptPrice, outputPriceMicrosPer1k: rate.outputPriceMicrosPer1k },
+    {
+      promptTokens: estimate.promptTokensBound,
+      completionTokens: maxOutputTokens,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      estimated: true,
+      ...(estimate.unitsBound ? { units: estimate.unitsBound } : {}),
+    },
+    { ...rate, inputPriceMicrosPer1k: dearestPromptPrice, cachedInputPriceMicrosPer1k: dearestPromptPrice, cacheWriteInputPriceMicrosPer1k: dearestPromptPrice },
   );
 }
 

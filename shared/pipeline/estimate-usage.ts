@@ -1,4 +1,5 @@
 import type { MeteredObservation } from '../canonical/canonical-meter.ts';
+import { addUnits, type BilledUnits } from '../core/billed-units.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { countTokens } from '../tokenizer/estimate-tokens.ts';
 import type { UsageEstimate } from './admit-usage.ts';
@@ -21,11 +22,17 @@ export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
  * tokens, spans more bytes of JSON than that), except what the provider adds itself: images given by
  * reference, the tool-use preamble and a chat template, each bounded above.
  */
-export function estimateUsageBound(promptText: string, outputCap: number | undefined, shape: { bodyBytes: number; images: number; tools: boolean }): UsageEstimate {
+export function estimateUsageBound(
+  promptText: string,
+  outputCap: number | undefined,
+  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits },
+): UsageEstimate {
   return {
     promptTokens: Math.ceil(promptText.length / 4),
     promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + REQUEST_OVERHEAD_TOKENS_BOUND,
     outputCap,
+    // The request itself is billed once at most, whatever the endpoint.
+    unitsBound: addUnits(shape.units, { requests: 1 }),
   };
 }
 
@@ -37,7 +44,8 @@ export function countImageParts(body: unknown): number {
   const pending: unknown[] = [body];
   while (pending.length > 0) {
     const current = pending.pop();
-    if (typeof current !== 'object' || current === null) continue;
+    // An upload's bytes hold no image parts (and walking them byte by byte would take long).
+    if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
     if (!Array.isArray(current) && IMAGE_PART_TYPES.has(String((current as { type?: unknown }).type))) images += 1;
     pending.push(...(Array.isArray(current) ? current : Object.values(current)));
   }

@@ -79,12 +79,14 @@ export async function tryTargets(
       // A provider signed with the gateway's AWS credentials has no key to look up.
       apiKey = target.provider.auth === 'aws-sigv4' ? undefined : await loadProviderApiKey(services, options.projectId, provider);
       const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
+      const method = request.method ?? 'POST';
       const response = await callUpstream({
         fetch: services.fetch,
         provider,
         url,
-        headers: await authorizeCall(target.provider, apiKey, { url, method: 'POST', headers: request.headers, body: request.body }, services.awsCredentials),
-        body: request.body,
+        method,
+        headers: await authorizeCall(target.provider, apiKey, { url, method, headers: request.headers, body: request.body ?? '' }, services.awsCredentials),
+        ...(request.body !== undefined ? { body: request.body } : {}),
         firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
       });
       if (response.ok) return { target, response, apiKey, failures };

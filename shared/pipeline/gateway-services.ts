@@ -10,6 +10,7 @@ import type {
   RandomBytes,
   UpstreamFetch,
   UsageSink,
+  VideoJobStore,
 } from '../core/ports.ts';
 import type { CoolDown } from '../core/cool-down.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
@@ -31,6 +32,8 @@ export interface GatewayServices {
   coolDown: CoolDown;
   usageSink: UsageSink;
   generations: GenerationLookup;
+  /** The video jobs each project created. */
+  videoJobs: VideoJobStore;
   rateLimiter: RateLimiter;
   balances: Pick<ProjectBalanceStore, 'reserve' | 'release'>;
   /** Last resort when the usage sink refuses a record: log it whole for replay. */

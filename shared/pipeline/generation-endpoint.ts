@@ -1,7 +1,12 @@
+import type { BilledUnits } from '../core/billed-units.ts';
 import type { EndpointName } from '../core/endpoints.ts';
-import type { ModelKind, ProjectConfig } from '../core/project-config.ts';
+import type { RouteTarget } from '../core/plan-route.ts';
+import type { ModelKind, Project, ProjectConfig, WireProtocolId } from '../core/project-config.ts';
 import type { Attribution } from '../core/usage-record.ts';
+import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
+import type { Bridge } from '../protocols/bridge.ts';
 import type { ClientProtocol } from '../protocols/wire-protocol.ts';
+import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 /** The routing fields every generation endpoint reads (spec 2.2), beside its other parameters. */
@@ -22,12 +27,17 @@ export const ROUTING_ONLY_FIELDS = ['models', 'fallbacks', 'route', 'provider'] 
  */
 export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   name: EndpointName;
-  /** The protocol clients speak on this endpoint: it reads their bodies and renders answers and errors. */
+  /**
+   * The protocol clients speak on this endpoint (a wire protocol or a client dialect): it renders errors
+   * (and, unless the endpoint reaches its targets its own way, reads bodies and writes answers).
+   */
   clientProtocol: ClientProtocol;
   /** The kinds of model the endpoint serves. */
   modelKinds: readonly ModelKind[];
-  /** Parses and validates the client's body (a defect is a 400 in the client's protocol). */
-  parse(body: string): Body;
+  /** Refuses a request the project does not allow on this endpoint (after the key and the project are known). */
+  admitProject?(project: Project): void;
+  /** Parses and validates the client's request body (a defect is a 400 in the client's protocol). */
+  parse(request: GatewayRequest): Body | Promise<Body>;
   /** The prompt as a tokenizer sees it, for estimates when the upstream reports no usage. */
   promptText(body: Body): string;
   /** The request's own cap on output tokens, if it sets one. */
@@ -37,6 +47,24 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * that continues a stored response must reach the provider that stored it): the body as planning sees it.
    */
   refineRouting?(body: Body, context: RoutingContext): Promise<Body>;
+  /**
+   * How the endpoint reaches a target, for an endpoint that has no canonical model (embeddings, audio,
+   * rerank, …): the provider protocols that serve it and the bridge to one target. Absent, every protocol
+   * of the registry is reached through the client protocol's bridge (native or translated).
+   */
+  upstream?: EndpointUpstream<Body>;
+  /** The most of each non-token unit the request can be billed (images asked for, characters to speak), for the balance. */
+  unitsBound?(body: Body): BilledUnits;
+  /**
+   * The targets of a request that names no model (a pass-through to a provider's files API): chosen by the
+   * endpoint; undefined to plan them from the body's model as usual.
+   */
+  targetsWithoutModel?(body: Body, admitted: AdmittedRequest): RouteTarget[] | undefined;
+  /**
+   * Keeps what a served answer created upstream (a video job: it lives on at the provider, and later
+   * requests of the same project reach it), before the client learns its id.
+   */
+  keepCreated?(created: CreatedUpstreamObject, services: GatewayServices): Promise<void>;
   /**
    * What the endpoint adds to the request's usage record (the editor profile's compression savings), worked
    * out when the record is written, after the answer: off the answer's path.
@@ -50,6 +78,29 @@ export interface RecordAnnotations {
   compressionSavedTokens?: number;
   /** Attribution the body carries (the editor's conversation id); the client's headers win. */
   attribution?: Attribution;
+}
+
+/** An object a provider created for a request, and whose it is. */
+export interface CreatedUpstreamObject {
+  upstreamId: string;
+  /** The provider's answer that describes it. */
+  payload: Record<string, unknown>;
+  target: RouteTarget;
+  projectId: string;
+  keyId: string;
+  requestId: string;
+}
+
+export interface EndpointUpstream<Body extends RoutableBody = RoutableBody> {
+  /** The provider protocols through which a provider serves the endpoint (an OpenAI-compatible one: `openai-chat`). */
+  protocols: readonly WireProtocolId[];
+  /** The bridge to one target for this request. */
+  bridgeTo(target: RouteTarget, body: Body): Bridge;
+}
+
+/** A parser of a JSON body (most endpoints): the body decoded strictly as UTF-8, then validated. */
+export function jsonBody<Body>(parse: (text: string) => Body): (request: GatewayRequest) => Body {
+  return (request) => parse(bodyText(request));
 }
 
 /** What an endpoint may consult to refine a request's routing. */

@@ -1,4 +1,5 @@
 import { generatedText, type CanonicalResponse } from '../canonical/canonical-response.ts';
+import { addUnits } from '../core/billed-units.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import { GatewayError } from '../core/errors.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
@@ -20,7 +21,9 @@ export interface JsonAnswer {
  * (with `usage.cost` when injection is on). A body that is not JSON, or breaks off, is an upstream failure
  * the caller settles (the prompt estimated, since the provider took the request).
  */
-export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string; contentType: string; usage: TokenUsage; described: { finishReason?: string; upstreamId?: string } }> {
+export async function readJsonAnswer(
+  answer: JsonAnswer,
+): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; upstreamId?: string } }> {
   const { bridge, served } = answer;
   const text = await readWholeBody(served.response, served.target.provider.provider);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
@@ -28,11 +31,12 @@ export async function readJsonAnswer(answer: JsonAnswer): Promise<{ body: string
   // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
   if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
   const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
-  const usage = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
+  const counted = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
+  const usage = canonical.units ? { ...counted, units: addUnits(counted.units, canonical.units) } : counted;
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
-  if (bridge.native) return { body: bridge.client.presentNativeResponse(text, payload, usage, presentation), contentType: upstreamType, usage, described };
-  return { body: bridge.client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json', usage, described };
+  const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);
+  return { ...shown, usage, payload, described };
 }
 
 /** A native answer is relayed whatever it holds: what cannot be read is metered by estimate. */

@@ -1,3 +1,4 @@
+import { hasUnits } from '../core/billed-units.ts';
 import type { EndpointName } from '../core/endpoints.ts';
 import { priceUsage } from '../core/price-usage.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
@@ -89,6 +90,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     cacheWriteTokens: outcome.usage.cacheWriteTokens ?? 0,
     reasoningTokens: outcome.usage.reasoningTokens,
     estimated: outcome.usage.estimated,
+    ...(hasUnits(outcome.usage.units) ? { units: outcome.usage.units } : {}),
     costNanos: priceUsage(outcome.usage, outcome.rate),
     prepaid: context.admission.prepaid,
     reservedNanos: context.admission.reservedNanos,

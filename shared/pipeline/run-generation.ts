@@ -3,13 +3,14 @@ import { toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
-import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
 import { wireProtocols } from '../protocols/registry.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
+import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
@@ -40,11 +41,14 @@ export async function runGeneration<Body extends RoutableBody>(
   route: RouteContext,
 ): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, endpoint.name);
-  const body = endpoint.parse(bodyText(request));
+  endpoint.admitProject?.(admitted.config.project);
+  const body = await endpoint.parse(request);
   const { key, config } = admitted;
   const { project } = config;
   const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
-  const targets = planTargets(services, admitted, routed, { protocols: REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  const targets =
+    endpoint.targetsWithoutModel?.(routed, admitted) ??
+    planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>
@@ -52,6 +56,7 @@ export async function runGeneration<Body extends RoutableBody>(
       bodyBytes: request.body.byteLength,
       images: countImageParts(body),
       tools: Array.isArray(body.tools) && body.tools.length > 0,
+      ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
     }),
   );
   const { annotateRecord } = endpoint;
@@ -70,7 +75,9 @@ export async function runGeneration<Body extends RoutableBody>(
   const clientBody = withoutRoutingFields(body);
   let canonical: CanonicalRequest | undefined;
   const bridgeTo = (target: RouteTarget): Bridge =>
-    chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
+    endpoint.upstream
+      ? endpoint.upstream.bridgeTo(target, body)
+      : chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
   const answering = (async (): Promise<GatewayResponse> => {
@@ -100,13 +107,26 @@ export async function runGeneration<Body extends RoutableBody>(
       // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
-      if (streamed && served.response.body) {
+      const kind = bridge.answerKind(served.response, streamed);
+      if (kind === 'stream' && served.response.body) {
         handedToStream = true;
         return await streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
       }
+      if (kind === 'bytes') {
+        // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
+        const { bytesAnswer } = await import('./bytes-answer.ts');
+        handedToStream = true;
+        return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
+      }
       const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
-      outcome = { ...attempt, status: 'completed', httpStatus: 200, usage: answer.usage, ...answer.described };
-      return { status: 200, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
+      const upstreamId = answer.described.upstreamId;
+      if (endpoint.keepCreated && upstreamId) {
+        await endpoint.keepCreated({ upstreamId, payload: answer.payload, target: served.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
+      }
+      // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
+      const status = served.response.status;
+      outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(answer.usage), ...answer.described };
+      return { status, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
       const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
@@ -119,7 +139,7 @@ export async function runGeneration<Body extends RoutableBody>(
         httpStatus: error.status,
         errorCode: error.code,
         // The upstream accepted the request before its answer broke off: it bills at least the prompt.
-        usage: served?.response.ok ? await estimate({ completionText: '' }) : ZERO_USAGE,
+        usage: served?.response.ok ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
       };
       const only = failed.length === 1 ? failed[0] : undefined;
       if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
@@ -157,9 +177,9 @@ function presentationFor<Body extends RoutableBody>(
     model: target.model.model,
     created: Math.floor(services.clock.now() / 1000),
     responseId: route.requestId.replace(/[^0-9A-Za-z]/g, ''),
-    showUsage: bridge.client.clientAskedForStreamUsage(body),
+    showUsage: bridge.clientAskedForStreamUsage(body),
     injectCost,
-    priceUsd: (usage) => formatUsd(priceUsage(usage, target.rate)),
+    priceUsd: (usage) => formatUsd(priceUsage(withAcceptedRequest(usage), target.rate)),
     promptTokensEstimate: Math.ceil(prompt().length / 4),
   };
 }

@@ -3,6 +3,7 @@ import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { relayStream } from '../transport/stream-relay.ts';
+import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
 import type { ServedAttempt } from './failover.ts';
@@ -34,10 +35,10 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   const reader = bridge.createStreamReader();
   const finalUsage = () => finalUsageOf(meter.result(), answer.estimate);
   const presentation: Presentation = { ...answer.presentation, finalUsage };
-  const output = bridge.native ? bridge.client.createPassThrough(presentation) : bridge.client.createStreamWriter(presentation);
+  const output = bridge.createClientStream(presentation);
   const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
     provider: served.target.provider.provider,
-    decoder: bridge.upstream.createStreamDecoder(),
+    decoder: bridge.createStreamDecoder(),
     handler: {
       onEvent(event) {
         const canonical = reader.push(event.payload ?? event.data);
@@ -46,7 +47,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
       },
       onEnd: () => output.end(),
     },
-    errorFrame: (error) => output.fail?.(error) ?? bridge.client.streamErrorFrame(error),
+    errorFrame: (error) => output.fail?.(error) ?? bridge.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
     onSettled: async (settlement) => {
       const observed = meter.result();
@@ -58,16 +59,16 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         ...answer.attempt,
         status: failed ? 'failed' : settlement.outcome,
         httpStatus: failure?.status ?? 200,
-        usage: await finalUsage(),
+        usage: withAcceptedRequest(await finalUsage()),
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
         ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
       });
     },
   });
-  const headers = { 'content-type': bridge.client.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy };
+  const headers = { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...answer.servedBy };
   if (!output.heldFailure) return { status: 200, headers, body };
   const held = await holdStatusUntilContent(body, () => output.heldFailure?.());
-  if ('failure' in held) return bridge.client.renderError(held.failure, answer.servedBy);
+  if ('failure' in held) return bridge.renderError(held.failure, answer.servedBy);
   return { status: 200, headers, body: held.body };
 }

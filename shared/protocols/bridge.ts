@@ -1,86 +1,168 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
-import type { WireProtocolId } from '../core/project-config.ts';
+import type { BilledUnits } from '../core/billed-units.ts';
+import type { GatewayError } from '../core/errors.ts';
+import { isConversationProtocol, type WireProtocolId } from '../core/project-config.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { wireProtocol } from './registry.ts';
-import { isClientDialect, type ClientDialect, type ClientProtocol, type DialectRewrite, type NativeCarriage, type StreamReader, type UpstreamProtocol, type WireProtocol } from './wire-protocol.ts';
+import {
+  isClientDialect,
+  type ClientDialect,
+  type ClientProtocol,
+  type ClientStream,
+  type DialectRewrite,
+  type NativeCarriage,
+  type Presentation,
+  type StreamReader,
+  type UpstreamProtocol,
+  type WireProtocol,
+} from './wire-protocol.ts';
 
 /** A request as one upstream receives it: the path below its base URL, the protocol's headers, the body. */
 export interface UpstreamRequest {
   path: string;
+  /** POST unless given (a pass-through GET or DELETE). */
+  method?: string;
   headers: Record<string, string>;
-  body: string;
+  /** Text for JSON protocols, bytes for uploads (a multipart form); none for a GET. */
+  body?: string | Uint8Array;
   /** The error answer with the status its failure means, when the upstream protocol names errors its own way. */
   interpretError?: (answer: UpstreamErrorAnswer) => UpstreamErrorAnswer;
 }
 
-interface BridgeSides {
-  upstream: UpstreamProtocol;
-  /** The request for a client body (routing-only fields already removed). */
-  request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
-  /** An upstream's refusal of the request, in the client's protocol. */
-  relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
-  /** The upstream's complete answer in canonical terms, read knowing the request it answers when translated. */
-  readResponse(payload: unknown): CanonicalResponse;
-  /** The upstream protocol's stream reader, knowing the request it answers when translated. */
-  createStreamReader(): StreamReader;
+/**
+ * How a served answer reaches the client: read whole as JSON, relayed event by event (SSE or AWS event
+ * stream), or relayed byte for byte as it arrives (audio, subtitles) with the upstream's content type.
+ */
+export type AnswerKind = 'json' | 'stream' | 'bytes';
+
+/** Meters an answer relayed as bytes: it sees each chunk, and says what was used once the answer ends. */
+export interface BytesMeter {
+  push(chunk: Uint8Array): void;
+  /** The tokens the answer reports (none: estimated) and the units it is billed (characters spoken, seconds transcribed). */
+  end(): { usage?: TokenUsage; units?: BilledUnits };
 }
 
 /**
- * The way between the client's protocol and one upstream's, chosen once per target:
+ * The way from the client to one upstream, chosen once per target: all the one pipeline (run-generation.ts)
+ * knows of protocols. It never reaches into the protocols behind it. A protocol bridge (chooseBridge) joins
+ * a client protocol to an upstream protocol of the registry; an endpoint without a canonical model
+ * (embeddings, audio, rerank, …) brings its own bridge (api-bridge.ts).
+ */
+export interface Bridge {
+  /** The upstream receives the client's request as sent and its answer passes through (its model id and usage aside). */
+  native: boolean;
+  /** The upstream request for a client body (routing-only fields already removed). */
+  request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
+  /** An upstream's refusal of the request, in the client's protocol. */
+  relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
+  /** Whether the client asked to see usage in the stream (it is metered regardless). */
+  clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
+  /** How the served answer is relayed, from its head and whether the client asked for a stream. */
+  answerKind(response: Response, streamed: boolean): AnswerKind;
+  /** The upstream's complete answer in canonical terms (usage, finish, id), read knowing the request when translated. */
+  readResponse(payload: unknown): CanonicalResponse;
+  /** The complete answer as the client sees it, with its content type. */
+  presentResponse(answer: { text: string; payload: Record<string, unknown>; canonical: CanonicalResponse; usage: TokenUsage; upstreamContentType: string }, presentation: Presentation): { body: string; contentType: string };
+  /** How the upstream frames its stream (SSE, or AWS event-stream). */
+  createStreamDecoder(): StreamDecoder;
+  /** The upstream protocol's stream reader, knowing the request it answers when translated. */
+  createStreamReader(): StreamReader;
+  /** What the client sees of the stream: the upstream's frames (native) or the client protocol's (otherwise). */
+  createClientStream(presentation: Presentation): ClientStream;
+  /** A gateway error after the first streamed byte, in the client protocol's stream. */
+  streamErrorFrame(error: GatewayError): string;
+  streamContentType: string;
+  /** A gateway error as the client protocol's error response (a held stream's failure before its first bytes). */
+  renderError(error: GatewayError, headers: Record<string, string>): GatewayResponse;
+  /** Meters an answer relayed as bytes (answerKind `bytes`). */
+  createBytesMeter(): BytesMeter;
+}
+
+/** A bridge between a client protocol and an upstream protocol of the registry: JSON bodies both ways. */
+export interface ProtocolBridge extends Bridge {
+  client: ClientProtocol;
+  upstream: UpstreamProtocol;
+  request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest & { body: string };
+}
+
+/** Bytes of a protocol answer are never relayed raw; nothing to meter. */
+const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
+
+/**
+ * Chooses the bridge to a provider speaking `providerProtocols`:
  * - native when the provider speaks a protocol that carries the client's (its own; Anthropic's Messages in
  *   Bedrock's InvokeModel): the body as sent, the upstream's events back;
  * - else, for a client dialect, its direct rewrite to a protocol the provider speaks (the answer comes back
  *   through the canonical model);
  * - else a translation through the canonical model (the client protocol's reader and the upstream
- *   protocol's writer, and back).
- * `native` tells the answer's path: a native answer passes through, any other is written by the client.
+ *   protocol's writer, and back) to the provider's first conversation protocol.
+ * `canonical` reads the client body once for every translated target of the request.
  */
-export type Bridge = BridgeSides & ({ native: true; client: WireProtocol } | { native: false; client: ClientProtocol });
-
-/**
- * Chooses the bridge to a provider speaking `providerProtocols`: a protocol that carries the client's when
- * the provider speaks one, else a dialect's first rewrite the provider takes, else the provider's first
- * protocol. `canonical` reads the client body once for every translated target of the request.
- */
-export function chooseBridge(client: ClientProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): Bridge {
+export function chooseBridge(client: ClientProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): ProtocolBridge {
+  const conversational = providerProtocols.filter(isConversationProtocol);
   if (isClientDialect(client)) {
-    const rewrite = client.rewrites.find((candidate) => providerProtocols.includes(candidate.upstream));
+    const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
     if (rewrite) return rewrittenBridge(client, rewrite);
-    return translatedBridge(client, wireProtocol(providerProtocols[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
+    return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
   }
-  const carrier = providerProtocols.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
+  const carrier = conversational.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
   if (carrier?.native) return nativeBridge(client, carrier, carrier.native);
-  return translatedBridge(client, wireProtocol(providerProtocols[0] ?? client.id), canonical);
+  return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), canonical);
 }
 
 function streamingOf(body: Record<string, unknown>): boolean {
   return body.stream === true;
 }
 
-function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage): Bridge {
+/** What every protocol bridge does the same way: the request's path and headers, errors, and the client's stream frame. */
+function protocolSides(
+  client: ClientProtocol,
+  upstream: UpstreamProtocol,
+  upstreamBody: (body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']) => string,
+): Omit<ProtocolBridge, 'native' | 'readResponse' | 'presentResponse' | 'createStreamReader' | 'createClientStream'> {
   return {
     client,
     upstream,
-    native: true,
     request(body, upstreamModel, clientHeaders) {
       const streaming = streamingOf(body);
       return withErrorInterpretation(upstream, {
         path: upstream.upstreamPath({ streaming, upstreamModel }),
         headers: upstream.upstreamHeaders(clientHeaders, streaming),
-        body: carriage.requestBody(body, upstreamModel, clientHeaders),
+        body: upstreamBody(body, upstreamModel, clientHeaders),
       });
     },
     relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
-    readResponse: (payload) => upstream.readResponse(payload),
-    createStreamReader: () => upstream.createStreamReader(),
+    clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
+    answerKind: (response, streamed) => (streamed && response.body ? 'stream' : 'json'),
+    createStreamDecoder: () => upstream.createStreamDecoder(),
+    streamErrorFrame: (error) => client.streamErrorFrame(error),
+    streamContentType: client.streamContentType,
+    renderError: (error, headers) => client.renderError(error, headers),
+    createBytesMeter: () => NO_BYTES_METER,
   };
 }
 
-function withErrorInterpretation(upstream: UpstreamProtocol, request: UpstreamRequest): UpstreamRequest {
+function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {
+  return {
+    ...protocolSides(client, upstream, (body, upstreamModel, clientHeaders) => carriage.requestBody(body, upstreamModel, clientHeaders)),
+    native: true,
+    readResponse: (payload) => upstream.readResponse(payload),
+    presentResponse: ({ text, payload, usage, upstreamContentType }, presentation) => ({
+      body: client.presentNativeResponse(text, payload, usage, presentation),
+      contentType: upstreamContentType,
+    }),
+    createStreamReader: () => upstream.createStreamReader(),
+    createClientStream: (presentation) => client.createPassThrough(presentation),
+  };
+}
+
+function withErrorInterpretation<Request extends UpstreamRequest>(upstream: UpstreamProtocol, request: Request): Request {
   const interpretError = upstream.interpretErrorAnswer;
-  return interpretError ? { ...request, interpretError: (answer) => interpretError.call(upstream, answer) } : request;
+  return interpretError ? { ...request, interpretError: (answer: UpstreamErrorAnswer) => interpretError.call(upstream, answer) } : request;
 }
 
 /** An upstream's error words in the client's protocol, with the upstream's status. */
@@ -91,42 +173,32 @@ function relayInClientWords(client: ClientProtocol, upstream: UpstreamProtocol, 
   return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
 }
 
-function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, canonical: () => CanonicalRequest): Bridge {
+/**
+ * An answer that comes back through the canonical model, written by the client protocol. `request` is the
+ * translated request it answers (what the writer encoded is decoded on the way back); absent for a
+ * dialect's rewrite, which encoded nothing.
+ */
+function canonicalAnswerBridge(
+  client: ClientProtocol,
+  upstream: UpstreamProtocol,
+  upstreamBody: (body: Record<string, unknown>, upstreamModel: string) => string,
+  request: (() => CanonicalRequest) | undefined,
+): ProtocolBridge {
   return {
-    client,
-    upstream,
+    ...protocolSides(client, upstream, upstreamBody),
     native: false,
-    request(body, upstreamModel, clientHeaders) {
-      const streaming = streamingOf(body);
-      return withErrorInterpretation(upstream, {
-        path: upstream.upstreamPath({ streaming, upstreamModel }),
-        headers: upstream.upstreamHeaders(clientHeaders, streaming),
-        body: JSON.stringify(upstream.writeRequest(canonical(), upstreamModel)),
-      });
-    },
-    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
-    readResponse: (payload) => upstream.readResponse(payload, canonical()),
-    createStreamReader: () => upstream.createStreamReader(canonical()),
+    readResponse: (payload) => (request ? upstream.readResponse(payload, request()) : upstream.readResponse(payload)),
+    presentResponse: ({ canonical, usage }, presentation) => ({ body: client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json' }),
+    createStreamReader: () => (request ? upstream.createStreamReader(request()) : upstream.createStreamReader()),
+    createClientStream: (presentation) => client.createStreamWriter(presentation),
   };
 }
 
+function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, canonical: () => CanonicalRequest): ProtocolBridge {
+  return canonicalAnswerBridge(client, upstream, (_body, upstreamModel) => JSON.stringify(upstream.writeRequest(canonical(), upstreamModel)), canonical);
+}
+
 /** A dialect's body rewritten straight into the upstream's protocol: nothing was encoded that a reader must decode. */
-function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite): Bridge {
-  const upstream = wireProtocol(rewrite.upstream);
-  return {
-    client,
-    upstream,
-    native: false,
-    request(body, upstreamModel, clientHeaders) {
-      const streaming = streamingOf(body);
-      return withErrorInterpretation(upstream, {
-        path: upstream.upstreamPath({ streaming, upstreamModel }),
-        headers: upstream.upstreamHeaders(clientHeaders, streaming),
-        body: JSON.stringify(rewrite.body(body, upstreamModel)),
-      });
-    },
-    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
-    readResponse: (payload) => upstream.readResponse(payload),
-    createStreamReader: () => upstream.createStreamReader(),
-  };
+function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite): ProtocolBridge {
+  return canonicalAnswerBridge(client, wireProtocol(rewrite.upstream), (body, upstreamModel) => JSON.stringify(rewrite.body(body, upstreamModel)), undefined);
 }

@@ -1,4 +1,4 @@
-import type { ClientProtocolId, WireProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, ConversationProtocolId } from '../core/project-config.ts';
 import { anthropicMessagesProtocol } from './anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockAnthropicMessagesProtocol } from './bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from './bedrock-converse/bedrock-converse-protocol.ts';
@@ -13,14 +13,18 @@ export const clientProtocols: Readonly<Record<ClientProtocolId, WireProtocol>> =
   'openai-responses': openAiResponsesProtocol,
 };
 
-/** Every wire protocol the gateway speaks with providers: adding one is adding its module here. */
-export const wireProtocols: Readonly<Record<WireProtocolId, UpstreamProtocol>> = {
+/**
+ * Every conversation protocol the gateway speaks with providers, each reaching every other through the
+ * canonical model: adding one is adding its module here. (Rerank dialects have their own registry:
+ * rerank/registry.ts.)
+ */
+export const wireProtocols: Readonly<Record<ConversationProtocolId, UpstreamProtocol>> = {
   ...clientProtocols,
   'bedrock-anthropic-messages': bedrockAnthropicMessagesProtocol,
   'bedrock-converse': bedrockConverseProtocol,
 };
 
-export function wireProtocol(id: WireProtocolId): UpstreamProtocol {
+export function wireProtocol(id: ConversationProtocolId): UpstreamProtocol {
   return wireProtocols[id];
 }
 

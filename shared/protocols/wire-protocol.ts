@@ -2,7 +2,7 @@ import type { CanonicalErrorType, CanonicalEvent } from '../canonical/canonical-
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { GatewayError } from '../core/errors.ts';
-import type { ClientProtocolId, WireProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, ConversationProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder, UpstreamEvent } from '../transport/stream-decoder.ts';
@@ -27,7 +27,7 @@ export interface WireProtocol extends UpstreamProtocol, ClientProtocolSide {
 
 /** A protocol as the gateway speaks it with a provider. */
 export interface UpstreamProtocol {
-  readonly id: WireProtocolId;
+  readonly id: ConversationProtocolId;
   /** The path below a provider's base URL, e.g. `/chat/completions`. */
   upstreamPath(call: UpstreamCallShape): string;
   /** The protocol's own headers (not the credential, which the transport adds per provider). */
@@ -112,7 +112,7 @@ export type ClientDialectId = 'editor-chat';
 
 /** A dialect's body as an upstream protocol's body, for the upstream's model id. */
 export interface DialectRewrite {
-  upstream: WireProtocolId;
+  upstream: ConversationProtocolId;
   body(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown>;
 }
 

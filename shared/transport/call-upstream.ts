@@ -8,7 +8,8 @@ export interface UpstreamCall {
   /** POST unless given (reading or deleting a stored answer is a GET or a DELETE, without a body). */
   method?: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text or bytes (an upload); none for a GET. */
+  body?: string | Uint8Array;
   /** How long to wait for the response head; reasoning models may think for minutes before it. */
   firstByteTimeoutMs: number;
 }
@@ -24,7 +25,8 @@ export async function callUpstream(call: UpstreamCall): Promise<Response> {
     return await call.fetch(call.url, {
       method: call.method ?? 'POST',
       headers: call.headers,
-      ...(call.body !== undefined ? { body: call.body } : {}),
+      // A Buffer's backing store may be shared (ArrayBufferLike), which fetch's types do not admit; fetch sends it all the same.
+      ...(call.body !== undefined ? { body: call.body as BodyInit } : {}),
       signal: abort.signal,
     });
   } catch (error) {

@@ -69,7 +69,8 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
     const literal = target.hostname.replace(/^\[|\]$/g, '');
     if (!allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal)) return reject(new NonPublicAddressError(target.hostname, literal));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const body = typeof init.body === 'string' ? init.body : '';
+    // Text, or the bytes of an upload; nothing else is ever sent.
+    const body = typeof init.body === 'string' || init.body instanceof Uint8Array ? init.body : '';
     const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined), 'content-length': String(Buffer.byteLength(body)) };
     const outgoing = send(target, { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (message) => {
       const status = message.statusCode ?? 502;

@@ -8,7 +8,7 @@ export interface OutgoingCall {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /** The signing name of Bedrock's runtime, the one AWS service the gateway signs for. */

@@ -38,6 +38,13 @@ export const usageColumns = [
   { name: 'response_bytes', type: 'bigint' },
   // Added with the editor route: prompt tokens its prompt compression saved (null for other endpoints).
   { name: 'compression_saved_tokens', type: 'bigint' },
+  // Added with the endpoints beyond chat: units billed beyond tokens (null when none).
+  { name: 'units_requests', type: 'bigint' },
+  { name: 'units_images', type: 'bigint' },
+  { name: 'units_audio_seconds', type: 'bigint' },
+  { name: 'units_characters', type: 'bigint' },
+  { name: 'units_search_units', type: 'bigint' },
+  { name: 'units_video_seconds', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -77,6 +84,12 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     request_bytes: record.requestBytes ?? null,
     response_bytes: record.responseBytes ?? null,
     compression_saved_tokens: record.compressionSavedTokens ?? null,
+    units_requests: record.units?.requests ?? null,
+    units_images: record.units?.images ?? null,
+    units_audio_seconds: record.units?.audioSeconds ?? null,
+    units_characters: record.units?.characters ?? null,
+    units_search_units: record.units?.searchUnits ?? null,
+    units_video_seconds: record.units?.videoSeconds ?? null,
   };
 }
 

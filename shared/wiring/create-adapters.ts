@@ -23,6 +23,8 @@ export interface Adapters {
   rateLimiter: DynamoRateLimiter;
   memberships: DynamoMembershipStore;
   audit: DynamoAuditTrail;
+  /** The document client the adapters share, for one built elsewhere (the video jobs', loaded on first use). */
+  documents: DynamoDBDocumentClient;
 }
 
 /**
@@ -50,6 +52,7 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     rateLimiter: new DynamoRateLimiter(documents, config.GATEWAY_COUNTERS_TABLE),
     memberships: new DynamoMembershipStore(documents, config.GATEWAY_PROJECTS_TABLE),
     audit: new DynamoAuditTrail(documents, config.GATEWAY_PROJECTS_TABLE),
+    documents,
     usage: new DynamoUsageLedger(documents, {
       generations: config.GATEWAY_GENERATIONS_TABLE,
       projects: config.GATEWAY_PROJECTS_TABLE,

@@ -1,14 +1,16 @@
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { CoolDown } from '../core/cool-down.ts';
-import type { AwsCredentialSource, UpstreamFetch, UsageSink } from '../core/ports.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsCredentialSource, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { createMockProviderFetch, withMockProvider } from '../providers/mock/mock-provider-fetch.ts';
+import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
+import { loadOnFirstUse } from './load-on-first-use.ts';
 
 /** What a host may give a route group instead of building it from the configuration. */
 export interface RouteGroupDependencies {
@@ -49,14 +51,27 @@ function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports):
   return withSpill(sink, { put: async (record) => (await spill()).put(record) }, reports.spilled);
 }
 
-/** The value `load` gives, loaded on the first call; a failed load is tried again on the next call. */
-function loadOnFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
+/**
+ * The offline mock provider, loaded when a request first reaches it: only projects trying the gateway
+ * without a provider account call it, so the cold starts of the others do not load it.
+ */
+function mockProviderOnFirstUse(config: RuntimeConfig, now: () => number): UpstreamFetch {
+  const mock = loadOnFirstUse(async () => (await import('../providers/mock/mock-provider-fetch.ts')).createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now }));
+  return async (url, init) => (await mock())(url, init);
+}
+
+/**
+ * The video jobs' adapter, loaded when first called: only the route group that serves `/v1/videos` ever
+ * calls it, so the other cold starts do not load it.
+ */
+function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: string; retentionDays: number }): VideoJobStore {
+  const store = loadOnFirstUse(async () => new (await import('../adapters/aws/dynamo-video-jobs.ts')).DynamoVideoJobs(documents, table));
+  return {
+    save: async (job) => (await store()).save(job),
+    find: async (projectId, videoId) => (await store()).find(projectId, videoId),
+    list: async (projectId) => (await store()).list(projectId),
+    claimBilling: async (projectId, videoId, at) => (await store()).claimBilling(projectId, videoId, at),
+  };
 }
 
 /** The request path's services from the configuration and what the host injects. */
@@ -67,7 +82,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     keys: adapters.keys,
     projects: adapters.projects,
     secrets: adapters.secrets,
-    fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), createMockProviderFetch({ wordDelayMs: config.GATEWAY_MOCK_WORD_DELAY_MS, now: clock.now })),
+    fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), mockProviderOnFirstUse(config, clock.now)),
     awsCredentials: dependencies.awsCredentials ?? createDefaultAwsCredentials(),
     clock,
     randomBytes: secureRandomBytes,
@@ -82,6 +97,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     coolDown: new CoolDown(clock),
     usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports),
     generations: adapters.usage,
+    videoJobs: videoJobsOnFirstUse(adapters.documents, { name: config.GATEWAY_GENERATIONS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS }),
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,
     reportUnsentUsage: reports.unsent,

@@ -215,3 +215,55 @@ describe('runAdminCommand: models and the rate card', () => {
     });
   });
 });
+
+describe('runAdminCommand: prices beyond tokens', () => {
+  let admin: AdminHarness;
+
+  beforeAll(async () => {
+    admin = await startAdminHarness();
+    await admin.ok({ command: 'project.create', projectId: 'units' });
+    await admin.ok({ command: 'provider.set', projectId: 'units', provider: 'openai', apiKey: 'sk-upstream-units' });
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('sets per-request, per-image, per-second, per-character and per-search-unit prices on a project model, shown when set', async () => {
+    const result = await admin.ok<ProjectView>({
+      command: 'model.allow',
+      projectId: 'units',
+      slug: 'openai/gpt-image-1',
+      kind: 'image',
+      inputMicrosPer1k: 5000,
+      outputMicrosPer1k: 40000,
+      requestMicros: 100,
+      imageMicros: 40_000,
+    });
+    expect(result.models[0]).toMatchObject({ input_price_micros_per_1k: 5000, request_price_micros: 100, image_price_micros: 40_000, price_source: 'project' });
+    expect(result.models[0]).not.toHaveProperty('video_second_price_micros');
+  });
+
+  it('keeps the unit prices not given again, and fills them from the previous project price', async () => {
+    await admin.ok({ command: 'model.allow', projectId: 'units', slug: 'openai/whisper-1', kind: 'audio', audioSecondMicros: 100 });
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'units', slug: 'openai/whisper-1', requestMicros: 1 });
+    expect(result.models.find((model) => model.slug === 'openai/whisper-1')).toMatchObject({ audio_second_price_micros: 100, request_price_micros: 1 });
+  });
+
+  it('sets unit prices on the organisation rate card, which a project model without its own prices uses', async () => {
+    const card = await admin.ok<{ rates: Array<Record<string, unknown>> }>({
+      command: 'ratecard.set',
+      slug: 'openai/tts-1',
+      inputMicrosPer1k: 0,
+      outputMicrosPer1k: 0,
+      characterMicrosPer1k: 15_000,
+    });
+    expect(card.rates.find((rate) => rate.slug === 'openai/tts-1')).toMatchObject({ character_price_micros_per_1k: 15_000 });
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'units', slug: 'openai/tts-1', kind: 'audio' });
+    expect(result.models.find((model) => model.slug === 'openai/tts-1')).toMatchObject({ character_price_micros_per_1k: 15_000, price_source: 'organisation' });
+  });
+
+  it('refuses a unit price that is not a whole number of micro-USD', async () => {
+    const refused = await admin.refused({ command: 'model.allow', projectId: 'units', slug: 'openai/sora-2', videoSecondMicros: 0.5 });
+    expect(refused.status).toBe(400);
+  });
+});

@@ -22,6 +22,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       usage_injection: false,
       failover: false,
       mcp: false,
+      pass_through: false,
       spent_usd: '0',
       request_count: 0,
       balance_usd: null,
@@ -106,8 +107,8 @@ describe('runAdminCommand: projects and invalid commands', () => {
         created_at: START_TIME,
         updated_at: '2025-06-07T08:09:10.000Z',
       });
-      const renamed = await admin.ok<ProjectView>({ command: 'project.update', projectId: 'updatable', name: 'After', mcp: true });
-      expect(renamed).toMatchObject({ name: 'After', plan: 'inactive', failover: true, mcp: true });
+      const renamed = await admin.ok<ProjectView>({ command: 'project.update', projectId: 'updatable', name: 'After', mcp: true, passThrough: true });
+      expect(renamed).toMatchObject({ name: 'After', plan: 'inactive', failover: true, mcp: true, pass_through: true });
     } finally {
       admin.setTime(START_TIME);
     }

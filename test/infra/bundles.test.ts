@@ -83,6 +83,15 @@ describe('function bundles', () => {
     for (const path of lazy) expect(coldStart.has(join(directory, path)), path).toBe(false);
   });
 
+  it('keeps the endpoints beyond chat out of the cold start of the OpenAI route group, in a chunk loaded on first use', () => {
+    const directory = assetDirectory('RouteGroupopenai');
+    const lazy = files(directory).find((path) => /^chunks[\\/]model-api-routes-.*\.mjs$/.test(path));
+    expect(lazy).toBeDefined();
+    expect(coldStartFiles(directory).has(join(directory, lazy as string))).toBe(false);
+    expect(coldStartFiles(directory).size).toBeGreaterThan(1);
+    expect(readFileSync(join(directory, 'index.mjs'), 'utf8')).toMatch(/import\("\.\/chunks\/model-api-routes-/);
+  });
+
   it('keeps the tokenizer out of the handler, in a chunk loaded on first use', () => {
     const openAi = files(assetDirectory('RouteGroupopenai'));
     expect(openAi).toContain('index.mjs');

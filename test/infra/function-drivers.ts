@@ -37,6 +37,8 @@ export async function exerciseAdmin(
     await run({ command: 'provider.set', projectId: 'acme', provider: 'openai', apiKey, baseUrl: upstreamBaseUrl, protocol: 'openai' });
   }
   await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  // A video model: the openai route group keeps its jobs.
+  await run({ command: 'model.allow', projectId: 'acme', slug: 'openai/sora-2', kind: 'video', videoSecondMicros: 100_000 });
   // Bedrock: signed with the function's own credentials, so no secret is written.
   await run({ command: 'provider.set', projectId: 'acme', provider: 'bedrock', region: bedrock.region, baseUrl: bedrock.baseUrl });
   for (const model of bedrock.models) await run({ command: 'model.allow', projectId: 'acme', slug: `bedrock/${model}` });

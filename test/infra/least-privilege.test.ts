@@ -152,11 +152,13 @@ beforeAll(async () => {
     counters: tableName('Counters'),
   });
   upstream = await startFakeOpenAiUpstream();
-  upstream.answerWith((request, response) =>
-    request.body.stream
+  upstream.answerWith((request, response) => {
+    // A video job: queued when made, completed when looked at.
+    if (request.path.startsWith('/v1/videos')) return sendJson(response, 200, { id: 'video_lp', object: 'video', model: 'sora-2', status: request.method === 'POST' ? 'queued' : 'completed', seconds: '4', created_at: 1 });
+    return request.body.stream
       ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')), 0)
-      : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')),
-  );
+      : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json'));
+  });
   mcpServer = await startDocsServer(DOCS_HEADER.value);
   bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } } });
   bedrock.answerWith((request, response) => {
@@ -215,6 +217,10 @@ beforeAll(async () => {
       { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
       { method: 'GET', path: '/v1/models', status: 200 },
       { method: 'GET', path: '/v1/generation?id=req-known', status: 200 },
+      // Video jobs: remembered (PutItem), found and their completion claimed (GetItem, UpdateItem), listed (Query).
+      { method: 'POST', path: '/v1/videos', body: { model: 'openai/sora-2', prompt: 'a lighthouse', seconds: '4' }, status: 200 },
+      { method: 'GET', path: '/v1/videos/video_lp', status: 200 },
+      { method: 'GET', path: '/v1/videos', status: 200 },
       ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/chat/completions', body, status: 200 })),
     ],
     messages: [

@@ -42,10 +42,18 @@ describe('least-privilege grants', () => {
     expect(actionsOn(openAi, table('Keys'))).toEqual(['dynamodb:GetItem']);
     // Prepaid admission reserves the worst case with a conditional UpdateItem on the project's usage item.
     expect(actionsOn(openAi, table('Projects'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
-    expect(actionsOn(openAi, table('Generations'))).toEqual(['dynamodb:Query']);
+    // Generation lookups (Query), and the projects' video jobs (kept, found, listed, billed once).
+    expect(actionsOn(openAi, table('Generations'))).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(actionsOn(openAi, table('Counters'))).toEqual(['dynamodb:UpdateItem']);
-    for (const name of ['Keys', 'Projects', 'Generations', 'Counters']) {
+    for (const name of ['Keys', 'Projects', 'Counters']) {
       for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan']) expect(actionsOn(openAi, table(name))).not.toContain(write);
+    }
+    for (const write of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:Scan']) expect(actionsOn(openAi, table('Generations'))).not.toContain(write);
+  });
+
+  it('keeps video jobs in the generations table from the openai route group only', () => {
+    for (const group of ['messages', 'mcp']) {
+      expect(actionsOn(statementsOfFunction(gateway.template, `RouteGroup${group}`), table('Generations'))).not.toContain('dynamodb:PutItem');
     }
   });
 

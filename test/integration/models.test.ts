@@ -109,3 +109,27 @@ describe('GET /v1/models/{id}', () => {
     expect(model.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 });
+
+describe('GET /v1/models beyond chat', () => {
+  it('shows prices beyond tokens as USD decimal strings per unit, and what each kind of model takes and gives', async () => {
+    const projectId = 'catalogue-units';
+    await gateway.admin({ command: 'project.create', projectId });
+    await gateway.admin({ command: 'provider.set', projectId, provider: 'openai', apiKey: 'sk-never-called' });
+    await gateway.admin({ command: 'model.allow', projectId, slug: 'openai/dall-e-3', kind: 'image', imageMicros: 40_000, requestMicros: 5 });
+    await gateway.admin({ command: 'model.allow', projectId, slug: 'openai/tts-1', kind: 'audio', characterMicrosPer1k: 15_000 });
+    await gateway.admin({ command: 'model.allow', projectId, slug: 'openai/whisper-1', kind: 'audio', audioSecondMicros: 100 });
+    await gateway.admin({ command: 'model.allow', projectId, slug: 'openai/sora-2', kind: 'video', videoSecondMicros: 100_000 });
+    await gateway.admin({ command: 'model.allow', projectId, slug: 'openai/text-embedding-3-small', kind: 'embedding', inputMicrosPer1k: 20 });
+    const { key: unitsKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId });
+
+    const page = await gateway.openai(unitsKey).models.list();
+    const byId = Object.fromEntries(page.data.map((entry) => [entry.id, entry as unknown as Record<string, unknown>]));
+
+    expect(byId['openai/dall-e-3']).toMatchObject({ pricing: { prompt: '0', completion: '0', request: '0.000005', image: '0.04' }, architecture: { modality: 'text+image->image', input_modalities: ['text', 'image'], output_modalities: ['image'] } });
+    expect(byId['openai/tts-1']).toMatchObject({ pricing: { request: '0', character: '0.000015' } });
+    expect(byId['openai/whisper-1']).toMatchObject({ pricing: { audio: '0.0001' }, architecture: { input_modalities: ['text', 'audio'] } });
+    expect(byId['openai/sora-2']).toMatchObject({ pricing: { video: '0.1' }, architecture: { output_modalities: ['video'] } });
+    expect(byId['openai/text-embedding-3-small']).toMatchObject({ pricing: { prompt: '0.00000002' }, architecture: { modality: 'text->embeddings' }, supported_parameters: [] });
+    expect(byId['openai/text-embedding-3-small']?.pricing).not.toHaveProperty('image');
+  });
+});

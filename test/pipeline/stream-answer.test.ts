@@ -55,10 +55,10 @@ describe('streamAnswer of a native chat stream whose upstream sent no usage', ()
 });
 
 describe('streamAnswer of a native chat stream with usage', () => {
-  it('relays it unchanged when the client asked for usage, and settles the reported usage without estimating', async () => {
+  it('relays it unchanged when the client asked for usage, and settles the reported usage (and the accepted request) without estimating', async () => {
     const { events, settled, estimatedFrom } = await answer(recorded.join(''), { showUsage: true });
     expect(events).toEqual(recorded);
-    expect(settled[0]?.usage).toEqual({ promptTokens: 54, completionTokens: 20, cachedTokens: 0, reasoningTokens: 0, estimated: false });
+    expect(settled[0]?.usage).toEqual({ promptTokens: 54, completionTokens: 20, cachedTokens: 0, reasoningTokens: 0, estimated: false, units: { requests: 1 } });
     expect(estimatedFrom).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import type { AllowedModel, ProjectConfig, ProviderConfig, RateCardEntry } from 
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
+import { MemoryVideoJobs } from './memory-video-jobs.ts';
 import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
 
 export const FAKE_KEY = `gw.${'UnitTestKey'.padEnd(43, '0')}`;
@@ -55,6 +56,7 @@ export function createFakeGateway(options: {
     coolDown: new CoolDown(clock),
     usageSink: { send: async (record) => void records.push(record) },
     generations: { findGeneration: async () => undefined, findStoredResponse: async () => undefined },
+    videoJobs: new MemoryVideoJobs(),
     rateLimiter: { acquire: async (charges) => ({ allowed: true, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
     balances: {
       reserve: async (_projectId, nanos) => ((reserved += nanos), true),

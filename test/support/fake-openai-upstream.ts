@@ -6,7 +6,10 @@ export interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  /** The body as JSON; empty when it is none (an upload). */
   body: Record<string, unknown>;
+  /** The body's bytes as they arrived. */
+  raw: Buffer;
 }
 
 /** How the fake upstream answers one request; the default replays a JSON completion. */
@@ -32,12 +35,13 @@ export async function startFakeOpenAiUpstream(): Promise<FakeUpstream> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
       const seen: ReceivedRequest = {
         method: request.method ?? 'GET',
         path: request.url ?? '/',
         headers: request.headers,
-        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        body: /json/.test(request.headers['content-type'] ?? 'application/json') && raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {},
+        raw,
       };
       received.push(seen);
       void Promise.resolve(script(seen, response)).catch(() => response.destroy());

@@ -48,7 +48,7 @@ export async function startTestGateway(env: Record<string, string> = {}, hostOpt
 /** Creates a project with a provider at `baseUrl`, the given models allowed, and a key; returns the key. */
 export async function createProjectWithKey(
   gateway: TestGateway,
-  options: { projectId: string; provider?: string; baseUrl: string; apiKey?: string; models: Array<{ slug: string; alias?: string; inputMicrosPer1k?: number; outputMicrosPer1k?: number }> },
+  options: { projectId: string; provider?: string; baseUrl: string; apiKey?: string; models: Array<{ slug: string; alias?: string; inputMicrosPer1k?: number; outputMicrosPer1k?: number; kind?: string } & Record<string, unknown>> },
 ): Promise<string> {
   const provider = options.provider ?? 'openai';
   await gateway.admin({ command: 'project.create', projectId: options.projectId });

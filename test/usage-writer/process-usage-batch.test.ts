@@ -67,6 +67,20 @@ describe('processUsageBatch', () => {
     expect(failures).toEqual([]);
   });
 
+  it("writes every column of both later additions to the Parquet file: units beyond tokens and the editor's compression savings", async () => {
+    const records = [
+      sampleRecord({ endpoint: 'audio.speech', units: { requests: 1, characters: 42 } }),
+      sampleRecord({ endpoint: 'editor.chat_completions', compressionSavedTokens: 1_200 }),
+    ];
+    const { deps, archive } = writer();
+
+    await processUsageBatch({ Records: records.map((record, index) => messageOf(record, `m-${index}`)) }, deps);
+
+    const rows = [...(await archive.rowsByKey()).values()][0] ?? [];
+    expect(rows.find((row) => row.endpoint === 'audio.speech')).toMatchObject({ units_requests: 1, units_characters: 42, units_images: null, compression_saved_tokens: null });
+    expect(rows.find((row) => row.endpoint === 'editor.chat_completions')).toMatchObject({ compression_saved_tokens: 1_200, units_requests: null, units_video_seconds: null });
+  });
+
   it('writes one file per day when a batch spans midnight', async () => {
     const before = sampleRecord({ createdAt: '2025-03-01T23:59:59.999Z' });
     const after = sampleRecord({ createdAt: '2025-03-02T00:00:00.000Z' });

@@ -24,6 +24,13 @@ describe('the Glue table Athena reads', () => {
     for (const column of table.storageDescriptor.columns) expect(['string', 'boolean', 'int', 'bigint']).toContain(column.type);
   });
 
+  it("has both later additions' columns: the editor's compression savings and the units billed beyond tokens", () => {
+    const bigints = table.storageDescriptor.columns.filter((column) => column.type === 'bigint').map((column) => column.name);
+    for (const name of ['compression_saved_tokens', 'units_requests', 'units_images', 'units_audio_seconds', 'units_characters', 'units_search_units', 'units_video_seconds']) {
+      expect(bigints).toContain(name);
+    }
+  });
+
   it('is partitioned by the string dt, which is not also a data column (Athena rejects duplicates)', () => {
     expect(table.partitionKeys).toEqual([{ name: 'dt', type: 'string' }]);
     expect(table.storageDescriptor.columns.map((column) => column.name)).not.toContain('dt');

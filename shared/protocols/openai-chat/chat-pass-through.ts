@@ -9,13 +9,13 @@ import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
  * the usage chunk (the gateway always asks the upstream for usage): shown with `cost` (injection on), shown
  * as sent (the client asked), or hidden (neither; a chunk that also carries choices keeps them). When the
  * client must see usage and the upstream sent none, an estimated usage chunk comes before `[DONE]` (or at
- * the end of a stream without one).
+ * the end of a stream without one). Legacy completions stream the same way (`chunkObject`: `text_completion`).
  */
-export function createChatPassThrough(presentation: Presentation): ClientStream {
+export function createChatPassThrough(presentation: Presentation, chunkObject = 'chat.completion.chunk'): ClientStream {
   const usageWanted = presentation.injectCost || presentation.showUsage;
   let usageShown = false;
   let reportedUsage: TokenUsage = ZERO_USAGE;
-  const envelope = { id: '', object: 'chat.completion.chunk', created: 0, model: '' };
+  const envelope = { id: '', object: chunkObject, created: 0, model: '' };
 
   function remember(payload: Record<string, unknown>): void {
     if (!envelope.id && typeof payload.id === 'string') envelope.id = payload.id;

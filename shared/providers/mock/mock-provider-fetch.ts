@@ -68,7 +68,4 @@ function errorResponse(status: number, message: string): Response {
   return Response.json({ error: { message, type: 'invalid_request_error', code: null, param: null } }, { status });
 }
 
-/** Sends `mock://` URLs to the offline provider and everything else to the real network. */
-export function withMockProvider(realFetch: UpstreamFetch, mockFetch: UpstreamFetch): UpstreamFetch {
-  return (url, init) => (url.startsWith('mock://') ? mockFetch(url, init) : realFetch(url, init));
-}
+export { withMockProvider } from './with-mock-provider.ts';

@@ -111,6 +111,30 @@ describe('local usage queries over the usage files', () => {
     expect(await queryLocalUsage(dataDir, "SELECT compression_saved_tokens FROM usage_records WHERE endpoint = 'chat.completions'")).toEqual([{ compression_saved_tokens: null }]);
   });
 
+  it('reads the units billed beyond tokens in their own columns, and null for records without them', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ endpoint: 'audio.speech', units: { requests: 1, characters: 1_234 } }),
+      sampleRecord({ endpoint: 'videos.stored', units: { videoSeconds: 8 } }),
+      sampleRecord({ endpoint: 'rerank', units: { requests: 1, searchUnits: 2 } }),
+      sampleRecord({ endpoint: 'images.generations', units: { requests: 1, images: 3 } }),
+      sampleRecord({ endpoint: 'audio.transcriptions', units: { requests: 1, audioSeconds: 63 } }),
+      sampleRecord({ endpoint: 'chat.completions' }),
+    ]);
+    const rows = await queryLocalUsage(
+      dataDir,
+      'SELECT endpoint, units_requests, units_images, units_audio_seconds, units_characters, units_search_units, units_video_seconds FROM usage_records ORDER BY endpoint',
+    );
+    const none = { units_requests: null, units_images: null, units_audio_seconds: null, units_characters: null, units_search_units: null, units_video_seconds: null };
+    expect(rows).toEqual([
+      { ...none, endpoint: 'audio.speech', units_requests: 1, units_characters: 1_234 },
+      { ...none, endpoint: 'audio.transcriptions', units_requests: 1, units_audio_seconds: 63 },
+      { ...none, endpoint: 'chat.completions' },
+      { ...none, endpoint: 'images.generations', units_requests: 1, units_images: 3 },
+      { ...none, endpoint: 'rerank', units_requests: 1, units_search_units: 2 },
+      { ...none, endpoint: 'videos.stored', units_video_seconds: 8 },
+    ]);
+  });
+
   it('ignores files that are not Parquet usage files: a writer temp file, a legacy JSON file', async () => {
     const [key = ''] = await writeUsageFiles(dataDir, [sampleRecord()]);
     await writeFile(join(dataDir, `${key}.1234.abcd.tmp`), 'PAR1');

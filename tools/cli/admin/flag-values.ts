@@ -28,6 +28,12 @@ export const microsPer1k: FlagValue = (raw, flag) => {
   return Number(raw);
 };
 
+/** Integer micro-USD (0 is a price: free). */
+export const wholeMicros: FlagValue = (raw, flag) => {
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD (0 or more), not "${raw}"`);
+  return Number(raw);
+};
+
 const USD = /^\d{1,9}(\.\d{1,9})?$/;
 
 export const usd: FlagValue = (raw, flag) => {

@@ -1,5 +1,6 @@
 import type { CliFlag } from './cli-command.ts';
-import { microsPer1k } from './flag-values.ts';
+import { UNIT_PRICES } from '../../../shared/core/unit-prices.ts';
+import { microsPer1k, wholeMicros } from './flag-values.ts';
 
 /** The prices of `model allow` (the project's own) and `ratecard set` (the organisation's default). */
 export function priceFlags(required: boolean): CliFlag[] {
@@ -20,5 +21,7 @@ export function priceFlags(required: boolean): CliFlag[] {
       field: 'cacheWriteInputMicrosPer1k',
       parse: microsPer1k,
     },
+    // Prices beyond tokens, never required: a model is billed only the units it uses.
+    ...UNIT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: wholeMicros })),
   ];
 }

@@ -48,6 +48,13 @@ export const projectCommands: CliCommand[] = [
       { name: '--usage-injection', value: 'on|off', description: 'usage.cost in responses and a usage chunk at the end of streams', field: 'usageInjection', parse: onOff },
       { name: '--failover', value: 'on|off', description: 'fail over on upstream 429, 5xx and time-outs without "route": "fallback"', field: 'failover', parse: onOff },
       { name: '--mcp', value: 'on|off', description: 'the tool bridge (MCP) endpoint', field: 'mcp', parse: onOff },
+      {
+        name: '--pass-through',
+        value: 'on|off',
+        description: "other /v1/* routes go to the provider with the project's credential (off by default: it opens the provider's whole API)",
+        field: 'passThrough',
+        parse: onOff,
+      },
       { name: '--balance-usd', value: 'AMOUNT|none', description: 'make the project prepaid with this balance; "none": postpaid again', field: 'balanceUsd', parse: usdOrNone },
       { name: '--credit-usd', value: 'AMOUNT', description: 'add to the balance (makes the project prepaid)', field: 'creditUsd', parse: usd },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for the whole project', field: 'rpm', parse: positiveIntegerOrNone },

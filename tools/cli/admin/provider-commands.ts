@@ -23,7 +23,13 @@ export const providerCommands: CliCommand[] = [
     flags: [
       { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock; optional for Bedrock)", field: 'apiKey', parse: text },
       { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
-      { name: '--protocol', value: 'openai|anthropic|bedrock', description: 'the wire protocol the provider speaks', field: 'protocol', parse: oneOf(['openai', 'anthropic', 'bedrock']) },
+      {
+        name: '--protocol',
+        value: 'openai|anthropic|bedrock|cohere|jina|voyage',
+        description: 'the wire protocol the provider speaks (cohere, jina and voyage: their rerank APIs)',
+        field: 'protocol',
+        parse: oneOf(['openai', 'anthropic', 'bedrock', 'cohere', 'jina', 'voyage']),
+      },
       { name: '--region', value: 'REGION', description: "a Bedrock provider's AWS region, e.g. us-east-1 (its endpoint and signing region)", field: 'region', parse: text },
       { name: '--profile', value: 'NAME', description: "a Bedrock provider's AWS profile for signing, locally (default: the default credential chain)", field: 'profile', parse: text },
       {
@@ -33,6 +39,13 @@ export const providerCommands: CliCommand[] = [
         field: 'responses',
         parse: oneOf(['native', 'translate']),
       },
+      {
+        name: '--rerank',
+        value: 'cohere|jina|voyage|none',
+        description: 'the rerank API an OpenAI-protocol provider also serves at /rerank, by the shape it speaks (together: jina by default)',
+        field: 'rerank',
+        parse: oneOf(['cohere', 'jina', 'voyage', 'none']),
+      },
     ],
     examples: [
       'provider set acme mock',
@@ -41,6 +54,8 @@ export const providerCommands: CliCommand[] = [
       'provider set acme azure --protocol openai --base-url https://acme.openai.azure.com/openai/v1 --api-key "$AZURE_OPENAI_KEY" --responses native',
       'provider set acme bedrock --region us-east-1',
       'provider set acme bedrock-eu --protocol bedrock --region eu-central-1 --profile gateway-dev',
+      'provider set acme cohere --api-key "$COHERE_API_KEY"',
+      'provider set acme infinity --protocol openai --base-url http://127.0.0.1:7997 --api-key local --rerank cohere',
     ],
     prints: 'the project as JSON (the key is never in it)',
   },

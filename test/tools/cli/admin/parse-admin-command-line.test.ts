@@ -111,7 +111,7 @@ describe('parseAdminCommandLine refusing a command line', () => {
   it.each([
     ['project update demo --balance-usd -5', '--balance-usd must be an amount in USD'],
     ['project update demo --failover maybe', '--failover must be "on" or "off", not "maybe"'],
-    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, messages, models, generation, mcp (comma-separated) or "none", not "files"'],
+    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, completions, embeddings, images, audio, moderations, rerank, videos, passthrough, messages, models, generation, mcp (comma-separated) or "none", not "files"'],
     ['model allow demo openai/gpt-4o --input-micros-per-1k 1.5', '--input-micros-per-1k must be a whole number of micro-USD per 1,000 tokens'],
     ['model allow demo openai/gpt-4o --context-length 0', '--context-length must be a positive integer, not "0"'],
     ['key create demo --rpm none', '--rpm must be a positive integer, not "none"'],

@@ -1,0 +1,85 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import type { VideoJob, VideoJobStore } from '../../core/ports.ts';
+import { GENERATION_TTL_ATTRIBUTE } from './table-definitions.ts';
+
+const videoJobSchema = z.object({
+  projectId: z.string(),
+  videoId: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  requestId: z.string(),
+  keyId: z.string(),
+  createdAt: z.string(),
+  video: z.record(z.string(), z.unknown()),
+  billedAt: z.string().optional(),
+  deletedAt: z.string().optional(),
+});
+
+/** The partition of a project's video jobs in the generations table; `@` never begins a generation key. */
+export function videoJobsKey(projectId: string): string {
+  return `@video#${projectId}`;
+}
+
+/**
+ * Video jobs in the generations table, one partition per project (`@video#<project>`, the video id as the
+ * sort key): a lookup names the project, so no project can reach another's jobs. They expire with the
+ * generation records (the provider deletes the videos sooner).
+ */
+export class DynamoVideoJobs implements VideoJobStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: { name: string; retentionDays: number },
+  ) {}
+
+  async save(job: VideoJob): Promise<void> {
+    const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + this.table.retentionDays * 86_400;
+    await this.client.send(
+      new PutCommand({ TableName: this.table.name, Item: { ...job, generationKey: videoJobsKey(job.projectId), recordId: job.videoId, [GENERATION_TTL_ATTRIBUTE]: expiresAt } }),
+    );
+  }
+
+  async find(projectId: string, videoId: string): Promise<VideoJob | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { generationKey: videoJobsKey(projectId), recordId: videoId }, ConsistentRead: true }),
+    );
+    return Item ? videoJobSchema.parse(Item) : undefined;
+  }
+
+  async list(projectId: string): Promise<VideoJob[]> {
+    const jobs: VideoJob[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'generationKey = :key',
+          ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) jobs.push(videoJobSchema.parse(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return jobs;
+  }
+
+  async claimBilling(projectId: string, videoId: string, at: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: { generationKey: videoJobsKey(projectId), recordId: videoId },
+          UpdateExpression: 'SET billedAt = :at',
+          ConditionExpression: 'attribute_exists(recordId) AND attribute_not_exists(billedAt)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

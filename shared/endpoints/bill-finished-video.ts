@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { billedSeconds } from '../core/billed-units.ts';
+import { effectiveRate } from '../core/project-config.ts';
+import type { VideoJob } from '../core/ports.ts';
+import { ZERO_USAGE } from '../core/token-usage.ts';
+import type { AdmittedRequest } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { recordUsage } from '../pipeline/record-usage.ts';
+import type { RouteContext } from '../pipeline/route-context.ts';
+
+/**
+ * The one usage record of a finished video: its seconds at the model's price, recorded the first time the
+ * gateway sees the job completed (retrieving it or downloading its content), by whichever request of its
+ * project that is. The job store lets one caller claim it; the record id, derived from the video id, makes
+ * the writer apply it once even so. Recorded under the request and key that created the job, after the
+ * answer (as every record), dated when the video was found finished.
+ */
+export async function billFinishedVideo(services: GatewayServices, admitted: AdmittedRequest, job: VideoJob, video: Record<string, unknown>, route: RouteContext): Promise<void> {
+  if (job.billedAt || video.status !== 'completed') return;
+  const seconds = billedSeconds(Number(video.seconds ?? job.video.seconds));
+  const now = services.clock.now();
+  if (!(await services.videoJobs.claimBilling(job.projectId, job.videoId, new Date(now).toISOString()))) return;
+  const { config, orgRates } = admitted;
+  const record = () =>
+    recordUsage(
+      services,
+      {
+        requestId: job.requestId,
+        projectId: job.projectId,
+        keyId: job.keyId,
+        endpoint: 'videos',
+        attribution: {},
+        startedAt: now,
+        // Nothing is reserved for a finished video: the balance was checked when the job was created.
+        admission: { prepaid: config.project.prepaid === true, reservedNanos: 0, tokenCharge: undefined, headers: {} },
+      },
+      {
+        model: job.model,
+        provider: job.provider,
+        rate: effectiveRate(job.model, config, orgRates),
+        streamed: false,
+        fallbackAttempts: 0,
+        status: 'completed',
+        httpStatus: 200,
+        usage: { ...ZERO_USAGE, units: { videoSeconds: seconds } },
+        upstreamId: job.videoId,
+        finishReason: 'completed',
+      },
+      finishedVideoRecordId(job.videoId),
+    ).then(() => undefined);
+  if (route.afterAnswer) route.afterAnswer(record);
+  else await record();
+}
+
+/** The record id of a video's completion: the same whoever records it, so the writer applies it once. */
+export function finishedVideoRecordId(videoId: string): string {
+  return `rec-${createHash('sha256').update(`video:${videoId}`).digest('hex').slice(0, 48)}`;
+}

@@ -1,0 +1,14 @@
+import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { completionsApi } from '../protocols/openai-completions/completions-api.ts';
+import { completionsPromptText, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
+import { openAiApiEndpoint } from './openai-api-endpoint.ts';
+
+/** POST /v1/completions, legacy text completions: JSON and SSE, native to OpenAI-compatible providers, for chat models. */
+export const completionsEndpoint = openAiApiEndpoint({
+  name: 'completions',
+  modelKinds: ['chat'],
+  parse: jsonBody(parseCompletionsRequest),
+  promptText: completionsPromptText,
+  maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
+  api: () => completionsApi,
+});

@@ -1,0 +1,15 @@
+import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { embeddingsApi } from '../protocols/openai-embeddings/embeddings-api.ts';
+import { embeddingsPromptText, parseEmbeddingsRequest } from '../protocols/openai-embeddings/embeddings-request.ts';
+import { openAiApiEndpoint } from './openai-api-endpoint.ts';
+
+/** POST /v1/embeddings: native to OpenAI-compatible providers, for embedding models. */
+export const embeddingsEndpoint = openAiApiEndpoint({
+  name: 'embeddings',
+  modelKinds: ['embedding'],
+  parse: jsonBody(parseEmbeddingsRequest),
+  promptText: embeddingsPromptText,
+  // Nothing is generated: no output tokens to reserve for.
+  maxOutputTokens: () => 0,
+  api: () => embeddingsApi,
+});

@@ -1,0 +1,15 @@
+import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { moderationsApi } from '../protocols/openai-moderations/moderations-api.ts';
+import { moderationsPromptText, parseModerationsRequest } from '../protocols/openai-moderations/moderations-request.ts';
+import { openAiApiEndpoint } from './openai-api-endpoint.ts';
+
+/** POST /v1/moderations: native to OpenAI-compatible providers, for moderation models (the model must be named). */
+export const moderationsEndpoint = openAiApiEndpoint({
+  name: 'moderations',
+  modelKinds: ['moderation'],
+  parse: jsonBody(parseModerationsRequest),
+  promptText: moderationsPromptText,
+  // Nothing is generated: no output tokens to reserve for.
+  maxOutputTokens: () => 0,
+  api: () => moderationsApi,
+});

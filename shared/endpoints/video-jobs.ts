@@ -1,0 +1,128 @@
+import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { parseJsonObject } from '../core/json-object.ts';
+import type { VideoJob } from '../core/ports.ts';
+import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { admitRequest, loadProviderApiKey, type AdmittedRequest } from '../pipeline/admit-request.ts';
+import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { attemptLimits } from '../pipeline/plan-targets.ts';
+import type { RouteContext } from '../pipeline/route-context.ts';
+import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
+import { callUpstream } from '../transport/call-upstream.ts';
+import { authorizeCall } from '../transport/provider-auth.ts';
+import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
+import { billFinishedVideo } from './bill-finished-video.ts';
+
+export const VIDEOS_PREFIX = '/v1/videos/';
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+
+/**
+ * GET /v1/videos/{id}, DELETE /v1/videos/{id} and GET /v1/videos/{id}/content: passed through to the
+ * provider that made the video, for the project that created it only (another project's video is not
+ * found, as an unknown one). A job seen completed for the first time has its seconds recorded
+ * (bill-finished-video.ts). Remixes, characters and extensions are not served.
+ */
+export async function handleVideoJob(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
+  const admitted = await admitRequest(request, services, 'videos.stored');
+  const [encodedId = '', operation = '', ...rest] = request.path.slice(VIDEOS_PREFIX.length).replace(/\/+$/, '').split('/');
+  const content = request.method === 'GET' && operation === 'content' && rest.length === 0;
+  if (rest.length > 0 || (operation !== '' && !content)) {
+    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
+  }
+  const job = await findJob(services, admitted, decodeSegment(encodedId));
+  const query = request.query.toString();
+  const { response, apiKey } = await callProvider(services, admitted, route, job, { method: request.method, suffix: `${content ? '/content' : ''}${query ? `?${query}` : ''}` });
+  if (!response.ok) return relayOpenAiUpstreamError(await readUpstreamErrorAnswer(response, apiKey));
+  const served = { 'x-gateway-provider': job.provider, 'x-gateway-model': job.model };
+  if (content) {
+    // Only a finished video has content: its seconds are those the job last showed.
+    await billFinishedVideo(services, admitted, job, { ...job.video, status: 'completed' }, route);
+    return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream', ...served }, body: response.body ?? '' };
+  }
+  const text = await response.text();
+  const video = parseJsonObject(text);
+  if (video && request.method === 'GET') {
+    await saveQuietly(services, { ...job, video });
+    await billFinishedVideo(services, admitted, job, video, route);
+  }
+  if (request.method === 'DELETE') await saveQuietly(services, { ...job, deletedAt: new Date(services.clock.now()).toISOString() });
+  return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json', ...served }, body: text };
+}
+
+/**
+ * GET /v1/videos: the project's own video jobs (never the provider's list, which holds every project's
+ * videos made with the same provider key), newest first unless `order=asc`, as each was last seen, paged
+ * with `after` and `limit` like OpenAI's list.
+ */
+export async function handleListVideos(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
+  const admitted = await admitRequest(request, services, 'videos.stored');
+  let jobs: VideoJob[];
+  try {
+    jobs = await services.videoJobs.list(admitted.config.project.projectId);
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+  const ascending = request.query.get('order') === 'asc';
+  const sorted = jobs.filter((job) => !job.deletedAt).sort((a, b) => (ascending ? 1 : -1) * (a.createdAt.localeCompare(b.createdAt) || a.videoId.localeCompare(b.videoId)));
+  const after = request.query.get('after');
+  const start = after ? sorted.findIndex((job) => job.videoId === after) + 1 : 0;
+  const limit = Math.min(MAX_PAGE, Math.max(1, Number(request.query.get('limit') ?? DEFAULT_PAGE) || DEFAULT_PAGE));
+  const page = sorted.slice(start, start + limit);
+  return jsonResponse(200, {
+    object: 'list',
+    data: page.map((job) => job.video),
+    first_id: page[0]?.videoId ?? null,
+    last_id: page.at(-1)?.videoId ?? null,
+    has_more: start + limit < sorted.length,
+  });
+}
+
+async function findJob(services: GatewayServices, admitted: AdmittedRequest, videoId: string): Promise<VideoJob> {
+  let job: VideoJob | undefined;
+  try {
+    job = await services.videoJobs.find(admitted.config.project.projectId, videoId);
+  } catch (error) {
+    throw configUnavailable(error);
+  }
+  if (!job || !admitted.config.providers.has(job.provider)) {
+    throw new GatewayError('not_found', `Video with id "${videoId}" not found among this project's videos.`, { code: 'video_not_found', param: 'video_id' });
+  }
+  return job;
+}
+
+async function callProvider(
+  services: GatewayServices,
+  admitted: AdmittedRequest,
+  route: RouteContext,
+  job: VideoJob,
+  call: { method: string; suffix: string },
+): Promise<{ response: Response; apiKey: string | undefined }> {
+  const provider = admitted.config.providers.get(job.provider);
+  if (!provider) throw new GatewayError('not_found', `Video with id "${job.videoId}" not found among this project's videos.`, { code: 'video_not_found', param: 'video_id' });
+  const apiKey = await loadProviderApiKey(services, admitted.config.project.projectId, provider.provider);
+  const url = `${provider.baseUrl.replace(/\/+$/, '')}/videos/${encodeURIComponent(job.videoId)}${call.suffix}`;
+  const headers = { accept: '*/*' };
+  const response = await callUpstream({
+    fetch: services.fetch,
+    provider: provider.provider,
+    url,
+    method: call.method,
+    headers: await authorizeCall(provider, apiKey, { url, method: call.method, headers, body: '' }, services.awsCredentials),
+    firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
+  });
+  if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { response, apiKey };
+  throw upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider.provider);
+}
+
+/** What was seen of a job is a convenience for the list: failing to keep it fails nothing. */
+async function saveQuietly(services: GatewayServices, job: VideoJob): Promise<void> {
+  await services.videoJobs.save(job).catch(() => undefined);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new GatewayError('invalid_request', `"${segment}" is not a valid video id in a path.`, { code: 'invalid_video_id', param: 'video_id' });
+  }
+}

@@ -1,0 +1,59 @@
+import type { CanonicalResponse } from '../canonical/canonical-response.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
+import type { GatewayRequest } from '../http/gateway-http.ts';
+import { createSseDecoder } from '../transport/stream-decoder.ts';
+import type { AnswerKind, Bridge, BytesMeter, UpstreamRequest } from './bridge.ts';
+import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
+import { openAiStreamErrorFrame, relayOpenAiUpstreamError, renderOpenAiError } from './openai-chat/openai-errors.ts';
+import type { ClientStream, Presentation, StreamReader } from './wire-protocol.ts';
+
+/**
+ * One upstream API of an endpoint that has no canonical model (embeddings, images, audio, moderations,
+ * legacy completions, rerank, videos): how to send the client's request to one provider and read what
+ * comes back, for metering and for the client. Errors are OpenAI's (the `/v1/*` route group's).
+ */
+export interface EndpointApi {
+  /** True when the provider receives the client's request as it was sent (its model id aside). */
+  native: boolean;
+  request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
+  /** How a served answer is relayed; JSON unless said otherwise. */
+  answerKind?(response: Response, streamed: boolean): AnswerKind;
+  /** A JSON answer's usage (tokens and units), id and finish, in canonical terms. */
+  readResponse(payload: Record<string, unknown>): CanonicalResponse;
+  /** The JSON answer as the client sees it; unless given, as sent, with `usage.cost` when injection is on. */
+  presentResponse?(text: string, payload: Record<string, unknown>, answer: CanonicalResponse & { usage: TokenUsage }, presentation: Presentation): string;
+  /** Reads an event stream's usage (for an API that streams). */
+  createStreamReader?(): StreamReader;
+  /** What the client sees of the stream; unless given, every event as sent, usage events with `cost` when injection is on. */
+  createPassThrough?(presentation: Presentation): ClientStream;
+  /** Meters an answer relayed as bytes. */
+  createBytesMeter?(): BytesMeter;
+  clientAskedForStreamUsage?(body: Record<string, unknown>): boolean;
+}
+
+const NOTHING_TO_READ: StreamReader = { push: () => [] };
+const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
+
+/** The bridge the one pipeline uses to reach a target through an endpoint API. */
+export function apiBridge(api: EndpointApi): Bridge {
+  return {
+    native: api.native,
+    request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
+    relayUpstreamError: relayOpenAiUpstreamError,
+    clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
+    answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed ? 'stream' : 'json'),
+    readResponse: (payload) => api.readResponse(payload as Record<string, unknown>),
+    presentResponse({ text, payload, canonical, usage, upstreamContentType }, presentation) {
+      const answer = { ...canonical, usage };
+      const body = api.presentResponse ? api.presentResponse(text, payload, answer, presentation) : presentWithUsageCost(text, payload, usage, presentation);
+      return { body, contentType: api.presentResponse && !api.native ? 'application/json' : upstreamContentType };
+    },
+    createStreamDecoder: createSseDecoder,
+    createStreamReader: () => api.createStreamReader?.() ?? NOTHING_TO_READ,
+    createClientStream: (presentation) => api.createPassThrough?.(presentation) ?? usageEventPassThrough(presentation),
+    streamErrorFrame: openAiStreamErrorFrame,
+    streamContentType: 'text/event-stream',
+    renderError: renderOpenAiError,
+    createBytesMeter: () => api.createBytesMeter?.() ?? NO_BYTES_METER,
+  };
+}

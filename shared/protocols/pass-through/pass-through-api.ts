@@ -1,0 +1,65 @@
+import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import { readEventData } from '../../canonical/read-payload.ts';
+import { asJsonObject } from '../../core/json-object.ts';
+import { ZERO_USAGE, type TokenUsage } from '../../core/token-usage.ts';
+import { serializeMultipartForm, withFormValue } from '../../http/multipart-form.ts';
+import type { EndpointApi } from '../api-bridge.ts';
+import type { UpstreamRequest } from '../bridge.ts';
+import { readChatUsage } from '../openai-chat/chat-usage.ts';
+import { readAudioTokenUsage } from '../openai-audio/audio-usage.ts';
+import type { PassThroughRequest } from './pass-through-request.ts';
+
+/**
+ * Any other route of a provider's API, passed through: the client's method, path, query string and body
+ * (with the provider's model id when it names a model), the provider's status, content type and body back
+ * (JSON, events or bytes). Metered by the request, and by the usage the provider reports, if it does
+ * (chat-style `prompt_tokens` or Responses-style `input_tokens`, at the top or under `response`).
+ */
+export function passThroughApi(request: PassThroughRequest): EndpointApi {
+  return {
+    native: true,
+    request: (_body, upstreamModel) => upstreamRequest(request, upstreamModel),
+    answerKind(response, streamed) {
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream')) return streamed || request.method === 'GET' ? 'stream' : 'bytes';
+      return /json/.test(type) && response.status !== 204 ? 'json' : 'bytes';
+    },
+    // What the provider reports, and nothing estimated: a pass-through's body is no prompt.
+    readResponse: (payload) => ({ id: typeof payload.id === 'string' ? payload.id : '', model: '', content: [], finish: 'stop', usage: reportedUsage(payload) ?? ZERO_USAGE }),
+    createStreamReader: () => ({
+      push(data) {
+        const event = asJsonObject(readEventData(data));
+        const usage = event ? reportedUsage(event) : undefined;
+        const events: CanonicalEvent[] = usage ? [{ type: 'usage', usage }] : [];
+        return events;
+      },
+    }),
+    createBytesMeter: () => ({ push: () => undefined, end: () => ({ usage: ZERO_USAGE }) }),
+  };
+}
+
+function upstreamRequest(request: PassThroughRequest, upstreamModel: string): UpstreamRequest {
+  const { method, upstreamPath: path, forwardedHeaders, payload } = request;
+  const named = request.model !== '';
+  const base = { path, method, headers: { ...forwardedHeaders, accept: request.stream ? 'text/event-stream' : '*/*' } };
+  switch (payload.kind) {
+    case 'json':
+      return { ...base, headers: { ...base.headers, 'content-type': 'application/json' }, body: JSON.stringify(named ? { ...payload.json, model: upstreamModel } : payload.json) };
+    case 'form': {
+      const form = serializeMultipartForm(named ? withFormValue(payload.form, 'model', upstreamModel) : payload.form);
+      return { ...base, headers: { ...base.headers, 'content-type': form.contentType }, body: form.body };
+    }
+    case 'bytes':
+      return { ...base, headers: { ...base.headers, ...(payload.contentType ? { 'content-type': payload.contentType } : {}) }, body: payload.bytes };
+    case 'none':
+      return base;
+  }
+}
+
+/** The usage a provider reports in an answer or event, in whichever of OpenAI's shapes (none: undefined). */
+function reportedUsage(payload: Record<string, unknown>): TokenUsage | undefined {
+  const usage = asJsonObject(payload.usage ?? asJsonObject(payload.response)?.usage);
+  if (!usage) return undefined;
+  if ('prompt_tokens' in usage) return readChatUsage(usage);
+  return 'input_tokens' in usage ? readAudioTokenUsage(usage) : undefined;
+}

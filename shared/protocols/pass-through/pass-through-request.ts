@@ -1,0 +1,103 @@
+import { GatewayError } from '../../core/errors.ts';
+import { asJsonObject } from '../../core/json-object.ts';
+import { bodyText, type GatewayRequest } from '../../http/gateway-http.ts';
+import { formValue, formValues, parseMultipartForm, withoutFormFields, type MultipartForm } from '../../http/multipart-form.ts';
+import { ROUTING_ONLY_FIELDS, type RoutableBody } from '../../pipeline/generation-endpoint.ts';
+
+/** The header naming the provider of a pass-through request whose body names no model (`GET /v1/files`). */
+export const PASS_THROUGH_PROVIDER_HEADER = 'x-gateway-provider';
+
+/** Client headers a provider's API may need, forwarded as they are (the Assistants API's beta header). */
+const FORWARDED_HEADERS = ['openai-beta', 'openai-organization', 'openai-project'] as const;
+
+/** What a pass-through carries to the provider: a JSON body, a form, other bytes, or nothing. */
+export type PassThroughPayload =
+  | { kind: 'json'; json: Record<string, unknown> }
+  | { kind: 'form'; form: MultipartForm }
+  | { kind: 'bytes'; bytes: Uint8Array; contentType: string | undefined }
+  | { kind: 'none' };
+
+/**
+ * A request to another `/v1/*` route, as the pass-through endpoint reads it: its method, its path below the
+ * provider's base URL (query string kept), the headers to forward, and its body. `model` is the body's
+ * own (JSON or form), or '' when it names none; routing fields are read from the body and removed from it.
+ */
+export interface PassThroughRequest extends RoutableBody {
+  method: string;
+  upstreamPath: string;
+  forwardedHeaders: Record<string, string>;
+  /** The provider a request without a model goes to (the header), if named. */
+  namedProvider: string | undefined;
+  payload: PassThroughPayload;
+}
+
+export async function parsePassThroughRequest(request: GatewayRequest): Promise<PassThroughRequest> {
+  const contentType = request.headers['content-type'];
+  const common = {
+    method: request.method,
+    upstreamPath: upstreamPathOf(request),
+    forwardedHeaders: Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (request.headers[name] ? [[name, request.headers[name] as string]] : []))),
+    namedProvider: request.headers[PASS_THROUGH_PROVIDER_HEADER],
+  };
+  if (request.body.byteLength === 0) return { ...common, model: '', payload: { kind: 'none' } };
+  if (contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) {
+    const json = parseJson(bodyText(request));
+    const { model, models, route, provider, stream } = json;
+    const rest = { ...json };
+    for (const field of ROUTING_ONLY_FIELDS) delete rest[field];
+    return {
+      ...common,
+      model: typeof model === 'string' ? model : '',
+      ...(Array.isArray(models) ? { models: models.filter((entry): entry is string => typeof entry === 'string') } : {}),
+      ...(route === 'fallback' ? { route } : {}),
+      ...(provider !== undefined ? { provider } : {}),
+      stream: stream === true,
+      payload: { kind: 'json', json: rest },
+    };
+  }
+  if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
+    const form = await parseMultipartForm(request.body, contentType);
+    const models = formValues(form, 'models');
+    return {
+      ...common,
+      model: formValue(form, 'model') ?? '',
+      ...(models.length > 0 ? { models } : {}),
+      ...(formValue(form, 'route') === 'fallback' ? { route: 'fallback' as const } : {}),
+      stream: formValue(form, 'stream') === 'true',
+      payload: { kind: 'form', form: withoutFormFields(form, ROUTING_ONLY_FIELDS) },
+    };
+  }
+  return { ...common, model: '', payload: { kind: 'bytes', bytes: request.body, contentType } };
+}
+
+/**
+ * The path below the provider's base URL (which ends in `/v1` by convention): the client's path without
+ * `/v1`, with its query string. Dot segments are refused: they would climb above the base URL.
+ */
+function upstreamPathOf(request: GatewayRequest): string {
+  const below = request.path.replace(/^\/v1(?=\/)/, '').replace(/\/{2,}/g, '/');
+  const segments = below.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  if (segments.some((segment) => segment === '.' || segment === '..' || segment.includes('\\'))) {
+    throw new GatewayError('invalid_request', `The path ${request.path} climbs out of the API: "." and ".." segments are not passed through.`, { code: 'invalid_path' });
+  }
+  const query = request.query.toString();
+  return `${below}${query ? `?${query}` : ''}`;
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
+  }
+  const object = asJsonObject(parsed);
+  if (!object) throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
+  return object;
+}
