@@ -46,7 +46,8 @@ export async function startEmbeddedStore(directory: string, tables: TableNames):
   // dynalite lacks TransactWriteItems: clients talk to the front, which adds it and relays the rest.
   let front: TransactionalFront;
   try {
-    front = await startTransactionalFront(port);
+    // Beside the LevelDB directory, not in it: the transactions a crash cut off, undone on the next start.
+    front = await startTransactionalFront(port, `${directory}.transactions.jsonl`);
   } catch (error) {
     await closeDynalite();
     throw error;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { errorNameOf, parseJsonBody, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
+import { errorNameOf, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
+import type { BeforeImage, TransactionUndoLog } from './transaction-undo-log.ts';
 import { planTransactWrite, TransactValidationError, type AttributeMap, type TransactStep } from './transact-write-plan.ts';
 
 const DYNAMODB_ERROR = 'com.amazonaws.dynamodb.v20120810';
@@ -14,17 +15,30 @@ interface CancellationReason {
 
 const describeTableSchema = z.object({ Table: z.object({ KeySchema: z.array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) })) }) });
 const getItemSchema = z.object({ Item: z.record(z.string(), z.unknown()).optional() });
-const oldItemSchema = z.object({ Attributes: z.record(z.string(), z.unknown()).optional() });
 
 /**
  * TransactWriteItems on top of dynalite's single-item writes. The caller must run `execute` while no
  * other write reaches the store (the front's write mutex): before-images, steps and rollback then see
  * no interleaved write. Reads are not held back, so a concurrent read may see a half-applied transaction.
+ * With an undo log, a transaction a crash cut off is undone when the store opens again.
  */
 export class TransactWriteEmulator {
   private readonly keyAttributes = new Map<string, readonly string[]>();
 
-  constructor(private readonly store: StoreConnection) {}
+  constructor(
+    private readonly store: StoreConnection,
+    private readonly undoLog?: TransactionUndoLog,
+  ) {}
+
+  /** Puts back the items of transactions a killed process left half-applied (from the undo log). */
+  async undo(unfinished: BeforeImage[][]): Promise<void> {
+    for (const items of unfinished) {
+      for (const { tableName, key, item } of items) {
+        if (item) await this.store.callOk('PutItem', { TableName: tableName, Item: item });
+        else await this.store.callOk('DeleteItem', { TableName: tableName, Key: key });
+      }
+    }
+  }
 
   /** Tables may have been deleted and created again with another key schema. */
   forgetKeySchemas(): void {
@@ -34,7 +48,13 @@ export class TransactWriteEmulator {
   async execute(payload: unknown): Promise<TransactOutcome> {
     try {
       const steps = await planTransactWrite(payload, (tableName) => this.keyAttributesOf(tableName));
-      return await this.applyAll(steps);
+      const beforeImages = await Promise.all(steps.map((step) => this.readItem(step)));
+      const logged = this.undoLog?.begin(steps.map((step, index) => ({ tableName: step.tableName, key: step.key, item: beforeImages[index] })));
+      try {
+        return await this.applyAll(steps, beforeImages);
+      } finally {
+        if (logged !== undefined) this.undoLog?.end(logged);
+      }
     } catch (error) {
       if (error instanceof TransactValidationError) {
         return { kind: 'answer', status: 400, payload: { __type: 'com.amazon.coral.validate#ValidationException', message: error.message } };
@@ -44,12 +64,10 @@ export class TransactWriteEmulator {
     }
   }
 
-  private async applyAll(steps: TransactStep[]): Promise<TransactOutcome> {
-    // What each applied item held before: the write's own ALL_OLD answer, so no read precedes each write.
-    const beforeImages: (AttributeMap | undefined)[] = [];
+  private async applyAll(steps: TransactStep[], beforeImages: (AttributeMap | undefined)[]): Promise<TransactOutcome> {
     // The items are distinct, so no step can change another's condition: they run side by side, and every
     // one runs even after a failed condition, so that each failing item gets its reason, as in AWS.
-    const results = await Promise.allSettled(steps.map((step, index) => this.applyStep(step, index, beforeImages)));
+    const results = await Promise.allSettled(steps.map((step, index) => this.applyStep(step, beforeImages[index])));
     const applied = steps.flatMap((step, index) => (results[index]?.status === 'fulfilled' && results[index].value.Code === 'None' && !step.isConditionCheck ? [index] : []));
     const failure = results.find((result) => result.status === 'rejected');
     if (failure) {
@@ -62,18 +80,14 @@ export class TransactWriteEmulator {
     return { kind: 'answer', status: 400, payload: cancellation(reasons) };
   }
 
-  private async applyStep(step: TransactStep, index: number, beforeImages: (AttributeMap | undefined)[]): Promise<CancellationReason> {
-    const response = await this.store.call(step.operation, { ...step.request, ReturnValues: 'ALL_OLD' });
+  private async applyStep(step: TransactStep, before: AttributeMap | undefined): Promise<CancellationReason> {
+    const response = await this.store.call(step.operation, step.request);
     if (response.status === 200) {
-      const before = oldItemSchema.parse(parseJsonBody(response) ?? {}).Attributes;
-      beforeImages[index] = before;
       if (step.isConditionCheck && before === undefined) await this.store.callOk('DeleteItem', { TableName: step.tableName, Key: step.key });
       return { Code: 'None' };
     }
     if (errorNameOf(response) === 'ConditionalCheckFailedException') {
-      // A failed condition changed nothing: the item as it is now is the one the condition saw.
-      const current = step.returnOldItemOnFailure ? await this.readItem(step) : undefined;
-      return current ? { Code: 'ConditionalCheckFailed', Item: current } : { Code: 'ConditionalCheckFailed' };
+      return step.returnOldItemOnFailure && before ? { Code: 'ConditionalCheckFailed', Item: before } : { Code: 'ConditionalCheckFailed' };
     }
     throw new StoreError(response);
   }

@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { AsyncMutex } from './async-mutex.ts';
 import { StoreConnection, type StoreResponse } from './store-connection.ts';
 import { TransactWriteEmulator, type TransactOutcome } from './transact-write-emulator.ts';
+import { TransactionUndoLog } from './transaction-undo-log.ts';
 
 /**
  * The local store's DynamoDB endpoint: a loopback proxy in front of dynalite that relays every request
@@ -23,10 +24,25 @@ const TABLE_OPERATIONS = new Set(['CreateTable', 'DeleteTable', 'UpdateTable']);
 const RELAYED_HEADERS = ['content-type', 'x-amzn-requestid', 'x-amz-crc32'];
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024; // dynalite's own limit
 
-export async function startTransactionalFront(storePort: number): Promise<TransactionalFront> {
+/**
+ * Starts the front on a free loopback port before dynalite on `storePort`. With `undoLogPath`, its
+ * transactions are atomic across a crash: what a killed process left half-applied is undone first.
+ */
+export async function startTransactionalFront(storePort: number, undoLogPath?: string): Promise<TransactionalFront> {
   const store = new StoreConnection(storePort);
   const writes = new AsyncMutex();
-  const transactions = new TransactWriteEmulator(store);
+  const opened = undoLogPath === undefined ? undefined : TransactionUndoLog.open(undoLogPath);
+  const transactions = new TransactWriteEmulator(store, opened?.log);
+  if (opened && opened.unfinished.length > 0) {
+    try {
+      await transactions.undo(opened.unfinished);
+      opened.log.clear();
+    } catch (error) {
+      opened.log.close();
+      store.close();
+      throw error;
+    }
+  }
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const body = await readBody(request);
@@ -64,6 +80,7 @@ export async function startTransactionalFront(storePort: number): Promise<Transa
       server.listen(0, '127.0.0.1', () => resolve());
     });
   } catch (error) {
+    opened?.log.close();
     store.close();
     throw error;
   }
@@ -73,6 +90,7 @@ export async function startTransactionalFront(storePort: number): Promise<Transa
       server.close(() => resolve());
       server.closeAllConnections();
       store.close();
+      opened?.log.close();
     });
   return { endpoint: `http://127.0.0.1:${port}`, close };
 }

@@ -1,3 +1,4 @@
+import { appendFileSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -169,6 +170,36 @@ describe('closing the embedded store', () => {
     try {
       const got = await client.send(new GetItemCommand({ TableName: GENERATIONS, Key: { pk: { S: 'gen-kept' } } }));
       expect(got.Item).toEqual({ pk: { S: 'gen-kept' } });
+    } finally {
+      client.destroy();
+      await reopened.close();
+      await rm(first.directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a transaction a crash cut off', () => {
+  it('is undone when the store opens again: every item it touched is back as it was before', async () => {
+    const first = await openTransactionalStore();
+    const directory = join(first.directory, 'store');
+    await first.documents.send(new PutCommand({ TableName: GENERATIONS, Item: { pk: 'gen-before', spent: 1 } }));
+    // As the front logs a transaction before writing it (transaction-undo-log.ts), then half of its writes land.
+    const beforeImages = [
+      { tableName: GENERATIONS, key: { pk: { S: 'gen-before' } }, item: { pk: { S: 'gen-before' }, spent: { N: '1' } } },
+      { tableName: GENERATIONS, key: { pk: { S: 'gen-new' } } },
+    ];
+    appendFileSync(`${directory}.transactions.jsonl`, `${JSON.stringify({ op: 'begin', id: 1, items: beforeImages })}\n`);
+    await rawRequest('PutItem', { TableName: GENERATIONS, Item: { pk: { S: 'gen-before' }, spent: { N: '99' } } });
+    await rawRequest('PutItem', { TableName: GENERATIONS, Item: { pk: { S: 'gen-new' } } });
+    first.client.destroy();
+    await first.store.close(); // no end: the process "died" in the middle
+
+    const reopened = await startEmbeddedStore(directory, { keys: 'test-keys', projects: 'test-projects' });
+    const client = localDynamoClient(reopened.endpoint);
+    try {
+      expect((await client.send(new GetItemCommand({ TableName: GENERATIONS, Key: { pk: { S: 'gen-before' } } }))).Item).toEqual({ pk: { S: 'gen-before' }, spent: { N: '1' } });
+      expect((await client.send(new GetItemCommand({ TableName: GENERATIONS, Key: { pk: { S: 'gen-new' } } }))).Item).toBeUndefined();
+      expect(readFileSync(`${directory}.transactions.jsonl`, 'utf8')).toBe('');
     } finally {
       client.destroy();
       await reopened.close();
