@@ -7,9 +7,7 @@ import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
 import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
-import { DynamoAuditTrail } from '../adapters/aws/dynamo-audit-trail.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
-import { DynamoMembershipStore } from '../adapters/aws/dynamo-membership-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
 import { SecretsManagerProviderSecrets } from '../adapters/aws/secrets-manager-provider-secrets.ts';
 import { FileProviderSecrets } from '../adapters/local/file-provider-secrets.ts';
@@ -21,9 +19,7 @@ export interface Adapters {
   usage: DynamoUsageLedger;
   balances: DynamoProjectBalance;
   rateLimiter: DynamoRateLimiter;
-  memberships: DynamoMembershipStore;
-  audit: DynamoAuditTrail;
-  /** The document client the adapters share, for one built elsewhere (the video jobs', loaded on first use). */
+  /** The document client the adapters share, for the stores only some functions build (video jobs, memberships, audit). */
   documents: DynamoDBDocumentClient;
 }
 
@@ -50,8 +46,6 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     secrets,
     balances: new DynamoProjectBalance(documents, config.GATEWAY_PROJECTS_TABLE),
     rateLimiter: new DynamoRateLimiter(documents, config.GATEWAY_COUNTERS_TABLE),
-    memberships: new DynamoMembershipStore(documents, config.GATEWAY_PROJECTS_TABLE),
-    audit: new DynamoAuditTrail(documents, config.GATEWAY_PROJECTS_TABLE),
     documents,
     usage: new DynamoUsageLedger(documents, {
       generations: config.GATEWAY_GENERATIONS_TABLE,

@@ -1,6 +1,8 @@
 import type { AdminServices } from '../admin/admin-services.ts';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
+import { DynamoAuditTrail } from '../adapters/aws/dynamo-audit-trail.ts';
+import { DynamoMembershipStore } from '../adapters/aws/dynamo-membership-store.ts';
 import { createAdapters, secureRandomBytes } from './create-adapters.ts';
 
 /** The admin function's services; `caches` are the route groups' when they share its process (the local host). */
@@ -9,6 +11,9 @@ export function createAdminServices(config: RuntimeConfig, dependencies: { cache
   const clock = { now: () => Date.now() };
   return {
     ...adapters,
+    // Only the admin and console functions manage members and read the audit trail: the route groups' bundles stay without them.
+    memberships: new DynamoMembershipStore(adapters.documents, config.GATEWAY_PROJECTS_TABLE),
+    audit: new DynamoAuditTrail(adapters.documents, config.GATEWAY_PROJECTS_TABLE),
     clock,
     randomBytes: secureRandomBytes,
     caches: dependencies.caches ?? createConfigCaches(clock),
