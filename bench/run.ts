@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EVENT_GAP_MS, STREAM_EVENTS } from './lib/upstream-shape.ts';
 import { measureColdStarts } from './lib/cold-start.ts';
-import { countUsageFiles } from './lib/gateway.ts';
+import { countUsageRecords } from './lib/gateway.ts';
 import { runHttpPhase } from './lib/http-phase.ts';
 import { planFor } from './lib/plan.ts';
 import { findTaskset, PROJECT_ROOT, sleep } from './lib/processes.ts';
@@ -11,7 +11,7 @@ import { checkTargets, renderReport } from './lib/report.ts';
 import { measureOpenStreams, perStream, readMemory, type MemoryRound } from './lib/memory-phase.ts';
 import type { BenchResults } from './lib/results.ts';
 import { startBenchServices, SUT_CORE } from './lib/services.ts';
-import { checkPortkeyStreaming, measureWriter, profileGateway, waitForUsageFiles } from './lib/side-phases.ts';
+import { checkPortkeyStreaming, measureWriter, profileGateway, waitForUsageRecords } from './lib/side-phases.ts';
 import { runStreamPhase, type StreamRunSpec } from './lib/stream-phase.ts';
 
 /**
@@ -75,7 +75,7 @@ try {
     streamsThroughGateway += heavy.concurrency;
     log(`  round ${round + 1}: ${measured.openStreams} open, RSS ${kib(measured.before.rssKiB)} → ${kib(measured.open.rssKiB)}, retained ${kib(measured.before.retainedKiB)} → ${kib(measured.open.retainedKiB)}${measured.faults ? `, ${measured.faults} stream faults` : ''}`);
   }
-  const written = await waitForUsageFiles(dataDir, streamsThroughGateway, plan.mode === 'quick' ? 6_000 : 20_000);
+  const written = await waitForUsageRecords(dataDir, streamsThroughGateway, plan.mode === 'quick' ? 6_000 : 20_000);
   if (written < streamsThroughGateway) notes.push(`after the streaming phases, ${streamsThroughGateway - written} of ${streamsThroughGateway} usage records were still unwritten when memory was read`);
   const afterStreams = await readMemory(services.gatewayHost);
 
@@ -89,7 +89,7 @@ try {
   services.focus(gateway);
   await sleep(plan.mode === 'quick' ? 1_000 : 2_000);
   const afterAll = await readMemory(services.gatewayHost);
-  const usageFilesWritten = await countUsageFiles(dataDir);
+  const usageRecordsWritten = await countUsageRecords(dataDir);
   services.focus(services.portkey);
   const portkey = services.portkey ? { version: services.portkey.name.replace(/^portkey /, ''), streaming: await checkPortkeyStreaming(services.portkey) } : { skipped: notes.find((note) => note.startsWith('Portkey')) ?? 'not started' };
 
@@ -131,7 +131,7 @@ try {
       afterAll,
       streamEvents: plan.memory.events,
     },
-    usageBacklog: { requestsServed, usageFilesWritten, backlog: Math.max(0, requestsServed - usageFilesWritten) },
+    usageBacklog: { requestsServed, usageRecordsWritten, backlog: Math.max(0, requestsServed - usageRecordsWritten) },
     coldStart,
     writer,
     portkey,

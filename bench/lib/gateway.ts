@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTaskset, findThread, NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 
 /** The core the local host's backend thread is moved to when the gateway is pinned (the upstream's side). */
 export const BACKEND_CORE = '1';
@@ -96,12 +97,15 @@ export async function heapAfterGc(gateway: BenchGateway): Promise<HeapFigures | 
   }
 }
 
-/** Usage files the gateway's writer has written so far (one per usage record). */
-export async function countUsageFiles(dataDir: string): Promise<number> {
+/**
+ * Usage records the gateway's writer has written so far: distinct records in its usage files (one Parquet
+ * file per writer batch), counted with the same DuckDB query path `npm run usage` takes.
+ */
+export async function countUsageRecords(dataDir: string): Promise<number> {
   try {
-    const entries = await readdir(join(dataDir, 'usage'), { recursive: true });
-    return entries.filter((entry) => entry.endsWith('.json')).length;
+    const [row] = await queryLocalUsage(dataDir, 'SELECT COUNT(DISTINCT id) AS n FROM usage_records');
+    return Number(row?.n ?? 0);
   } catch {
-    return 0;
+    return 0; // no usage file yet, or one the writer is still renaming into place
   }
 }

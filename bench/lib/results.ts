@@ -20,7 +20,7 @@ export interface BenchResults {
     concurrent: { spec: StreamRunSpec; rounds: number; figures: StreamTargetFigures[] };
   };
   memory: GatewayMemory & { streamEvents: number };
-  usageBacklog: { requestsServed: number; usageFilesWritten: number; backlog: number };
+  usageBacklog: { requestsServed: number; usageRecordsWritten: number; backlog: number };
   coldStart: ColdStartResults;
   writer: WriterFigures | { skipped: string };
   portkey: { version: string; streaming: string } | { skipped: string };

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarizeCpuProfile } from './cpu-profile.ts';
-import { countUsageFiles, startBenchGateway } from './gateway.ts';
+import { countUsageRecords, startBenchGateway } from './gateway.ts';
 import { chatBody, runLoad } from './http-load.ts';
 import { NODE, runToEnd, sleep, TSX } from './processes.ts';
 import type { BenchResults, WriterFigures } from './results.ts';
@@ -38,13 +38,13 @@ export async function checkPortkeyStreaming(portkey: MeasuredTarget): Promise<st
   }
 }
 
-/** Waits (the gateway running) until its usage files reach `expected` or stop growing for 3 s, at most `limitMs`. */
-export async function waitForUsageFiles(dataDir: string, expected: number, limitMs: number): Promise<number> {
+/** Waits (the gateway running) until its written usage records reach `expected` or stop growing for 3 s, at most `limitMs`. */
+export async function waitForUsageRecords(dataDir: string, expected: number, limitMs: number): Promise<number> {
   const deadline = Date.now() + limitMs;
   let last = -1;
   let stableSince = Date.now();
   for (;;) {
-    const count = await countUsageFiles(dataDir);
+    const count = await countUsageRecords(dataDir);
     if (count !== last) stableSince = Date.now();
     last = count;
     if (count >= expected || Date.now() > deadline || Date.now() - stableSince > 3_000) return count;
