@@ -25,12 +25,16 @@ export interface PendingMessage {
   body: string;
 }
 
-/** Past this size the journal is rewritten with only what is still open. */
+/**
+ * Past this size the journal is rewritten with only what is still open; after a rewrite, not before it has
+ * doubled again, so that a large backlog is not rewritten on every record the writer finishes.
+ */
 const COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
 
 export class UsageJournal {
   private fd: number;
   private bytes = 0;
+  private compactAt = COMPACT_AFTER_BYTES;
   /** Expected records not sent yet, by record id (their provisional bodies). */
   private readonly expected = new Map<string, string>();
   /** Sent messages not done yet. */
@@ -72,7 +76,8 @@ export class UsageJournal {
     if (this.open.size === 0 && this.expected.size === 0) {
       ftruncateSync(this.fd, 0);
       this.bytes = 0;
-    } else if (this.bytes > COMPACT_AFTER_BYTES) this.compact();
+      this.compactAt = COMPACT_AFTER_BYTES;
+    } else if (this.bytes > this.compactAt) this.compact();
   }
 
   private compact(): void {
@@ -85,6 +90,7 @@ export class UsageJournal {
     closeSync(this.fd);
     this.fd = openSync(this.path, 'a', 0o600);
     this.bytes = Buffer.byteLength(live);
+    this.compactAt = Math.max(COMPACT_AFTER_BYTES, 2 * this.bytes);
   }
 
   close(): void {

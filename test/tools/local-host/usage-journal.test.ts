@@ -68,4 +68,17 @@ describe('UsageJournal', () => {
     expect(reopen()).toEqual([{ id: 'm1', body: '{"a":1}' }]);
     expect(reopen()).toEqual([{ id: 'm1', body: '{"a":1}' }]);
   });
+  it('rewrites a large backlog once when it passes the size limit, not again on every record the writer finishes', async () => {
+    const { journal } = UsageJournal.open(path, newId);
+    const body = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) });
+    for (let index = 0; index < 10; index += 1) journal.sent(`m${index}`, `rec-${index}`, body);
+    journal.done('m0'); // 10 MiB written, 9 still open: rewritten with those nine
+    const afterRewrite = (await stat(path)).size;
+    expect(afterRewrite).toBeLessThan(10 * 1024 * 1024);
+    for (let index = 1; index < 5; index += 1) journal.done(`m${index}`);
+    // Only their `done` lines were appended: another rewrite would have dropped a megabyte each.
+    expect((await stat(path)).size).toBeGreaterThan(afterRewrite);
+    journal.close();
+    expect(reopen().map(({ id }) => id)).toEqual(['m5', 'm6', 'm7', 'm8', 'm9']);
+  });
 });
