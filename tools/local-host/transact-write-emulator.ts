@@ -14,7 +14,15 @@ interface CancellationReason {
 }
 
 const describeTableSchema = z.object({ Table: z.object({ KeySchema: z.array(z.object({ AttributeName: z.string(), KeyType: z.enum(['HASH', 'RANGE']) })) }) });
-const getItemSchema = z.object({ Item: z.record(z.string(), z.unknown()).optional() });
+const batchGetSchema = z.object({
+  Responses: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).optional(),
+  UnprocessedKeys: z.record(z.string(), z.object({ Keys: z.array(z.record(z.string(), z.unknown())) })).optional(),
+});
+const BATCH_GET_KEYS = 100;
+const batchWriteSchema = z.object({
+  UnprocessedItems: z.record(z.string(), z.array(z.object({ PutRequest: z.object({ Item: z.record(z.string(), z.unknown()) }).optional() }))).optional(),
+});
+const BATCH_WRITE_ITEMS = 25;
 
 /**
  * TransactWriteItems on top of dynalite's single-item writes. The caller must run `execute` while no
@@ -48,7 +56,7 @@ export class TransactWriteEmulator {
   async execute(payload: unknown): Promise<TransactOutcome> {
     try {
       const steps = await planTransactWrite(payload, (tableName) => this.keyAttributesOf(tableName));
-      const beforeImages = await Promise.all(steps.map((step) => this.readItem(step)));
+      const beforeImages = await this.readItems(steps);
       const logged = this.undoLog?.begin(steps.map((step, index) => ({ tableName: step.tableName, key: step.key, item: beforeImages[index] })));
       try {
         return await this.applyAll(steps, beforeImages);
@@ -65,19 +73,46 @@ export class TransactWriteEmulator {
   }
 
   private async applyAll(steps: TransactStep[], beforeImages: (AttributeMap | undefined)[]): Promise<TransactOutcome> {
+    // Plain puts are decided from their before-images and written together, in batches; when one of them
+    // fails its condition, none is written (the transaction is cancelled anyway).
+    const decided = steps.map((step, index) => (step.plainPut ? plainPutReason(step, beforeImages[index]) : undefined));
+    const batched = decided.every((reason) => reason === undefined || reason.Code === 'None') ? steps.flatMap((step, index) => (step.plainPut ? [index] : [])) : [];
+    const batchFailure = this.putAll(steps, batched).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     // The items are distinct, so no step can change another's condition: they run side by side, and every
     // one runs even after a failed condition, so that each failing item gets its reason, as in AWS.
-    const results = await Promise.allSettled(steps.map((step, index) => this.applyStep(step, beforeImages[index])));
-    const applied = steps.flatMap((step, index) => (results[index]?.status === 'fulfilled' && results[index].value.Code === 'None' && !step.isConditionCheck ? [index] : []));
+    const results = await Promise.allSettled(steps.map((step, index) => decided[index] ?? this.applyStep(step, beforeImages[index])));
+    const batchOutcome = await batchFailure;
+    const applied = steps.flatMap((step, index) =>
+      results[index]?.status === 'fulfilled' && results[index].value.Code === 'None' && !step.isConditionCheck && (!step.plainPut || batched.includes(index)) ? [index] : [],
+    );
     const failure = results.find((result) => result.status === 'rejected');
-    if (failure) {
+    if (failure || batchOutcome) {
       await this.rollBack(steps, beforeImages, applied);
-      throw failure.reason;
+      throw batchOutcome ? batchOutcome.error : (failure as PromiseRejectedResult).reason;
     }
     const reasons = results.map((result) => (result as PromiseFulfilledResult<CancellationReason>).value);
     if (reasons.every((reason) => reason.Code === 'None')) return { kind: 'answer', status: 200, payload: {} };
     await this.rollBack(steps, beforeImages, applied);
     return { kind: 'answer', status: 400, payload: cancellation(reasons) };
+  }
+
+  /** Writes the plain puts at `indices` with BatchWriteItem, 25 items a request, as DynamoDB allows. */
+  private async putAll(steps: TransactStep[], indices: number[]): Promise<void> {
+    const pending = indices.flatMap((index) => {
+      const step = steps[index];
+      return step ? [{ tableName: step.tableName, item: step.request.Item }] : [];
+    });
+    while (pending.length > 0) {
+      const requestItems: Record<string, { PutRequest: { Item: unknown } }[]> = {};
+      for (const { tableName, item } of pending.splice(0, BATCH_WRITE_ITEMS)) (requestItems[tableName] ??= []).push({ PutRequest: { Item: item } });
+      const answer = batchWriteSchema.parse(await this.store.callOk('BatchWriteItem', { RequestItems: requestItems }));
+      for (const [tableName, requests] of Object.entries(answer.UnprocessedItems ?? {})) {
+        for (const request of requests) pending.push({ tableName, item: request.PutRequest?.Item });
+      }
+    }
   }
 
   private async applyStep(step: TransactStep, before: AttributeMap | undefined): Promise<CancellationReason> {
@@ -107,9 +142,24 @@ export class TransactWriteEmulator {
     }
   }
 
-  private async readItem(step: TransactStep): Promise<AttributeMap | undefined> {
-    const answer = await this.store.callOk('GetItem', { TableName: step.tableName, Key: step.key, ConsistentRead: true });
-    return getItemSchema.parse(answer).Item;
+  /** The items the steps will write, as they are now: a BatchGetItem per table (100 keys each), not a GetItem per step. */
+  private async readItems(steps: TransactStep[]): Promise<(AttributeMap | undefined)[]> {
+    const found = new Map<string, AttributeMap>();
+    for (const tableName of new Set(steps.map((step) => step.tableName))) {
+      const pending = steps.filter((step) => step.tableName === tableName).map((step) => step.key);
+      while (pending.length > 0) {
+        const keys = pending.splice(0, BATCH_GET_KEYS);
+        const answer = batchGetSchema.parse(await this.store.callOk('BatchGetItem', { RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }));
+        for (const item of answer.Responses?.[tableName] ?? []) found.set(await this.identityOf(tableName, item), item);
+        pending.push(...(answer.UnprocessedKeys?.[tableName]?.Keys ?? []));
+      }
+    }
+    return Promise.all(steps.map(async (step) => found.get(await this.identityOf(step.tableName, step.key))));
+  }
+
+  /** An item's key attributes in schema order: the same string for its key and for the item itself. */
+  private async identityOf(tableName: string, item: AttributeMap): Promise<string> {
+    return JSON.stringify((await this.keyAttributesOf(tableName)).map((name) => item[name] ?? null));
   }
 
   private async keyAttributesOf(tableName: string): Promise<readonly string[]> {
@@ -121,6 +171,12 @@ export class TransactWriteEmulator {
     this.keyAttributes.set(tableName, names);
     return names;
   }
+}
+
+/** A plain put's outcome from the item as it is: it fails only when it asked for an absent item and found one. */
+function plainPutReason(step: TransactStep, before: AttributeMap | undefined): CancellationReason {
+  if (!step.plainPut?.requiresAbsence || before === undefined) return { Code: 'None' };
+  return step.returnOldItemOnFailure ? { Code: 'ConditionalCheckFailed', Item: before } : { Code: 'ConditionalCheckFailed' };
 }
 
 function cancellation(reasons: CancellationReason[]): object {

@@ -39,6 +39,11 @@ export interface TransactStep {
   returnOldItemOnFailure: boolean;
   operation: SingleItemOperation;
   request: Record<string, unknown>;
+  /**
+   * A Put with no condition, or one asking only that the item not exist: the emulator decides it from the
+   * item's before-image (nothing else writes meanwhile) and writes it in a batch with the others.
+   */
+  plainPut?: { requiresAbsence: boolean };
 }
 
 /** A request AWS would refuse before touching any item: answered as a ValidationException. */
@@ -82,7 +87,8 @@ async function planStep(item: TransactItem, keyAttributesOf: KeyAttributesLookup
   if (given.length !== 1) throw new TransactValidationError('TransactItems can only contain one of Check, Put, Update or Delete');
   if (item.Put) {
     const key = await keyOfItem(item.Put.TableName, item.Put.Item, keyAttributesOf);
-    return step(item.Put, key, 'PutItem', { Item: item.Put.Item });
+    const plainPut = plainPutCondition(item.Put, await keyAttributesOf(item.Put.TableName));
+    return { ...step(item.Put, key, 'PutItem', { Item: item.Put.Item }), ...(plainPut ? { plainPut } : {}) };
   }
   if (item.Update) return step(item.Update, item.Update.Key, 'UpdateItem', { Key: item.Update.Key, UpdateExpression: item.Update.UpdateExpression });
   if (item.Delete) return step(item.Delete, item.Delete.Key, 'DeleteItem', { Key: item.Delete.Key });
@@ -113,6 +119,21 @@ function step(fields: CommonFields, key: AttributeMap, operation: SingleItemOper
       ...specific,
     },
   };
+}
+
+const ABSENCE_CONDITION = /^\s*attribute_not_exists\s*\(\s*(#?[A-Za-z0-9_]+)\s*\)\s*$/;
+
+/** A Put's condition when it is none, or the absence of a key attribute (the item's absence); else undefined. */
+function plainPutCondition(put: CommonFields, keyAttributes: readonly string[]): { requiresAbsence: boolean } | undefined {
+  if (put.ExpressionAttributeValues !== undefined) return undefined;
+  const names = put.ExpressionAttributeNames ?? {};
+  if (put.ConditionExpression === undefined) return put.ExpressionAttributeNames === undefined ? { requiresAbsence: false } : undefined;
+  const operand = ABSENCE_CONDITION.exec(put.ConditionExpression)?.[1];
+  if (operand === undefined) return undefined;
+  // Exactly the names the condition uses, as AWS requires: anything else is left to the store to judge.
+  const attribute = operand.startsWith('#') ? names[operand] : operand;
+  const namesUsed = Object.keys(names).length === (operand.startsWith('#') ? 1 : 0);
+  return attribute !== undefined && namesUsed && keyAttributes.includes(attribute) ? { requiresAbsence: true } : undefined;
 }
 
 async function keyOfItem(tableName: string, item: AttributeMap, keyAttributesOf: KeyAttributesLookup): Promise<AttributeMap> {

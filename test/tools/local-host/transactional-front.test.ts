@@ -199,6 +199,42 @@ describe('TransactWriteItems through the transactional front', () => {
     expect(await fixture.generation('gen-at-limit-99')).toEqual({ pk: 'gen-at-limit-99' });
   });
 
+  it('judges a put conditioned on a non-key attribute by the stored item, not by whether the item exists', async () => {
+    await putGeneration('gen-without-tokens');
+    const setTokens = (tokens: number): TransactItem => ({
+      Put: { TableName: GENERATIONS, Item: { pk: 'gen-without-tokens', tokens }, ConditionExpression: 'attribute_not_exists(tokens)' },
+    });
+
+    await transact([setTokens(3)]);
+    const error = await cancellationOf(transact([setTokens(4)]));
+
+    expect(error.CancellationReasons).toEqual([{ Code: 'ConditionalCheckFailed' }]);
+    expect(await fixture.generation('gen-without-tokens')).toEqual({ pk: 'gen-without-tokens', tokens: 3 });
+  });
+
+  it('writes none of many new items when one, named through a placeholder, already exists', async () => {
+    await putGeneration('gen-placeholder-taken');
+    const fresh = Array.from({ length: 60 }, (_, index) => newGeneration(`gen-beside-taken-${index}`));
+    const taken: TransactItem = {
+      Put: { TableName: GENERATIONS, Item: { pk: 'gen-placeholder-taken' }, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': 'pk' } },
+    };
+
+    const error = await cancellationOf(transact([...fresh, taken]));
+
+    expect(error.CancellationReasons?.at(-1)).toEqual({ Code: 'ConditionalCheckFailed' });
+    expect(error.CancellationReasons?.slice(0, 60).every((reason) => reason.Code === 'None')).toBe(true);
+    expect(await fixture.generation('gen-beside-taken-0')).toBeUndefined();
+    expect(await fixture.generation('gen-beside-taken-59')).toBeUndefined();
+  });
+
+  it('writes every one of many new items in one transaction, with an update beside them', async () => {
+    await transact([...Array.from({ length: 60 }, (_, index) => newGeneration(`gen-many-${index}`)), addToCounter('many', 60)]);
+
+    expect(await fixture.generation('gen-many-0')).toEqual({ pk: 'gen-many-0' });
+    expect(await fixture.generation('gen-many-59')).toEqual({ pk: 'gen-many-59' });
+    expect(await fixture.counter('many')).toMatchObject({ total: 60 });
+  });
+
   it('passes a non-conditional store error through and rolls back what was applied', async () => {
     const attempt = transact([
       newGeneration('gen-before-bad-update'),
