@@ -33,7 +33,7 @@ export interface LocalUsageQueueOptions {
  * `maxReceiveCount` times moved to a dead-letter file and reported.
  */
 export class LocalUsageQueue implements UsageSink {
-  private readonly messages: QueuedMessage[] = [];
+  private messages: QueuedMessage[] = [];
   private timer: NodeJS.Timeout | undefined;
   private delivering: Promise<void> | undefined;
   private readonly batchSize: number;
@@ -134,10 +134,10 @@ export class LocalUsageQueue implements UsageSink {
     const now = Date.now();
     const batch = this.messages.filter((message) => message.visibleAt <= now).slice(0, this.batchSize);
     if (batch.length === 0) return;
-    for (const message of batch) {
-      message.receiveCount += 1;
-      this.messages.splice(this.messages.indexOf(message), 1);
-    }
+    const taken = new Set(batch);
+    for (const message of batch) message.receiveCount += 1;
+    // One pass, not a search per message: behind a large backlog that search made each batch quadratic.
+    this.messages = this.messages.filter((message) => !taken.has(message));
     let failedIds: Set<string>;
     try {
       const response = await this.options.deliver({ Records: batch.map((message) => toSqsRecord(message, now)) });
@@ -146,9 +146,10 @@ export class LocalUsageQueue implements UsageSink {
       this.options.report(`usage writer failed a whole batch: ${error instanceof Error ? error.message : String(error)}`);
       failedIds = new Set(batch.map((message) => message.messageId));
     }
+    this.journal?.done(...batch.filter((message) => !failedIds.has(message.messageId)).map((message) => message.messageId));
     for (const message of batch) {
-      if (!failedIds.has(message.messageId)) this.journal?.done(message.messageId);
-      else if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
+      if (!failedIds.has(message.messageId)) continue;
+      if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
       else this.messages.push({ ...message, visibleAt: Date.now() + this.retryDelayMs * message.receiveCount });
     }
   }

@@ -68,16 +68,19 @@ export class UsageJournal {
     this.append({ op: 'send', id, recordId, body });
   }
 
-  /** The message was applied by the writer, or dead-lettered: it need not be delivered again. */
-  done(id: string): void {
-    this.open.delete(id);
-    this.append({ op: 'done', id });
+  /** The messages were applied by the writer, or dead-lettered: they need not be delivered again (one write for all). */
+  done(...ids: string[]): void {
+    if (ids.length === 0) return;
+    for (const id of ids) this.open.delete(id);
     // Nothing left to keep: start the file again, so it stays small (or rewrite it when it grew large anyway).
     if (this.open.size === 0 && this.expected.size === 0) {
       ftruncateSync(this.fd, 0);
       this.bytes = 0;
       this.compactAt = COMPACT_AFTER_BYTES;
-    } else if (this.bytes > this.compactAt) this.compact();
+      return;
+    }
+    this.bytes += writeSync(this.fd, ids.map((id) => line({ op: 'done', id })).join(''));
+    if (this.bytes > this.compactAt) this.compact();
   }
 
   private compact(): void {

@@ -34,6 +34,14 @@ describe('UsageJournal', () => {
     expect(reopen()).toEqual([{ id: 'm2', body: '{"a":2}' }]);
   });
 
+  it('marks a whole batch done at once, keeping only what the batch did not include', () => {
+    const { journal } = UsageJournal.open(path, newId);
+    for (const index of [1, 2, 3]) journal.sent(`m${index}`, `rec-${index}`, `{"a":${index}}`);
+    journal.done('m1', 'm3');
+    journal.close();
+    expect(reopen()).toEqual([{ id: 'm2', body: '{"a":2}' }]);
+  });
+
   it("delivers a request's provisional record when the request never sent its own (a crash mid-stream), and only then", () => {
     const { journal } = UsageJournal.open(path, newId);
     journal.expect('rec-cut', '{"provisional":true}');
