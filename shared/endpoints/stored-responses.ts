@@ -1,13 +1,11 @@
 import { configUnavailable, GatewayError } from '../core/errors.ts';
 import type { StoredResponseOwner } from '../core/ports.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { admitRequest, loadProviderApiKey } from '../pipeline/admit-request.ts';
+import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { attemptLimits } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
-import { callUpstream } from '../transport/call-upstream.ts';
-import { authorizeCall } from '../transport/provider-auth.ts';
+import { callOwningProvider } from './call-owning-provider.ts';
 import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
 
 export const STORED_RESPONSES_PREFIX = '/v1/responses/';
@@ -44,17 +42,11 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
       { code: 'response_not_found', param: 'response_id' },
     );
   }
-  const apiKey = await loadProviderApiKey(services, projectId, provider.provider);
   const query = request.query.toString();
-  const url = `${provider.baseUrl.replace(/\/+$/, '')}/responses/${encodeURIComponent(responseId)}${operation.suffix}${query ? `?${query}` : ''}`;
-  const headers = { accept: request.query.get('stream') === 'true' ? 'text/event-stream' : 'application/json' };
-  const response = await callUpstream({
-    fetch: services.fetch,
-    provider: provider.provider,
-    url,
+  const { response, apiKey } = await callOwningProvider(services, admitted, route, provider, {
     method: operation.method,
-    headers: await authorizeCall(provider, apiKey, { url, method: operation.method, headers, body: '' }, services.awsCredentials),
-    firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
+    path: `/responses/${encodeURIComponent(responseId)}${operation.suffix}${query ? `?${query}` : ''}`,
+    accept: request.query.get('stream') === 'true' ? 'text/event-stream' : 'application/json',
   });
   if (!response.ok) {
     const answer = await readUpstreamErrorAnswer(response, apiKey);

@@ -2,15 +2,13 @@ import { configUnavailable, GatewayError } from '../core/errors.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import type { VideoJob } from '../core/ports.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
-import { admitRequest, loadProviderApiKey, type AdmittedRequest } from '../pipeline/admit-request.ts';
+import { admitRequest, type AdmittedRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { attemptLimits } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
-import { callUpstream } from '../transport/call-upstream.ts';
-import { authorizeCall } from '../transport/provider-auth.ts';
 import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
 import { billFinishedVideo } from './bill-finished-video.ts';
+import { callOwningProvider } from './call-owning-provider.ts';
 
 export const VIDEOS_PREFIX = '/v1/videos/';
 const DEFAULT_PAGE = 20;
@@ -99,16 +97,10 @@ async function callProvider(
 ): Promise<{ response: Response; apiKey: string | undefined }> {
   const provider = admitted.config.providers.get(job.provider);
   if (!provider) throw new GatewayError('not_found', `Video with id "${job.videoId}" not found among this project's videos.`, { code: 'video_not_found', param: 'video_id' });
-  const apiKey = await loadProviderApiKey(services, admitted.config.project.projectId, provider.provider);
-  const url = `${provider.baseUrl.replace(/\/+$/, '')}/videos/${encodeURIComponent(job.videoId)}${call.suffix}`;
-  const headers = { accept: '*/*' };
-  const response = await callUpstream({
-    fetch: services.fetch,
-    provider: provider.provider,
-    url,
+  const { response, apiKey } = await callOwningProvider(services, admitted, route, provider, {
     method: call.method,
-    headers: await authorizeCall(provider, apiKey, { url, method: call.method, headers, body: '' }, services.awsCredentials),
-    firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
+    path: `/videos/${encodeURIComponent(job.videoId)}${call.suffix}`,
+    accept: '*/*',
   });
   if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { response, apiKey };
   throw upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider.provider);
