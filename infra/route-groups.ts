@@ -56,8 +56,20 @@ export function validateRouteGroups(groups: readonly RouteGroup[]): void {
  * for exactly one; matching is case-sensitive and covers the whole path.
  */
 export function matchesPathPattern(path: string, pattern: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${source}$`).test(path);
+  return patternExpression(pattern).test(path);
+}
+
+/** Compiled once per pattern: the local host matches every request against the route table. */
+const compiledPatterns = new Map<string, RegExp>();
+
+function patternExpression(pattern: string): RegExp {
+  let expression = compiledPatterns.get(pattern);
+  if (!expression) {
+    const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    expression = new RegExp(`^${source}$`);
+    compiledPatterns.set(pattern, expression);
+  }
+  return expression;
 }
 
 /** The route group CloudFront sends a path to: the first whose patterns match, else the default group. */
