@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { NODE, PROJECT_ROOT, runToEnd } from './processes.ts';
+import { FIRST_REQUESTS, INIT_PRELOAD, startFirstRequestWorld, timeInit, type FirstRequestWorld } from './first-request.ts';
 import { median, percentile } from './stats.ts';
 
 export interface ColdStartFigure {
@@ -14,6 +15,11 @@ export interface ColdStartFigure {
   /** Wall time of the whole `node -e` process (Node's own start-up included), median ms. */
   processMs: number;
   runs: number;
+  /**
+   * As deployed, for the route groups whose first request is served offline here (first-request.ts):
+   * import plus the first request in a fresh process (Lambda's init and first invocation), median ms.
+   */
+  init?: { importMs: number; firstRequestMs: number; totalMs: { median: number; min: number; max: number } };
 }
 
 /** What the Lambda runtime provides at import: middy's streaming mode calls awslambda.streamifyResponse then. */
@@ -80,13 +86,15 @@ async function deployedBundler(): Promise<Bundler | string> {
   }
 }
 
-async function measureWith(bundler: Bundler, runs: number): Promise<ColdStartFigure[]> {
+async function measureWith(bundler: Bundler, runs: number, world?: FirstRequestWorld): Promise<ColdStartFigure[]> {
   const outdir = await mkdtemp(join(tmpdir(), 'gateway-bench-bundles-'));
   try {
     // Modules a bundle leaves outside (the AWS SDK the Lambda runtime provides) resolve from the project's.
     await symlink(join(PROJECT_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
     const preload = join(outdir, 'awslambda-stub.mjs');
     await writeFile(preload, PRELOAD);
+    const initPreload = join(outdir, 'awslambda-init-stub.mjs');
+    await writeFile(initPreload, INIT_PRELOAD);
     const handlers = (await readdir(join(PROJECT_ROOT, 'functions'), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
     const figures: ColdStartFigure[] = [];
     for (const handler of handlers) {
@@ -102,12 +110,29 @@ async function measureWith(bundler: Bundler, runs: number): Promise<ColdStartFig
         importMs: { median: median(imports), min: Math.min(...imports), max: Math.max(...imports), p90: percentile(imports, 90) },
         processMs: median(samples.map((sample) => sample.processMs)),
         runs,
+        ...(world ? await measureInit(file, initPreload, world, handler, runs) : {}),
       });
     }
     return figures;
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }
+}
+
+async function measureInit(file: string, preload: string, world: FirstRequestWorld, handler: string, runs: number): Promise<Pick<ColdStartFigure, 'init'>> {
+  const request = FIRST_REQUESTS[handler];
+  if (!request) return {};
+  await timeInit(file, preload, world, request);
+  const samples: Array<{ importMs: number; firstRequestMs: number }> = [];
+  for (let run = 0; run < runs; run += 1) samples.push(await timeInit(file, preload, world, request));
+  const totals = samples.map((sample) => sample.importMs + sample.firstRequestMs);
+  return {
+    init: {
+      importMs: median(samples.map((sample) => sample.importMs)),
+      firstRequestMs: median(samples.map((sample) => sample.firstRequestMs)),
+      totalMs: { median: median(totals), min: Math.min(...totals), max: Math.max(...totals) },
+    },
+  };
 }
 
 export interface ColdStartResults {
@@ -117,11 +142,20 @@ export interface ColdStartResults {
   deployed: ColdStartFigure[] | { skipped: string };
 }
 
-/** Bundles every function both ways and imports each bundle `runs` times, each in a fresh process. */
+/**
+ * Bundles every function both ways and imports each bundle `runs` times, each in a fresh process; as
+ * deployed, the route groups also serve a first request after the import (init as Lambda counts it).
+ */
 export async function measureColdStarts(runs: number, withDeployed: boolean): Promise<ColdStartResults> {
   const selfContained = await measureWith(bundle, runs);
   if (!withDeployed) return { selfContained, deployed: { skipped: 'not in quick mode' } };
   const deployedBundle = await deployedBundler();
-  const deployed = typeof deployedBundle === 'string' ? { skipped: deployedBundle } : await measureWith(deployedBundle, runs).catch((error: unknown) => ({ skipped: String(error) }));
-  return { selfContained, deployed };
+  if (typeof deployedBundle === 'string') return { selfContained, deployed: { skipped: deployedBundle } };
+  const world = await startFirstRequestWorld();
+  try {
+    const deployed = await measureWith(deployedBundle, runs, world).catch((error: unknown) => ({ skipped: String(error) }));
+    return { selfContained, deployed };
+  } finally {
+    await world.close();
+  }
 }
