@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { NODE, PROJECT_ROOT, runToEnd } from './processes.ts';
-import { FIRST_REQUESTS, INIT_PRELOAD, startFirstRequestWorld, timeInit, type FirstRequestWorld } from './first-request.ts';
+import { FIRST_REQUESTS, INIT_PRELOAD, startFirstRequestWorld, timeInit, type FirstRequestWorld, type InitTimes } from './first-request.ts';
 import { median, percentile } from './stats.ts';
 
 export interface ColdStartFigure {
@@ -19,7 +19,7 @@ export interface ColdStartFigure {
    * As deployed, for the route groups whose first request is served offline here (first-request.ts):
    * import plus the first request in a fresh process (Lambda's init and first invocation), median ms.
    */
-  init?: { importMs: number; firstRequestMs: number; totalMs: { median: number; min: number; max: number } };
+  init?: { importMs: number; answerMs: number; firstRequestMs: number; totalMs: { median: number; min: number; max: number } };
 }
 
 /** What the Lambda runtime provides at import: middy's streaming mode calls awslambda.streamifyResponse then. */
@@ -123,12 +123,13 @@ async function measureInit(file: string, preload: string, world: FirstRequestWor
   const request = FIRST_REQUESTS[handler];
   if (!request) return {};
   await timeInit(file, preload, world, request);
-  const samples: Array<{ importMs: number; firstRequestMs: number }> = [];
+  const samples: InitTimes[] = [];
   for (let run = 0; run < runs; run += 1) samples.push(await timeInit(file, preload, world, request));
   const totals = samples.map((sample) => sample.importMs + sample.firstRequestMs);
   return {
     init: {
       importMs: median(samples.map((sample) => sample.importMs)),
+      answerMs: median(samples.map((sample) => sample.answerMs)),
       firstRequestMs: median(samples.map((sample) => sample.firstRequestMs)),
       totalMs: { median: median(totals), min: Math.min(...totals), max: Math.max(...totals) },
     },

@@ -79,7 +79,7 @@ export function renderReport(results: BenchResults): string {
       `${(figure.bundleBytes / 1024).toFixed(0)} KiB`,
       `${figure.importMs.median.toFixed(1)} (${figure.importMs.min.toFixed(1)}–${figure.importMs.max.toFixed(1)})`,
       figure.processMs.toFixed(0),
-      figure.init ? `${figure.init.totalMs.median.toFixed(0)} (${figure.init.totalMs.min.toFixed(0)}–${figure.init.totalMs.max.toFixed(0)}): import ${figure.init.importMs.toFixed(0)} + first request ${figure.init.firstRequestMs.toFixed(0)}` : '—',
+      figure.init ? `${figure.init.totalMs.median.toFixed(0)} (${figure.init.totalMs.min.toFixed(0)}–${figure.init.totalMs.max.toFixed(0)}): import ${figure.init.importMs.toFixed(0)} + first request ${figure.init.firstRequestMs.toFixed(0)} (answered after ${figure.init.answerMs.toFixed(0)})` : '—',
     ]);
   const deployed = results.coldStart.deployed;
   out.push('', `Cold start (import in a fresh process, median of ${results.coldStart.selfContained[0]?.runs ?? 0})`);
