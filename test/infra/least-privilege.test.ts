@@ -16,8 +16,9 @@ import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstrea
 import { readFixture } from '../support/fixtures.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
 import { CONSOLE_OWNER, exerciseAdmin, exerciseConsole, exerciseRouteGroup, exerciseUsageCompactor, exerciseWriter, fakeUserPool, usageFilesToCompact } from './function-drivers.ts';
-import { actionsOf, resourcesOf, statementsOfFunction } from './iam-statements.ts';
-import { iamPatternMatches, SymbolicResources } from './symbolic-resources.ts';
+import { allows, grantedToTheLambdaService, grantsOfFunction, type Grant } from './policy-grants.ts';
+import { routeGroupRequests } from './route-group-requests.ts';
+import { SymbolicResources } from './symbolic-resources.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
 
 /**
@@ -75,68 +76,8 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
   used.set(prefix, [...dynamo.calls, ...mocked, ...invoked]);
 }
 
-interface Grant {
-  action: string;
-  resource: string;
-  conditions?: Record<string, Record<string, string>>;
-}
-
-function grantsOf(prefix: string): Grant[] {
-  return statementsOfFunction(gateway.template, prefix).flatMap((statement) =>
-    actionsOf(statement).flatMap((action) =>
-      resourcesOf(statement).map((resource) => ({ action, resource: symbols.resolve(resource), ...(statement.Condition ? { conditions: statement.Condition } : {}) })),
-    ),
-  );
-}
-
-/** The grant's conditions hold for the call: each key is set by the request and matches (StringLike, StringEquals). */
-function conditionsHold(grant: Grant, call: AwsCall): boolean {
-  return Object.entries(grant.conditions ?? {}).every(([operator, entries]) =>
-    Object.entries(entries).every(([key, expected]) => {
-      const value = call.context?.[key];
-      if (value === undefined) return false;
-      if (operator === 'StringLike') return iamPatternMatches(expected, value);
-      if (operator === 'StringEquals') return value === expected;
-      throw new Error(`No evaluation of the condition operator ${operator}: add it here`);
-    }),
-  );
-}
-
-function allows(grant: Grant, call: AwsCall): boolean {
-  return iamPatternMatches(grant.action, call.action) && iamPatternMatches(grant.resource, call.resource) && conditionsHold(grant, call);
-}
-
-/**
- * What Athena does with the caller's credentials for a query the function started (athenaQueryAccess):
- * the usage table's definition from Glue, its files, the results under the workgroup's prefix.
- */
-function athenaActsWith(prefix: string, grant: Grant): boolean {
-  if (!(used.get(prefix) ?? []).some((call) => call.action === 'athena:StartQueryExecution')) return false;
-  const bucket = (name: string) => `arn:aws:s3:::${logicalId(gateway.template, 'AWS::S3::Bucket', name).toLowerCase()}`;
-  const onBehalf = [
-    ...['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'].map((action) => ({ action, resource: /^arn:aws:glue:/ })),
-    { action: 's3:GetObject', resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}/usage/\\*$`) },
-    ...['s3:ListBucket', 's3:GetBucketLocation'].flatMap((action) => [
-      { action, resource: new RegExp(`^${bucket('UsageAnalyticsUsage')}$`) },
-      { action, resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}$`) },
-    ]),
-    ...['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'].map((action) => ({
-      action,
-      resource: new RegExp(`^${bucket('UsageAnalyticsQueryResults')}/athena/\\*$`),
-    })),
-  ];
-  return onBehalf.some((allowed) => allowed.action === grant.action && allowed.resource.test(grant.resource));
-}
-
-/** Granted for the Lambda service acting with the function's role, not for the function's code. */
-function grantedForTheService(prefix: string, grant: Grant): boolean {
-  if (grant.action.startsWith('logs:')) return true; // the runtime writes the function's logs
-  if (athenaActsWith(prefix, grant)) return true;
-  const queue = symbols.resolve({ 'Fn::GetAtt': [logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords'), 'Arn'] });
-  const pollerActions = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
-  // The event source mapping polls the queue and deletes what the writer processed.
-  return prefix === 'Writer' && grant.resource === queue && pollerActions.includes(grant.action);
-}
+const grantsOf = (prefix: string): Grant[] => grantsOfFunction(gateway, symbols, prefix);
+const grantedForTheService = (prefix: string, grant: Grant): boolean => grantedToTheLambdaService(gateway, symbols, prefix, grant, used.get(prefix) ?? []);
 
 const functions = [...routeGroups.map((group) => `RouteGroup${group.name}`), 'Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi'];
 
@@ -205,41 +146,7 @@ beforeAll(async () => {
   await recordCalls('Writer', () => exerciseWriter(environmentOf('Writer'), { projectId: 'acme', keyId, requestId: 'req-known' }));
   await recordCalls('UsageCompactionCompactor', () => exerciseUsageCompactor(environmentOf('UsageCompactionCompactor'), toCompact.day));
   await recordConsoleCalls();
-  const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 50 };
-  const messages = { model: 'openai/gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] };
-  const mcpAccept = { accept: 'application/json, text/event-stream' };
-  // Every Bedrock model the settings list, over both operations, from each route group that calls models.
-  const onBedrock = (body: Record<string, unknown>) =>
-    BEDROCK_MODELS.flatMap((model) => [false, true].map((stream) => ({ ...body, model: `bedrock/${model}`, stream })));
-  const requestsOf: Record<string, Array<{ method: string; path: string; body?: unknown; headers?: Record<string, string>; status: number }>> = {
-    openai: [
-      { method: 'POST', path: '/v1/chat/completions', body: chat, status: 200 },
-      { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
-      { method: 'GET', path: '/v1/models', status: 200 },
-      { method: 'GET', path: '/v1/generation?id=req-known', status: 200 },
-      // Video jobs: remembered (PutItem), found and their completion claimed (GetItem, UpdateItem), listed (Query).
-      { method: 'POST', path: '/v1/videos', body: { model: 'openai/sora-2', prompt: 'a lighthouse', seconds: '4' }, status: 200 },
-      { method: 'GET', path: '/v1/videos/video_lp', status: 200 },
-      { method: 'GET', path: '/v1/videos', status: 200 },
-      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/chat/completions', body, status: 200 })),
-    ],
-    messages: [
-      { method: 'POST', path: '/v1/messages', body: messages, status: 200 },
-      { method: 'POST', path: '/v1/messages', body: { ...messages, stream: true }, status: 200 },
-      { method: 'POST', path: '/v1/messages/count_tokens', body: { model: messages.model, messages: messages.messages }, status: 200 },
-      ...onBedrock(messages).map((body) => ({ method: 'POST', path: '/v1/messages', body, status: 200 })),
-    ],
-    editor: [
-      { method: 'POST', path: '/v1/editor/chat/completions', body: { ...chat, stream: true, stream_options: { include_usage: true } }, status: 200 },
-      { method: 'GET', path: '/v1/editor/models', status: 200 },
-      ...onBedrock(chat).map((body) => ({ method: 'POST', path: '/v1/editor/chat/completions', body, status: 200 })),
-    ],
-    mcp: [
-      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'docs__search', arguments: { query: 'iam' } } }, status: 200 },
-      { method: 'POST', path: '/mcp/v1', headers: mcpAccept, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, status: 200 },
-      { method: 'GET', path: '/mcp/v1', status: 405 },
-    ],
-  };
+  const requestsOf = routeGroupRequests(BEDROCK_MODELS);
   for (const group of routeGroups) {
     const requests = requestsOf[group.name];
     if (!requests) throw new Error(`No requests to exercise the ${group.name} route group with: add them here`);

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DynamoUsageLedger, generationKey } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
-import type { LedgerOutcome, UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
+import type { UsageArchive, UsageLedger } from '../../shared/core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../shared/core/usage-record.ts';
-import { compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
 import { namedUsageQueries, type NamedQueryDays } from '../../shared/usage-writer/named-usage-queries.ts';
 import { processUsageBatch } from '../../shared/usage-writer/process-usage-batch.ts';
 import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
@@ -17,6 +16,8 @@ import { readUsageRows } from '../../shared/usage-writer/usage-parquet-reader.ts
 import { toUsageRow, usageDayOf } from '../../shared/usage-writer/usage-row.ts';
 import { openLocalUsage, type UsageQueryRow } from '../../tools/cli/local-usage-query.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { compactWithFaults } from '../support/compact-with-faults.ts';
+import { InMemoryUsageLedger } from '../support/memory-usage-ledger.ts';
 import { usageMessage } from '../support/sample-usage-record.ts';
 import { faultPlan, InjectedFault, mulberry32, shuffle, workload } from '../support/usage-workload.ts';
 
@@ -30,27 +31,8 @@ import { faultPlan, InjectedFault, mulberry32, shuffle, workload } from '../supp
  */
 const SEED = Number(process.env.USAGE_WRITER_SEED ?? 0x5eed_2025) >>> 0;
 const MAX_RECEIVE_COUNT = 25; // far above what ~19% failure per delivery needs; reaching it would mean dead-lettering
-const MAX_COMPACTION_RUNS = 25;
 const CONCURRENT_BATCHES = 3; // several writer invocations at once, as Lambda runs them
 const ALL_OF_MARCH: NamedQueryDays = ['2025-03-01', '2025-03-31'];
-
-/** The ledger contract in memory: the put is conditional on the record's key, the spend added atomically with it. */
-class InMemoryUsageLedger implements UsageLedger {
-  readonly generations = new Map<string, UsageRecord>();
-  readonly usage = new Map<string, { spentNanos: number; requestCount: number }>();
-
-  async recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]> {
-    await new Promise((resolve) => setImmediate(resolve)); // a round trip: concurrent calls interleave here
-    return records.map((record) => {
-      const key = `${generationKey(record.projectId, record.requestId)}\u0000${record.recordId}`;
-      if (this.generations.has(key)) return 'already-applied';
-      this.generations.set(key, structuredClone(record));
-      const usage = this.usage.get(record.projectId) ?? { spentNanos: 0, requestCount: 0 };
-      this.usage.set(record.projectId, { spentNanos: usage.spentNanos + record.costNanos, requestCount: usage.requestCount + 1 });
-      return 'applied';
-    });
-  }
-}
 
 interface Stored {
   generations: UsageRecord[];
@@ -119,40 +101,6 @@ async function deliverWithFaults(records: UsageRecord[], ledger: UsageLedger, ar
     pending = shuffle(pending.filter((message) => failedIds.has(message.messageId)), random);
   }
   return { deliveries: messages.length, undelivered: pending.length, receiveCount, appliedTimes, unexpectedErrors, fileBound };
-}
-
-/** Runs the compaction over every day until a run gets through, crashing `rate` of its writes and removals. */
-async function compactWithFaults(archive: UsageArchive, days: string[], seed: number, rate: number, afterCrash: () => Promise<void>) {
-  const fault = faultPlan(seed ^ 0xc0ffee, rate);
-  const flaky: UsageArchive = {
-    list: (prefix) => archive.list(prefix),
-    read: (key) => archive.read(key),
-    async write(key, body) {
-      const when = fault('compacted file', key);
-      if (when === 'before') throw new InjectedFault('S3 down before the compacted file was written');
-      await archive.write(key, body);
-      if (when === 'after') throw new InjectedFault('compactor crashed after writing the compacted file');
-    },
-    async remove(keys) {
-      const when = fault('remove', keys.join());
-      if (when === 'before') throw new InjectedFault('compactor crashed before removing its inputs');
-      // A crash halfway through the removals: some inputs are gone, the rest still beside the compacted file.
-      await archive.remove(when === 'after' ? keys.slice(0, Math.ceil(keys.length / 2)) : keys);
-      if (when === 'after') throw new InjectedFault('compactor crashed while removing its inputs');
-    },
-  };
-  let crashes = 0;
-  for (let run = 1; run <= MAX_COMPACTION_RUNS; run += 1) {
-    try {
-      await compactUsageDays(flaky, days);
-      return { crashes };
-    } catch (error) {
-      if (!(error instanceof InjectedFault)) throw error;
-      crashes += 1;
-      await afterCrash();
-    }
-  }
-  throw new Error(`seed ${SEED}: the compaction crashed ${MAX_COMPACTION_RUNS} times in a row`);
 }
 
 /** Every named query's rows over the usage files under `dataDir`, through the local DuckDB path. */
