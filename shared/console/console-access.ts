@@ -3,7 +3,7 @@ import { GatewayError } from '../core/errors.ts';
 import type { ProjectRole } from '../core/membership.ts';
 import type { ConsoleIdentity } from './console-identity.ts';
 
-/** What a route requires: any signed-in person, a member of the project (owners too), or an owner. */
+/** What a route requires: every signed-in person, a member of the project (owners too), or an owner. */
 export type ConsoleAccess = 'signed-in' | 'member' | 'owner';
 
 /**

@@ -13,14 +13,14 @@ import { passThroughApi } from '../protocols/pass-through/pass-through-api.ts';
 import { PASS_THROUGH_PROVIDER_HEADER, parsePassThroughRequest, type PassThroughRequest } from '../protocols/pass-through/pass-through-request.ts';
 
 /**
- * The protocols of the providers whose APIs a pass-through reaches: any but the Bedrock runtime's, whose
+ * The protocols of the providers whose APIs a pass-through reaches: all but the Bedrock runtime's, whose
  * calls are signed with the gateway's own AWS credentials (its role may do more than a project should).
  */
 const PASS_THROUGH_PROTOCOLS: readonly WireProtocolId[] = wireProtocolSchema.options.filter((protocol) => !PROVIDER_FAMILIES.bedrock.protocols.includes(protocol));
 
 /**
  * Any other `/v1/*` route, for a project that allows pass-through: to the provider of the body's model
- * (allowlisted, failed over, metered like any request), or, when the body names none (`GET /v1/files`),
+ * (allowlisted, failed over, metered like every request), or, when the body names none (`GET /v1/files`),
  * to the provider the `X-Gateway-Provider` header names, or the project's only OpenAI-protocol provider.
  */
 export const passThroughEndpoint: GenerationEndpoint<PassThroughRequest> = {
