@@ -1,15 +1,18 @@
 import type { ProviderConfig } from '../core/project-config.ts';
-import { loadProviderApiKey, type AdmittedRequest } from '../pipeline/admit-request.ts';
+import type { GatewayResponse } from '../http/gateway-http.ts';
+import type { AdmittedRequest } from '../pipeline/admit-request.ts';
+import { callProvider } from '../pipeline/call-provider.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
-import { callUpstream } from '../transport/call-upstream.ts';
-import { authorizeCall } from '../transport/provider-auth.ts';
+import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
+import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
 
 /**
  * Calls the provider that made an object the gateway passes through (a stored response, a video) at `path`
- * below its base URL, with no body: credentials and time-out as for any attempt. The key comes back too, to
- * scrub it from an error answer.
+ * below its base URL, with no body, as any attempt calls it. The provider's refusal of the request reaches
+ * the client in OpenAI's error words (`refusal`); its own failure (a 5xx, a 429, a rejected credential)
+ * is thrown as the gateway error naming it.
  */
 export async function callOwningProvider(
   services: GatewayServices,
@@ -17,16 +20,11 @@ export async function callOwningProvider(
   route: RouteContext,
   provider: ProviderConfig,
   call: { method: string; path: string; accept: string },
-): Promise<{ response: Response; apiKey: string | undefined }> {
-  const apiKey = await loadProviderApiKey(services, admitted.config.project.projectId, provider.provider);
-  const url = `${provider.baseUrl.replace(/\/+$/, '')}${call.path}`;
-  const response = await callUpstream({
-    fetch: services.fetch,
-    provider: provider.provider,
-    url,
-    method: call.method,
-    headers: await authorizeCall(provider, apiKey, { url, method: call.method, headers: { accept: call.accept }, body: '' }, services.awsCredentials),
-    firstByteTimeoutMs: attemptLimits(services, admitted, route.receivedAt).firstByteTimeoutMs,
-  });
-  return { response, apiKey };
+): Promise<{ response: Response; refusal?: undefined } | { refusal: GatewayResponse }> {
+  const { firstByteTimeoutMs } = attemptLimits(services, admitted, route.receivedAt);
+  const { response, apiKey } = await callProvider(services, admitted.config.project.projectId, provider, { path: call.path, method: call.method, headers: { accept: call.accept } }, firstByteTimeoutMs);
+  if (response.ok) return { response };
+  const answer = await readUpstreamErrorAnswer(response, apiKey);
+  if (isGatewaySideUpstreamStatus(answer.status)) throw upstreamAnswerToGatewayError(answer, provider.provider, provider.auth === 'aws-sigv4' ? 'aws' : 'key');
+  return { refusal: relayOpenAiUpstreamError(answer) };
 }

@@ -1,7 +1,7 @@
-import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../core/errors.ts';
 import { asJsonObject } from '../core/json-object.ts';
-import type { StoredResponseOwner } from '../core/ports.ts';
 import { findModelGroup } from '../core/resolve-model.ts';
+import { readStore } from '../pipeline/admit-request.ts';
 import type { RoutingContext } from '../pipeline/generation-endpoint.ts';
 import type { ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
 
@@ -15,12 +15,7 @@ import type { ResponsesRequest } from '../protocols/openai-responses/responses-r
 export async function routeToStoredResponse(body: ResponsesRequest, { config, services }: RoutingContext): Promise<ResponsesRequest> {
   const previous = body.previous_response_id;
   if (!previous) return body;
-  let owner: StoredResponseOwner | undefined;
-  try {
-    owner = await services.generations.findStoredResponse(previous);
-  } catch (error) {
-    throw configUnavailable(error);
-  }
+  const owner = await readStore(() => services.generations.findStoredResponse(previous));
   if (!owner) return body;
   if (owner.projectId !== config.project.projectId) {
     throw new GatewayError('not_found', `Previous response with id "${previous}" not found.`, { code: 'previous_response_not_found', param: 'previous_response_id' });

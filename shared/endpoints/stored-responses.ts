@@ -1,12 +1,10 @@
-import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../core/errors.ts';
 import type { StoredResponseOwner } from '../core/ports.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { admitRequest } from '../pipeline/admit-request.ts';
+import { admitRequest, readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
-import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
-import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
 
 export const STORED_RESPONSES_PREFIX = '/v1/responses/';
 
@@ -43,27 +41,20 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
     );
   }
   const query = request.query.toString();
-  const { response, apiKey } = await callOwningProvider(services, admitted, route, provider, {
+  const called = await callOwningProvider(services, admitted, route, provider, {
     method: operation.method,
     path: `/responses/${encodeURIComponent(responseId)}${operation.suffix}${query ? `?${query}` : ''}`,
     accept: request.query.get('stream') === 'true' ? 'text/event-stream' : 'application/json',
   });
-  if (!response.ok) {
-    const answer = await readUpstreamErrorAnswer(response, apiKey);
-    if (isGatewaySideUpstreamStatus(answer.status)) throw upstreamAnswerToGatewayError(answer, provider.provider);
-    return relayOpenAiUpstreamError(answer);
-  }
+  if (called.refusal) return called.refusal;
+  const { response } = called;
   const contentType = response.headers.get('content-type') ?? 'application/json';
   const body = contentType.startsWith('text/event-stream') && response.body ? response.body : await response.text();
   return { status: response.status, headers: { 'content-type': contentType, 'x-gateway-provider': provider.provider }, body };
 }
 
-async function findOwner(services: GatewayServices, responseId: string): Promise<StoredResponseOwner | undefined> {
-  try {
-    return await services.generations.findStoredResponse(responseId);
-  } catch (error) {
-    throw configUnavailable(error);
-  }
+function findOwner(services: GatewayServices, responseId: string): Promise<StoredResponseOwner | undefined> {
+  return readStore(() => services.generations.findStoredResponse(responseId));
 }
 
 function decodePathSegment(segment: string): string {

@@ -1,12 +1,11 @@
-import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../core/errors.ts';
+import type { ProviderConfig } from '../core/project-config.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import type { VideoJob } from '../core/ports.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
-import { admitRequest, type AdmittedRequest } from '../pipeline/admit-request.ts';
+import { admitRequest, readStore, type AdmittedRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
-import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
-import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
 import { billFinishedVideo } from './bill-finished-video.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
 
@@ -27,10 +26,15 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
   if (rest.length > 0 || (operation !== '' && !content)) {
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
   }
-  const job = await findJob(services, admitted, decodeSegment(encodedId));
+  const { job, provider } = await findJob(services, admitted, decodeSegment(encodedId));
   const query = request.query.toString();
-  const { response, apiKey } = await callProvider(services, admitted, route, job, { method: request.method, suffix: `${content ? '/content' : ''}${query ? `?${query}` : ''}` });
-  if (!response.ok) return relayOpenAiUpstreamError(await readUpstreamErrorAnswer(response, apiKey));
+  const called = await callOwningProvider(services, admitted, route, provider, {
+    method: request.method,
+    path: `/videos/${encodeURIComponent(job.videoId)}${content ? '/content' : ''}${query ? `?${query}` : ''}`,
+    accept: '*/*',
+  });
+  if (called.refusal) return called.refusal;
+  const { response } = called;
   const served = { 'x-gateway-provider': job.provider, 'x-gateway-model': job.model };
   if (content) {
     // Only a finished video has content: its seconds are those the job last showed.
@@ -54,12 +58,7 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
  */
 export async function handleListVideos(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, 'videos.stored');
-  let jobs: VideoJob[];
-  try {
-    jobs = await services.videoJobs.list(admitted.config.project.projectId);
-  } catch (error) {
-    throw configUnavailable(error);
-  }
+  const jobs = await readStore(() => services.videoJobs.list(admitted.config.project.projectId));
   const ascending = request.query.get('order') === 'asc';
   const sorted = jobs.filter((job) => !job.deletedAt).sort((a, b) => (ascending ? 1 : -1) * (a.createdAt.localeCompare(b.createdAt) || a.videoId.localeCompare(b.videoId)));
   const after = request.query.get('after');
@@ -75,35 +74,14 @@ export async function handleListVideos(request: GatewayRequest, services: Gatewa
   });
 }
 
-async function findJob(services: GatewayServices, admitted: AdmittedRequest, videoId: string): Promise<VideoJob> {
-  let job: VideoJob | undefined;
-  try {
-    job = await services.videoJobs.find(admitted.config.project.projectId, videoId);
-  } catch (error) {
-    throw configUnavailable(error);
-  }
-  if (!job || !admitted.config.providers.has(job.provider)) {
+/** The project's job with this id, and the provider that made it (a job of a provider since removed is not found). */
+async function findJob(services: GatewayServices, admitted: AdmittedRequest, videoId: string): Promise<{ job: VideoJob; provider: ProviderConfig }> {
+  const job = await readStore(() => services.videoJobs.find(admitted.config.project.projectId, videoId));
+  const provider = job ? admitted.config.providers.get(job.provider) : undefined;
+  if (!job || !provider) {
     throw new GatewayError('not_found', `Video with id "${videoId}" not found among this project's videos.`, { code: 'video_not_found', param: 'video_id' });
   }
-  return job;
-}
-
-async function callProvider(
-  services: GatewayServices,
-  admitted: AdmittedRequest,
-  route: RouteContext,
-  job: VideoJob,
-  call: { method: string; suffix: string },
-): Promise<{ response: Response; apiKey: string | undefined }> {
-  const provider = admitted.config.providers.get(job.provider);
-  if (!provider) throw new GatewayError('not_found', `Video with id "${job.videoId}" not found among this project's videos.`, { code: 'video_not_found', param: 'video_id' });
-  const { response, apiKey } = await callOwningProvider(services, admitted, route, provider, {
-    method: call.method,
-    path: `/videos/${encodeURIComponent(job.videoId)}${call.suffix}`,
-    accept: '*/*',
-  });
-  if (response.ok || !isGatewaySideUpstreamStatus(response.status)) return { response, apiKey };
-  throw upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider.provider);
+  return { job, provider };
 }
 
 /** What was seen of a job is a convenience for the list: failing to keep it fails nothing. */

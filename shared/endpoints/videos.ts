@@ -1,5 +1,5 @@
-import { configUnavailable } from '../core/errors.ts';
 import type { VideoJob } from '../core/ports.ts';
+import { readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { CreatedUpstreamObject } from '../pipeline/generation-endpoint.ts';
 import { videosApi } from '../protocols/openai-videos/videos-api.ts';
@@ -34,10 +34,6 @@ async function rememberVideoJob(created: CreatedUpstreamObject, services: Gatewa
     createdAt: new Date(services.clock.now()).toISOString(),
     video: created.payload,
   };
-  try {
-    await services.videoJobs.save(job);
-  } catch (error) {
-    // A job the gateway cannot remember could not be reached through it: the request fails with 503.
-    throw configUnavailable(error);
-  }
+  // A job the gateway cannot remember could not be reached through it: the request fails with 503.
+  await readStore(() => services.videoJobs.save(job));
 }

@@ -1,7 +1,6 @@
 import type { KeyRecord } from '../core/key-record.ts';
 import type { Project } from '../core/project-config.ts';
-import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
-import { configUnavailable } from '../core/errors.ts';
+import { admitRequestRate } from '../pipeline/admit-usage.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 
 /** How many tools/call requests a POST body holds (a JSON-RPC message, or a batch of them); 0 if unreadable. */
@@ -22,18 +21,5 @@ export function countToolCalls(body: string): number {
  * Retry-After. Tool calls use no tokens, so token limits do not apply. Returns the rate-limit headers.
  */
 export async function admitToolCalls(services: GatewayServices, key: KeyRecord, project: Project, calls: number): Promise<Record<string, string>> {
-  if (calls === 0) return {};
-  const now = services.clock.now();
-  const charges = limitChargesFor(key, project, 0, now)
-    .filter((charge) => charge.kind === 'requests')
-    .map((charge) => ({ ...charge, amount: calls }));
-  if (charges.length === 0) return {};
-  let decision;
-  try {
-    decision = await services.rateLimiter.acquire(charges);
-  } catch (error) {
-    throw configUnavailable(error);
-  }
-  if (!decision.allowed) throw rateLimited(decision, charges, now);
-  return rateLimitHeaders(charges, decision.counts, now);
+  return calls === 0 ? {} : admitRequestRate(services, { key, project }, calls);
 }

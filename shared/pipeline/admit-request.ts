@@ -14,7 +14,7 @@ export interface AdmittedRequest {
 }
 
 /** Runs a store read, turning a store failure into 503 so that no request is decided on missing data. */
-async function readConfig<T>(read: () => Promise<T>): Promise<T> {
+export async function readStore<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
@@ -43,11 +43,11 @@ export async function admitRequest(request: GatewayRequest, services: GatewaySer
   const { caches } = services;
   const presentedKey = extractProjectKey(request.headers);
   const key = await authenticateProjectKey(presentedKey, (hash) =>
-    readConfig(() => caches.keys.get(hash, () => services.keys.findByHash(hash))),
+    readStore(() => caches.keys.get(hash, () => services.keys.findByHash(hash))),
   );
   const [config, orgRates] = await Promise.all([
-    readConfig(() => caches.projects.get(key.projectId, () => services.projects.loadProjectConfig(key.projectId))),
-    readConfig(() => caches.orgRates.get('org', () => services.projects.loadOrgRateCard())),
+    readStore(() => caches.projects.get(key.projectId, () => services.projects.loadProjectConfig(key.projectId))),
+    readStore(() => caches.orgRates.get('org', () => services.projects.loadOrgRateCard())),
   ]);
   if (!config) {
     throw new GatewayError('permission', 'This key belongs to a project that no longer exists.', {
@@ -78,7 +78,7 @@ export async function loadProviderApiKey(
   projectId: string,
   provider: string,
 ): Promise<string | undefined> {
-  return readConfig(() =>
+  return readStore(() =>
     services.caches.providerKeys.get(`${projectId}/${provider}`, () => services.secrets.getApiKey(projectId, provider)),
   );
 }

@@ -1,4 +1,4 @@
-import { configUnavailable, GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../core/errors.ts';
 import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
@@ -7,6 +7,7 @@ import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
+import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 /** Output tokens assumed for the worst case when neither the request nor the model's known limits set a cap. */
@@ -31,14 +32,6 @@ export interface UsageEstimate {
   unitsBound?: BilledUnits;
 }
 
-async function guarded<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw configUnavailable(error);
-  }
-}
-
 /**
  * Step 3 of the request path for requests that reach an upstream: rate limits (429), then the prepaid
  * balance (402), which must cover the worst case (the prompt estimate plus the output cap at the dearest
@@ -57,7 +50,7 @@ export async function admitUsage(
   const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCap ?? 0), now);
   let headers: Record<string, string> = {};
   if (charges.length > 0) {
-    const decision = await guarded(() => services.rateLimiter.acquire(charges));
+    const decision = await readStore(() => services.rateLimiter.acquire(charges));
     if (!decision.allowed) throw rateLimited(decision, charges, now);
     headers = rateLimitHeaders(charges, decision.counts, now);
   }
@@ -70,7 +63,7 @@ export async function admitUsage(
     Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
   let reserved: boolean;
   try {
-    reserved = worstCase === 0 || (await guarded(() => services.balances.reserve(project.projectId, worstCase)));
+    reserved = worstCase === 0 || (await readStore(() => services.balances.reserve(project.projectId, worstCase)));
   } catch (error) {
     await giveBackCharges();
     throw error;
@@ -112,12 +105,15 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 /**
  * Rate limits for a request that reaches no model (count_tokens): it counts toward requests per minute, so a
  * flood of counting requests is refused like any other, and takes nothing from tokens or the balance.
+ * `requests` counts more than one where one POST carries several (the tool bridge's batched tool calls).
  */
-export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }): Promise<Record<string, string>> {
+export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }, requests = 1): Promise<Record<string, string>> {
   const now = services.clock.now();
-  const charges = limitChargesFor(admitted.key, admitted.project, 0, now).filter((charge) => charge.kind === 'requests');
+  const charges = limitChargesFor(admitted.key, admitted.project, 0, now)
+    .filter((charge) => charge.kind === 'requests')
+    .map((charge) => ({ ...charge, amount: requests }));
   if (charges.length === 0) return {};
-  const decision = await guarded(() => services.rateLimiter.acquire(charges));
+  const decision = await readStore(() => services.rateLimiter.acquire(charges));
   if (!decision.allowed) throw rateLimited(decision, charges, now);
   return rateLimitHeaders(charges, decision.counts, now);
 }

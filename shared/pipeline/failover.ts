@@ -1,15 +1,13 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import type { UpstreamRequest } from '../protocols/bridge.ts';
-import { callUpstream } from '../transport/call-upstream.ts';
-import { authorizeCall } from '../transport/provider-auth.ts';
 import {
   isGatewaySideUpstreamStatus,
   readUpstreamErrorAnswer,
   upstreamAnswerToGatewayError,
   type UpstreamErrorAnswer,
 } from '../transport/upstream-errors.ts';
-import { loadProviderApiKey } from './admit-request.ts';
+import { callProvider } from './call-provider.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
 export interface AttemptFailure {
@@ -74,21 +72,8 @@ export async function tryTargets(
     options.onAttempt?.(target, failures.length);
     const request = requestFor(target);
     const provider = target.provider.provider;
-    let apiKey: string | undefined;
     try {
-      // A provider signed with the gateway's AWS credentials has no key to look up.
-      apiKey = target.provider.auth === 'aws-sigv4' ? undefined : await loadProviderApiKey(services, options.projectId, provider);
-      const url = `${target.provider.baseUrl.replace(/\/+$/, '')}${request.path}`;
-      const method = request.method ?? 'POST';
-      const response = await callUpstream({
-        fetch: services.fetch,
-        provider,
-        url,
-        method,
-        headers: await authorizeCall(target.provider, apiKey, { url, method, headers: request.headers, body: request.body ?? '' }, services.awsCredentials),
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        firstByteTimeoutMs: Math.min(options.firstByteTimeoutMs, remainingMs),
-      });
+      const { response, apiKey } = await callProvider(services, options.projectId, target.provider, request, Math.min(options.firstByteTimeoutMs, remainingMs));
       if (response.ok) return { target, response, apiKey, failures };
       const read = await readUpstreamErrorAnswer(response, apiKey);
       const answer = request.interpretError?.(read) ?? read;
