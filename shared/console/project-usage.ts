@@ -3,7 +3,7 @@ import { GatewayError } from '../core/errors.ts';
 import type { UsageQueryRunner, UsageResultRow } from '../core/ports.ts';
 import { formatUsd } from '../core/price-usage.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../usage-writer/usage-row.ts';
-import { USAGE_TABLE_NAME } from '../usage-writer/usage-table.ts';
+import { deduplicatedUsage } from '../usage-writer/named-usage-queries.ts';
 
 /** One project's usage over whole UTC days, both inclusive (YYYY-MM-DD). */
 export interface UsageRange {
@@ -18,20 +18,22 @@ const MAX_RANGE_DAYS = 366;
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'days are YYYY-MM-DD');
 
 /*
- * The console's SQL runs unchanged in Athena (Trino) and DuckDB, like the named queries of usage-table.ts.
- * Every query filters on the day partition first, so Athena reads only the days asked for.
+ * The console's SQL runs unchanged in Athena (Trino) and DuckDB, like the named queries of
+ * named-usage-queries.ts, and like them counts each record once (the usage files may hold copies until the
+ * day is compacted). Every query filters on the day partition first, so Athena reads only the days asked for.
  */
-const inRange = `${USAGE_PARTITION_KEY} BETWEEN ? AND ? AND project_id = ?`;
+const projectRows = `WITH ${deduplicatedUsage('project_id = ?')}\n`;
+const FROM_PROJECT = 'FROM deduplicated_usage';
 const totals = `COUNT(*) AS requests, SUM(tokens_prompt) AS prompt_tokens, SUM(tokens_completion) AS completion_tokens, SUM(cost_nanos) AS cost_nanos`;
 
 export const projectUsageSql = {
-  byDay: `SELECT ${USAGE_PARTITION_KEY} AS day, ${totals} FROM ${USAGE_TABLE_NAME} WHERE ${inRange} GROUP BY ${USAGE_PARTITION_KEY} ORDER BY ${USAGE_PARTITION_KEY}`,
-  byModel: `SELECT model, ${totals} FROM ${USAGE_TABLE_NAME} WHERE ${inRange} GROUP BY model ORDER BY SUM(cost_nanos) DESC, model`,
-  topRequests: `SELECT created_at, id AS request_id, key_id, model, status, http_status, tokens_prompt AS prompt_tokens,
+  byDay: `${projectRows}SELECT ${USAGE_PARTITION_KEY} AS day, ${totals} ${FROM_PROJECT} GROUP BY ${USAGE_PARTITION_KEY} ORDER BY ${USAGE_PARTITION_KEY}`,
+  byModel: `${projectRows}SELECT model, ${totals} ${FROM_PROJECT} GROUP BY model ORDER BY SUM(cost_nanos) DESC, model`,
+  topRequests: `${projectRows}SELECT created_at, id AS request_id, key_id, model, status, http_status, tokens_prompt AS prompt_tokens,
   tokens_completion AS completion_tokens, cost_nanos, latency_ms
-FROM ${USAGE_TABLE_NAME} WHERE ${inRange} ORDER BY cost_nanos DESC, created_at DESC, record_id LIMIT 10`,
-  rows: `SELECT ${[...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY].join(', ')}
-FROM ${USAGE_TABLE_NAME} WHERE ${inRange} ORDER BY created_at, record_id LIMIT ${MAX_EXPORTED_ROWS + 1}`,
+${FROM_PROJECT} ORDER BY cost_nanos DESC, created_at DESC, record_id LIMIT 10`,
+  rows: `${projectRows}SELECT ${[...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY].join(', ')}
+${FROM_PROJECT} ORDER BY created_at, record_id LIMIT ${MAX_EXPORTED_ROWS + 1}`,
 } as const;
 
 const count = z.union([z.number(), z.string()]).nullable().transform((value) => Number(value ?? 0));

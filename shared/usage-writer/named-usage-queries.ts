@@ -12,19 +12,24 @@ export const NAMED_QUERY_PARAMETERS = ['first day (YYYY-MM-DD)', 'last day (YYYY
 export type NamedQueryDays = [first: string, last: string];
 
 /**
- * The usage rows of the days `?` to `?`, each record once. The usage files may hold a record more than
+ * The usage rows of the days `?` to `?` (and `alsoWhere`, with its own parameters after the days), each record once. The usage files may hold a record more than
  * once (a batch redelivered after its file was written, a compaction not yet finished), always in its own
  * day, so numbering the copies per (dt, record_id) and keeping the first makes every total exact. The
  * `dt` condition sits on the table itself: Athena reads only those days' partitions.
  */
-export const DEDUPLICATED_USAGE = `deduplicated_usage AS (
+export function deduplicatedUsage(alsoWhere?: string): string {
+  return `deduplicated_usage AS (
   SELECT * FROM (
     SELECT ${USAGE_TABLE_NAME}.*, ROW_NUMBER() OVER (PARTITION BY ${USAGE_PARTITION_KEY}, record_id ORDER BY created_at) AS copy_number
     FROM ${USAGE_TABLE_NAME}
-    WHERE ${USAGE_PARTITION_KEY} BETWEEN ? AND ?
+    WHERE ${USAGE_PARTITION_KEY} BETWEEN ? AND ?${alsoWhere ? ` AND ${alsoWhere}` : ''}
   ) numbered
   WHERE copy_number = 1
 )`;
+}
+
+/** Every project's rows of the days `?` to `?`, each record once. */
+export const DEDUPLICATED_USAGE = deduplicatedUsage();
 
 /*
  * The SQL must run unchanged in Athena (Trino) and DuckDB: standard aggregates and window functions only,

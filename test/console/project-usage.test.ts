@@ -53,6 +53,22 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, dt: '2025-03-01', streamed: false, error_code: null });
   });
 
+  it('counts a record the usage files hold twice (a redelivered batch, before compaction) once', async () => {
+    const twiceDir = await makeTempDataDir();
+    const once = sampleRecord({ projectId: 'acme', costNanos: 1_000, createdAt: '2025-03-01T10:00:00.000Z', requestId: 'req-twice' });
+    const other = sampleRecord({ projectId: 'acme', costNanos: 2_000, createdAt: '2025-03-01T10:30:00.000Z' });
+    await writeUsageFiles(twiceDir, [once, other]);
+    await writeUsageFiles(twiceDir, [once]);
+    const twice = new DuckDbUsageQuery(twiceDir);
+    const range = parseUsageRange('acme', '2025-03-01', '2025-03-01');
+
+    const summary = await summarizeProjectUsage(twice, range);
+    expect(summary.by_day).toEqual([expect.objectContaining({ requests: 2, cost_nanos: 3_000 })]);
+    expect(summary.top_requests.filter((row) => row.request_id === 'req-twice')).toHaveLength(1);
+    expect((await exportUsageRows(twice, range)).rows).toHaveLength(2);
+    await rm(twiceDir, { recursive: true, force: true });
+  });
+
   it('answers empty lists before any usage file exists', async () => {
     const empty = new DuckDbUsageQuery(await makeTempDataDir());
     const summary = await summarizeProjectUsage(empty, parseUsageRange('acme', '2025-03-01', '2025-03-31'));
