@@ -5,7 +5,7 @@ import type { VideoJob } from '../core/ports.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { AdmittedRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
-import { recordUsage } from '../pipeline/record-usage.ts';
+import { createUsageSettlement } from '../pipeline/record-usage.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 
 /**
@@ -21,35 +21,33 @@ export async function billFinishedVideo(services: GatewayServices, admitted: Adm
   const now = services.clock.now();
   if (!(await services.videoJobs.claimBilling(job.projectId, job.videoId, new Date(now).toISOString()))) return;
   const { config, orgRates } = admitted;
-  const record = () =>
-    recordUsage(
-      services,
-      {
-        requestId: job.requestId,
-        projectId: job.projectId,
-        keyId: job.keyId,
-        endpoint: 'videos',
-        attribution: {},
-        startedAt: now,
-        // Nothing is reserved for a finished video: the balance was checked when the job was created.
-        admission: { prepaid: config.project.prepaid === true, reservedNanos: 0, tokenCharge: undefined, headers: {} },
-      },
-      {
-        model: job.model,
-        provider: job.provider,
-        rate: effectiveRate(job.model, config, orgRates),
-        streamed: false,
-        fallbackAttempts: 0,
-        status: 'completed',
-        httpStatus: 200,
-        usage: { ...ZERO_USAGE, units: { videoSeconds: seconds } },
-        upstreamId: job.videoId,
-        finishReason: 'completed',
-      },
-      finishedVideoRecordId(job.videoId),
-    ).then(() => undefined);
-  if (route.afterAnswer) route.afterAnswer(record);
-  else await record();
+  const settlement = createUsageSettlement(
+    services,
+    {
+      requestId: job.requestId,
+      projectId: job.projectId,
+      keyId: job.keyId,
+      endpoint: 'videos',
+      attribution: {},
+      startedAt: now,
+      // Nothing is reserved for a finished video: the balance was checked when the job was created.
+      admission: { prepaid: config.project.prepaid === true, reservedNanos: 0, tokenCharge: undefined, headers: {} },
+    },
+    route.afterAnswer,
+    finishedVideoRecordId(job.videoId),
+  );
+  await settlement.settle({
+    model: job.model,
+    provider: job.provider,
+    rate: effectiveRate(job.model, config, orgRates),
+    streamed: false,
+    fallbackAttempts: 0,
+    status: 'completed',
+    httpStatus: 200,
+    usage: { ...ZERO_USAGE, units: { videoSeconds: seconds } },
+    upstreamId: job.videoId,
+    finishReason: 'completed',
+  });
 }
 
 /** The record id of a video's completion: the same whoever records it, so the writer applies it once. */

@@ -119,10 +119,16 @@ async function correctTokenCharge(services: GatewayServices, charge: LimitCharge
  * balance reservation and corrects the tokens-per-minute charge), later ones are ignored, so every exit of
  * a request can hand its outcome over without counting twice.
  */
-export function createUsageSettlement(services: GatewayServices, context: RequestMeteringContext, afterAnswer?: (work: () => Promise<void>) => void) {
+export function createUsageSettlement(
+  services: GatewayServices,
+  context: RequestMeteringContext,
+  afterAnswer?: (work: () => Promise<void>) => void,
+  /** A record id derived from what is billed (a finished video), where several requests may bill it. */
+  fixedRecordId?: string,
+) {
   let settling: Promise<void> | undefined;
   // One id for the provisional record and the real one, so that at most one of them is ever applied.
-  const recordId = newRecordId(services);
+  const recordId = fixedRecordId ?? newRecordId(services);
   return {
     /** Leaves the provisional outcome with a sink that keeps it, should the process stop before settle. */
     expect(outcome: AttemptOutcome): void {
