@@ -7,7 +7,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits, planTargets } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 import { anthropicMessagesProtocol, anthropicProtocolHeaders } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
-import { wireProtocols } from '../protocols/registry.ts';
+import { REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { countMessagesTokensEstimate } from '../protocols/anthropic-messages/count-tokens.ts';
 import { buildUpstreamMessagesBody, parseMessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
 
@@ -27,7 +27,7 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
   const countRequest = parseMessagesRequest(bodyText(request));
   const [target] = planTargets(services, admitted, { ...countRequest, models: [], route: undefined }, {
     // Every model can be counted: by its provider when it speaks Anthropic's protocol, else estimated.
-    protocols: Object.keys(wireProtocols) as Array<keyof typeof wireProtocols>,
+    protocols: REACHABLE_PROTOCOLS,
     modelKinds: ['chat'],
   });
   if (!target?.provider.protocols.includes('anthropic-messages')) {

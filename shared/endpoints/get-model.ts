@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
 import { findAllowedModel } from '../core/resolve-model.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { decodePathId } from '../http/path-id.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { describeModel, describeModelForMessagesClient, isMessagesStyleClient } from './list-models.ts';
@@ -12,12 +13,7 @@ export const SINGLE_MODEL_PATH_PREFIX = '/v1/models/';
  * `%2F` (`openai%2Fgpt-4o-mini`) and people type it as is (`openai/gpt-4o-mini`).
  */
 function requestedModelId(path: string): string {
-  const rest = path.slice(SINGLE_MODEL_PATH_PREFIX.length).replace(/\/+$/, '');
-  try {
-    return decodeURIComponent(rest);
-  } catch {
-    throw new GatewayError('invalid_request', `"${rest}" is not a valid model id in a path.`, { code: 'invalid_model', param: 'model' });
-  }
+  return decodePathId(path.slice(SINGLE_MODEL_PATH_PREFIX.length).replace(/\/+$/, ''), { noun: 'model', code: 'invalid_model', param: 'model' });
 }
 
 /**

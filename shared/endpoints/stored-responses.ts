@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
 import type { StoredResponseOwner } from '../core/ports.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { decodePathId } from '../http/path-id.ts';
 import { admitRequest, readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
@@ -29,7 +30,7 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
   const [encodedId = '', operationName = '', ...rest] = request.path.slice(STORED_RESPONSES_PREFIX.length).replace(/\/+$/, '').split('/');
   const operation = rest.length === 0 ? OPERATIONS[`${request.method} ${operationName}`] : undefined;
   if (!operation) throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
-  const responseId = decodePathSegment(encodedId);
+  const responseId = decodePathId(encodedId, { noun: 'response', code: 'invalid_response_id', param: 'response_id' });
   const owner = await findOwner(services, responseId);
   const projectId = admitted.config.project.projectId;
   const provider = owner?.projectId === projectId ? admitted.config.providers.get(owner.provider) : undefined;
@@ -55,12 +56,4 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
 
 function findOwner(services: GatewayServices, responseId: string): Promise<StoredResponseOwner | undefined> {
   return readStore(() => services.generations.findStoredResponse(responseId));
-}
-
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new GatewayError('invalid_request', `"${segment}" is not a valid response id in a path.`, { code: 'invalid_response_id', param: 'response_id' });
-  }
 }

@@ -3,6 +3,7 @@ import type { ProviderConfig } from '../core/project-config.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import type { VideoJob } from '../core/ports.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { decodePathId } from '../http/path-id.ts';
 import { admitRequest, readStore, type AdmittedRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
@@ -26,7 +27,7 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
   if (rest.length > 0 || (operation !== '' && !content)) {
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
   }
-  const { job, provider } = await findJob(services, admitted, decodeSegment(encodedId));
+  const { job, provider } = await findJob(services, admitted, decodePathId(encodedId, { noun: 'video', code: 'invalid_video_id', param: 'video_id' }));
   const query = request.query.toString();
   const called = await callOwningProvider(services, admitted, route, provider, {
     method: request.method,
@@ -87,12 +88,4 @@ async function findJob(services: GatewayServices, admitted: AdmittedRequest, vid
 /** What was seen of a job is a convenience for the list: failing to keep it fails nothing. */
 async function saveQuietly(services: GatewayServices, job: VideoJob): Promise<void> {
   await services.videoJobs.save(job).catch(() => undefined);
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new GatewayError('invalid_request', `"${segment}" is not a valid video id in a path.`, { code: 'invalid_video_id', param: 'video_id' });
-  }
 }

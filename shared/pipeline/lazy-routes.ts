@@ -1,3 +1,4 @@
+import { loadOnFirstUse } from './load-on-first-use.ts';
 import type { RouteHandler, RouteTable } from './route-group.ts';
 
 /**
@@ -6,14 +7,7 @@ import type { RouteHandler, RouteTable } from './route-group.ts';
  * of the other routes do not pay for it. A load that fails is tried again by the next request.
  */
 export function lazyRoutes(methods: Readonly<Record<string, readonly string[]>>, load: () => Promise<RouteTable>): RouteTable {
-  let loading: Promise<RouteTable> | undefined;
-  const loaded = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
+  const loaded = loadOnFirstUse(load);
   const table: RouteTable = {};
   for (const [path, verbs] of Object.entries(methods)) {
     table[path] = Object.fromEntries(

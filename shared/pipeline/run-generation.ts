@@ -5,7 +5,7 @@ import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
-import { wireProtocols } from '../protocols/registry.ts';
+import { REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
@@ -23,8 +23,6 @@ import { createUsageSettlement, type AttemptDescription, type AttemptOutcome } f
 import type { RouteContext } from './route-context.ts';
 import { streamAnswer } from './stream-answer.ts';
 
-/** Every protocol can reach every other through the canonical model. */
-const REACHABLE_PROTOCOLS = Object.keys(wireProtocols) as Array<keyof typeof wireProtocols>;
 
 /**
  * The one generation pipeline, for every endpoint: admit (key, project, policy) → parse → plan the

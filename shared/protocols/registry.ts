@@ -24,6 +24,9 @@ export const wireProtocols: Readonly<Record<ConversationProtocolId, UpstreamProt
   'bedrock-converse': bedrockConverseProtocol,
 };
 
+/** Every conversation protocol: each reaches every other through the canonical model. */
+export const REACHABLE_PROTOCOLS = Object.keys(wireProtocols) as ConversationProtocolId[];
+
 export function wireProtocol(id: ConversationProtocolId): UpstreamProtocol {
   return wireProtocols[id];
 }

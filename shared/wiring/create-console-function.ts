@@ -12,6 +12,7 @@ import type { UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
+import { loadOnFirstUse } from '../pipeline/load-on-first-use.ts';
 import { createAdminServices } from './create-admin-services.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';
@@ -72,21 +73,16 @@ function createSignIn(
   if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
   const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
   const s3 = new S3Client({ region: config.AWS_REGION });
-  let ready: Promise<ConsoleAuthenticator> | undefined;
-  const load = async (): Promise<ConsoleAuthenticator> => {
+  const ready = loadOnFirstUse(async (): Promise<ConsoleAuthenticator> => {
     const site = await loadConsoleSiteConfig(s3, bucket);
     if (site.signIn !== 'cognito') throw new Error('The deployed console config.json is not for Cognito sign-in.');
     return new CognitoConsoleAuthenticator(cognitoIdTokenVerifier(site));
-  };
+  });
   return {
     authenticator: {
       async identify(authorization) {
         bearerToken(authorization); // Anonymous requests get their 401 without waiting for the configuration.
-        ready ??= load().catch((error: unknown) => {
-          ready = undefined;
-          throw error;
-        });
-        return (await ready).identify(authorization);
+        return (await ready()).identify(authorization);
       },
     },
     codes: {},

@@ -5,7 +5,7 @@ import type { GatewayError } from '../core/errors.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { toGatewayRequest, toStreamingResult, type StreamingResult } from '../lambda/function-url.ts';
+import { toGatewayRequest, toStreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
 import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
