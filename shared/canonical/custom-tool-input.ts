@@ -1,5 +1,6 @@
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 import type { CanonicalRequest, CanonicalTool } from './canonical-request.ts';
+import { parseToolArguments, stringifyToolInput } from './tool-arguments.ts';
 
 /**
  * A custom tool (OpenAI's free-text tools, e.g. Codex's apply_patch) reaches an upstream that only knows
@@ -42,4 +43,24 @@ export function unwrapParsedCustomToolInput(input: unknown): string {
 /** The names of the request's custom tools (none when there is no translated request). */
 export function customToolNames(request: Pick<CanonicalRequest, 'tools'> | undefined): ReadonlySet<string> {
   return new Set((request?.tools ?? []).filter((tool: CanonicalTool) => tool.custom).map((tool) => tool.name));
+}
+
+/*
+ * The three crossings of a protocol that only knows JSON tools (Anthropic's Messages, Bedrock's Converse):
+ * a tool's schema, a call's input on the way there, and a call's parsed input on the way back.
+ */
+
+/** A tool's input schema as a JSON tool: a custom tool's free text in one string property, else its parameters. */
+export function jsonToolInputSchema(tool: CanonicalTool): Record<string, unknown> {
+  return tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) };
+}
+
+/** A tool call's arguments as the JSON object a JSON tool takes. */
+export function jsonToolCallInput(call: { arguments: string; custom?: boolean }): Record<string, unknown> {
+  return call.custom ? wrapCustomToolInput(call.arguments) : parseToolArguments(call.arguments);
+}
+
+/** A JSON tool call's parsed input as the call's arguments: a custom tool's free text, else the JSON text. */
+export function toolCallArgumentsOf(input: unknown, custom: boolean): string {
+  return custom ? unwrapParsedCustomToolInput(input) : stringifyToolInput(input);
 }

@@ -1,7 +1,6 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
-import { customToolInputSchema, wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
-import { parseToolArguments } from '../../canonical/tool-arguments.ts';
+import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type {
   AnthropicDocumentBlock,
   AnthropicImageBlock,
@@ -103,7 +102,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicReques
       // Anthropic accepts earlier thinking only with its own signature.
       return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
     case 'tool-call':
-      return [{ type: 'tool_use', id: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) }];
+      return [{ type: 'tool_use', id: part.id, name: part.name, input: jsonToolCallInput(part) }];
     case 'tool-result': {
       const only = part.content[0];
       const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
@@ -154,7 +153,7 @@ function writeTools(request: CanonicalRequest): AnthropicTool[] {
   return request.tools.map((tool) => ({
     name: tool.name,
     ...(tool.description ? { description: tool.description } : {}),
-    input_schema: tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) },
+    input_schema: jsonToolInputSchema(tool),
   }));
 }
 

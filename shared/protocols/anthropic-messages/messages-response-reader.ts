@@ -1,8 +1,7 @@
 import type { CanonicalOutput, CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
-import { customToolNames, unwrapParsedCustomToolInput } from '../../canonical/custom-tool-input.ts';
-import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
+import { customToolNames, toolCallArgumentsOf } from '../../canonical/custom-tool-input.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { anthropicMessageSchema } from './anthropic-wire-types.ts';
 import { mapAnthropicStopReason } from './messages-stop-reason.ts';
@@ -25,7 +24,7 @@ export function readMessagesResponse(payload: unknown, request?: CanonicalReques
     else if (block.type === 'thinking' && block.thinking) content.push({ type: 'reasoning', text: block.thinking, ...(block.signature ? { signature: block.signature } : {}) });
     else if (block.type === 'tool_use') {
       const custom = customTools.has(block.name ?? '');
-      const argumentsText = custom ? unwrapParsedCustomToolInput(block.input) : stringifyToolInput(block.input);
+      const argumentsText = toolCallArgumentsOf(block.input, custom);
       content.push({ type: 'tool-call', id: block.id ?? '', name: block.name ?? '', arguments: argumentsText, ...(custom ? { custom } : {}) });
     }
   }

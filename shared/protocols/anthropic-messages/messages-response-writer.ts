@@ -1,6 +1,5 @@
 import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
-import { wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
-import { parseToolArguments } from '../../canonical/tool-arguments.ts';
+import { jsonToolCallInput } from '../../canonical/custom-tool-input.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { anthropicStopReasonFor } from './messages-stop-reason.ts';
@@ -8,14 +7,14 @@ import { renderAnthropicUsage } from './messages-usage.ts';
 
 /**
  * A canonical answer as an Anthropic message: reasoning as a thinking block (an empty signature when the
- * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see parseToolArguments
+ * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
  * for broken JSON; a custom tool's text as its `input`), the stop reason, and usage with cache reads apart (input_tokens is the uncached rest).
  */
 export function writeMessagesResponse(response: CanonicalResponse, presentation: Presentation): string {
   const content = response.content.map((part) => {
     if (part.type === 'reasoning') return { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
     if (part.type === 'text') return { type: 'text', text: part.text };
-    return { type: 'tool_use', id: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) };
+    return { type: 'tool_use', id: part.id, name: part.name, input: jsonToolCallInput(part) };
   });
   const madeToolCalls = response.content.some((part) => part.type === 'tool-call');
   return JSON.stringify({

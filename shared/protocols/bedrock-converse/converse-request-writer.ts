@@ -1,7 +1,6 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
-import { customToolInputSchema, wrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
+import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
-import { parseToolArguments } from '../../canonical/tool-arguments.ts';
 import type {
   ConverseDocumentBlock,
   ConverseImageBlock,
@@ -43,7 +42,7 @@ export function writeConverseRequest(request: CanonicalRequest): Record<string, 
       toolSpec: {
         name: tool.name,
         ...(tool.description ? { description: tool.description } : {}),
-        inputSchema: { json: tool.custom ? customToolInputSchema(tool.custom.format) : { type: 'object', properties: {}, ...(tool.parameters ?? {}) } },
+        inputSchema: { json: jsonToolInputSchema(tool) },
       },
     }),
   );
@@ -103,7 +102,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): ConverseRequest
       dropped.add('messages[].content[type=reasoning]');
       return [];
     case 'tool-call':
-      return [{ toolUse: { toolUseId: part.id, name: part.name, input: part.custom ? wrapCustomToolInput(part.arguments) : parseToolArguments(part.arguments) } }];
+      return [{ toolUse: { toolUseId: part.id, name: part.name, input: jsonToolCallInput(part) } }];
     case 'tool-result': {
       const content = part.content.flatMap((item): Array<{ text: string } | ConverseImageBlock> => {
         if (item.type === 'text') return item.text.trim() === '' ? [] : [{ text: item.text }];

@@ -1,8 +1,7 @@
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { CanonicalOutput, CanonicalResponse } from '../../canonical/canonical-response.ts';
-import { customToolNames, unwrapParsedCustomToolInput } from '../../canonical/custom-tool-input.ts';
+import { customToolNames, toolCallArgumentsOf } from '../../canonical/custom-tool-input.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
-import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { mapConverseStopReason } from './converse-stop-reason.ts';
 import { readConverseUsage } from './converse-usage.ts';
@@ -38,6 +37,6 @@ function readBlock(block: ConverseContentBlock, customTools: ReadonlySet<string>
   const tool = block.toolUse;
   if (!tool) return [];
   const custom = customTools.has(tool.name ?? '');
-  const argumentsText = custom ? unwrapParsedCustomToolInput(tool.input) : stringifyToolInput(tool.input);
+  const argumentsText = toolCallArgumentsOf(tool.input, custom);
   return [{ type: 'tool-call', id: tool.toolUseId ?? '', name: tool.name ?? '', arguments: argumentsText, ...(custom ? { custom } : {}) }];
 }
