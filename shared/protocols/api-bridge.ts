@@ -2,7 +2,7 @@ import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 import { createSseDecoder } from '../transport/stream-decoder.ts';
-import type { AnswerKind, Bridge, BytesMeter, UpstreamRequest } from './bridge.ts';
+import { NO_BYTES_METER, type AnswerKind, type Bridge, type BytesMeter, type UpstreamRequest } from './bridge.ts';
 import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
 import { openAiStreamErrorFrame, relayOpenAiUpstreamError, renderOpenAiError } from './openai-chat/openai-errors.ts';
 import type { ClientStream, Presentation, StreamReader } from './wire-protocol.ts';
@@ -32,7 +32,6 @@ export interface EndpointApi {
 }
 
 const NOTHING_TO_READ: StreamReader = { push: () => [] };
-const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {

@@ -90,7 +90,7 @@ export interface ProtocolBridge extends Bridge {
 }
 
 /** Bytes of a protocol answer are never relayed raw; nothing to meter. */
-const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
+export const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
 /**
  * Chooses the bridge to a provider speaking `providerProtocols`:
@@ -187,9 +187,9 @@ function canonicalAnswerBridge(
   return {
     ...protocolSides(client, upstream, upstreamBody),
     native: false,
-    readResponse: (payload) => (request ? upstream.readResponse(payload, request()) : upstream.readResponse(payload)),
+    readResponse: (payload) => upstream.readResponse(payload, request?.()),
     presentResponse: ({ canonical, usage }, presentation) => ({ body: client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json' }),
-    createStreamReader: () => (request ? upstream.createStreamReader(request()) : upstream.createStreamReader()),
+    createStreamReader: () => upstream.createStreamReader(request?.()),
     createClientStream: (presentation) => client.createStreamWriter(presentation),
   };
 }

@@ -1,7 +1,7 @@
 import { readMessagesResponse } from '../anthropic-messages/messages-response-reader.ts';
 import { writeMessagesRequest } from '../anthropic-messages/messages-request-writer.ts';
 import { readBedrockErrorWords, interpretBedrockErrorAnswer } from '../bedrock-runtime/bedrock-errors.ts';
-import { bedrockModelPath, EVENT_STREAM_CONTENT_TYPE } from '../bedrock-runtime/bedrock-model-path.ts';
+import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
 import type { UpstreamProtocol } from '../wire-protocol.ts';
 import { nativeBedrockMessagesBody, toBedrockMessagesBody } from './bedrock-messages-body.ts';
 import { createBedrockMessagesDecoder } from './bedrock-messages-stream.ts';
@@ -18,7 +18,7 @@ export const bedrockAnthropicMessagesProtocol: UpstreamProtocol = {
   id: 'bedrock-anthropic-messages',
 
   upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'invoke-with-response-stream' : 'invoke'),
-  upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? EVENT_STREAM_CONTENT_TYPE : 'application/json' }),
+  upstreamHeaders: bedrockRuntimeHeaders,
   native: { carries: 'anthropic-messages', requestBody: nativeBedrockMessagesBody },
   writeRequest: (request, upstreamModel) => toBedrockMessagesBody(writeMessagesRequest(request, upstreamModel), []),
   readResponse: readMessagesResponse,

@@ -1,5 +1,5 @@
 import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../bedrock-runtime/bedrock-errors.ts';
-import { bedrockModelPath, EVENT_STREAM_CONTENT_TYPE } from '../bedrock-runtime/bedrock-model-path.ts';
+import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
 import type { UpstreamProtocol } from '../wire-protocol.ts';
 import { writeConverseRequest } from './converse-request-writer.ts';
 import { readConverseResponse } from './converse-response-reader.ts';
@@ -15,7 +15,7 @@ export const bedrockConverseProtocol: UpstreamProtocol = {
   id: 'bedrock-converse',
 
   upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'converse-stream' : 'converse'),
-  upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? EVENT_STREAM_CONTENT_TYPE : 'application/json' }),
+  upstreamHeaders: bedrockRuntimeHeaders,
   writeRequest: writeConverseRequest,
   readResponse: readConverseResponse,
   createStreamDecoder: createConverseStreamDecoder,

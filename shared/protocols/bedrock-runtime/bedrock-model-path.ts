@@ -9,3 +9,8 @@ export function bedrockModelPath(modelId: string, operation: 'invoke' | 'invoke-
 
 /** What a streamed Bedrock answer is framed as (AWS's binary event stream). */
 export const EVENT_STREAM_CONTENT_TYPE = 'application/vnd.amazon.eventstream';
+
+/** The headers of every Bedrock runtime call: a JSON body, and JSON or the AWS event stream back. */
+export function bedrockRuntimeHeaders(_client: unknown, streaming: boolean): Record<string, string> {
+  return { 'content-type': 'application/json', accept: streaming ? EVENT_STREAM_CONTENT_TYPE : 'application/json' };
+}
