@@ -3,7 +3,7 @@ import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type T
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
-import { GENERATION_TTL_ATTRIBUTE } from './table-definitions.ts';
+import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 
 export interface UsageLedgerTables {
   generations: string;
@@ -24,6 +24,11 @@ export function storedResponseKey(responseId: string): string {
 /** DynamoDB's limit on the items of one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
 
+/** A record of an answer the provider stores (a response, a video) is written with its owner item. */
+function hasOwnerItem(record: UsageRecord): record is UsageRecord & { upstreamId: string } {
+  return Boolean(record.upstreamId) && storesUpstreamObjects(record.endpoint);
+}
+
 /**
  * Groups records (by index) into transactions of at most 100 items: a record's put, its owner item when it
  * has one, and one spend update per project of the group.
@@ -35,7 +40,7 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
   let projects = new Set<string>();
   for (const index of indices) {
     const record = recordAt(index);
-    const own = record.upstreamId && storesUpstreamObjects(record.endpoint) ? 2 : 1;
+    const own = hasOwnerItem(record) ? 2 : 1;
     const newProject = projects.has(record.projectId) ? 0 : 1;
     if (chunk.length > 0 && items + own + projects.size + newProject > MAX_TRANSACTION_ITEMS) {
       chunks.push(chunk);
@@ -130,7 +135,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     const recordOfItem: Array<number | undefined> = [];
     const spend = new Map<string, { cost: number; count: number; settlement: number; prepaid: boolean; updatedAt: string }>();
     records.forEach((record, position) => {
-      const expiresAt = Math.floor(Date.parse(record.createdAt) / 1000) + this.tables.retentionDays * 86_400;
+      const expiresAt = generationExpiresAt(record.createdAt, this.tables.retentionDays);
       recordOfItem[items.length] = position;
       items.push({
         Put: {
@@ -139,7 +144,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
           ConditionExpression: 'attribute_not_exists(recordId)',
         },
       });
-      if (record.upstreamId && storesUpstreamObjects(record.endpoint)) {
+      if (hasOwnerItem(record)) {
         items.push({ Put: { TableName: this.tables.generations, Item: this.ownerItem(record, record.upstreamId, expiresAt) } });
       }
       const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, prepaid: false, updatedAt: record.createdAt };

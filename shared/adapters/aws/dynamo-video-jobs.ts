@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { VideoJob, VideoJobStore } from '../../core/ports.ts';
-import { GENERATION_TTL_ATTRIBUTE } from './table-definitions.ts';
+import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 
 const videoJobSchema = z.object({
   projectId: z.string(),
@@ -34,7 +34,7 @@ export class DynamoVideoJobs implements VideoJobStore {
   ) {}
 
   async save(job: VideoJob): Promise<void> {
-    const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + this.table.retentionDays * 86_400;
+    const expiresAt = generationExpiresAt(job.createdAt, this.table.retentionDays);
     await this.client.send(
       new PutCommand({ TableName: this.table.name, Item: { ...job, generationKey: videoJobsKey(job.projectId), recordId: job.videoId, [GENERATION_TTL_ATTRIBUTE]: expiresAt } }),
     );

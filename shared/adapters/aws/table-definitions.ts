@@ -60,6 +60,11 @@ export function projectsTableDefinition(tableName: string): CreateTableCommandIn
 
 export const GENERATION_TTL_ATTRIBUTE = 'expiresAt';
 
+/** When an item of the generations table made at `createdAt` expires (DynamoDB's TTL: epoch seconds). */
+export function generationExpiresAt(createdAt: string, retentionDays: number): number {
+  return Math.floor(Date.parse(createdAt) / 1000) + retentionDays * 86_400;
+}
+
 export function generationsTableDefinition(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
