@@ -1,5 +1,6 @@
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { jsonLine, readJsonLines } from './json-lines.ts';
 
 /** What one item held before a transaction wrote it: restored should the transaction not finish. */
 const beforeImageSchema = z.object({ tableName: z.string(), key: z.record(z.string(), z.unknown()), item: z.record(z.string(), z.unknown()).optional() });
@@ -27,7 +28,7 @@ export class TransactionUndoLog {
 
   /** Opens the log at `path`: the before-images of every transaction a previous run left unfinished. */
   static open(path: string): { log: TransactionUndoLog; unfinished: BeforeImage[][] } {
-    const unfinished = existsSync(path) ? unfinishedIn(readFileSync(path, 'utf8')) : [];
+    const unfinished = unfinishedIn(readJsonLines(path, entrySchema));
     return { log: new TransactionUndoLog(path), unfinished };
   }
 
@@ -39,14 +40,14 @@ export class TransactionUndoLog {
   begin(items: BeforeImage[]): number {
     const id = this.nextId++;
     this.open.add(id);
-    writeSync(this.fd, `${JSON.stringify({ op: 'begin', id, items })}\n`);
+    writeSync(this.fd, jsonLine({ op: 'begin', id, items }));
     return id;
   }
 
   end(id: number): void {
     this.open.delete(id);
     if (this.open.size === 0) ftruncateSync(this.fd, 0);
-    else writeSync(this.fd, `${JSON.stringify({ op: 'end', id })}\n`);
+    else writeSync(this.fd, jsonLine({ op: 'end', id }));
   }
 
   close(): void {
@@ -54,16 +55,10 @@ export class TransactionUndoLog {
   }
 }
 
-function unfinishedIn(text: string): BeforeImage[][] {
+/** The before-images of each transaction that began and never ended (a torn last line had not begun writing). */
+function unfinishedIn(entries: readonly z.infer<typeof entrySchema>[]): BeforeImage[][] {
   const begun = new Map<number, BeforeImage[]>();
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: z.infer<typeof entrySchema>;
-    try {
-      entry = entrySchema.parse(JSON.parse(line));
-    } catch {
-      continue; // a torn last line: its transaction had not begun writing
-    }
+  for (const entry of entries) {
     if (entry.op === 'begin') begun.set(entry.id, entry.items);
     else begun.delete(entry.id);
   }

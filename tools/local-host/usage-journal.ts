@@ -1,5 +1,6 @@
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { jsonLine, readJsonLines } from './json-lines.ts';
 
 /**
  * The local usage queue's durability, as SQS is durable in AWS: every usage record is appended to a
@@ -49,8 +50,8 @@ export class UsageJournal {
    * request never sent its own (delivered as they were expected). The file is rewritten to hold just those.
    */
   static open(path: string, newId: () => string): { journal: UsageJournal; pending: PendingMessage[] } {
-    const pending = existsSync(path) ? undone(readFileSync(path, 'utf8'), newId) : [];
-    writeFileSync(`${path}.tmp`, pending.map((message) => line({ op: 'send', id: message.id, recordId: message.recordId, body: message.body })).join(''), { mode: 0o600 });
+    const pending = undone(readJsonLines(path, entrySchema), newId);
+    writeFileSync(`${path}.tmp`, pending.map((message) => jsonLine({ op: 'send', id: message.id, recordId: message.recordId, body: message.body })).join(''), { mode: 0o600 });
     renameSync(`${path}.tmp`, path);
     const journal = new UsageJournal(path);
     for (const message of pending) journal.open.set(message.id, { recordId: message.recordId, body: message.body });
@@ -79,14 +80,14 @@ export class UsageJournal {
       this.compactAt = COMPACT_AFTER_BYTES;
       return;
     }
-    this.bytes += writeSync(this.fd, ids.map((id) => line({ op: 'done', id })).join(''));
+    this.bytes += writeSync(this.fd, ids.map((id) => jsonLine({ op: 'done', id })).join(''));
     if (this.bytes > this.compactAt) this.compact();
   }
 
   private compact(): void {
     const live = [
-      ...[...this.expected].map(([recordId, body]) => line({ op: 'expect', recordId, body })),
-      ...[...this.open].map(([id, message]) => line({ op: 'send', id, ...message })),
+      ...[...this.expected].map(([recordId, body]) => jsonLine({ op: 'expect', recordId, body })),
+      ...[...this.open].map(([id, message]) => jsonLine({ op: 'send', id, ...message })),
     ].join('');
     writeFileSync(`${this.path}.tmp`, live, { mode: 0o600 });
     renameSync(`${this.path}.tmp`, this.path);
@@ -101,7 +102,7 @@ export class UsageJournal {
   }
 
   private append(entry: Entry): void {
-    this.bytes += writeSync(this.fd, line(entry));
+    this.bytes += writeSync(this.fd, jsonLine(entry));
   }
 
   get file(): string {
@@ -109,23 +110,12 @@ export class UsageJournal {
   }
 }
 
-function line(entry: Entry): string {
-  return `${JSON.stringify(entry)}\n`;
-}
-
 /** Replays a journal's entries: sends not done, and expectations never sent (a torn last line is ignored). */
-function undone(text: string, newId: () => string): Array<PendingMessage & { recordId: string }> {
+function undone(entries: readonly Entry[], newId: () => string): Array<PendingMessage & { recordId: string }> {
   const sent = new Map<string, { recordId: string; body: string }>();
   const expected = new Map<string, string>();
   const sentRecords = new Set<string>();
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    let parsed: Entry;
-    try {
-      parsed = entrySchema.parse(JSON.parse(raw));
-    } catch {
-      continue;
-    }
+  for (const parsed of entries) {
     if (parsed.op === 'expect') expected.set(parsed.recordId, parsed.body);
     else if (parsed.op === 'send') {
       sent.set(parsed.id, { recordId: parsed.recordId, body: parsed.body });
