@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RandomBytes } from './ports.ts';
 
 export const PROJECT_KEY_PREFIX = 'gw.';
@@ -30,7 +30,7 @@ export function generateKeyId(randomBytes: RandomBytes): string {
 }
 
 export function hashProjectKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What may be shown of a key after creation: enough to recognise it, far too little to use it. */

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { configUnavailable, GatewayError } from '../core/errors.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 
@@ -108,5 +108,5 @@ export function guardOrigin(serve: Serve, { loadSecrets, renderError, now = Date
 }
 
 function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }

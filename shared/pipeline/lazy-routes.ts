@@ -1,4 +1,4 @@
-import { loadOnFirstUse } from './load-on-first-use.ts';
+import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import type { RouteHandler, RouteTable } from './route-group.ts';
 
 /**

@@ -110,7 +110,7 @@ export function chooseBridge(client: ClientProtocol, providerProtocols: readonly
     return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
   }
   const carrier = conversational.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
-  if (carrier?.native) return nativeBridge(client, carrier, carrier.native);
+  if (carrier?.native) return nativeBridgeBetween(client, carrier, carrier.native);
   return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), canonical);
 }
 
@@ -144,6 +144,17 @@ function protocolSides(
     renderError: (error, headers) => client.renderError(error, headers),
     createBytesMeter: () => NO_BYTES_METER,
   };
+}
+
+/** A native bridge depends on its two protocols only: made once per pair, not once per request. */
+const nativeBridges = new WeakMap<WireProtocol, Map<UpstreamProtocol, ProtocolBridge>>();
+
+function nativeBridgeBetween(client: WireProtocol, carrier: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {
+  let byUpstream = nativeBridges.get(client);
+  if (!byUpstream) nativeBridges.set(client, (byUpstream = new Map()));
+  let bridge = byUpstream.get(carrier);
+  if (!bridge) byUpstream.set(carrier, (bridge = nativeBridge(client, carrier, carriage)));
+  return bridge;
 }
 
 function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {

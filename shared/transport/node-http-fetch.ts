@@ -1,10 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import type { Agent as HttpAgentType, IncomingMessage } from 'node:http';
+import type { Agent as HttpAgentType } from 'node:http';
 import type { Agent as HttpsAgentType } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
 import type { UpstreamFetch } from '../core/ports.ts';
 import { isPublicAddress } from '../core/public-address.ts';
+import { IncomingResponse } from './incoming-response.ts';
 
 // Taken with getBuiltinModule, not `import`: an ESM import of node:http reads every export, and one of
 // them loads Node's bundled undici (its fetch, unused here), a tenth of a handler's import time.
@@ -34,65 +34,6 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     callback(null, first.address, first.family);
   });
 };
-
-/**
- * A Response over Node's incoming message. A JSON answer read whole with `text()` is read from the message
- * itself; the web stream (which costs tens of µs per answer) is made only when `body` is asked for (a
- * relayed stream). Bodies are read once, as with any Response.
- */
-class IncomingResponse extends Response {
-  #stream: ReadableStream<Uint8Array> | undefined;
-
-  constructor(
-    readonly message: IncomingMessage,
-    init: ResponseInit,
-  ) {
-    super(null, init);
-  }
-
-  webStream(): ReadableStream<Uint8Array> {
-    return (this.#stream ??= Readable.toWeb(this.message) as ReadableStream<Uint8Array>);
-  }
-
-  override async text(): Promise<string> {
-    return (await this.whole()).toString('utf8');
-  }
-
-  override async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
-
-  override async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.whole();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
-
-  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return new Uint8Array(await this.arrayBuffer());
-  }
-
-  private async whole(): Promise<Buffer> {
-    if (this.#stream) return Buffer.from(await new Response(this.#stream).arrayBuffer());
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.message) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  }
-}
-// `body` is a data property in the DOM typings but an accessor at run time: redefined on the prototype.
-Object.defineProperty(IncomingResponse.prototype, 'body', {
-  get(this: IncomingResponse) {
-    return this.webStream();
-  },
-});
-
-function toHeaders(message: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(message.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
-}
 
 /**
  * The upstream transport on Node's own HTTP client: fetch-shaped (so the gateway's code and its tests
@@ -127,8 +68,7 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
       // A Response may carry no body for these statuses.
       const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200);
       if (bodyless) message.resume();
-      const init = { status, statusText: message.statusMessage ?? '', headers: toHeaders(message) };
-      resolve(bodyless ? new Response(null, init) : new IncomingResponse(message, init));
+      resolve(new IncomingResponse(message, url, bodyless));
     });
     outgoing.once('error', reject);
     outgoing.end(body);

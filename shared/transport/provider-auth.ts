@@ -1,7 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
 import type { AwsCredentialSource } from '../core/ports.ts';
 import type { ProviderConfig } from '../core/project-config.ts';
-import { signAwsCall } from './sign-aws-call.ts';
+import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 
 /** One upstream call as the credential step sees it (a request signer needs all of it). */
 export interface OutgoingCall {
@@ -13,6 +13,9 @@ export interface OutgoingCall {
 
 /** The signing name of Bedrock's runtime, the one AWS service the gateway signs for. */
 const BEDROCK_SIGNING_SERVICE = 'bedrock';
+
+/** The AWS SDK's signer, loaded by the first signed call: a function without Bedrock never pays its import. */
+const awsSigner = loadOnFirstUse(() => import('./sign-aws-call.ts'));
 
 /**
  * Adds the provider's credential the way the provider takes it: a bearer token, Anthropic's `x-api-key`,
@@ -52,5 +55,5 @@ async function signWithGatewayCredentials(provider: Pick<ProviderConfig, 'provid
     const source = settings.profile ? `the AWS profile "${settings.profile}"` : "the gateway's AWS credential chain";
     throw new GatewayError('upstream', `Provider "${provider.provider}": no AWS credentials from ${source}.`, { code: 'provider_credentials_unavailable', cause });
   }
-  return signAwsCall(call, { service: BEDROCK_SIGNING_SERVICE, region: settings.region, credentials });
+  return (await awsSigner()).signAwsCall(call, { service: BEDROCK_SIGNING_SERVICE, region: settings.region, credentials });
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -6,7 +5,7 @@ import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts'
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
-import type { ProviderSecrets, RandomBytes } from '../core/ports.ts';
+import type { ProviderSecrets } from '../core/ports.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
 import { SecretsManagerProviderSecrets } from '../adapters/aws/secrets-manager-provider-secrets.ts';
@@ -54,5 +53,3 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     }),
   };
 }
-
-export const secureRandomBytes: RandomBytes = (size) => randomBytes(size);

@@ -3,7 +3,8 @@ import type { RuntimeConfig } from '../config/runtime-config.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import { DynamoAuditTrail } from '../adapters/aws/dynamo-audit-trail.ts';
 import { DynamoMembershipStore } from '../adapters/aws/dynamo-membership-store.ts';
-import { createAdapters, secureRandomBytes } from './create-adapters.ts';
+import { createAdapters } from './create-adapters.ts';
+import { secureRandomBytes } from './secure-random-bytes.ts';
 
 /** The admin function's services; `caches` are the route groups' when they share its process (the local host). */
 export function createAdminServices(config: RuntimeConfig, dependencies: { caches?: ConfigCaches } = {}): AdminServices {

@@ -12,7 +12,7 @@ import type { UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
-import { loadOnFirstUse } from '../pipeline/load-on-first-use.ts';
+import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import { createAdminServices } from './create-admin-services.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';

@@ -9,8 +9,9 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
-import { createAdapters, secureRandomBytes } from './create-adapters.ts';
-import { loadOnFirstUse } from '../pipeline/load-on-first-use.ts';
+import { createAdapters } from './create-adapters.ts';
+import { secureRandomBytes } from './secure-random-bytes.ts';
+import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 
 /** What a host may give a route group instead of building it from the configuration. */
 export interface RouteGroupDependencies {

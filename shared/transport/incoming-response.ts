@@ -1,0 +1,179 @@
+import type { IncomingMessage } from 'node:http';
+import { finished, Readable } from 'node:stream';
+
+/*
+ * A fetch-shaped Response over Node's incoming message, built without undici's Response and Headers:
+ * touching either global loads Node's bundled undici (~25 ms of a handler's import), and constructing
+ * them costs tens of µs per upstream answer, on a path that adds latency to every request. They behave
+ * as a fetch response does where the gateway and the MCP SDK look (status, headers, body read once, or
+ * streamed); the rarely used forms (formData, clone) fall back to undici's own.
+ */
+
+type RawHeaders = IncomingMessage['headers'];
+
+/** A response's headers as fetch presents them: names lower-case, repeated values joined, read-only. */
+export class IncomingHeaders implements Headers {
+  readonly #raw: RawHeaders;
+
+  constructor(raw: RawHeaders) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    const value = this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  has(name: string): boolean {
+    return this.#raw[name.toLowerCase()] !== undefined;
+  }
+
+  getSetCookie(): string[] {
+    const cookies = this.#raw['set-cookie'];
+    return cookies === undefined ? [] : [...cookies];
+  }
+
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.#pairs()) callback.call(thisArg, value, name, this);
+  }
+
+  entries(): HeadersIterator<[string, string]> {
+    return this.#pairs()[Symbol.iterator]();
+  }
+
+  keys(): HeadersIterator<string> {
+    return this.#pairs().map(([name]) => name)[Symbol.iterator]();
+  }
+
+  values(): HeadersIterator<string> {
+    return this.#pairs().map(([, value]) => value)[Symbol.iterator]();
+  }
+
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
+
+  // A fetch response's headers are immutable ("immutable" guard): changing them throws, as there.
+  append(): void {
+    throw immutable();
+  }
+
+  set(): void {
+    throw immutable();
+  }
+
+  delete(): void {
+    throw immutable();
+  }
+
+  /** Sorted by name, each Set-Cookie apart, as the Fetch standard iterates headers. */
+  #pairs(): Array<[string, string]> {
+    const pairs: Array<[string, string]> = [];
+    for (const name of Object.keys(this.#raw).sort()) {
+      if (name === 'set-cookie') for (const cookie of this.getSetCookie()) pairs.push([name, cookie]);
+      else {
+        const value = this.get(name);
+        if (value !== null) pairs.push([name, value]);
+      }
+    }
+    return pairs;
+  }
+}
+
+function immutable(): TypeError {
+  return new TypeError('immutable: the headers of a fetched response cannot be changed');
+}
+
+/**
+ * A JSON answer read whole (`text()`, `json()`) is read from the message itself; the web stream is made
+ * only when `body` is asked for (a relayed stream). The body is read once, as with any Response.
+ */
+export class IncomingResponse implements Response {
+  readonly headers: IncomingHeaders;
+  readonly status: number;
+  readonly statusText: string;
+  readonly redirected = false;
+  readonly type: ResponseType = 'default';
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
+  #used = false;
+
+  constructor(
+    private readonly message: IncomingMessage,
+    readonly url: string,
+    /** 204, 304 and 1xx answers carry no body (the message has been drained). */
+    private readonly bodyless: boolean,
+  ) {
+    this.status = message.statusCode ?? 502;
+    this.statusText = message.statusMessage ?? '';
+    this.headers = new IncomingHeaders(message.headers);
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    if (this.bodyless) return null;
+    return (this.#stream ??= Readable.toWeb(this.message) as ReadableStream<Uint8Array<ArrayBuffer>>);
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  async text(): Promise<string> {
+    return (await this.whole()).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.whole();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  async formData(): Promise<FormData> {
+    return new Response(await this.arrayBuffer(), { headers: [...this.headers] }).formData();
+  }
+
+  clone(): Response {
+    if (this.#used) throw new TypeError('Response.clone: the body has already been read');
+    const body = this.body;
+    if (!body) return new Response(null, this.init());
+    const [mine, theirs] = body.tee();
+    this.#stream = mine;
+    return new Response(theirs, this.init());
+  }
+
+  private init(): ResponseInit {
+    return { status: this.status, statusText: this.statusText, headers: [...this.headers] };
+  }
+
+  private async whole(): Promise<Buffer> {
+    if (this.#used) throw new TypeError('Body is unusable: the body has already been read');
+    this.#used = true;
+    if (this.bodyless) return Buffer.alloc(0);
+    const chunks: Uint8Array[] = [];
+    if (this.#stream) {
+      for await (const chunk of this.#stream) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    }
+    // Events rather than `for await`: the async iterator costs several µs per answer on this path.
+    const message = this.message;
+    return new Promise((resolve, reject) => {
+      message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      finished(message, (error) => (error ? reject(error) : resolve(Buffer.concat(chunks))));
+    });
+  }
+}
