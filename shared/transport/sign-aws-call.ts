@@ -7,32 +7,43 @@ export interface AwsSigning {
   /** The service's signing name, e.g. `bedrock`. */
   service: string;
   region: string;
-  credentials: AwsCredentials;
+  /** The credentials, or where to get them (asked on every signature; a caching provider makes that cheap). */
+  credentials: AwsCredentials | (() => Promise<AwsCredentials>);
 }
+
+/** Signs calls for one service and region; the signer keeps its derived signing key between calls. */
+export type AwsCallSigner = (call: OutgoingCall) => Promise<Record<string, string>>;
 
 /**
  * The call's headers with an AWS Signature V4 (`authorization`, `x-amz-date`, `x-amz-content-sha256`, and
  * `x-amz-security-token` for temporary credentials), made by the AWS SDK's own signer over exactly the
  * method, URL, headers and body that are sent. `host` is signed and sent as the URL names it.
  */
-export async function signAwsCall(call: OutgoingCall, signing: AwsSigning): Promise<Record<string, string>> {
-  const url = new URL(call.url);
+export function createAwsSigner(signing: AwsSigning): AwsCallSigner {
   const signer = new SignatureV4({
     service: signing.service,
     region: signing.region,
     credentials: signing.credentials,
     sha256: Hash.bind(null, 'sha256'),
   });
-  const signed = await signer.sign({
-    method: call.method,
-    protocol: url.protocol,
-    hostname: url.hostname,
-    ...(url.port ? { port: Number(url.port) } : {}),
-    // The path as it goes on the wire (a model id's `:` already `%3A`); the signer escapes it again, as AWS expects.
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    headers: { ...call.headers, host: url.host },
-    body: call.body,
-  });
-  return signed.headers;
+  return async (call) => {
+    const url = new URL(call.url);
+    const signed = await signer.sign({
+      method: call.method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port ? { port: Number(url.port) } : {}),
+      // The path as it goes on the wire (a model id's `:` already `%3A`); the signer escapes it again, as AWS expects.
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: { ...call.headers, host: url.host },
+      body: call.body,
+    });
+    return signed.headers;
+  };
+}
+
+/** One call signed with the credentials it is given (Bedrock: credentials per provider profile). */
+export function signAwsCall(call: OutgoingCall, signing: AwsSigning): Promise<Record<string, string>> {
+  return createAwsSigner(signing)(call);
 }

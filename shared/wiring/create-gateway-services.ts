@@ -21,7 +21,7 @@ export interface RouteGroupDependencies {
   caches?: ConfigCaches;
   /** The upstream transport; Node's HTTP client (plus the offline mock provider) unless given. */
   fetch?: UpstreamFetch;
-  /** What signs calls to Bedrock providers; the AWS SDK's default chain (the function's role in Lambda) unless given. */
+  /** What signs calls to Bedrock providers and to the usage queue; the AWS SDK's default chain (the function's role in Lambda) unless given. */
   awsCredentials?: AwsCredentialSource;
 }
 
@@ -32,15 +32,17 @@ export interface UnsentUsageReports {
 }
 
 /**
- * SQS in AWS, with the spill bucket behind it when configured. Their SDK clients load when first used
- * (the first record is handed over after its answer ended; the spill only when SQS refuses one), so a
- * cold start does not import them before the first answer.
+ * SQS in AWS, with the spill bucket behind it when configured. Both load when first used (the first record
+ * is handed over after its answer ended; the spill only when SQS refuses one), so a cold start does not
+ * import them before the first answer. The queue is reached over its own keep-alive transport: its endpoint
+ * is the deployment's (a VPC endpoint resolves to private addresses), never a user's.
  */
-function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports): UsageSink {
+function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports, awsCredentials: AwsCredentialSource): UsageSink {
   const queueUrl = requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL');
   const sqs = loadOnFirstUse(async () => {
-    const [{ SQSClient }, { SqsUsageSink }] = await Promise.all([import('@aws-sdk/client-sqs'), import('../adapters/aws/sqs-usage-sink.ts')]);
-    return new SqsUsageSink(new SQSClient({ region: config.AWS_REGION }), queueUrl);
+    const { SqsUsageSink } = await import('../adapters/aws/sqs-usage-sink.ts');
+    const queue = { queueUrl, region: config.AWS_REGION, endpoint: config.AWS_ENDPOINT_URL_SQS ?? config.AWS_ENDPOINT_URL };
+    return new SqsUsageSink(queue, () => awsCredentials.credentials(undefined), createNodeHttpFetch({ allowPrivateAddresses: true }));
   });
   const sink: UsageSink = { send: async (record) => (await sqs()).send(record) };
   const spillBucket = config.GATEWAY_USAGE_SPILL_BUCKET;
@@ -79,12 +81,13 @@ function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: s
 export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsageReports, dependencies: RouteGroupDependencies = {}): GatewayServices {
   const adapters = createAdapters(config);
   const clock = { now: () => Date.now() };
+  const awsCredentials = dependencies.awsCredentials ?? createDefaultAwsCredentials();
   return {
     keys: adapters.keys,
     projects: adapters.projects,
     secrets: adapters.secrets,
     fetch: dependencies.fetch ?? withMockProvider(createNodeHttpFetch({ allowPrivateAddresses: config.GATEWAY_ALLOW_PRIVATE_UPSTREAMS }), mockProviderOnFirstUse(config, clock.now)),
-    awsCredentials: dependencies.awsCredentials ?? createDefaultAwsCredentials(),
+    awsCredentials,
     clock,
     randomBytes: secureRandomBytes,
     caches: dependencies.caches ?? createConfigCaches(clock),
@@ -96,7 +99,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
       ...(config.GATEWAY_ORIGIN_READ_TIMEOUT_MS !== undefined ? { originReadTimeoutMs: config.GATEWAY_ORIGIN_READ_TIMEOUT_MS } : {}),
     },
     coolDown: new CoolDown(clock),
-    usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports),
+    usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports, awsCredentials),
     generations: adapters.usage,
     videoJobs: videoJobsOnFirstUse(adapters.documents, { name: config.GATEWAY_GENERATIONS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS }),
     rateLimiter: adapters.rateLimiter,

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeGroups } from '../../infra/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
-import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, sqsIamCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';
 import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
 import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
@@ -23,7 +23,8 @@ import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type Synthesiz
 
 /**
  * Least privilege both ways, per function: each function's real handler runs its operations against the
- * embedded store (DynamoDB) and aws-sdk-client-mock (Secrets Manager, SQS, S3, Athena); every command it
+ * embedded store (DynamoDB), a fake SQS that checks signatures, and aws-sdk-client-mock (Secrets Manager, S3,
+ * Athena); every command it
  * sends is recorded as the IAM action and resource it needs. The synthesized policy of that function must
  * allow each of them, and must grant nothing that no command used (except what AWS services use the role
  * for: Lambda's logs and queue polling, and Athena reading and writing for a query the function started).
@@ -45,7 +46,7 @@ let upstream: FakeUpstream;
 let mcpServer: McpUpstream;
 let bedrock: FakeBedrockRuntime;
 const secretsManager = mockClient(SecretsManagerClient);
-const sqs = mockClient(SQSClient);
+let sqs: FakeSqs;
 const s3 = mockClient(S3Client);
 const athena = mockClient(AthenaClient);
 const dynamo = recordDynamoCalls(context);
@@ -56,24 +57,26 @@ function environmentOf(prefix: string): Record<string, string> {
   const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
   const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
-  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
 }
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
-  for (const mock of [secretsManager, sqs, s3, athena]) mock.resetHistory();
+  for (const mock of [secretsManager, s3, athena]) mock.resetHistory();
   dynamo.calls.length = 0;
   const bedrockBefore = bedrock.received.length;
+  const sqsBefore = sqs.attempts.length;
   dynamo.start();
   try {
     await exercise();
   } finally {
     dynamo.stop();
   }
-  const mocked = [secretsManager, sqs, s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
-  // Bedrock is called over HTTP, signed: the fake runtime saw each call (and checked its signature).
+  const mocked = [secretsManager, s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
+  // Bedrock and SQS are called over HTTP, signed: their fakes saw each call (and checked its signature).
   const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
-  used.set(prefix, [...dynamo.calls, ...mocked, ...invoked]);
+  const queued = sqs.attempts.slice(sqsBefore).flatMap((message) => sqsIamCalls(message, context));
+  used.set(prefix, [...dynamo.calls, ...mocked, ...invoked, ...queued]);
 }
 
 const grantsOf = (prefix: string): Grant[] => grantsOfFunction(gateway, symbols, prefix);
@@ -101,7 +104,9 @@ beforeAll(async () => {
       : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json'));
   });
   mcpServer = await startDocsServer(DOCS_HEADER.value);
-  bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } } });
+  const roleCredentials = { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } };
+  bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: roleCredentials });
+  sqs = await startFakeSqs({ signedWith: { region: context.region, credentials: roleCredentials } });
   bedrock.answerWith((request, response) => {
     switch (request.operation) {
       case 'invoke':
@@ -121,7 +126,6 @@ beforeAll(async () => {
   secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string }) => ({ SecretString: secretOf(input.SecretId) }));
   secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
   secretsManager.on(CreateSecretCommand).resolves({});
-  sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
   s3.on(PutObjectCommand).resolves({});
   // Two batch files of one day for the compactor to merge.
   const toCompact = usageFilesToCompact();
@@ -152,7 +156,7 @@ beforeAll(async () => {
     if (!requests) throw new Error(`No requests to exercise the ${group.name} route group with: add them here`);
     const prefix = `RouteGroup${group.name}`;
     // The queue refuses the first record: the route group spills it to the usage bucket.
-    sqs.on(SendMessageCommand).rejectsOnce(new Error('SQS unavailable')).resolves({ MessageId: 'message-1' });
+    sqs.refuseNext(1, 'AccessDenied', 403);
     await recordCalls(prefix, () => exerciseRouteGroup(group.entry, `gateway-${group.name}`, environmentOf(prefix), { key, originSecret: ORIGIN_SECRET, requests }));
   }
 }, 120_000);
@@ -185,8 +189,9 @@ async function recordConsoleCalls(): Promise<void> {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  for (const mock of [secretsManager, sqs, s3, athena]) mock.restore();
+  for (const mock of [secretsManager, s3, athena]) mock.restore();
   await upstream?.close();
+  await sqs?.close();
   await mcpServer?.close();
   await bedrock?.close();
   await store?.close();

@@ -128,7 +128,7 @@ beforeAll(async () => {
   store = await startEmbeddedStore(join(workDirectory, 'store'), { keys: table('Keys'), projects: table('Projects'), generations: table('Generations'), counters: table('Counters') });
   secretsManager = await startFakeSecretsManager(context.region, context.account);
   secretsManager.put(deployedEnvironment('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ?? '', ORIGIN_SECRET);
-  sqs = await startFakeSqs((message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`));
+  sqs = await startFakeSqs({ onMessage: (message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`) });
   upstream = await startFakeOpenAiUpstream();
   upstream.answerWith(answerFromRecording());
   docsServer = await startDocsServer(DOCS_TOKEN);

@@ -148,6 +148,11 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
   }
 }
 
+/** The IAM check of one SendMessage a fake SQS took (the route groups send without the SDK's client). */
+export function sqsIamCalls(message: { queueUrl: string }, context: AwsCallContext): AwsCall[] {
+  return [{ action: 'sqs:SendMessage', resource: queueArn(message.queueUrl, context) }];
+}
+
 /**
  * The IAM checks of one Bedrock runtime call: InvokeModel (which Converse is authorized as) or
  * InvokeModelWithResponseStream (ConverseStream too), on the model; a system inference profile is checked

@@ -1,13 +1,9 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { checkSigV4, type SigV4Authorization, type SigV4Verdict } from './sigv4-check.ts';
 
 /** How a request to the fake runtime was authorized. */
-export type BedrockAuthorization =
-  | { kind: 'sigv4'; accessKeyId: string; region: string; service: string; signedHeaders: string[]; sessionToken: string | undefined }
-  | { kind: 'bearer'; token: string };
+export type BedrockAuthorization = SigV4Authorization | { kind: 'bearer'; token: string };
 
 /** What the fake Bedrock runtime saw of one (authorized) request. */
 export interface BedrockRequest {
@@ -101,78 +97,13 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
   };
 }
 
-type Verdict = { authorization: BedrockAuthorization } | { refusal: { type: string; message: string } };
-
-const SIGV4 = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
-
-async function authorize(request: IncomingMessage, body: string, options: FakeBedrockOptions): Promise<Verdict> {
+async function authorize(request: IncomingMessage, body: string, options: FakeBedrockOptions): Promise<SigV4Verdict<BedrockAuthorization>> {
   const header = request.headers.authorization ?? '';
   if (header.startsWith('Bearer ')) {
     const token = header.slice('Bearer '.length);
-    return options.apiKeys?.includes(token) ? { authorization: { kind: 'bearer', token } } : refuse('UnrecognizedClientException', 'The API key is not valid.');
+    return options.apiKeys?.includes(token) ? { authorization: { kind: 'bearer', token } } : { refusal: { type: 'UnrecognizedClientException', message: 'The API key is not valid.' } };
   }
-  const parts = SIGV4.exec(header);
-  if (!parts) return refuse('MissingAuthenticationTokenException', 'Missing Authentication Token');
-  const [, accessKeyId = '', , region = '', service = '', signedHeaderList = ''] = parts;
-  if (service !== 'bedrock') return refuse('InvalidSignatureException', `Credential should be scoped to correct service: 'bedrock'.`);
-  if (region !== options.region) return refuse('InvalidSignatureException', `Credential should be scoped to a valid region, not '${region}'.`);
-  const known = options.credentials[accessKeyId];
-  if (!known) return refuse('UnrecognizedClientException', 'The security token included in the request is invalid.');
-  const sessionToken = request.headers['x-amz-security-token'] as string | undefined;
-  if (sessionToken !== known.sessionToken) return refuse('UnrecognizedClientException', 'The security token included in the request is invalid.');
-  const signedHeaders = signedHeaderList.split(';');
-  for (const required of ['host', 'x-amz-date']) {
-    if (!signedHeaders.includes(required)) return refuse('InvalidSignatureException', `The request must sign ${required}.`);
-  }
-  const claimedHash = request.headers['x-amz-content-sha256'];
-  if (claimedHash !== undefined && claimedHash !== createHash('sha256').update(body).digest('hex')) {
-    return refuse('InvalidSignatureException', 'The body does not match x-amz-content-sha256.');
-  }
-  const expected = await signAgain(request, body, signedHeaders, { accessKeyId, region, secretAccessKey: known.secretAccessKey, sessionToken });
-  if (expected !== header) return refuse('InvalidSignatureException', 'The request signature we calculated does not match the signature you provided.');
-  return { authorization: { kind: 'sigv4', accessKeyId, region, service, signedHeaders, sessionToken } };
-}
-
-/** The Authorization header the SDK's signer makes for the request as received, at the time it claims. */
-async function signAgain(
-  request: IncomingMessage,
-  body: string,
-  signedHeaders: string[],
-  key: { accessKeyId: string; secretAccessKey: string; sessionToken: string | undefined; region: string },
-): Promise<string> {
-  const host = request.headers.host ?? '';
-  const [hostname = '', port] = host.split(':');
-  // The signer adds these itself (the body's hash from the body received, the session token from the key).
-  const own = new Set(['x-amz-content-sha256', 'x-amz-security-token', 'x-amz-date']);
-  const headers = Object.fromEntries(signedHeaders.filter((name) => !own.has(name)).map((name) => [name, String(request.headers[name] ?? '')]));
-  const signer = new SignatureV4({
-    service: 'bedrock',
-    region: key.region,
-    credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, ...(key.sessionToken ? { sessionToken: key.sessionToken } : {}) },
-    sha256: Hash.bind(null, 'sha256'),
-    applyChecksum: signedHeaders.includes('x-amz-content-sha256'),
-  });
-  const amzDate = String(request.headers['x-amz-date'] ?? '');
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
-  const [path = '/', query = ''] = (request.url ?? '/').split('?');
-  const signed = await signer.sign(
-    {
-      method: request.method ?? 'POST',
-      protocol: 'http:',
-      hostname,
-      ...(port ? { port: Number(port) } : {}),
-      path,
-      query: Object.fromEntries(new URLSearchParams(query)),
-      headers,
-      body,
-    },
-    { signingDate },
-  );
-  return signed.headers.authorization ?? '';
-}
-
-function refuse(type: string, message: string): Verdict {
-  return { refusal: { type, message } };
+  return checkSigV4(request, body, { service: 'bedrock', region: options.region, credentials: options.credentials });
 }
 
 /** Bedrock's error answer: the type in `x-amzn-errortype` (with its namespace), `{"message"}` as the body. */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsServiceError, startAwsJsonService, type AwsJsonService } from './aws-json-service.ts';
+import { checkSigV4, type SigV4Expectation } from './sigv4-check.ts';
 
 export interface ReceivedMessage {
   queueUrl: string;
@@ -7,30 +8,71 @@ export interface ReceivedMessage {
 }
 
 export interface FakeSqs extends AwsJsonService {
+  /** The messages taken. */
   readonly messages: ReceivedMessage[];
+  /** Every signed send, taken or refused by refuseNext (each one an SQS call IAM authorized). */
+  readonly attempts: ReceivedMessage[];
+  /** The next `count` sends are refused with this error (status 400 unless given), before any is taken. */
+  refuseNext(count: number, type: string, status?: number): void;
+  /** How many sends were refused (a refusal scripted with refuseNext, or a bad signature). */
+  readonly refusals: number;
 }
 
-/**
- * SQS's JSON 1.0 protocol on loopback, SendMessage only (what the route groups send). `onMessage` is told
- * of each message as it arrives, before the answer goes back to the sender.
- */
-export async function startFakeSqs(onMessage: (message: ReceivedMessage) => void = () => {}): Promise<FakeSqs> {
+export interface FakeSqsOptions {
+  /** Told of each message as it arrives, before the answer goes back to the sender. */
+  onMessage?: (message: ReceivedMessage) => void;
+  /** When given, every send must be signed for `sqs` in this region with one of these credentials (403 otherwise). */
+  signedWith?: Omit<SigV4Expectation, 'service'>;
+}
+
+/** SQS's JSON 1.0 protocol on loopback, SendMessage only (what the route groups send). */
+export async function startFakeSqs(options: FakeSqsOptions = {}): Promise<FakeSqs> {
   const messages: ReceivedMessage[] = [];
+  const attempts: ReceivedMessage[] = [];
+  const scripted: Array<{ type: string; status: number }> = [];
+  let refusals = 0;
+  const signedWith = options.signedWith;
   const service = await startAwsJsonService({
     targetPrefix: 'AmazonSQS',
     contentType: 'application/x-amz-json-1.0',
+    ...(signedWith
+      ? {
+          async authorize(request, body) {
+            const verdict = await checkSigV4(request, body, { service: 'sqs', ...signedWith });
+            if (!('refusal' in verdict)) return undefined;
+            refusals += 1;
+            return { status: 403, ...verdict.refusal };
+          },
+        }
+      : {}),
     operations: {
       SendMessage(input) {
         if (typeof input.QueueUrl !== 'string' || typeof input.MessageBody !== 'string') {
           throw new AwsServiceError('MissingParameter', 'QueueUrl and MessageBody are required.');
         }
         const message = { queueUrl: input.QueueUrl, body: input.MessageBody };
+        attempts.push(message);
+        const refusal = scripted.shift();
+        if (refusal) {
+          refusals += 1;
+          throw new AwsServiceError(refusal.type, `refused by the test (${refusal.type})`, refusal.status);
+        }
         messages.push(message);
-        onMessage(message);
-        // The SDK checks the body's MD5 against this.
+        options.onMessage?.(message);
+        // The sender checks the body's MD5 against this.
         return { MessageId: randomUUID(), MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') };
       },
     },
   });
-  return { ...service, messages };
+  return {
+    ...service,
+    messages,
+    attempts,
+    refuseNext(count, type, status = 400) {
+      for (let index = 0; index < count; index += 1) scripted.push({ type, status });
+    },
+    get refusals() {
+      return refusals;
+    },
+  };
 }

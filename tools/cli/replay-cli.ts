@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UsageSpill } from '../../shared/adapters/aws/s3-usage-spill.ts';
-import { SqsUsageSink } from '../../shared/adapters/aws/sqs-usage-sink.ts';
+import { createDefaultAwsCredentials } from '../../shared/adapters/aws/default-aws-credentials.ts';
+import { regionOfQueueUrl, SqsUsageSink } from '../../shared/adapters/aws/sqs-usage-sink.ts';
+import { createNodeHttpFetch } from '../../shared/transport/node-http-fetch.ts';
 import { replaySpilledUsage } from '../../shared/usage-writer/replay-spilled-usage.ts';
 import { runCli } from './run-cli.ts';
 
@@ -11,7 +12,7 @@ export const REPLAY_USAGE = `Usage: npm run --silent replay -- --bucket <UsageBu
 Sends the usage records the queue refused (spilled to s3://<bucket>/spill/) back to the usage queue and
 removes each from the spill once the queue took it. Replaying twice is harmless: the writer applies each
 record once. Prints {"replayed": [...], "failed": [...]}; exit code 1 when a record failed.
-Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION).`;
+Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION; else the queue URL's region).`;
 
 /** `npm run replay`: parses the command line, or explains it (exit code 2). */
 export function parseReplayArgs(argv: string[]): { bucket: string; queueUrl: string; dryRun: boolean } | undefined {
@@ -36,7 +37,16 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const spill = new S3UsageSpill(new S3Client({}), options.bucket);
-  const queue = new SqsUsageSink(new SQSClient({}), options.queueUrl);
+  const credentials = createDefaultAwsCredentials();
+  const queue = new SqsUsageSink(
+    {
+      queueUrl: options.queueUrl,
+      region: process.env.AWS_REGION ?? regionOfQueueUrl(options.queueUrl) ?? 'us-east-1',
+      endpoint: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
+    },
+    () => credentials.credentials(process.env.AWS_PROFILE),
+    createNodeHttpFetch({ allowPrivateAddresses: true }),
+  );
   const outcome = await replaySpilledUsage(spill, queue, { dryRun: options.dryRun });
   console.log(JSON.stringify(outcome, null, 2));
   return outcome.failed.length > 0 ? 1 : 0;

@@ -1,15 +1,93 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { UsageSink } from '../../core/ports.ts';
+import { hash } from 'node:crypto';
+import { parseJsonObject } from '../../core/json-object.ts';
+import type { AwsCredentials, UpstreamFetch, UsageSink } from '../../core/ports.ts';
 import type { UsageRecord } from '../../core/usage-record.ts';
+import { createAwsSigner, type AwsCallSigner } from '../../transport/sign-aws-call.ts';
 
-/** Hands usage records to the writer through SQS, one message per record. */
-export class SqsUsageSink implements UsageSink {
+export interface UsageQueue {
+  queueUrl: string;
+  region: string;
+  /** `AWS_ENDPOINT_URL_SQS` (a VPC endpoint, a local stand-in); else the queue URL's own origin, as the SDK does. */
+  endpoint?: string | undefined;
+}
+
+/** Tries per record, as the AWS SDK's standard retry mode: then the caller spills the record. */
+const ATTEMPTS = 3;
+const FIRST_RETRY_DELAY_MS = 100;
+/** Refusals worth another try (throttling, SQS or KMS briefly unavailable); the rest will not change. */
+const RETRYABLE_TYPES = /Throttl|ServiceUnavailable|InternalError|InternalFailure|KmsThrottled|RequestThrottled|TooManyRequests/;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** SQS refused the message, or answered something that is not an acceptance. */
+export class SqsSendError extends Error {
   constructor(
-    private readonly client: SQSClient,
-    private readonly queueUrl: string,
-  ) {}
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SqsSendError';
+  }
+}
+
+/**
+ * Hands usage records to the writer through SQS, one message per record: `SendMessage` in SQS's JSON
+ * protocol, signed by the AWS SDK's SigV4 signer with the SDK's credential chain, over the gateway's
+ * keep-alive HTTP transport. Not the SDK's SQSClient: its per-call middleware (endpoint rules, schema
+ * serde, a fresh signing key) cost ~500 µs of CPU per record, on the core that serves the next request;
+ * this costs ~200 (docs/decisions/usage-queue-client.md). Retries throttling, 5xx and connection errors
+ * (the writer applies a record once, so a resend after a lost answer counts nothing twice) and checks the
+ * body's MD5 as the SDK does.
+ */
+export class SqsUsageSink implements UsageSink {
+  readonly #sign: AwsCallSigner;
+  readonly #url: string;
+
+  constructor(
+    private readonly queue: UsageQueue,
+    credentials: () => Promise<AwsCredentials>,
+    private readonly fetch: UpstreamFetch,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
+    this.#sign = createAwsSigner({ service: 'sqs', region: queue.region, credentials });
+    this.#url = `${(queue.endpoint ?? new URL(queue.queueUrl).origin).replace(/\/+$/, '')}/`;
+  }
 
   async send(record: UsageRecord): Promise<void> {
-    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(record) }));
+    const messageBody = JSON.stringify(record);
+    const body = JSON.stringify({ QueueUrl: this.queue.queueUrl, MessageBody: messageBody });
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.sendOnce(body, messageBody);
+      } catch (error) {
+        const retryable = !(error instanceof SqsSendError) || error.retryable;
+        if (!retryable || attempt === ATTEMPTS) throw error;
+        // Exponential back-off with full jitter, as the SDK's standard mode.
+        await this.sleep(Math.random() * FIRST_RETRY_DELAY_MS * 2 ** (attempt - 1));
+      }
+    }
   }
+
+  private async sendOnce(body: string, messageBody: string): Promise<void> {
+    const call = { url: this.#url, method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' }, body };
+    const headers = await this.#sign(call);
+    const response = await this.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    const text = await response.text();
+    const answer = parseJsonObject(text);
+    if (!response.ok) {
+      // The JSON protocol names the error in `__type` (`com.amazonaws.sqs#QueueDoesNotExist`) or in a header.
+      const type = String(answer?.__type ?? response.headers.get('x-amzn-errortype') ?? 'UnknownError').replace(/^.*#/, '').split(':')[0] ?? 'UnknownError';
+      const message = typeof answer?.message === 'string' ? answer.message : text.slice(0, 200);
+      throw new SqsSendError(`SQS refused the usage record (${response.status} ${type}): ${message}`, response.status >= 500 || RETRYABLE_TYPES.test(type));
+    }
+    if (answer?.MD5OfMessageBody !== hash('md5', messageBody, 'hex')) {
+      throw new SqsSendError('SQS acknowledged the usage record with an MD5 that does not match its body', true);
+    }
+  }
+}
+
+/** The region in a queue URL's host (`sqs.eu-west-1.amazonaws.com`, or the legacy `eu-west-1.queue.amazonaws.com`). */
+export function regionOfQueueUrl(queueUrl: string): string | undefined {
+  const host = new URL(queueUrl).hostname;
+  return /^sqs[.-]([a-z0-9-]+)\.amazonaws\.com/.exec(host)?.[1] ?? /^([a-z0-9-]+)\.queue\.amazonaws\.com/.exec(host)?.[1];
 }

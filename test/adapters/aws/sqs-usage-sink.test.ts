@@ -1,57 +1,106 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
+import { regionOfQueueUrl, SqsSendError, SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
 import { usageRecordSchema } from '../../../shared/core/usage-record.ts';
+import { createNodeHttpFetch } from '../../../shared/transport/node-http-fetch.ts';
+import { startFakeSqs, type FakeSqs } from '../../support/fake-sqs.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/gateway-usage';
+const ROLE = { accessKeyId: 'AKIDUSAGEQUEUE000001', secretAccessKey: 'usage-queue-secret-0123456789', sessionToken: 'usage-queue-session' };
+
+let sqs: FakeSqs;
+const transport = createNodeHttpFetch({ allowPrivateAddresses: true });
+const delays: number[] = [];
+
+function sinkFor(options: { region?: string; credentials?: typeof ROLE } = {}): SqsUsageSink {
+  return new SqsUsageSink(
+    { queueUrl: QUEUE_URL, region: options.region ?? 'us-east-1', endpoint: sqs.endpoint },
+    async () => options.credentials ?? ROLE,
+    transport,
+    async (ms) => void delays.push(ms),
+  );
+}
+
+beforeAll(async () => {
+  sqs = await startFakeSqs({ signedWith: { region: 'us-east-1', credentials: { [ROLE.accessKeyId]: { secretAccessKey: ROLE.secretAccessKey, sessionToken: ROLE.sessionToken } } } });
+});
+afterEach(() => {
+  sqs.messages.length = 0;
+  delays.length = 0;
+});
+afterAll(() => sqs.close());
 
 describe('SqsUsageSink', () => {
-  let sqs: AwsClientStub<SQSClient>;
-  let sink: SqsUsageSink;
-
-  beforeAll(() => {
-    sqs = mockClient(SQSClient);
-    sink = new SqsUsageSink(new SQSClient({ region: 'us-east-1' }), QUEUE_URL);
-  });
-  afterEach(() => sqs.reset());
-  afterAll(() => sqs.restore());
-
-  it('sends one message to the usage queue whose body is the record as JSON', async () => {
-    sqs.on(SendMessageCommand).resolves({ MessageId: 'message-1' });
+  it("sends one SendMessage to the usage queue, signed for SQS with the role's credentials, whose body is the record as JSON", async () => {
     const record = sampleRecord({ upstreamId: 'chatcmpl-1', attribution: { environment: 'prod', sessionId: 'session-9' } });
 
-    await sink.send(record);
+    await sinkFor().send(record);
 
-    const calls = sqs.commandCalls(SendMessageCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0].input).toEqual({ QueueUrl: QUEUE_URL, MessageBody: JSON.stringify(record) });
+    expect(sqs.messages).toEqual([{ queueUrl: QUEUE_URL, body: JSON.stringify(record) }]);
+    expect(usageRecordSchema.parse(JSON.parse(sqs.messages[0]?.body ?? ''))).toEqual(record);
   });
 
-  it('sends a body the writer parses back into the same record', async () => {
-    sqs.on(SendMessageCommand).resolves({ MessageId: 'message-2' });
-    const record = sampleRecord({ status: 'failed', httpStatus: 502, errorCode: 'upstream_error', costNanos: 0 });
-
-    await sink.send(record);
-
-    const body = sqs.commandCalls(SendMessageCommand)[0]?.args[0].input.MessageBody ?? '';
-    expect(usageRecordSchema.parse(JSON.parse(body))).toEqual(record);
-  });
-
-  it('sends each record as its own message', async () => {
-    sqs.on(SendMessageCommand).resolves({ MessageId: 'message-n' });
+  it('sends each record as its own message, over one kept-alive client', async () => {
     const records = [sampleRecord(), sampleRecord(), sampleRecord()];
+    const sink = sinkFor();
 
     for (const record of records) await sink.send(record);
 
-    const bodies = sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input.MessageBody);
-    expect(bodies).toEqual(records.map((record) => JSON.stringify(record)));
+    expect(sqs.messages.map((message) => message.body)).toEqual(records.map((record) => JSON.stringify(record)));
   });
 
-  it('rejects when SQS refuses the message', async () => {
-    sqs.on(SendMessageCommand).rejects(new Error('queue unavailable'));
+  it('is refused, without retrying, when its signature is wrong: a secret that does not match, or another region', async () => {
+    const refusedBefore = sqs.refusals;
+    await expect(sinkFor({ credentials: { ...ROLE, secretAccessKey: 'not-the-secret' } }).send(sampleRecord())).rejects.toThrow(/403 InvalidSignatureException/);
+    await expect(sinkFor({ region: 'eu-west-1' }).send(sampleRecord())).rejects.toThrow(/403 InvalidSignatureException/);
+    expect(sqs.refusals - refusedBefore).toBe(2);
+    expect(sqs.messages).toHaveLength(0);
+  });
 
-    await expect(sink.send(sampleRecord())).rejects.toThrow('queue unavailable');
+  it('tries again after throttling or a server error, with growing back-off, and the record arrives once', async () => {
+    sqs.refuseNext(1, 'RequestThrottled');
+    sqs.refuseNext(1, 'InternalError', 500);
+
+    await sinkFor().send(sampleRecord({ requestId: 'req-retried' }));
+
+    expect(sqs.messages.map((message) => (JSON.parse(message.body) as { requestId: string }).requestId)).toEqual(['req-retried']);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeLessThan(100);
+    expect(delays[1]).toBeLessThan(200);
+  });
+
+  it('rejects with what SQS said when it keeps refusing, so that the caller spills the record', async () => {
+    sqs.refuseNext(3, 'ServiceUnavailable', 503);
+
+    await expect(sinkFor().send(sampleRecord())).rejects.toThrow(/503 ServiceUnavailable/);
+    expect(delays).toHaveLength(2);
+    expect(sqs.messages).toHaveLength(0);
+  });
+
+  it('rejects at once on a refusal that another try would not change (a queue that does not exist)', async () => {
+    sqs.refuseNext(1, 'QueueDoesNotExist');
+
+    const refusal = sinkFor().send(sampleRecord());
+
+    await expect(refusal).rejects.toBeInstanceOf(SqsSendError);
+    await expect(refusal).rejects.toThrow(/400 QueueDoesNotExist/);
+    expect(delays).toHaveLength(0);
+  });
+
+  it('rejects when nothing answers at the queue endpoint, after its tries', async () => {
+    const closed = await startFakeSqs();
+    await closed.close();
+    const sink = new SqsUsageSink({ queueUrl: QUEUE_URL, region: 'us-east-1', endpoint: closed.endpoint }, async () => ROLE, transport, async (ms) => void delays.push(ms));
+
+    await expect(sink.send(sampleRecord())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(delays).toHaveLength(2);
+  });
+});
+
+describe('regionOfQueueUrl', () => {
+  it('reads the region from the queue URL, in its current and legacy forms', () => {
+    expect(regionOfQueueUrl('https://sqs.eu-west-1.amazonaws.com/123456789012/usage')).toBe('eu-west-1');
+    expect(regionOfQueueUrl('https://ap-southeast-2.queue.amazonaws.com/123456789012/usage')).toBe('ap-southeast-2');
+    expect(regionOfQueueUrl('http://127.0.0.1:4566/000000000000/usage')).toBeUndefined();
   });
 });
