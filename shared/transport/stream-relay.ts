@@ -45,6 +45,9 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
   const decoder = options.decoder ?? createSseDecoder();
   let settled = false;
   let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  // One timer for the whole stream, pushed back at every read (a new timer per event costs more than the event).
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let wakeForHeartbeat: (() => void) | undefined;
 
   /** The next upstream read, or 'heartbeat' if the upstream stays silent for the interval (the read stays pending). */
   async function nextRead(): Promise<ReadOutcome> {
@@ -55,14 +58,13 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     }
     const interval = options.heartbeatIntervalMs;
     if (!interval) return { read: await pendingRead };
-    let timer: NodeJS.Timeout | undefined;
+    const heartbeat = new Promise<'heartbeat'>((resolve) => (wakeForHeartbeat = () => resolve('heartbeat')));
+    if (heartbeatTimer) heartbeatTimer.refresh();
+    else heartbeatTimer = setTimeout(() => wakeForHeartbeat?.(), interval);
     try {
-      return await Promise.race([
-        pendingRead.then((read) => ({ read })),
-        new Promise<'heartbeat'>((resolve) => (timer = setTimeout(() => resolve('heartbeat'), interval))),
-      ]);
+      return await Promise.race([pendingRead.then((read) => ({ read })), heartbeat]);
     } finally {
-      clearTimeout(timer);
+      wakeForHeartbeat = undefined;
     }
   }
 
@@ -97,6 +99,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
   async function settle(settlement: StreamSettlement): Promise<void> {
     if (settled) return;
     settled = true;
+    clearTimeout(heartbeatTimer);
     await options.onSettled(settlement);
   }
 
