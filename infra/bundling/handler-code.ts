@@ -12,7 +12,11 @@ const BUNDLE_SCRIPT = fileURLToPath(new URL('./bundle-handler.ts', import.meta.u
  * CDK derives the asset cache key from the serialized bundling options, so each entry gets its own.
  */
 class LocalHandlerBundling implements ILocalBundling {
-  constructor(readonly entry: string) {}
+  readonly entry: string;
+
+  constructor(entry: string) {
+    this.entry = entry;
+  }
 
   tryBundle(outputDir: string): boolean {
     // Node 24 runs the TypeScript bundling script directly (type stripping).

@@ -7,10 +7,13 @@ import type { Clock } from './ports.ts';
 export class CoolDown {
   private readonly until = new Map<string, number>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly windowMs = 30_000,
-  ) {}
+  private readonly clock: Clock;
+  private readonly windowMs: number;
+
+  constructor(clock: Clock, windowMs = 30_000) {
+    this.clock = clock;
+    this.windowMs = windowMs;
+  }
 
   markFailed(slug: string): void {
     this.until.set(slug, this.clock.now() + this.windowMs);

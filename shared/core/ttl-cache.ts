@@ -5,6 +5,15 @@ interface Entry<V> {
   loadedAt: number;
 }
 
+export interface TtlCacheOptions {
+  ttlMs: number;
+  maxStaleMs: number;
+  clock: Clock;
+  maxEntries?: number;
+  /** How long a miss (undefined) is remembered; not at all unless set. */
+  missTtlMs?: number;
+}
+
 /**
  * A small read-through cache so the hot path does no store read per request. Loads of the same key
  * in flight are shared. When a reload fails, a stale value younger than `maxStaleMs` is served instead
@@ -16,16 +25,11 @@ export class TtlCache<V> {
   /** Bumped by invalidate and clear, so that a load begun before them does not store what it read. */
   private generation = 0;
 
-  constructor(
-    private readonly options: {
-      ttlMs: number;
-      maxStaleMs: number;
-      clock: Clock;
-      maxEntries?: number;
-      /** How long a miss (undefined) is remembered; not at all unless set. */
-      missTtlMs?: number;
-    },
-  ) {}
+  private readonly options: TtlCacheOptions;
+
+  constructor(options: TtlCacheOptions) {
+    this.options = options;
+  }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.options.clock.now();

@@ -47,12 +47,13 @@ export function describeUpstreamFailure(server: string, error: unknown, context:
  */
 export class BridgeRpcError extends Error {
   override readonly name = 'BridgeRpcError';
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
+    this.code = code;
+    this.data = data;
   }
 }
 

@@ -29,13 +29,16 @@ export interface ServedAttempt {
 
 /** Every target failed: the last failure's status, a message listing each attempt, and the attempts for metering. */
 export class AttemptsExhaustedError extends GatewayError {
-  constructor(readonly failures: AttemptFailure[]) {
+  readonly failures: AttemptFailure[];
+
+  constructor(failures: AttemptFailure[]) {
     const last = failures.at(-1) as AttemptFailure;
     const message =
       failures.length === 1
         ? last.error.message
         : `All ${failures.length} attempts failed: ${failures.map(({ target, error }) => `"${target.model.slug}": ${error.message}`).join(' | ')}`;
     super(last.error.kind, message, { code: last.error.code, status: last.error.status, headers: last.error.headers, cause: last.error });
+    this.failures = failures;
   }
 }
 

@@ -98,12 +98,15 @@ export class IncomingResponse implements Response {
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
   #used = false;
 
-  constructor(
-    private readonly message: IncomingMessage,
-    readonly url: string,
-    /** 204, 304 and 1xx answers carry no body (the message has been drained). */
-    private readonly bodyless: boolean,
-  ) {
+  private readonly message: IncomingMessage;
+  readonly url: string;
+  /** 204, 304 and 1xx answers carry no body (the message has been drained). */
+  private readonly bodyless: boolean;
+
+  constructor(message: IncomingMessage, url: string, bodyless: boolean) {
+    this.message = message;
+    this.url = url;
+    this.bodyless = bodyless;
     this.status = message.statusCode ?? 502;
     this.statusText = message.statusMessage ?? '';
     this.headers = new IncomingHeaders(message.headers);

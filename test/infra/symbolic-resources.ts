@@ -10,10 +10,10 @@ import type { AwsCallContext } from '../support/aws-call-recorder.ts';
 export class SymbolicResources {
   private readonly types: Record<string, string>;
 
-  constructor(
-    template: Template,
-    readonly context: AwsCallContext,
-  ) {
+  readonly context: AwsCallContext;
+
+  constructor(template: Template, context: AwsCallContext) {
+    this.context = context;
     const resources = template.toJSON().Resources as Record<string, { Type: string }>;
     this.types = Object.fromEntries(Object.entries(resources).map(([id, resource]) => [id, resource.Type]));
   }

@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 /** An error the fake answers in the AWS JSON protocol's shape; the SDK turns it into the service's exception class. */
 export class AwsServiceError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-    readonly status = 400,
-  ) {
+  readonly type: string;
+  readonly status: number;
+
+  constructor(type: string, message: string, status = 400) {
     super(message);
+    this.type = type;
+    this.status = status;
   }
 }
 

@@ -7,7 +7,11 @@ import { openLocalUsage } from '../cli/local-usage-query.ts';
  * the files written since the last one.
  */
 export class DuckDbUsageQuery implements UsageQueryRunner {
-  constructor(private readonly dataDir: string) {}
+  private readonly dataDir: string;
+
+  constructor(dataDir: string) {
+    this.dataDir = dataDir;
+  }
 
   async query(sql: string, params: readonly string[]): Promise<UsageResultRow[]> {
     const usage = await openLocalUsage(this.dataDir);

@@ -14,8 +14,11 @@ interface ResponsePrelude {
  * disconnect are dropped, so the handler runs (and meters) to the end as it would in AWS.
  */
 export class LocalResponseStream extends Writable {
-  constructor(private readonly response: ServerResponse) {
+  private readonly response: ServerResponse;
+
+  constructor(response: ServerResponse) {
     super();
+    this.response = response;
   }
 
   setPrelude(prelude: ResponsePrelude): void {

@@ -43,7 +43,10 @@ export class LocalUsageQueue implements UsageSink {
 
   private readonly journal: UsageJournal | undefined;
 
-  constructor(private readonly options: LocalUsageQueueOptions) {
+  private readonly options: LocalUsageQueueOptions;
+
+  constructor(options: LocalUsageQueueOptions) {
+    this.options = options;
     // As the writer's event source mapping in AWS (infra/gateway-stack.ts).
     this.batchSize = options.batchSize ?? 100;
     this.batchWindowMs = options.batchWindowMs ?? 50;

@@ -9,8 +9,11 @@ export interface StoreResponse {
 
 /** A store answer that is not a success, carried up so it can be relayed to the client as is. */
 export class StoreError extends Error {
-  constructor(readonly response: StoreResponse) {
+  readonly response: StoreResponse;
+
+  constructor(response: StoreResponse) {
     super(`The embedded store answered HTTP ${response.status}: ${response.body.toString('utf8').slice(0, 200)}`);
+    this.response = response;
     this.name = 'StoreError';
   }
 }
@@ -25,10 +28,13 @@ const INTERNAL_AUTHORIZATION = 'AWS4-HMAC-SHA256 Credential=local/20250101/local
 export class StoreConnection {
   private readonly agent = new Agent({ keepAlive: true });
 
-  constructor(
-    private readonly port: number,
-    private readonly host = '127.0.0.1',
-  ) {}
+  private readonly port: number;
+  private readonly host: string;
+
+  constructor(port: number, host = '127.0.0.1') {
+    this.port = port;
+    this.host = host;
+  }
 
   /** Sends a client's request on unchanged (body and end-to-end headers). */
   forward(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): Promise<StoreResponse> {

@@ -33,10 +33,13 @@ const BATCH_WRITE_ITEMS = 25;
 export class TransactWriteEmulator {
   private readonly keyAttributes = new Map<string, readonly string[]>();
 
-  constructor(
-    private readonly store: StoreConnection,
-    private readonly undoLog?: TransactionUndoLog,
-  ) {}
+  private readonly store: StoreConnection;
+  private readonly undoLog?: TransactionUndoLog;
+
+  constructor(store: StoreConnection, undoLog?: TransactionUndoLog) {
+    this.store = store;
+    this.undoLog = undoLog;
+  }
 
   /** Puts back the items of transactions a killed process left half-applied (from the undo log). */
   async undo(unfinished: BeforeImage[][]): Promise<void> {

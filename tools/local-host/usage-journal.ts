@@ -41,7 +41,10 @@ export class UsageJournal {
   /** Sent messages not done yet. */
   private readonly open = new Map<string, { recordId: string; body: string }>();
 
-  private constructor(private readonly path: string) {
+  private readonly path: string;
+
+  private constructor(path: string) {
+    this.path = path;
     this.fd = openSync(path, 'a', 0o600);
   }
 

@@ -34,10 +34,12 @@ export class AthenaUsageQuery implements UsageQueryRunner {
   private readonly wait: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
-  constructor(
-    private readonly client: AthenaClient,
-    private readonly options: AthenaUsageQueryOptions,
-  ) {
+  private readonly client: AthenaClient;
+  private readonly options: AthenaUsageQueryOptions;
+
+  constructor(client: AthenaClient, options: AthenaUsageQueryOptions) {
+    this.client = client;
+    this.options = options;
     this.wait = options.wait ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
   }

@@ -27,7 +27,11 @@ export function cognitoIdTokenVerifier(settings: CognitoSignInSettings): IdToken
  * page sends the ID token as a bearer header. The member id is the token's verified e-mail address.
  */
 export class CognitoConsoleAuthenticator implements ConsoleAuthenticator {
-  constructor(private readonly verify: IdTokenVerifier) {}
+  private readonly verify: IdTokenVerifier;
+
+  constructor(verify: IdTokenVerifier) {
+    this.verify = verify;
+  }
 
   async identify(authorization: string | undefined): Promise<ConsoleIdentity> {
     const token = bearerToken(authorization);

@@ -8,10 +8,13 @@ import { auditPartition } from './table-definitions.ts';
  * the newest entries are one query read backwards. Entries are only ever added.
  */
 export class DynamoAuditTrail implements AuditTrail {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async append(entry: AuditEntry): Promise<void> {
     const { projectId, ...data } = entry;

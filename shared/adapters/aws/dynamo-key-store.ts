@@ -6,10 +6,13 @@ import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
 export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));

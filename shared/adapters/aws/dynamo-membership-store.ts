@@ -13,10 +13,13 @@ type Item = Record<string, unknown>;
  * never disagree. Neither partition is a project's, so the request path never loads them.
  */
 export class DynamoMembershipStore implements MembershipStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async put(membership: Membership): Promise<void> {
     const data = { project: membership.projectId, member: membership.member, role: membership.role, addedAt: membership.addedAt };

@@ -16,10 +16,13 @@ const usageItemSchema = z.object({
  * transaction gives back the difference to the real cost.
  */
 export class DynamoProjectBalance implements ProjectBalanceStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async loadUsageTotals(projectId: string): Promise<ProjectUsageTotals> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: this.key(projectId), ConsistentRead: true }));

@@ -32,10 +32,13 @@ const MAX_BATCH_ATTEMPTS = 5;
  * the request path loads a whole project with one query.
  */
 export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStore, OrgRateCardStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async loadProjectConfig(projectId: string): Promise<ProjectConfig | undefined> {
     const items = await this.queryPartition(projectId);

@@ -12,10 +12,13 @@ const TTL_GRACE_SECONDS = 120;
  * concurrent caller at the boundary but never admits too many.
  */
 export class DynamoRateLimiter implements RateLimiter {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tableName: string;
+
+  constructor(client: DynamoDBDocumentClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+  }
 
   async acquire(charges: readonly LimitCharge[]): Promise<LimitDecision> {
     const counts: number[] = [];

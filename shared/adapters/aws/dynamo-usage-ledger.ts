@@ -64,10 +64,13 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
  * id naming its project and provider, so that stored responses are reached only by their project.
  */
 export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tables: UsageLedgerTables,
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly tables: UsageLedgerTables;
+
+  constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables) {
+    this.client = client;
+    this.tables = tables;
+  }
 
   /** One record: true when applied now, false when it was applied before (throws when it failed). */
   async recordOnce(record: UsageRecord): Promise<boolean> {

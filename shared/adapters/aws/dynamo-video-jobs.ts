@@ -28,10 +28,13 @@ export function videoJobsKey(projectId: string): string {
  * generation records (the provider deletes the videos sooner).
  */
 export class DynamoVideoJobs implements VideoJobStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: { name: string; retentionDays: number },
-  ) {}
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: { name: string; retentionDays: number };
+
+  constructor(client: DynamoDBDocumentClient, table: { name: string; retentionDays: number }) {
+    this.client = client;
+    this.table = table;
+  }
 
   async save(job: VideoJob): Promise<void> {
     const expiresAt = generationExpiresAt(job.createdAt, this.table.retentionDays);

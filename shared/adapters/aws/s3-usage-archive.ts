@@ -10,10 +10,13 @@ export class UsageArchiveError extends Error {
 
 /** The usage files in S3 that the Glue table describes (date-partitioned Parquet objects). */
 export class S3UsageArchive implements UsageArchive {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
+  }
 
   async write(key: string, body: Uint8Array): Promise<void> {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/vnd.apache.parquet' }));

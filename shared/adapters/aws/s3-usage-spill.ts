@@ -10,10 +10,13 @@ export const USAGE_SPILL_PREFIX = 'spill/';
  * where `npm run replay` finds it again. One object per record: a record spilled twice is one object.
  */
 export class S3UsageSpill implements SpilledUsage {
-  constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(client: S3Client, bucket: string) {
+    this.client = client;
+    this.bucket = bucket;
+  }
 
   async put(record: UsageRecord): Promise<void> {
     await this.client.send(

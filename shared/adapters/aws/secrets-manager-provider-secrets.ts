@@ -14,10 +14,13 @@ const secretValueSchema = z.object({ apiKey: z.string().min(1) });
 
 /** Provider keys in Secrets Manager, one secret per project and provider: `<prefix><projectId>/<provider>`. */
 export class SecretsManagerProviderSecrets implements ProviderSecrets {
-  constructor(
-    private readonly client: SecretsManagerClient,
-    private readonly prefix: string,
-  ) {}
+  private readonly client: SecretsManagerClient;
+  private readonly prefix: string;
+
+  constructor(client: SecretsManagerClient, prefix: string) {
+    this.client = client;
+    this.prefix = prefix;
+  }
 
   async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
     try {

@@ -20,12 +20,11 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** SQS refused the message, or answered something that is not an acceptance. */
 export class SqsSendError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    options?: { cause?: unknown },
-  ) {
+  readonly retryable: boolean;
+
+  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
     super(message, options);
+    this.retryable = retryable;
     this.name = 'SqsSendError';
   }
 }
@@ -43,12 +42,19 @@ export class SqsUsageSink implements UsageSink {
   readonly #sign: AwsCallSigner;
   readonly #url: string;
 
+  private readonly queue: UsageQueue;
+  private readonly fetch: UpstreamFetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
   constructor(
-    private readonly queue: UsageQueue,
+    queue: UsageQueue,
     credentials: () => Promise<AwsCredentials>,
-    private readonly fetch: UpstreamFetch,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    fetch: UpstreamFetch,
+    sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {
+    this.queue = queue;
+    this.fetch = fetch;
+    this.sleep = sleep;
     this.#sign = createAwsSigner({ service: 'sqs', region: queue.region, credentials });
     this.#url = `${(queue.endpoint ?? new URL(queue.queueUrl).origin).replace(/\/+$/, '')}/`;
   }

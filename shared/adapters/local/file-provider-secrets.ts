@@ -13,7 +13,11 @@ export class FileProviderSecrets implements ProviderSecrets {
   /** Writes of this instance, one after another: each reads, changes and replaces the whole file. */
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly filePath: string) {}
+  private readonly filePath: string;
+
+  constructor(filePath: string) {
+    this.filePath = filePath;
+  }
 
   async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
     return (await this.readAll())[`${projectId}/${provider}`];

@@ -8,7 +8,11 @@ const TEMPORARY_SUFFIX = '.tmp';
 
 /** The local usage files, laid out as in S3 under the data directory, each written atomically. */
 export class FileUsageArchive implements UsageArchive {
-  constructor(private readonly rootDir: string) {}
+  private readonly rootDir: string;
+
+  constructor(rootDir: string) {
+    this.rootDir = rootDir;
+  }
 
   async write(key: string, body: Uint8Array): Promise<void> {
     const path = join(this.rootDir, key);

@@ -28,7 +28,11 @@ export class LocalConsoleSessions implements ConsoleAuthenticator, SignInCodeExc
   private readonly codes = new Map<string, Grant>();
   private readonly sessions = new Map<string, Grant>();
 
-  constructor(private readonly options: LocalConsoleSessionOptions) {}
+  private readonly options: LocalConsoleSessionOptions;
+
+  constructor(options: LocalConsoleSessionOptions) {
+    this.options = options;
+  }
 
   /** A code that signs `member` in once, within the code's lifetime. */
   issueSignInCode(member: string): string {

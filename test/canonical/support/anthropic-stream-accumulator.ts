@@ -25,8 +25,11 @@ export interface AccumulatedMessage {
 /** An `event: error` in the stream (the SDK throws an APIError). */
 export class AnthropicStreamError extends Error {
   override readonly name = 'AnthropicStreamError';
-  constructor(readonly error: { type: string; message: string }) {
+  readonly error: { type: string; message: string };
+
+  constructor(error: { type: string; message: string }) {
     super(error.message);
+    this.error = error;
   }
 }
 

@@ -3,12 +3,13 @@ import { loadSession } from './session.ts';
 /** A refusal of the console API, with its status and code (`owner_only`, `invalid_command`…). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 
