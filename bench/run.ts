@@ -33,7 +33,7 @@ const writer = await measureWriter(plan.writerRecords, pin);
 log(`  writer measured (${elapsed()})`);
 
 const services = await startBenchServices({ withSqsVariant: plan.withSqsVariant, withPortkey: true });
-// Interrupted: resume what is paused and stop everything this bench started (tsx relays the signal a second time).
+// Interrupted: resume what is paused and stop everything this bench started (npm may relay the signal a second time).
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -13,7 +13,7 @@ import { processUsageBatch, type UsageWriterDeps } from '../shared/usage-writer/
 
 /**
  * Usage records per second through the writer (processUsageBatch with the real DynamoUsageLedger on the
- * embedded store, and the usage files), a process of its own: `node --import tsx bench/writer-throughput.ts
+ * embedded store, and the usage files), a process of its own: `node bench/writer-throughput.ts
  * '<json spec>'` prints one JSON line. Batches are SQS-shaped, as the event source mapping delivers them.
  */
 interface Spec {

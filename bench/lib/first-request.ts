@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LOCAL_TABLES } from '../../tools/local-host/local-environment.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
-import { NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+import { NODE, runToEnd, startService, type Service } from './processes.ts';
 
 /**
  * Init as Lambda counts it for a route group: importing the bundle and serving its first request (key and
@@ -48,7 +48,7 @@ export async function startFirstRequestWorld(): Promise<FirstRequestWorld> {
     const sqs = await startService({ name: 'init sqs', command: NODE, args: ['bench/fake-sqs.ts'], readyPattern: /listening on (\d+)/ });
     services.push(sqs);
     // No gateway runs on this directory: the admin CLI writes to its embedded store in-process.
-    const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
+    const admin = (...args: string[]) => runToEnd(NODE, ['tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
     await admin('project', 'create', 'bench');
     await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${upstream.ready}/v1`, '--protocol', 'openai');
     await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');

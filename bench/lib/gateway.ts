@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findTaskset, findThread, NODE, runToEnd, startService, TSX, type Service } from './processes.ts';
+import { findTaskset, findThread, NODE, runToEnd, startService, type Service } from './processes.ts';
 import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 
 /** The core the local host's backend thread is moved to when the gateway is pinned (the upstream's side). */
@@ -36,15 +36,15 @@ export interface GatewayOptions {
 /**
  * Starts the local host (`tools/local-host/start.ts`) in a process of its own on a fresh data directory and
  * configures a `bench` project through the admin CLI, as an operator would: the OpenAI provider at the
- * fake upstream, one allowed model and a key. `node --import tsx` is what `npx tsx` runs, minus its
- * wrapper processes, so the pid is the gateway's own (for taskset and /proc).
+ * fake upstream, one allowed model and a key. `node tools/local-host/start.ts` is what `npm start` runs,
+ * minus npm's wrapper process, so the pid is the gateway's own (for taskset and /proc).
  */
 export async function startBenchGateway(options: GatewayOptions): Promise<BenchGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
   const service = await startService({
     name: options.name ?? 'gateway',
     command: NODE,
-    args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), ...TSX, options.entry ?? 'tools/local-host/start.ts'],
+    args: [...(options.nodeFlags ?? []), ...(options.probes ? ['--expose-gc', '--import', './bench/probe-preload.ts'] : []), options.entry ?? 'tools/local-host/start.ts'],
     // Quiet: the request log writes a terminal line per request, synchronously (see docs/performance.md).
     env: { PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT', GATEWAY_QUIET: '1', ...options.env },
     readyPattern: /Model gateway listening on (http:\/\/\S+)/,
@@ -55,7 +55,7 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     const backendTid = await findThread(service.pid, 'gateway-backend');
     const taskset = findTaskset();
     if (options.pinTo !== undefined && backendTid !== undefined && taskset) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(backendTid)]);
-    const admin = (...args: string[]) => runToEnd(NODE, [...TSX, 'tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
+    const admin = (...args: string[]) => runToEnd(NODE, ['tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
     await admin('project', 'create', 'bench');
     await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${options.upstreamPort}/v1`, '--protocol', 'openai');
     await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');

@@ -169,6 +169,5 @@ async function statCpuTimeMs(path: string): Promise<number | undefined> {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The node binary and the flags that let it run the bench's TypeScript files. */
+/** The node binary: Node 24 runs the bench's TypeScript files itself (erasable syntax only). */
 export const NODE = process.execPath;
-export const TSX = ['--import', 'tsx'];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { summarizeCpuProfile } from './cpu-profile.ts';
 import { countUsageRecords, startBenchGateway } from './gateway.ts';
 import { chatBody, runLoad } from './http-load.ts';
-import { NODE, runToEnd, sleep, TSX } from './processes.ts';
+import { NODE, runToEnd, sleep } from './processes.ts';
 import type { BenchResults, WriterFigures } from './results.ts';
 import type { MeasuredTarget } from './services.ts';
 
@@ -14,7 +14,7 @@ const WRITER_BATCH_SIZE = 100;
 /** The usage writer's throughput, in a process of its own on the system-under-test core. */
 export async function measureWriter(records: number, pinTo: string | undefined): Promise<WriterFigures | { skipped: string }> {
   try {
-    const out = await runToEnd(NODE, [...TSX, 'bench/writer-throughput.ts', JSON.stringify({ records, batchSize: WRITER_BATCH_SIZE, parallel: [1, 4] })], { pinTo });
+    const out = await runToEnd(NODE, ['bench/writer-throughput.ts', JSON.stringify({ records, batchSize: WRITER_BATCH_SIZE, parallel: [1, 4] })], { pinTo });
     return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as WriterFigures;
   } catch (error) {
     return { skipped: error instanceof Error ? error.message.slice(0, 300) : String(error) };

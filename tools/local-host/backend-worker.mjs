@@ -1,6 +1,8 @@
-// The entry of the local host's backend thread (backend-thread.ts). A worker starts without the main
-// thread's TypeScript loader, so it registers tsx itself before loading the TypeScript module.
-import { register } from 'tsx/esm/api';
-
-register();
+// The entry of the local host's backend thread (backend-thread.ts). Node 24 strips TypeScript's types
+// itself (the project's code is erasable syntax only); a worker started where it does not (a host run
+// under a loader that does it instead) registers tsx before loading the TypeScript module.
+if (!process.features.typescript) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import('./backend-thread.ts');
