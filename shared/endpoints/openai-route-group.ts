@@ -15,22 +15,15 @@ import { handleStoredResponse } from './stored-responses.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
-const lenientUtf8 = new TextDecoder();
+/** The editor's endpoint, loaded on first use: few clients of this route group need it (the editor route group bundles it). */
+let editorEndpoint: Promise<typeof import('./editor-chat-completions.ts')> | undefined;
 
 /**
  * The editor client on the legacy base URL (`/v1`) gets the editor profile too, once detected (by its
  * User-Agent or its body's shape); every other client gets chat completions as OpenAI serves them.
  */
-function isEditorClient(request: GatewayRequest): boolean {
-  // Detection only: a body that is not UTF-8 is refused by the endpoint's parser, after authentication.
-  return isEditorClientRequest(request, lenientUtf8.decode(request.body));
-}
-
-/** The editor's endpoint, loaded on first use: few clients of this route group need it (the editor route group bundles it). */
-let editorEndpoint: Promise<typeof import('./editor-chat-completions.ts')> | undefined;
-
 const completeChat: RouteHandler = async (request, services, route) => {
-  if (!isEditorClient(request)) return runGeneration(chatCompletionsEndpoint, request, services, route);
+  if (!isEditorClientRequest(request)) return runGeneration(chatCompletionsEndpoint, request, services, route);
   const { editorChatCompletionsEndpoint } = await (editorEndpoint ??= import('./editor-chat-completions.ts'));
   return runGeneration(editorChatCompletionsEndpoint, request, services, route);
 };

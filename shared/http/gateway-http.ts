@@ -26,6 +26,47 @@ export function bodyText(request: Pick<GatewayRequest, 'body'>): string {
   }
 }
 
+/** Parses request text as JSON; text that is not JSON is a 400 naming it. */
+export function parseRequestJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
+  }
+}
+
+/** A request body parsed as JSON, once per request. */
+export class ParsedJsonBody {
+  readonly value: unknown;
+
+  constructor(value: unknown) {
+    this.value = value;
+  }
+}
+
+const parsedBodies = new WeakMap<Uint8Array, ParsedJsonBody | GatewayError>();
+
+/**
+ * The body decoded and parsed as JSON once for the request, whoever asks first: on `/v1/chat/completions`
+ * the editor client's detection reads it and the endpoint's parser then validates the same value, so a
+ * large body (a coding agent's tools and history) is not parsed twice. A body that is not UTF-8 or not
+ * JSON throws the same 400 to every caller.
+ */
+export function parsedJsonBody(request: Pick<GatewayRequest, 'body'>): ParsedJsonBody {
+  let parsed = parsedBodies.get(request.body);
+  if (!parsed) {
+    try {
+      parsed = new ParsedJsonBody(parseRequestJson(bodyText(request)));
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      parsed = error;
+    }
+    parsedBodies.set(request.body, parsed);
+  }
+  if (parsed instanceof GatewayError) throw parsed;
+  return parsed;
+}
+
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;

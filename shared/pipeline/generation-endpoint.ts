@@ -3,8 +3,9 @@ import type { EndpointName } from '../core/endpoints.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import type { ModelKind, Project, ProjectConfig, WireProtocolId } from '../core/project-config.ts';
 import type { Attribution } from '../core/usage-record.ts';
-import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
+import { parsedJsonBody, type GatewayRequest } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
+import type { RequestBodyJson } from '../protocols/parse-model-request.ts';
 import type { ClientProtocol } from '../protocols/wire-protocol.ts';
 import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -98,9 +99,9 @@ export interface EndpointUpstream<Body extends RoutableBody = RoutableBody> {
   bridgeTo(target: RouteTarget, body: Body): Bridge;
 }
 
-/** A parser of a JSON body (most endpoints): the body decoded strictly as UTF-8, then validated. */
-export function jsonBody<Body>(parse: (text: string) => Body): (request: GatewayRequest) => Body {
-  return (request) => parse(bodyText(request));
+/** A parser of a JSON body (most endpoints): the body decoded strictly as UTF-8 and parsed once per request, then validated. */
+export function jsonBody<Body>(parse: (body: RequestBodyJson) => Body): (request: GatewayRequest) => Body {
+  return (request) => parse(parsedJsonBody(request));
 }
 
 /** What an endpoint may consult to refine a request's routing. */

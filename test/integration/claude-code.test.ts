@@ -46,7 +46,7 @@ describe('Claude Code through the gateway', () => {
     expect(turn?.body.model).toBe('claude-haiku-4-5');
     // Claude Code's own body and User-Agent (passed through natively) are never taken for the editor client's.
     expect(turn?.body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ input_schema: expect.any(Object) })]));
-    expect(isEditorClientRequest({ headers: { 'user-agent': String(turn?.headers['user-agent']) } }, JSON.stringify(turn?.body))).toBe(false);
+    expect(isEditorClientRequest({ headers: { 'user-agent': String(turn?.headers['user-agent']) }, body: new TextEncoder().encode(JSON.stringify(turn?.body)) })).toBe(false);
 
     await gateway.host.drainUsage();
     const project = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });

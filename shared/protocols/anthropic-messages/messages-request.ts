@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -36,7 +36,7 @@ export const messagesRoutingOnlyFields = ['models', 'fallbacks', 'route', 'provi
  * Parses the client's body, turning every defect into a 400 that names the field. `fallbacks` becomes
  * `models`; a request with both is refused, since the gateway cannot tell which list the client meant.
  */
-export function parseMessagesRequest(body: string): MessagesRequest {
+export function parseMessagesRequest(body: RequestBodyJson): MessagesRequest {
   const request = parseModelRequest(body, messagesRequestSchema);
   if (request.fallbacks === undefined) return request;
   if (request.models !== undefined) {

@@ -1,5 +1,5 @@
-import { asJsonObject, parseJsonObject } from '../../core/json-object.ts';
-import type { GatewayRequest } from '../../http/gateway-http.ts';
+import { asJsonObject } from '../../core/json-object.ts';
+import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';
 
 /** The editor's User-Agent starts with this (matched without regard to case). */
 const EDITOR_USER_AGENT = /^cursor\//i;
@@ -17,10 +17,18 @@ const SHAPE_MARKERS = ['"input"', 'cursorConversationId', '"tools"'] as const;
  *   tools carry an `input_schema`).
  * Chat clients (the OpenAI SDKs) nest their tools; Anthropic-shaped bodies have no typed flat tools.
  */
-export function isEditorClientRequest(request: Pick<GatewayRequest, 'headers'>, bodyText: string): boolean {
+export function isEditorClientRequest(request: Pick<GatewayRequest, 'headers' | 'body'>): boolean {
   if (EDITOR_USER_AGENT.test(request.headers['user-agent'] ?? '')) return true;
-  if (!SHAPE_MARKERS.some((marker) => bodyText.includes(marker))) return false;
-  const body = parseJsonObject(bodyText);
+  const bytes = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
+  if (!SHAPE_MARKERS.some((marker) => bytes.includes(marker))) return false;
+  let body: Record<string, unknown> | undefined;
+  try {
+    // Parsed once for the request: the endpoint that serves it validates this same value.
+    body = asJsonObject(parsedJsonBody(request).value);
+  } catch {
+    // Not UTF-8 or not JSON: the endpoint's parser refuses it, after authentication.
+    return false;
+  }
   return body !== undefined && hasEditorShape(body);
 }
 

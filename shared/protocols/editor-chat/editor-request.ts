@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import type { RoutableBody } from '../../pipeline/generation-endpoint.ts';
 import { chatMessageSchema } from '../openai-chat/chat-wire-types.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { responsesInputItemSchema } from '../openai-responses/responses-request-types.ts';
 import { inputFromChatMessages, type InputItem } from './editor-chat-messages.ts';
 import { repairInput } from './editor-input-repair.ts';
@@ -87,8 +87,8 @@ export function editorProfileOf(body: Record<string, unknown>): EditorProfile {
  * shapes become one Responses body (notes on each step in docs/decisions/editor-route.md), tools flat,
  * history repaired, the conversation id as the prompt cache key, and the prompt compressed.
  */
-export function parseEditorRequest(text: string): EditorRequest {
-  const body = parseModelRequest(text, editorBodySchema);
+export function parseEditorRequest(sent: RequestBodyJson): EditorRequest {
+  const body = parseModelRequest(sent, editorBodySchema);
   if (body.background === true) {
     throw new GatewayError('invalid_request', 'Background responses are not supported: the gateway meters an answer while relaying it. Send the request without "background".', {
       code: 'background_not_supported',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 /**
@@ -15,7 +15,7 @@ export const speechRequestSchema = z.looseObject({
 });
 export type SpeechRequest = z.infer<typeof speechRequestSchema>;
 
-export function parseSpeechRequest(body: string): SpeechRequest {
+export function parseSpeechRequest(body: RequestBodyJson): SpeechRequest {
   return parseModelRequest(body, speechRequestSchema);
 }
 

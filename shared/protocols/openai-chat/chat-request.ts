@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 
 /**
  * The fields of a chat completion request the gateway reads. Everything else passes to the upstream
@@ -20,7 +20,7 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export const routingOnlyFields = ['models', 'route', 'provider'] as const;
 
 /** Parses the client's body, turning every defect into a 400 that names the field. */
-export function parseChatCompletionRequest(body: string): ChatCompletionRequest {
+export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletionRequest {
   return parseModelRequest(body, chatCompletionRequestSchema);
 }
 

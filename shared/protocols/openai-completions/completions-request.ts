@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative());
@@ -18,7 +18,7 @@ export const completionsRequestSchema = z.looseObject({
 });
 export type CompletionsRequest = z.infer<typeof completionsRequestSchema>;
 
-export function parseCompletionsRequest(body: string): CompletionsRequest {
+export function parseCompletionsRequest(body: RequestBodyJson): CompletionsRequest {
   return parseModelRequest(body, completionsRequestSchema);
 }
 

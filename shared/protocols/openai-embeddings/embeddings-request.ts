@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative()).min(1);
@@ -15,7 +15,7 @@ export const embeddingsRequestSchema = z.looseObject({
 });
 export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
 
-export function parseEmbeddingsRequest(body: string): EmbeddingsRequest {
+export function parseEmbeddingsRequest(body: RequestBodyJson): EmbeddingsRequest {
   return parseModelRequest(body, embeddingsRequestSchema);
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { formValue } from '../../http/multipart-form.ts';
 import type { FormRequest } from '../form-request.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 /** The most images one request may ask for (OpenAI's limit for `n`), for the balance's worst case. */
@@ -18,7 +18,7 @@ export const imageGenerationRequestSchema = z.looseObject({
 });
 export type ImageGenerationRequest = z.infer<typeof imageGenerationRequestSchema>;
 
-export function parseImageGenerationRequest(body: string): ImageGenerationRequest {
+export function parseImageGenerationRequest(body: RequestBodyJson): ImageGenerationRequest {
   return parseModelRequest(body, imageGenerationRequestSchema);
 }
 

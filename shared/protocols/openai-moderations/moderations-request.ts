@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 /** A moderation input part (omni-moderation reads text and images). */
@@ -13,7 +13,7 @@ export const moderationsRequestSchema = z.looseObject({
 });
 export type ModerationsRequest = z.infer<typeof moderationsRequestSchema>;
 
-export function parseModerationsRequest(body: string): ModerationsRequest {
+export function parseModerationsRequest(body: RequestBodyJson): ModerationsRequest {
   return parseModelRequest(body, moderationsRequestSchema);
 }
 

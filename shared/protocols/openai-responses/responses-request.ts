@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 
 /**
  * The fields of a Responses request the gateway reads. Everything else passes to the upstream untouched,
@@ -27,7 +27,7 @@ const routingOnlyFields = ['models', 'route', 'provider'] as const;
  * Parses the client's body, turning every defect into a 400 that names the field. Background responses
  * are refused: the provider would finish them after the gateway's request ended, so nobody would meter them.
  */
-export function parseResponsesRequest(body: string): ResponsesRequest {
+export function parseResponsesRequest(body: RequestBodyJson): ResponsesRequest {
   const request = parseModelRequest(body, responsesRequestSchema);
   if (request.background === true) {
     throw new GatewayError(

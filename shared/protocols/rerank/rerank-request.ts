@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
-import { parseModelRequest } from '../parse-model-request.ts';
+import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { routingFieldsShape } from '../routing-fields.ts';
 
 /**
@@ -18,7 +18,7 @@ export const rerankRequestSchema = z.looseObject({
 });
 export type RerankRequest = z.infer<typeof rerankRequestSchema>;
 
-export function parseRerankRequest(body: string): RerankRequest {
+export function parseRerankRequest(body: RequestBodyJson): RerankRequest {
   return parseModelRequest(body, rerankRequestSchema);
 }
 

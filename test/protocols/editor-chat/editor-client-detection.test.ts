@@ -19,7 +19,10 @@ async function sentBy(send: (fetch: typeof globalThis.fetch) => Promise<unknown>
 
 const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
 
-const detected = (body: unknown, userAgent = 'node') => isEditorClientRequest({ headers: { 'user-agent': userAgent } }, typeof body === 'string' ? body : JSON.stringify(body));
+/** What the detection sees of a request: its User-Agent and its body's bytes. */
+const requestOf = (text: string, userAgent: string) => ({ headers: { 'user-agent': userAgent }, body: new TextEncoder().encode(text) });
+
+const detected = (body: unknown, userAgent = 'node') => isEditorClientRequest(requestOf(typeof body === 'string' ? body : JSON.stringify(body), userAgent));
 
 describe('isEditorClientRequest on the legacy /v1/chat/completions', () => {
   it('detects the editor by its User-Agent, whatever it sends', () => {
@@ -63,7 +66,7 @@ describe('isEditorClientRequest on the legacy /v1/chat/completions', () => {
     ];
     for (const { body, userAgent } of bodies) {
       expect(body).toContain('"messages"');
-      expect(isEditorClientRequest({ headers: { 'user-agent': userAgent } }, body), body).toBe(false);
+      expect(isEditorClientRequest(requestOf(body, userAgent)), body).toBe(false);
     }
   });
 
@@ -81,7 +84,7 @@ describe('isEditorClientRequest on the legacy /v1/chat/completions', () => {
       }),
     );
     expect(body).toContain('"input_schema"');
-    expect(isEditorClientRequest({ headers: { 'user-agent': userAgent } }, body)).toBe(false);
+    expect(isEditorClientRequest(requestOf(body, userAgent))).toBe(false);
   });
 
   it('reads no body that holds none of the editor’s markers, and refuses none that is not JSON', () => {
