@@ -42,14 +42,14 @@ describe('parsedJsonBody', () => {
 });
 
 describe('a chat completion with tools on /v1/chat/completions', () => {
-  it('is parsed once for both the editor detection and the endpoint', () => {
+  it('is parsed once for both the editor detection and the endpoint', async () => {
     const tools = Array.from({ length: 20 }, (_, index) => ({ type: 'function', function: { name: `tool_${index}`, parameters: { type: 'object' } } }));
     const text = JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], tools });
     const request = requestWith(text);
     const parse = vi.spyOn(JSON, 'parse');
 
     expect(isEditorClientRequest(request)).toBe(false);
-    const parsed = chatCompletionsEndpoint.parse(request);
+    const parsed = await chatCompletionsEndpoint.parse(request);
 
     expect(parsed.tools).toEqual(tools);
     expect(parse.mock.calls.filter(([argument]) => argument === text)).toHaveLength(1);
