@@ -35,7 +35,10 @@ export function parseRequestJson(text: string): unknown {
   }
 }
 
-/** A request body parsed as JSON, once per request. */
+/**
+ * A request body parsed as JSON, once per request. Read-only: every reader of the request sees this one
+ * value (a parser validates it into objects of its own), so nothing may change it in place.
+ */
 export class ParsedJsonBody {
   readonly value: unknown;
 

@@ -20,13 +20,15 @@ export class IncomingHeaders implements Headers {
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
+    const key = name.toLowerCase();
+    // Own properties only: Node's header object inherits from Object (`constructor` is not a header).
+    const value = Object.hasOwn(this.#raw, key) ? this.#raw[key] : undefined;
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
 
   has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
+    return this.get(name) !== null;
   }
 
   getSetCookie(): string[] {
@@ -87,7 +89,8 @@ function immutable(): TypeError {
 
 /**
  * A JSON answer read whole (`text()`, `json()`) is read from the message itself; the web stream is made
- * only when `body` is asked for (a relayed stream). The body is read once, as with any Response.
+ * only when `body` is asked for (a relayed stream). The body is read once, as with any Response. It is not
+ * `instanceof Response` (the MCP SDK checks that only for OAuth error answers, which the bridge does not use).
  */
 export class IncomingResponse implements Response {
   readonly headers: IncomingHeaders;
@@ -102,11 +105,14 @@ export class IncomingResponse implements Response {
   readonly url: string;
   /** 204, 304 and 1xx answers carry no body (the message has been drained). */
   private readonly bodyless: boolean;
+  /** The call's abort signal: a body read whole after it fired fails, as fetch's does. */
+  private readonly signal: AbortSignal | undefined;
 
-  constructor(message: IncomingMessage, url: string, bodyless: boolean) {
+  constructor(message: IncomingMessage, url: string, bodyless: boolean, signal?: AbortSignal) {
     this.message = message;
     this.url = url;
     this.bodyless = bodyless;
+    this.signal = signal;
     this.status = message.statusCode ?? 502;
     this.statusText = message.statusMessage ?? '';
     this.headers = new IncomingHeaders(message.headers);
@@ -126,7 +132,8 @@ export class IncomingResponse implements Response {
   }
 
   async text(): Promise<string> {
-    return (await this.whole()).toString('utf8');
+    // Decoded as fetch decodes: UTF-8, a leading byte order mark dropped.
+    return (await this.whole()).toString('utf8').replace(/^\uFEFF/, '');
   }
 
   async json(): Promise<unknown> {
@@ -173,10 +180,15 @@ export class IncomingResponse implements Response {
       return Buffer.concat(chunks);
     }
     // Events rather than `for await`: the async iterator costs several µs per answer on this path.
-    const message = this.message;
+    const { message, signal } = this;
     return new Promise((resolve, reject) => {
       message.on('data', (chunk: Buffer) => chunks.push(chunk));
-      finished(message, (error) => (error ? reject(error) : resolve(Buffer.concat(chunks))));
+      finished(message, (error) => {
+        // An abort drains the message, which may then end "normally" with part of the body.
+        if (signal?.aborted) return reject(signal.reason);
+        if (error) return reject(error);
+        resolve(Buffer.concat(chunks));
+      });
     });
   }
 }

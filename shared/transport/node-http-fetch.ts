@@ -68,7 +68,7 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
       // A Response may carry no body for these statuses.
       const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200);
       if (bodyless) message.resume();
-      resolve(new IncomingResponse(message, url, bodyless));
+      resolve(new IncomingResponse(message, url, bodyless, init.signal ?? undefined));
     });
     outgoing.once('error', reject);
     outgoing.end(body);

@@ -60,7 +60,8 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     if (!interval) return { read: await pendingRead };
     const heartbeat = new Promise<'heartbeat'>((resolve) => (wakeForHeartbeat = () => resolve('heartbeat')));
     if (heartbeatTimer) heartbeatTimer.refresh();
-    else heartbeatTimer = setTimeout(() => wakeForHeartbeat?.(), interval);
+    // Unref'd: the upstream's socket keeps the process alive while the stream is open, not this timer.
+    else heartbeatTimer = setTimeout(() => wakeForHeartbeat?.(), interval).unref();
     try {
       return await Promise.race([pendingRead.then((read) => ({ read })), heartbeat]);
     } finally {

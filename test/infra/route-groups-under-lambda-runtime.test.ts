@@ -52,7 +52,6 @@ const awsEndpoints = () => ({
   AWS_SESSION_TOKEN: 'local-runtime-test-session',
   AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
-  AWS_ENDPOINT_URL_SQS: sqs.endpoint,
 });
 
 /** The function's environment exactly as the template sets it. */
@@ -128,7 +127,10 @@ beforeAll(async () => {
   store = await startEmbeddedStore(join(workDirectory, 'store'), { keys: table('Keys'), projects: table('Projects'), generations: table('Generations'), counters: table('Counters') });
   secretsManager = await startFakeSecretsManager(context.region, context.account);
   secretsManager.put(deployedEnvironment('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ?? '', ORIGIN_SECRET);
-  sqs = await startFakeSqs({ onMessage: (message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`) });
+  sqs = await startFakeSqs({
+    onMessage: (message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`),
+    signedWith: { region: context.region, credentials: { AKIDLOCALRUNTIMETEST: { secretAccessKey: 'local-runtime-test-secret', sessionToken: 'local-runtime-test-session' } } },
+  });
   upstream = await startFakeOpenAiUpstream();
   upstream.answerWith(answerFromRecording());
   docsServer = await startDocsServer(DOCS_TOKEN);
@@ -146,8 +148,8 @@ afterAll(async () => {
 });
 
 /**
- * The template's queue URL with the fake's origin: the SQS client sends to the host of the queue URL (which,
- * in AWS, is SQS's endpoint), not to AWS_ENDPOINT_URL_SQS.
+ * The template's queue URL with the fake's origin: without AWS_ENDPOINT_URL_SQS, the usage sink sends to the
+ * host of the queue URL (which, in AWS, is SQS's endpoint), signed with the role's credentials.
  */
 function queueUrlOnTheFake(group: string): string {
   const deployed = new URL(deployedEnvironment(`RouteGroup${group}`).GATEWAY_USAGE_QUEUE_URL ?? '');

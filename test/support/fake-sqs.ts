@@ -5,6 +5,16 @@ import { checkSigV4, type SigV4Expectation } from './sigv4-check.ts';
 export interface ReceivedMessage {
   queueUrl: string;
   body: string;
+  /** A FIFO queue's fields, when sent. */
+  messageGroupId?: string;
+  messageDeduplicationId?: string;
+}
+
+function fifoFields(input: Record<string, unknown>): Pick<ReceivedMessage, 'messageGroupId' | 'messageDeduplicationId'> {
+  return {
+    ...(typeof input.MessageGroupId === 'string' ? { messageGroupId: input.MessageGroupId } : {}),
+    ...(typeof input.MessageDeduplicationId === 'string' ? { messageDeduplicationId: input.MessageDeduplicationId } : {}),
+  };
 }
 
 export interface FakeSqs extends AwsJsonService {
@@ -14,6 +24,8 @@ export interface FakeSqs extends AwsJsonService {
   readonly attempts: ReceivedMessage[];
   /** The next `count` sends are refused with this error (status 400 unless given), before any is taken. */
   refuseNext(count: number, type: string, status?: number): void;
+  /** The next send is taken but acknowledged wrongly: with another body's MD5, or with no SendMessage result. */
+  acknowledgeNextWrongly(how: 'wrong-md5' | 'no-result'): void;
   /** How many sends were refused (a refusal scripted with refuseNext, or a bad signature). */
   readonly refusals: number;
 }
@@ -30,6 +42,7 @@ export async function startFakeSqs(options: FakeSqsOptions = {}): Promise<FakeSq
   const messages: ReceivedMessage[] = [];
   const attempts: ReceivedMessage[] = [];
   const scripted: Array<{ type: string; status: number }> = [];
+  let wrongAcknowledgement: 'wrong-md5' | 'no-result' | undefined;
   let refusals = 0;
   const signedWith = options.signedWith;
   const service = await startAwsJsonService({
@@ -50,17 +63,22 @@ export async function startFakeSqs(options: FakeSqsOptions = {}): Promise<FakeSq
         if (typeof input.QueueUrl !== 'string' || typeof input.MessageBody !== 'string') {
           throw new AwsServiceError('MissingParameter', 'QueueUrl and MessageBody are required.');
         }
-        const message = { queueUrl: input.QueueUrl, body: input.MessageBody };
+        const message = { queueUrl: input.QueueUrl, body: input.MessageBody, ...fifoFields(input) };
         attempts.push(message);
         const refusal = scripted.shift();
         if (refusal) {
           refusals += 1;
-          throw new AwsServiceError(refusal.type, `refused by the test (${refusal.type})`, refusal.status);
+          // As SQS names it in its JSON protocol: with the service's namespace.
+          throw new AwsServiceError(`com.amazonaws.sqs#${refusal.type}`, `refused by the test (${refusal.type})`, refusal.status);
         }
         messages.push(message);
         options.onMessage?.(message);
+        const acknowledgement = wrongAcknowledgement;
+        wrongAcknowledgement = undefined;
+        if (acknowledgement === 'no-result') return {};
         // The sender checks the body's MD5 against this.
-        return { MessageId: randomUUID(), MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') };
+        const md5 = createHash('md5').update(acknowledgement === 'wrong-md5' ? `${input.MessageBody} ` : input.MessageBody).digest('hex');
+        return { MessageId: randomUUID(), MD5OfMessageBody: md5 };
       },
     },
   });
@@ -70,6 +88,9 @@ export async function startFakeSqs(options: FakeSqsOptions = {}): Promise<FakeSq
     attempts,
     refuseNext(count, type, status = 400) {
       for (let index = 0; index < count; index += 1) scripted.push({ type, status });
+    },
+    acknowledgeNextWrongly(how) {
+      wrongAcknowledgement = how;
     },
     get refusals() {
       return refusals;

@@ -12,6 +12,18 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
+      if (request.url === '/empty') return void response.writeHead(204).end();
+      if (request.url === '/cut') {
+        // Promises 100 bytes, sends 10, then the connection dies.
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"partial"');
+        return void setTimeout(() => response.socket?.destroy(), 20);
+      }
+      if (request.url === '/slow') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"slow":');
+        return void setTimeout(() => response.end('true}'), 300);
+      }
       response.setHeader('x-zeta', 'last');
       response.setHeader('content-type', 'application/json');
       response.setHeader('set-cookie', ['a=1', 'b=2']);
@@ -92,5 +104,32 @@ describe("an upstream answer's body", () => {
     expect(response.ok).toBe(true);
     expect(response.redirected).toBe(false);
     await response.arrayBuffer();
+  });
+});
+
+describe("an upstream answer's end", () => {
+  it('is an empty body, null as a stream, for a 204', async () => {
+    const response = await nodeHttpFetch(`${base}/empty`, { method: 'POST', body: '{}' });
+    expect(response.body).toBeNull();
+    expect(await response.text()).toBe('');
+  });
+
+  it('fails the read when the connection dies before the body is whole', async () => {
+    const response = await nodeHttpFetch(`${base}/cut`, { method: 'POST', body: '{}' });
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it("fails the read with the signal's reason when the call is aborted while the body arrives", async () => {
+    const abort = new AbortController();
+    const response = await nodeHttpFetch(`${base}/slow`, { method: 'POST', body: '{}', signal: abort.signal });
+    const reading = response.text();
+    abort.abort(new Error('the caller gave up'));
+    await expect(reading).rejects.toThrow('the caller gave up');
+  });
+
+  it('reads headers only as the answer has them, not what every object inherits', async () => {
+    const { headers } = await fetchAnswer();
+    expect(headers.get('constructor')).toBeNull();
+    expect(headers.has('toString')).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ export const REPLAY_USAGE = `Usage: npm run --silent replay -- --bucket <UsageBu
 Sends the usage records the queue refused (spilled to s3://<bucket>/spill/) back to the usage queue and
 removes each from the spill once the queue took it. Replaying twice is harmless: the writer applies each
 record once. Prints {"replayed": [...], "failed": [...]}; exit code 1 when a record failed.
-Credentials and region come from the usual AWS environment (AWS_PROFILE, AWS_REGION; else the queue URL's region).`;
+Credentials come from the usual AWS environment (AWS_PROFILE); the region from the queue URL (else AWS_REGION).`;
 
 /** `npm run replay`: parses the command line, or explains it (exit code 2). */
 export function parseReplayArgs(argv: string[]): { bucket: string; queueUrl: string; dryRun: boolean } | undefined {
@@ -41,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
   const queue = new SqsUsageSink(
     {
       queueUrl: options.queueUrl,
-      region: process.env.AWS_REGION ?? regionOfQueueUrl(options.queueUrl) ?? 'us-east-1',
+      // The queue's own region first: the call goes to the queue URL's host and is signed for its region.
+      region: regionOfQueueUrl(options.queueUrl) ?? process.env.AWS_REGION ?? 'us-east-1',
       endpoint: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
     },
     () => credentials.credentials(process.env.AWS_PROFILE),

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { parseJsonObject } from '../../core/json-object.ts';
 import type { AwsCredentials, UpstreamFetch, UsageSink } from '../../core/ports.ts';
 import type { UsageRecord } from '../../core/usage-record.ts';
+import { awsErrorName } from '../../transport/aws-error-name.ts';
 import { createAwsSigner, type AwsCallSigner } from '../../transport/sign-aws-call.ts';
 
 export interface UsageQueue {
@@ -13,18 +14,24 @@ export interface UsageQueue {
 
 /** Tries per record, as the AWS SDK's standard retry mode: then the caller spills the record. */
 const ATTEMPTS = 3;
-const FIRST_RETRY_DELAY_MS = 100;
-/** Refusals worth another try (throttling, SQS or KMS briefly unavailable); the rest will not change. */
-const RETRYABLE_TYPES = /Throttl|ServiceUnavailable|InternalError|InternalFailure|KmsThrottled|RequestThrottled|TooManyRequests/;
-const ATTEMPT_TIMEOUT_MS = 10_000;
+/** The SDK's standard mode: back-off from 100 ms, from 500 ms after throttling. */
+const RETRY_DELAY_MS = 100;
+const THROTTLED_RETRY_DELAY_MS = 500;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Refusals worth another try whatever their status: throttling (SQS's or KMS's), a time-out. */
+const RETRYABLE_TYPES = /Throttl|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError|InternalFailure/;
+/** A try that has not been answered by then is abandoned (and tried again): a record is never held for long. */
+const ATTEMPT_TIMEOUT_MS = 5_000;
 
 /** SQS refused the message, or answered something that is not an acceptance. */
 export class SqsSendError extends Error {
   readonly retryable: boolean;
+  readonly throttled: boolean;
 
-  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
-    super(message, options);
-    this.retryable = retryable;
+  constructor(message: string, options: { retryable: boolean; throttled?: boolean }) {
+    super(message);
+    this.retryable = options.retryable;
+    this.throttled = options.throttled ?? false;
     this.name = 'SqsSendError';
   }
 }
@@ -32,11 +39,12 @@ export class SqsSendError extends Error {
 /**
  * Hands usage records to the writer through SQS, one message per record: `SendMessage` in SQS's JSON
  * protocol, signed by the AWS SDK's SigV4 signer with the SDK's credential chain, over the gateway's
- * keep-alive HTTP transport. Not the SDK's SQSClient: its per-call middleware (endpoint rules, schema
- * serde, a fresh signing key) cost ~500 µs of CPU per record, on the core that serves the next request;
- * this costs ~200 (docs/decisions/usage-queue-client.md). Retries throttling, 5xx and connection errors
- * (the writer applies a record once, so a resend after a lost answer counts nothing twice) and checks the
- * body's MD5 as the SDK does.
+ * keep-alive HTTP transport. Not the SDK's SQSClient: its per-call middleware (endpoint rule evaluation,
+ * schema serde, a signer built per call) costs ~500 µs of CPU per record, on the core that serves the
+ * next request; this costs about half (docs/decisions/usage-queue-client.md). Retries throttling, 5xx and
+ * connection errors (the writer applies a record once, so a resend after a lost answer counts nothing
+ * twice) and checks the body's MD5 as the SDK does. A FIFO queue gets the record id as its message group
+ * and deduplication id.
  */
 export class SqsUsageSink implements UsageSink {
   readonly #sign: AwsCallSigner;
@@ -61,15 +69,17 @@ export class SqsUsageSink implements UsageSink {
 
   async send(record: UsageRecord): Promise<void> {
     const messageBody = JSON.stringify(record);
-    const body = JSON.stringify({ QueueUrl: this.queue.queueUrl, MessageBody: messageBody });
+    const fifo = this.queue.queueUrl.endsWith('.fifo') ? { MessageGroupId: record.recordId, MessageDeduplicationId: record.recordId } : {};
+    const body = JSON.stringify({ QueueUrl: this.queue.queueUrl, MessageBody: messageBody, ...fifo });
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.sendOnce(body, messageBody);
       } catch (error) {
-        const retryable = !(error instanceof SqsSendError) || error.retryable;
-        if (!retryable || attempt === ATTEMPTS) throw error;
+        const refusal = error instanceof SqsSendError ? error : undefined;
+        if ((refusal && !refusal.retryable) || attempt === ATTEMPTS) throw error;
         // Exponential back-off with full jitter, as the SDK's standard mode.
-        await this.sleep(Math.random() * FIRST_RETRY_DELAY_MS * 2 ** (attempt - 1));
+        const base = refusal?.throttled ? THROTTLED_RETRY_DELAY_MS : RETRY_DELAY_MS;
+        await this.sleep(Math.random() * base * 2 ** (attempt - 1));
       }
     }
   }
@@ -81,13 +91,21 @@ export class SqsUsageSink implements UsageSink {
     const text = await response.text();
     const answer = parseJsonObject(text);
     if (!response.ok) {
-      // The JSON protocol names the error in `__type` (`com.amazonaws.sqs#QueueDoesNotExist`) or in a header.
-      const type = String(answer?.__type ?? response.headers.get('x-amzn-errortype') ?? 'UnknownError').replace(/^.*#/, '').split(':')[0] ?? 'UnknownError';
-      const message = typeof answer?.message === 'string' ? answer.message : text.slice(0, 200);
-      throw new SqsSendError(`SQS refused the usage record (${response.status} ${type}): ${message}`, response.status >= 500 || RETRYABLE_TYPES.test(type));
+      // The JSON protocol names the error in a header or in `__type` (`com.amazonaws.sqs#QueueDoesNotExist`).
+      const type = awsErrorName(response.headers.get('x-amzn-errortype') ?? (typeof answer?.__type === 'string' ? answer.__type : undefined)) ?? 'UnknownError';
+      const words = answer?.message ?? answer?.Message;
+      const message = typeof words === 'string' ? words : text.slice(0, 200);
+      const throttled = response.status === 429 || /Throttl|TooManyRequests/.test(type);
+      throw new SqsSendError(`SQS refused the usage record (${response.status} ${type}): ${message}`, {
+        retryable: RETRYABLE_STATUSES.has(response.status) || RETRYABLE_TYPES.test(type),
+        throttled,
+      });
     }
-    if (answer?.MD5OfMessageBody !== hash('md5', messageBody, 'hex')) {
-      throw new SqsSendError('SQS acknowledged the usage record with an MD5 that does not match its body', true);
+    if (typeof answer?.MD5OfMessageBody !== 'string') {
+      throw new SqsSendError(`SQS answered ${response.status} without a SendMessage result: ${text.slice(0, 200)}`, { retryable: true });
+    }
+    if (answer.MD5OfMessageBody !== hash('md5', messageBody, 'hex')) {
+      throw new SqsSendError('SQS acknowledged the usage record with an MD5 that does not match its body', { retryable: true });
     }
   }
 }

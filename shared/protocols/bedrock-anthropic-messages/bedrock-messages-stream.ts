@@ -2,7 +2,8 @@ import { parseJsonObject } from '../../core/json-object.ts';
 import { createAwsEventStreamDecoder, type EventStreamMessage } from '../../transport/aws-event-stream-decoder.ts';
 import { decodeSseEvent, type StreamDecoder, type UpstreamEvent } from '../../transport/stream-decoder.ts';
 import { toAnthropicErrorType } from '../anthropic-messages/anthropic-errors.ts';
-import { bedrockErrorName, canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
+import { awsErrorName } from '../../transport/aws-error-name.ts';
+import { canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
 
 /**
  * InvokeModelWithResponseStream's messages as Anthropic's SSE events: each `chunk` carries one Anthropic
@@ -24,7 +25,7 @@ function toAnthropicEvent(message: EventStreamMessage): UpstreamEvent | undefine
     const type = parseJsonObject(json)?.type;
     return decodeSseEvent(`event: ${typeof type === 'string' ? type : 'message'}\ndata: ${json}\n\n`);
   }
-  const name = bedrockErrorName(message.type);
+  const name = awsErrorName(message.type);
   const detail = parseJsonObject(message.body)?.message;
   const error = {
     type: 'error',

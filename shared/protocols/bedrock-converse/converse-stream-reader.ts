@@ -3,7 +3,8 @@ import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import { customToolNames, unwrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { parseProviderPayload, readEventData } from '../../canonical/read-payload.ts';
 import { asJsonObject } from '../../core/json-object.ts';
-import { bedrockErrorName, canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
+import { awsErrorName } from '../../transport/aws-error-name.ts';
+import { canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
 import type { StreamReader } from '../wire-protocol.ts';
 import { mapConverseStopReason } from './converse-stop-reason.ts';
 import { readConverseUsage } from './converse-usage.ts';
@@ -93,7 +94,7 @@ function readException(data: unknown): CanonicalEvent | undefined {
   const event = asJsonObject(readEventData(data));
   const key = event ? Object.keys(event).find((name) => name.endsWith('Exception')) : undefined;
   if (!event || !key) return undefined;
-  const name = bedrockErrorName(key);
+  const name = awsErrorName(key);
   const message = asJsonObject(event[key])?.message;
   return { type: 'error', errorType: canonicalTypeOf(name), message: typeof message === 'string' && message ? message : `Bedrock ended the stream with ${name}.` };
 }

@@ -1,6 +1,7 @@
 import type { CanonicalErrorType } from '../../canonical/canonical-events.ts';
 import { readErrorWords, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
 import type { ErrorWords } from '../wire-protocol.ts';
+import { awsErrorName } from '../../transport/aws-error-name.ts';
 
 /**
  * What each of the Bedrock runtime's errors means: the HTTP status the gateway's failover and clients
@@ -29,18 +30,9 @@ const BEDROCK_ERRORS: Readonly<Record<string, { status: number; type: CanonicalE
   ResourceNotFoundException: { status: 404, type: 'not-found' },
 };
 
-/**
- * An error type as Bedrock writes it, normalised: the header's `ThrottlingException:http://internal…`,
- * a body's `com.amazon.coral.service#ThrottlingException`, or an event stream's `throttlingException`.
- */
-export function bedrockErrorName(type: string | undefined): string | undefined {
-  const name = type?.split(':')[0]?.split('#').at(-1)?.trim();
-  return name ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
-}
-
 function errorNameOf(answer: UpstreamErrorAnswer): string | undefined {
   const fromBody = /"__type"\s*:\s*"([^"]+)"/.exec(answer.body)?.[1];
-  return bedrockErrorName(answer.errorType ?? fromBody);
+  return awsErrorName(answer.errorType ?? fromBody);
 }
 
 /** The answer with the status its error type means (unknown types keep the status Bedrock sent). */

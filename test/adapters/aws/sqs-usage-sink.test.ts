@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { regionOfQueueUrl, SqsSendError, SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
 import { usageRecordSchema } from '../../../shared/core/usage-record.ts';
 import { createNodeHttpFetch } from '../../../shared/transport/node-http-fetch.ts';
@@ -27,6 +27,7 @@ beforeAll(async () => {
 afterEach(() => {
   sqs.messages.length = 0;
   delays.length = 0;
+  vi.restoreAllMocks();
 });
 afterAll(() => sqs.close());
 
@@ -57,16 +58,55 @@ describe('SqsUsageSink', () => {
     expect(sqs.messages).toHaveLength(0);
   });
 
-  it('tries again after throttling or a server error, with growing back-off, and the record arrives once', async () => {
-    sqs.refuseNext(1, 'RequestThrottled');
+  it('tries again after throttling or a server error, backing off more after throttling, and the record arrives once', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.999);
     sqs.refuseNext(1, 'InternalError', 500);
+    sqs.refuseNext(1, 'RequestThrottled');
 
     await sinkFor().send(sampleRecord({ requestId: 'req-retried' }));
 
     expect(sqs.messages.map((message) => (JSON.parse(message.body) as { requestId: string }).requestId)).toEqual(['req-retried']);
-    expect(delays).toHaveLength(2);
-    expect(delays[0]).toBeLessThan(100);
-    expect(delays[1]).toBeLessThan(200);
+    // Full jitter under a ceiling that doubles: 100 ms after the first failure, 2 × 500 ms after throttling.
+    expect(delays.map(Math.round)).toEqual([100, 999]);
+  });
+
+  it('tries again on a 429, whatever SQS calls it', async () => {
+    sqs.refuseNext(1, 'SomethingNew', 429);
+
+    await sinkFor().send(sampleRecord());
+
+    expect(sqs.messages).toHaveLength(1);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('sends again when the acknowledgement does not match the body or holds no result (the writer keeps one copy)', async () => {
+    const record = sampleRecord();
+    sqs.acknowledgeNextWrongly('wrong-md5');
+    await sinkFor().send(record);
+    expect(sqs.messages.map((message) => message.body)).toEqual([JSON.stringify(record), JSON.stringify(record)]);
+
+    sqs.messages.length = 0;
+    sqs.acknowledgeNextWrongly('no-result');
+    await sinkFor().send(record);
+    expect(sqs.messages).toHaveLength(2);
+  });
+
+  it("sends to the queue URL's own host when no endpoint is set, as the SDK does", async () => {
+    const queueUrl = `${sqs.endpoint}/123456789012/gateway-usage`;
+    const sink = new SqsUsageSink({ queueUrl, region: 'us-east-1' }, async () => ROLE, transport);
+
+    await sink.send(sampleRecord());
+
+    expect(sqs.messages.map((message) => message.queueUrl)).toEqual([queueUrl]);
+  });
+
+  it('gives a FIFO queue the record id as message group and deduplication id', async () => {
+    const queueUrl = `${sqs.endpoint}/123456789012/gateway-usage.fifo`;
+    const record = sampleRecord();
+
+    await new SqsUsageSink({ queueUrl, region: 'us-east-1' }, async () => ROLE, transport).send(record);
+
+    expect(sqs.messages).toEqual([{ queueUrl, body: JSON.stringify(record), messageGroupId: record.recordId, messageDeduplicationId: record.recordId }]);
   });
 
   it('rejects with what SQS said when it keeps refusing, so that the caller spills the record', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bedrockErrorName, interpretBedrockErrorAnswer, readBedrockErrorWords } from '../../../shared/protocols/bedrock-runtime/bedrock-errors.ts';
+import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../../../shared/protocols/bedrock-runtime/bedrock-errors.ts';
+import { awsErrorName } from '../../../shared/transport/aws-error-name.ts';
 import { isGatewaySideUpstreamStatus, type UpstreamErrorAnswer } from '../../../shared/transport/upstream-errors.ts';
 
 function answer(status: number, errorType: string | undefined, message: string): UpstreamErrorAnswer {
@@ -39,6 +40,8 @@ describe("Bedrock's error types", () => {
     const fromBody: UpstreamErrorAnswer = { status: 400, retryAfter: null, contentType: 'application/json', body: '{"__type":"com.amazon.coral.service#ThrottlingException","message":"Slow down"}' };
     expect(interpretBedrockErrorAnswer(fromBody).status).toBe(429);
     expect(interpretBedrockErrorAnswer(answer(418, 'TeapotException', 'x')).status).toBe(418);
-    expect(bedrockErrorName('modelStreamErrorException')).toBe('ModelStreamErrorException');
+    expect(awsErrorName('modelStreamErrorException')).toBe('ModelStreamErrorException');
+    expect(awsErrorName('com.amazonaws.sqs#QueueDoesNotExist')).toBe('QueueDoesNotExist');
+    expect(awsErrorName('ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/')).toBe('ThrottlingException');
   });
 });
