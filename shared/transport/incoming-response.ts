@@ -3,7 +3,7 @@ import { finished, Readable } from 'node:stream';
 
 /*
  * A fetch-shaped Response over Node's incoming message, built without undici's Response and Headers:
- * touching either global loads Node's bundled undici (~25 ms of a handler's import), and constructing
+ * touching either global loads Node's bundled undici (10–25 ms of a handler's import), and constructing
  * them costs tens of µs per upstream answer, on a path that adds latency to every request. They behave
  * as a fetch response does where the gateway and the MCP SDK look (status, headers, body read once, or
  * streamed); the rarely used forms (formData, clone) fall back to undici's own.
