@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
-import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
+import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
 import type { ProviderSecrets } from '../core/ports.ts';
@@ -15,7 +15,6 @@ export interface Adapters {
   keys: DynamoKeyStore;
   projects: DynamoProjectStore;
   secrets: ProviderSecrets;
-  usage: DynamoUsageLedger;
   balances: DynamoProjectBalance;
   rateLimiter: DynamoRateLimiter;
   /** The document client the adapters share, for the stores only some functions build (video jobs, memberships, audit). */
@@ -46,10 +45,14 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     balances: new DynamoProjectBalance(documents, config.GATEWAY_PROJECTS_TABLE),
     rateLimiter: new DynamoRateLimiter(documents, config.GATEWAY_COUNTERS_TABLE),
     documents,
-    usage: new DynamoUsageLedger(documents, {
-      generations: config.GATEWAY_GENERATIONS_TABLE,
-      projects: config.GATEWAY_PROJECTS_TABLE,
-      retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS,
-    }),
   };
+}
+
+/**
+ * The usage ledger's tables (generation records, and the project spend they add to). The ledger itself is
+ * built where it is used: the writer writes it at once, the route groups read it rarely (a generation's
+ * lookup, a stored response's owner), so they load it on first use.
+ */
+export function usageLedgerTables(config: RuntimeConfig): UsageLedgerTables {
+  return { generations: config.GATEWAY_GENERATIONS_TABLE, projects: config.GATEWAY_PROJECTS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS };
 }

@@ -2,14 +2,15 @@ import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts'
 import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { CoolDown } from '../core/cool-down.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AwsCredentialSource, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
+import type { AwsCredentialSource, GenerationLookup, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
+import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
-import { createAdapters } from './create-adapters.ts';
+import { createAdapters, usageLedgerTables } from './create-adapters.ts';
 import { secureRandomBytes } from './secure-random-bytes.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 
@@ -77,6 +78,18 @@ function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: s
   };
 }
 
+/**
+ * The generation records, read when first asked for (`/v1/generation`, a stored response's owner): few
+ * requests of a route group read them, so its cold start does not load the ledger's adapter.
+ */
+function generationsOnFirstUse(documents: DynamoDBDocumentClient, tables: UsageLedgerTables): GenerationLookup {
+  const ledger = loadOnFirstUse(async () => new (await import('../adapters/aws/dynamo-usage-ledger.ts')).DynamoUsageLedger(documents, tables));
+  return {
+    findGeneration: async (projectId, requestId) => (await ledger()).findGeneration(projectId, requestId),
+    findStoredResponse: async (responseId) => (await ledger()).findStoredResponse(responseId),
+  };
+}
+
 /** The request path's services from the configuration and what the host injects. */
 export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsageReports, dependencies: RouteGroupDependencies = {}): GatewayServices {
   const adapters = createAdapters(config);
@@ -100,7 +113,7 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     },
     coolDown: new CoolDown(clock),
     usageSink: dependencies.usageSink ?? createSqsUsageSink(config, reports, awsCredentials),
-    generations: adapters.usage,
+    generations: generationsOnFirstUse(adapters.documents, usageLedgerTables(config)),
     videoJobs: videoJobsOnFirstUse(adapters.documents, { name: config.GATEWAY_GENERATIONS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS }),
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,

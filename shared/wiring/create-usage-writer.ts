@@ -4,7 +4,8 @@ import { FileUsageArchive } from '../adapters/local/file-usage-archive.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageArchive } from '../core/ports.ts';
 import type { UsageWriterDeps } from '../usage-writer/process-usage-batch.ts';
-import { createAdapters } from './create-adapters.ts';
+import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
+import { createAdapters, usageLedgerTables } from './create-adapters.ts';
 
 /** The usage files: the S3 bucket in AWS, a directory locally (GATEWAY_USAGE_ARCHIVE). */
 export function createUsageArchive(config: RuntimeConfig): UsageArchive {
@@ -15,5 +16,5 @@ export function createUsageArchive(config: RuntimeConfig): UsageArchive {
 /** The writer's ledger (DynamoDB), archive (S3, or the local directory) and the keys' last-use stamps. */
 export function createUsageWriterDeps(config: RuntimeConfig, reportFailure: UsageWriterDeps['reportFailure']): UsageWriterDeps {
   const adapters = createAdapters(config);
-  return { ledger: adapters.usage, archive: createUsageArchive(config), keyLastUse: adapters.keys, reportFailure };
+  return { ledger: new DynamoUsageLedger(adapters.documents, usageLedgerTables(config)), archive: createUsageArchive(config), keyLastUse: adapters.keys, reportFailure };
 }
