@@ -1,4 +1,4 @@
-import { jsonResponse, type GatewayRequest } from '../http/gateway-http.ts';
+import { jsonResponse } from '../http/gateway-http.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { lazyRoutes } from '../pipeline/lazy-routes.ts';
 import { createRouteGroup, type ErrorReporter, type RouteHandler, type RouteTable } from '../pipeline/route-group.ts';
