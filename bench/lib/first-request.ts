@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LOCAL_TABLES } from '../../tools/local-host/local-environment.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { configureBenchProject } from './gateway.ts';
 import { NODE, runToEnd, startService, type Service } from './processes.ts';
 
 /**
@@ -48,17 +49,12 @@ export async function startFirstRequestWorld(): Promise<FirstRequestWorld> {
     const sqs = await startService({ name: 'init sqs', command: NODE, args: ['bench/fake-sqs.ts'], readyPattern: /listening on (\d+)/ });
     services.push(sqs);
     // No gateway runs on this directory: the admin CLI writes to its embedded store in-process.
-    const admin = (...args: string[]) => runToEnd(NODE, ['tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
-    await admin('project', 'create', 'bench');
-    await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${upstream.ready}/v1`, '--protocol', 'openai');
-    await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');
-    const created = JSON.parse(await admin('key', 'create', 'bench')) as { key?: unknown };
-    if (typeof created.key !== 'string') throw new Error('key create printed no key');
+    const key = await configureBenchProject(dataDir, Number(upstream.ready));
     const store = await startEmbeddedStore(join(dataDir, 'dynamodb'), LOCAL_TABLES);
     closers.push(() => store.close());
     const sqsUrl = `http://127.0.0.1:${sqs.ready}`;
     return {
-      key: created.key,
+      key,
       env: {
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: 'bench',

@@ -34,6 +34,20 @@ export interface GatewayOptions {
 }
 
 /**
+ * Configures the `bench` project through the admin CLI, as an operator would, on the data directory of a
+ * local host (running or not): the OpenAI provider at the fake upstream, one allowed model; returns a key.
+ */
+export async function configureBenchProject(dataDir: string, upstreamPort: number): Promise<string> {
+  const admin = (...args: string[]) => runToEnd(NODE, ['tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
+  await admin('project', 'create', 'bench');
+  await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${upstreamPort}/v1`, '--protocol', 'openai');
+  await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');
+  const created = JSON.parse(await admin('key', 'create', 'bench')) as { key?: unknown };
+  if (typeof created.key !== 'string') throw new Error('key create printed no key');
+  return created.key;
+}
+
+/**
  * Starts the local host (`tools/local-host/start.ts`) in a process of its own on a fresh data directory and
  * configures a `bench` project through the admin CLI, as an operator would: the OpenAI provider at the
  * fake upstream, one allowed model and a key. `node tools/local-host/start.ts` is what `npm start` runs,
@@ -55,17 +69,12 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     const backendTid = await findThread(service.pid, 'gateway-backend');
     const taskset = findTaskset();
     if (options.pinTo !== undefined && backendTid !== undefined && taskset) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(backendTid)]);
-    const admin = (...args: string[]) => runToEnd(NODE, ['tools/cli/admin-cli.ts', ...args], { env: { GATEWAY_DATA_DIR: dataDir } });
-    await admin('project', 'create', 'bench');
-    await admin('provider', 'set', 'bench', 'openai', '--api-key', 'sk-bench', '--base-url', `http://127.0.0.1:${options.upstreamPort}/v1`, '--protocol', 'openai');
-    await admin('model', 'allow', 'bench', 'openai/gpt-4o-mini');
-    const created = JSON.parse(await admin('key', 'create', 'bench')) as { key?: unknown };
-    if (typeof created.key !== 'string') throw new Error('key create printed no key');
+    const key = await configureBenchProject(dataDir, Number(options.upstreamPort));
     return {
       service,
       backendTid,
       url: service.ready,
-      key: created.key,
+      key,
       dataDir,
       async stop() {
         // A graceful stop drains the usage backlog first, which can take minutes after heavy load.

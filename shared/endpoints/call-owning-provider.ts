@@ -10,7 +10,7 @@ import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToG
 
 /**
  * Calls the provider that made an object the gateway passes through (a stored response, a video) at `path`
- * below its base URL, with no body, as any attempt calls it. The provider's refusal of the request reaches
+ * below its base URL, with no body, as every attempt calls it. The provider's refusal of the request reaches
  * the client in OpenAI's error words (`refusal`); its own failure (a 5xx, a 429, a rejected credential)
  * is thrown as the gateway error naming it.
  */

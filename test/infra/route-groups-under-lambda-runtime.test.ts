@@ -11,7 +11,7 @@ import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';
 import { startDocsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { functionUrlEvent, lambdaContext, loadHandler } from '../support/handler-invocation.ts';
-import { expectStreamedWithPrelude, streamCases } from './runtime-stream-cases.ts';
+import { expectBefore, expectStreamedWithPrelude, streamCases } from './runtime-stream-cases.ts';
 import { ensureRuntimeClientBuilt, functionIdentity, startFunction, type RunningFunction } from '../support/lambda-runtime-client.ts';
 import { SymbolicResources } from './symbolic-resources.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type SynthesizedGateway } from './synth-gateway.ts';
@@ -44,12 +44,15 @@ const timeline: string[] = [];
 let upstreamScenario: 'whole' | 'broken' = 'whole';
 let releaseUpstream: () => void = () => {};
 
+/** The function's role, as Lambda gives it in the environment: the usage queue checks its signatures. */
+const ROLE = { accessKeyId: 'AKIDLOCALRUNTIMETEST', secretAccessKey: 'local-runtime-test-secret', sessionToken: 'local-runtime-test-session' };
+
 const awsEndpoints = () => ({
   AWS_REGION: context.region,
   AWS_DEFAULT_REGION: context.region,
-  AWS_ACCESS_KEY_ID: 'AKIDLOCALRUNTIMETEST',
-  AWS_SECRET_ACCESS_KEY: 'local-runtime-test-secret',
-  AWS_SESSION_TOKEN: 'local-runtime-test-session',
+  AWS_ACCESS_KEY_ID: ROLE.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: ROLE.secretAccessKey,
+  AWS_SESSION_TOKEN: ROLE.sessionToken,
   AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint,
 });
@@ -127,10 +130,8 @@ beforeAll(async () => {
   store = await startEmbeddedStore(join(workDirectory, 'store'), { keys: table('Keys'), projects: table('Projects'), generations: table('Generations'), counters: table('Counters') });
   secretsManager = await startFakeSecretsManager(context.region, context.account);
   secretsManager.put(deployedEnvironment('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ?? '', ORIGIN_SECRET);
-  sqs = await startFakeSqs({
-    onMessage: (message) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`),
-    signedWith: { region: context.region, credentials: { AKIDLOCALRUNTIMETEST: { secretAccessKey: 'local-runtime-test-secret', sessionToken: 'local-runtime-test-session' } } },
-  });
+  const onMessage = (message: { body: string }) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`);
+  sqs = await startFakeSqs({ onMessage, signedWith: { region: context.region, credentials: { [ROLE.accessKeyId]: ROLE } } });
   upstream = await startFakeOpenAiUpstream();
   upstream.answerWith(answerFromRecording());
   docsServer = await startDocsServer(DOCS_TOKEN);
@@ -178,14 +179,6 @@ async function invokeStreaming(running: RunningFunction, request: { path: string
   return result;
 }
 
-/** `first` happened, and before `second`; the message shows the timeline and the function's logs. */
-function expectBefore(first: string, second: string, logs: string) {
-  const message = `"${first}" before "${second}" in ${JSON.stringify(timeline)}\nfunction logs:\n${logs.slice(-4000)}`;
-  expect(timeline, message).toContain(first);
-  expect(timeline, message).toContain(second);
-  expect(timeline.indexOf(first), message).toBeLessThan(timeline.indexOf(second));
-}
-
 describe('route groups bundled as deployed, under the AWS Lambda runtime interface client', () => {
   it('covers every route group', () => {
     expect([...streamCases.map((each) => each.group), 'mcp'].sort()).toEqual(routeGroups.map((group) => group.name).sort());
@@ -219,8 +212,8 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       expectStreamedWithPrelude(response, 200);
       expect(response.body.toString('utf8')).toContain('3 pages match \\"iam\\"');
       expect(docsServer.received.at(-1)?.['x-docs-token']).toBe(DOCS_TOKEN);
-      expectBefore('runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
-      expectBefore('sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      expectBefore(timeline, 'runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
+      expectBefore(timeline, 'sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
       const records = sqs.messages.slice(sent).map((message) => JSON.parse(message.body) as Record<string, unknown>);
       expect(records).toEqual([expect.objectContaining({ projectId: 'runtime', endpoint: 'mcp.tools_call', model: 'mcp/docs/search', status: 'completed' })]);
     }, 30_000);
@@ -259,11 +252,11 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       expect(text).toContain(marker);
       expect(text).toMatch(group === 'messages' ? /event: message_stop\ndata: \{"type":"message_stop"\s*\}\n\n$/ : /data: \[DONE\]\n\n$/);
       // Incrementally: the runtime passed the first delta on while the upstream still held back the rest.
-      expectBefore('runtime: first delta received on /response', 'upstream: the rest sent', running.runtime.output());
+      expectBefore(timeline, 'runtime: first delta received on /response', 'upstream: the rest sent', running.runtime.output());
       expect(response.bodyChunks).toBeGreaterThan(1);
       // Answer first, then meter: the record leaves after the client's answer ended, before the invocation is over.
-      expectBefore('runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
-      expectBefore('sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      expectBefore(timeline, 'runtime: /response complete', 'sqs: usage record completed', running.runtime.output());
+      expectBefore(timeline, 'sqs: usage record completed', 'runtime: invocation over (asks for the next)', running.runtime.output());
       const records = sqs.messages.slice(sent).map((message) => JSON.parse(message.body) as Record<string, unknown>);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ projectId: 'runtime', streamed: true, status: 'completed', model: (body as { model: string }).model });
@@ -284,9 +277,9 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       // A failure the handler rendered in-band: the runtime sends no error trailers and no /error.
       expect(response.trailers, running.runtime.output()).toEqual({});
       expect(response.midStreamError).toBeUndefined();
-      expectBefore('upstream: connection broken', 'sqs: usage record failed', running.runtime.output());
-      expectBefore('runtime: /response complete', 'sqs: usage record failed', running.runtime.output());
-      expectBefore('sqs: usage record failed', 'runtime: invocation over (asks for the next)', running.runtime.output());
+      expectBefore(timeline, 'upstream: connection broken', 'sqs: usage record failed', running.runtime.output());
+      expectBefore(timeline, 'runtime: /response complete', 'sqs: usage record failed', running.runtime.output());
+      expectBefore(timeline, 'sqs: usage record failed', 'runtime: invocation over (asks for the next)', running.runtime.output());
       expect(sqs.messages.slice(sent).map((message) => (JSON.parse(message.body) as { status: string }).status)).toEqual(['failed']);
     }, 30_000);
 

@@ -9,6 +9,14 @@ export function expectStreamedWithPrelude(response: RuntimeResponse, status: num
   expect(response.prelude?.statusCode).toBe(status);
 }
 
+/** `first` happened, and before `second`; the message shows the timeline and the function's logs. */
+export function expectBefore(timeline: readonly string[], first: string, second: string, logs: string) {
+  const message = `"${first}" before "${second}" in ${JSON.stringify(timeline)}\nfunction logs:\n${logs.slice(-4000)}`;
+  expect(timeline, message).toContain(first);
+  expect(timeline, message).toContain(second);
+  expect(timeline.indexOf(first), message).toBeLessThan(timeline.indexOf(second));
+}
+
 /** One route group's streamed request through the runtime, and how its stream shows a late failure. */
 export interface StreamCase {
   group: string;
