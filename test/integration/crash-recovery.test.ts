@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
-import { runCommand, startCommand } from '../support/run-command.ts';
+import { processGroupGone, runCommand, startCommand } from '../support/run-command.ts';
 
 /**
  * `kill -9` right after the gateway answered: every record it handed over is still applied after a
@@ -20,19 +20,11 @@ afterAll(async () => {
 
 const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '40', GATEWAY_QUIET: '1' });
 
-/** SIGKILL to the whole group (npm, tsx, node), then waits until none of it is left. */
+/** SIGKILL to the whole group (npm and node), then waits until none of it is left. */
 async function kill(pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   process.kill(-pid, 'SIGKILL');
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    try {
-      process.kill(-pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the process group ${pid} is still there 10 s after SIGKILL`);
+  await processGroupGone(pid);
 }
 
 /** The ledger's count of the project's requests: each usage record applied once adds one. */

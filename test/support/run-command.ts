@@ -42,12 +42,31 @@ export function startCommand(command: string, args: string[], env: Record<string
       reject(new Error(`exited with ${String(code)} before it was ready:\n${output}`));
     });
   });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.pid === undefined) return resolve();
-      child.once('exit', () => resolve());
-      // The whole process group: npm, tsx and node.
-      process.kill(-child.pid, 'SIGTERM');
-    });
+  const stop = async () => {
+    const groupId = child.pid;
+    if (groupId === undefined) return;
+    if (child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // The whole process group: npm and the gateway's node.
+      process.kill(-groupId, 'SIGTERM');
+      await exited;
+    }
+    // npm may exit before the gateway has finished closing (removing its host file, flushing its queue):
+    // stopped means no process of the group is left.
+    await processGroupGone(groupId);
+  };
   return { started, stop, output: () => output, child };
+}
+
+/** Resolves once no process of the group is left (a signal 0 to it fails); throws after `timeoutMs`. */
+export async function processGroupGone(groupId: number, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    try {
+      process.kill(-groupId, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the process group ${groupId} is still there ${timeoutMs} ms after it was stopped`);
 }
