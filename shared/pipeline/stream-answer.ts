@@ -38,7 +38,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   const output = bridge.createClientStream(presentation);
   const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
     provider: served.target.provider.provider,
-    decoder: bridge.createStreamDecoder(),
+    decoder: await bridge.createStreamDecoder(),
     handler: {
       onEvent(event) {
         const canonical = reader.push(event.payload ?? event.data);

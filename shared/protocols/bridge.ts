@@ -67,8 +67,8 @@ export interface Bridge {
   readResponse(payload: unknown): CanonicalResponse;
   /** The complete answer as the client sees it, with its content type. */
   presentResponse(answer: { text: string; payload: Record<string, unknown>; canonical: CanonicalResponse; usage: TokenUsage; upstreamContentType: string }, presentation: Presentation): { body: string; contentType: string };
-  /** How the upstream frames its stream (SSE, or AWS event-stream). */
-  createStreamDecoder(): StreamDecoder;
+  /** How the upstream frames its stream (SSE, or AWS event-stream, whose codec loads on first use). */
+  createStreamDecoder(): StreamDecoder | Promise<StreamDecoder>;
   /** The upstream protocol's stream reader, knowing the request it answers when translated. */
   createStreamReader(): StreamReader;
   /** What the client sees of the stream: the upstream's frames (native) or the client protocol's (otherwise). */

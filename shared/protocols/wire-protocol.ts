@@ -45,8 +45,8 @@ export interface UpstreamProtocol {
    * text inside a JSON object) is decoded on the way back; absent for a native answer.
    */
   readResponse(payload: unknown, request?: CanonicalRequest): CanonicalResponse;
-  /** How this protocol's streams are framed (SSE, or AWS event-stream). */
-  createStreamDecoder(): StreamDecoder;
+  /** How this protocol's streams are framed (SSE, or AWS event-stream, whose codec loads on first use). */
+  createStreamDecoder(): StreamDecoder | Promise<StreamDecoder>;
   /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
   createStreamReader(request?: CanonicalRequest): StreamReader;
   /** What an error answer of this protocol says, in canonical words. */

@@ -1,4 +1,4 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../core/errors.ts';
 import type { StreamDecoder, UpstreamEvent } from './stream-decoder.ts';
@@ -22,9 +22,11 @@ const MINIMUM_MESSAGE_BYTES = 16;
  * AWS's binary event-stream framing (Bedrock's InvokeModelWithResponseStream and ConverseStream) as a
  * stream decoder: bytes are gathered until a whole message has arrived, then the AWS SDK's codec decodes
  * it (checking both checksums and parsing its typed headers), and `toEvent` says what the message is as
- * an upstream event for the protocol's reader (undefined to skip it).
+ * an upstream event for the protocol's reader (undefined to skip it). The codec loads with the first
+ * such stream: only Bedrock answers need it, and at import it would lengthen every route group's cold start.
  */
-export function createAwsEventStreamDecoder(toEvent: (message: EventStreamMessage) => UpstreamEvent | undefined): StreamDecoder {
+export async function createAwsEventStreamDecoder(toEvent: (message: EventStreamMessage) => UpstreamEvent | undefined): Promise<StreamDecoder> {
+  const { EventStreamCodec } = await import('@smithy/eventstream-codec');
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   let pending: Uint8Array = new Uint8Array(0);
 

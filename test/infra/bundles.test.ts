@@ -100,15 +100,21 @@ describe('function bundles', () => {
     expect(files(assetDirectory('Writer'))).toEqual(['index.mjs']);
   });
 
-  it("imports the model-calling route groups without loading Node's undici (fetch, Response, Headers)", () => {
-    // In a fresh process, as a cold start is: undici is loaded by the first touch of one of its globals.
+  it("imports the model-calling route groups without loading Node's undici (fetch, Response, Headers) or the event-stream codec only Bedrock needs", () => {
+    // In a fresh process, as a cold start is: undici is loaded by the first touch of one of its globals;
+    // the runtime's CommonJS packages, however imported, are in the CommonJS module cache.
     const stub = 'globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };';
     for (const prefix of routeGroupFunctions.filter((name) => name !== 'RouteGroupmcp')) {
       // Beside the project's node_modules, where the runtime-provided AWS SDK resolves.
       const copy = join(smokeDirectory, `fresh-${prefix}`);
       cpSync(assetDirectory(prefix), copy, { recursive: true });
       const bundle = pathToFileURL(join(copy, 'index.mjs')).href;
-      const script = `${stub} await import(${JSON.stringify(bundle)}); console.log(JSON.stringify(process.moduleLoadList.filter((name) => name.includes('undici'))));`;
+      const script = [
+        `${stub} await import(${JSON.stringify(bundle)});`,
+        "const { createRequire } = await import('node:module');",
+        "const loadedPackages = Object.keys(createRequire(process.cwd() + '/').cache).filter((path) => path.includes('eventstream-codec'));",
+        "console.log(JSON.stringify([...process.moduleLoadList.filter((name) => name.includes('undici')), ...loadedPackages]));",
+      ].join(' ');
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
         cwd: PROJECT_ROOT,
         encoding: 'utf8',

@@ -12,7 +12,7 @@ import { canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
  * on message_stop included). An exception becomes Anthropic's `error` event, so the client reads one
  * stream format whatever went wrong.
  */
-export function createBedrockMessagesDecoder(): StreamDecoder {
+export function createBedrockMessagesDecoder(): Promise<StreamDecoder> {
   return createAwsEventStreamDecoder(toAnthropicEvent);
 }
 

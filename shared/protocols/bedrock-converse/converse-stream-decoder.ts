@@ -6,7 +6,7 @@ import type { StreamDecoder, UpstreamEvent } from '../../transport/stream-decode
  * ConverseStream's messages as events shaped the way the AWS SDK shapes them: `{<event type>: <payload>}`
  * (`{contentBlockDelta: {…}}`), an exception as `{<exception type>: {message}}`.
  */
-export function createConverseStreamDecoder(): StreamDecoder {
+export function createConverseStreamDecoder(): Promise<StreamDecoder> {
   return createAwsEventStreamDecoder(toConverseEvent);
 }
 

@@ -12,8 +12,8 @@ import { readFixture } from '../../support/fixtures.ts';
 const MODEL = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
 const CLAUDE_CODE_BETAS = 'claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27';
 
-function decode(frames: Uint8Array[]) {
-  const decoder = bedrockAnthropicMessagesProtocol.createStreamDecoder();
+async function decode(frames: Uint8Array[]) {
+  const decoder = await bedrockAnthropicMessagesProtocol.createStreamDecoder();
   return [...decoder.push(concatFrames(frames)), ...decoder.end()];
 }
 
@@ -50,9 +50,9 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(JSON.parse(request.body)).toEqual({ max_tokens: 20, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], system: [{ type: 'text', text: 'Terse.' }], anthropic_version: 'bedrock-2023-05-31' });
   });
 
-  it("turns each chunk back into Anthropic's SSE event, its JSON byte for byte", () => {
+  it("turns each chunk back into Anthropic's SSE event, its JSON byte for byte", async () => {
     const recorded = readFixture('anthropic/messages-stream-text.sse');
-    const events = decode(anthropicStreamFrames(recorded, { inputTokenCount: 10, outputTokenCount: 4 }));
+    const events = await decode(anthropicStreamFrames(recorded, { inputTokenCount: 10, outputTokenCount: 4 }));
 
     expect(events).toHaveLength(7);
     // Every event but message_stop (which carries Bedrock's metrics) is the recorded event itself.
@@ -60,29 +60,29 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(events[6]?.raw).toMatch(/^event: message_stop\ndata: \{"type":"message_stop","amazon-bedrock-invocationMetrics":\{"inputTokenCount":10,/);
   });
 
-  it("meters from Bedrock's invocation metrics, keeping the cache counts the events reported when the metrics leave them out", () => {
+  it("meters from Bedrock's invocation metrics, keeping the cache counts the events reported when the metrics leave them out", async () => {
     const recorded = readFixture('anthropic/messages-stream-cache-usage-server-tool.chunks.txt');
     const sse = recorded.split('\n').filter((line) => line !== '').map((line) => `event: x\ndata: ${line}\n\n`).join('');
     const meter = createCanonicalMeter();
     const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
-    for (const event of decode(anthropicStreamFrames(sse, { inputTokenCount: 7, outputTokenCount: 300 }))) meter.observe(reader.push(event.payload));
+    for (const event of await decode(anthropicStreamFrames(sse, { inputTokenCount: 7, outputTokenCount: 300 }))) meter.observe(reader.push(event.payload));
 
     // The recorded stream's last usage read 6289 prompt tokens from the cache and wrote 3337; the metrics count
     // 7 uncached input tokens and 300 output tokens, and no cache.
     expect(meter.result().usage).toEqual({ promptTokens: 7 + 6289 + 3337, completionTokens: 300, cachedTokens: 6289, cacheWriteTokens: 3337, reasoningTokens: 0, estimated: false });
   });
 
-  it("takes the metrics' cache reads and writes when Bedrock reports them", () => {
+  it("takes the metrics' cache reads and writes when Bedrock reports them", async () => {
     const events: CanonicalEvent[] = [];
     const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
     const frames = anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4, cacheReadInputTokenCount: 2000, cacheWriteInputTokenCount: 50 });
-    for (const event of decode(frames)) events.push(...reader.push(event.payload));
+    for (const event of await decode(frames)) events.push(...reader.push(event.payload));
 
     expect(events.at(-1)).toEqual({ type: 'usage', usage: { promptTokens: 2060, completionTokens: 4, cachedTokens: 2000, cacheWriteTokens: 50, reasoningTokens: 0, estimated: false } });
   });
 
-  it("gives an exception as Anthropic's error event, so a Messages client reads one stream format", () => {
-    const [event] = decode([exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
+  it("gives an exception as Anthropic's error event, so a Messages client reads one stream format", async () => {
+    const [event] = await decode([exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
 
     expect(event?.raw).toBe('event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"Too many tokens, please wait before trying again."}}\n\n');
     expect(bedrockAnthropicMessagesProtocol.createStreamReader().push(event?.payload)).toEqual([{ type: 'error', errorType: 'rate-limit', message: 'Too many tokens, please wait before trying again.' }]);

@@ -9,8 +9,8 @@ import { readFixture } from '../../support/fixtures.ts';
 import { translateStream } from '../../canonical/support/translate.ts';
 
 /** A recorded ConverseStream, framed as Bedrock sends it, through the protocol's decoder: the events' payloads. */
-function recordedPayloads(name: string, extra: Uint8Array[] = []): unknown[] {
-  const decoder = bedrockConverseProtocol.createStreamDecoder();
+async function recordedPayloads(name: string, extra: Uint8Array[] = []): Promise<unknown[]> {
+  const decoder = await bedrockConverseProtocol.createStreamDecoder();
   const events = [...decoder.push(concatFrames([...converseStreamFrames(readFixture(`bedrock/${name}`)), ...extra])), ...decoder.end()];
   return events.map((event) => event.payload);
 }
@@ -21,8 +21,8 @@ function read(payloads: unknown[]): CanonicalEvent[] {
 }
 
 describe('createConverseStreamReader', () => {
-  it('reads a recorded text stream: the text, the finish and the usage', () => {
-    const events = read(recordedPayloads('converse-stream-text.chunks.txt'));
+  it('reads a recorded text stream: the text, the finish and the usage', async () => {
+    const events = read(await recordedPayloads('converse-stream-text.chunks.txt'));
     const meter = createCanonicalMeter();
     meter.observe(events);
 
@@ -34,8 +34,8 @@ describe('createConverseStreamReader', () => {
     });
   });
 
-  it("reads a recorded non-Anthropic model's tool use (its input in one delta, the finish before the usage)", () => {
-    const events = read(recordedPayloads('converse-stream-tool-call.chunks.txt'));
+  it("reads a recorded non-Anthropic model's tool use (its input in one delta, the finish before the usage)", async () => {
+    const events = read(await recordedPayloads('converse-stream-tool-call.chunks.txt'));
 
     expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
       { type: 'tool-call-start', index: 0, id: 'functions.read_file:1', name: 'read_file' },
@@ -48,15 +48,15 @@ describe('createConverseStreamReader', () => {
     ]);
   });
 
-  it('reads recorded reasoning deltas and the signature that closes them', () => {
-    const reasoning = read(recordedPayloads('converse-stream-reasoning.chunks.txt')).filter((event) => event.type === 'reasoning-delta');
+  it('reads recorded reasoning deltas and the signature that closes them', async () => {
+    const reasoning = read(await recordedPayloads('converse-stream-reasoning.chunks.txt')).filter((event) => event.type === 'reasoning-delta');
 
     expect(reasoning.map((event) => event.text).join('')).toBe('Let me count the r\'s in "strawberry":\n\ns-t-r-a-w-b-e-r-r-y\n\nr appears at positions 3, 8, and 9.\n\nSo there are 3 r\'s.');
     expect(reasoning.at(-1)).toMatchObject({ text: '', signature: expect.stringMatching(/^Ep0CCkg/) });
   });
 
-  it('ends with the error an exception message carries, and reads nothing after it', () => {
-    const payloads = recordedPayloads('converse-stream-text.chunks.txt', [exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
+  it('ends with the error an exception message carries, and reads nothing after it', async () => {
+    const payloads = await recordedPayloads('converse-stream-text.chunks.txt', [exceptionFrame('throttlingException', 'Too many tokens, please wait before trying again.')]);
     const events = read([...payloads.slice(0, 3), ...payloads.slice(-1), ...payloads.slice(3)]);
 
     expect(events.at(-1)).toEqual({ type: 'error', errorType: 'rate-limit', message: 'Too many tokens, please wait before trying again.' });
@@ -64,7 +64,7 @@ describe('createConverseStreamReader', () => {
   });
 
   it("is translated into a chat stream and into Anthropic's events with the recorded usage", async () => {
-    const payloads = recordedPayloads('converse-stream-tool-call.chunks.txt');
+    const payloads = await recordedPayloads('converse-stream-tool-call.chunks.txt');
     const chat = await translateStream(bedrockConverseProtocol, openAiChatProtocol, payloads, { presentation: { showUsage: true, model: 'moonshot.kimi-k2-thinking' } });
     expect(chat.at(-1)).toBe('data: [DONE]\n\n');
     expect(chat.join('')).toContain('"name":"read_file"');
