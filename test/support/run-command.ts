@@ -45,12 +45,15 @@ export function startCommand(command: string, args: string[], env: Record<string
   const stop = async () => {
     const groupId = child.pid;
     if (groupId === undefined) return;
-    if (child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      // The whole process group: npm and the gateway's node.
+    const running = child.exitCode === null && child.signalCode === null;
+    const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+    try {
+      // The whole process group: npm and the gateway's node (which may outlive npm).
       process.kill(-groupId, 'SIGTERM');
-      await exited;
+    } catch {
+      // No process of the group is left.
     }
+    await exited;
     // npm may exit before the gateway has finished closing (removing its host file, flushing its queue):
     // stopped means no process of the group is left.
     await processGroupGone(groupId);
