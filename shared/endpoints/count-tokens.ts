@@ -1,5 +1,5 @@
 import { toGatewayError } from '../core/errors.ts';
-import { bodyText, jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import { jsonResponse, parsedJsonBody, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import { admitRequestRate } from '../pipeline/admit-usage.ts';
 import { AttemptsExhaustedError, tryTargets } from '../pipeline/failover.ts';
@@ -24,7 +24,7 @@ export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
 export async function handleCountTokens(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, 'messages.count_tokens');
   const rateHeaders = await admitRequestRate(services, { key: admitted.key, project: admitted.config.project });
-  const countRequest = parseMessagesRequest(bodyText(request));
+  const countRequest = parseMessagesRequest(parsedJsonBody(request));
   const [target] = planTargets(services, admitted, { ...countRequest, models: [], route: undefined }, {
     // Every model can be counted: by its provider when it speaks Anthropic's protocol, else estimated.
     protocols: REACHABLE_PROTOCOLS,

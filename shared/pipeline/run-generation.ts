@@ -106,9 +106,16 @@ export async function runGeneration<Body extends RoutableBody>(
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
       const kind = bridge.answerKind(served.response, streamed);
-      if (kind === 'stream' && served.response.body) {
+      const upstreamBody = served.response.body;
+      if (kind === 'stream' && upstreamBody) {
+        // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is
+        // this request's failure, metered below, and the upstream's stream is let go.
+        const decoder = await Promise.resolve(bridge.createStreamDecoder()).catch(async (error: unknown) => {
+          await upstreamBody.cancel().catch(() => undefined);
+          throw error;
+        });
         handedToStream = true;
-        return await streamAnswer({ bridge, served, presentation, estimate, settlement, attempt, servedBy, services });
+        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services });
       }
       if (kind === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.

@@ -3,6 +3,7 @@ import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { relayStream } from '../transport/stream-relay.ts';
+import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
@@ -13,6 +14,8 @@ import type { AttemptDescription, UsageSettlement } from './record-usage.ts';
 export interface StreamAnswer {
   bridge: Bridge;
   served: ServedAttempt;
+  /** The upstream's framing, made by the bridge before the stream was handed over. */
+  decoder: StreamDecoder;
   presentation: Omit<Presentation, 'finalUsage'>;
   estimate: UsageEstimator;
   settlement: UsageSettlement;
@@ -38,7 +41,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   const output = bridge.createClientStream(presentation);
   const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
     provider: served.target.provider.provider,
-    decoder: await bridge.createStreamDecoder(),
+    decoder: answer.decoder,
     handler: {
       onEvent(event) {
         const canonical = reader.push(event.payload ?? event.data);

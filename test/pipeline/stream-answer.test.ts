@@ -22,11 +22,13 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   const estimatedFrom: string[] = [];
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
+  const bridge = chooseBridge(openAiChatProtocol, ['openai-chat'], () => {
+    throw new Error('native');
+  });
   const response = await streamAnswer({
-    bridge: chooseBridge(openAiChatProtocol, ['openai-chat'], () => {
-      throw new Error('native');
-    }),
+    bridge,
     served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [] },
+    decoder: await bridge.createStreamDecoder(),
     presentation: presentation({ showUsage: options.showUsage, injectCost: options.injectCost ?? false }),
     estimate: async ({ completionText }) => (estimatedFrom.push(completionText), ESTIMATE),
     settlement,

@@ -40,19 +40,19 @@ export class SqsSendError extends Error {
  * Hands usage records to the writer through SQS, one message per record: `SendMessage` in SQS's JSON
  * protocol, signed by the AWS SDK's SigV4 signer with the SDK's credential chain, over the gateway's
  * keep-alive HTTP transport. Not the SDK's SQSClient: its per-call middleware (endpoint rule evaluation,
- * schema serde, a signer built per call) costs ~500 µs of CPU per record, on the core that serves the
- * next request; this costs about half (docs/decisions/usage-queue-client.md). Retries throttling, 5xx and
+ * schema serde, a signer built per call) cost 630–830 µs of CPU per record, on the core that serves the
+ * next request; this costs 360–420 (docs/decisions/usage-queue-client.md). Retries throttling, 5xx and
  * connection errors (the writer applies a record once, so a resend after a lost answer counts nothing
  * twice) and checks the body's MD5 as the SDK does. A FIFO queue gets the record id as its message group
  * and deduplication id.
  */
 export class SqsUsageSink implements UsageSink {
-  readonly #sign: AwsCallSigner;
-  readonly #url: string;
-
   private readonly queue: UsageQueue;
   private readonly fetch: UpstreamFetch;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sign: AwsCallSigner;
+  /** Where calls go: the endpoint override, else the queue URL's origin. */
+  private readonly url: string;
 
   constructor(
     queue: UsageQueue,
@@ -63,8 +63,8 @@ export class SqsUsageSink implements UsageSink {
     this.queue = queue;
     this.fetch = fetch;
     this.sleep = sleep;
-    this.#sign = createAwsSigner({ service: 'sqs', region: queue.region, credentials });
-    this.#url = `${(queue.endpoint ?? new URL(queue.queueUrl).origin).replace(/\/+$/, '')}/`;
+    this.sign = createAwsSigner({ service: 'sqs', region: queue.region, credentials });
+    this.url = `${(queue.endpoint ?? new URL(queue.queueUrl).origin).replace(/\/+$/, '')}/`;
   }
 
   async send(record: UsageRecord): Promise<void> {
@@ -85,8 +85,8 @@ export class SqsUsageSink implements UsageSink {
   }
 
   private async sendOnce(body: string, messageBody: string): Promise<void> {
-    const call = { url: this.#url, method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' }, body };
-    const headers = await this.#sign(call);
+    const call = { url: this.url, method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' }, body };
+    const headers = await this.sign(call);
     const response = await this.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
     const text = await response.text();
     const answer = parseJsonObject(text);

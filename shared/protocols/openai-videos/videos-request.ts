@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import type { BilledUnits } from '../../core/billed-units.ts';
-import { bodyText, type GatewayRequest } from '../../http/gateway-http.ts';
+import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';
 import { formValue, type MultipartForm } from '../../http/multipart-form.ts';
 import type { RoutableBody } from '../../pipeline/generation-endpoint.ts';
 import { withoutRoutingFields } from '../../pipeline/generation-endpoint.ts';
@@ -33,7 +33,7 @@ export async function parseVideoCreateRequest(request: GatewayRequest): Promise<
     if (!formValue(form, 'prompt')) throw new GatewayError('invalid_request', 'The form field "prompt" is required.', { code: 'invalid_request_body', param: 'prompt' });
     return { ...routing, sent: { kind: 'form', form } };
   }
-  const json = parseModelRequest(bodyText(request), videoJsonSchema);
+  const json = parseModelRequest(parsedJsonBody(request), videoJsonSchema);
   return { model: json.model, ...(json.models ? { models: json.models } : {}), ...(json.route ? { route: json.route } : {}), provider: json.provider, sent: { kind: 'json', json: withoutRoutingFields(json) } };
 }
 

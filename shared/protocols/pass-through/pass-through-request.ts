@@ -1,6 +1,6 @@
 import { GatewayError } from '../../core/errors.ts';
 import { asJsonObject } from '../../core/json-object.ts';
-import { bodyText, type GatewayRequest } from '../../http/gateway-http.ts';
+import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';
 import { formValue, formValues, parseMultipartForm, withoutFormFields, type MultipartForm } from '../../http/multipart-form.ts';
 import { ROUTING_ONLY_FIELDS, type RoutableBody } from '../../pipeline/generation-endpoint.ts';
 
@@ -41,7 +41,7 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
   };
   if (request.body.byteLength === 0) return { ...common, model: '', payload: { kind: 'none' } };
   if (contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) {
-    const json = parseJson(bodyText(request));
+    const json = jsonObjectBody(request);
     const { model, models, route, provider, stream } = json;
     const rest = { ...json };
     for (const field of ROUTING_ONLY_FIELDS) delete rest[field];
@@ -90,14 +90,9 @@ function upstreamPathOf(request: GatewayRequest): string {
   return `${below}${query ? `?${query}` : ''}`;
 }
 
-function parseJson(text: string): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
-  }
-  const object = asJsonObject(parsed);
+/** The body parsed once for the request (the shared parse refuses text that is not UTF-8 or not JSON), as an object. */
+function jsonObjectBody(request: GatewayRequest): Record<string, unknown> {
+  const object = asJsonObject(parsedJsonBody(request).value);
   if (!object) throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
   return object;
 }
