@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for SQS's SendMessage (AWS JSON 1.0 protocol), a process of its own: takes each usage record
- * and drops it, answering as SQS does (the SDK checks MD5OfMessageBody). It lets the bench run the
+ * and drops it, answering as SQS does (the usage sink checks MD5OfMessageBody). It lets the bench run the
  * gateway in its AWS shape, with the usage writer off its core. `node bench/fake-sqs.ts [port]`.
  */
 let received = 0;

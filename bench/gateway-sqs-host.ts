@@ -7,8 +7,9 @@ import { startLocalHost } from '../tools/local-host/local-host.ts';
  */
 const sqs = process.env.BENCH_SQS_URL;
 if (!sqs) throw new Error('BENCH_SQS_URL is required');
-// The SQS client reads its endpoint and credentials from the process environment, as it does in Lambda.
-Object.assign(process.env, { AWS_ENDPOINT_URL_SQS: sqs, AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench' });
+// The usage sink signs with credentials from the process environment, as in Lambda; it sends to the queue
+// URL's host, which is the fake's.
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench' });
 const host = await startLocalHost({
   port: Number(process.env.PORT ?? 0),
   dataDir: process.env.GATEWAY_DATA_DIR ?? './.gateway-bench',

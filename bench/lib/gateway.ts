@@ -69,7 +69,7 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     const backendTid = await findThread(service.pid, 'gateway-backend');
     const taskset = findTaskset();
     if (options.pinTo !== undefined && backendTid !== undefined && taskset) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(backendTid)]);
-    const key = await configureBenchProject(dataDir, Number(options.upstreamPort));
+    const key = await configureBenchProject(dataDir, options.upstreamPort);
     return {
       service,
       backendTid,

@@ -106,7 +106,7 @@ function athenaWorkGroupArn(workGroup: string, context: AwsCallContext): string 
   return `arn:aws:athena:${context.region}:${context.account}:workgroup/${workGroup}`;
 }
 
-/** The IAM action and resource of a Secrets Manager, SQS, S3 or Athena command (as sent to a mock). */
+/** The IAM action and resource of a Secrets Manager, S3 or Athena command (as sent to a mock). */
 export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCall[] {
   const name = command.constructor.name.replace(/Command$/, '');
   const input = command.input;
@@ -118,9 +118,6 @@ export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCa
       return [{ action: `secretsmanager:${name}`, resource: secretArn(String(input.SecretId), context) }];
     case 'CreateSecret':
       return [{ action: 'secretsmanager:CreateSecret', resource: secretArn(String(input.Name), context) }];
-    case 'SendMessage':
-    case 'SendMessageBatch':
-      return [{ action: 'sqs:SendMessage', resource: queueArn(String(input.QueueUrl), context) }];
     case 'PutObject':
     case 'GetObject':
     case 'DeleteObject':

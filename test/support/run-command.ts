@@ -45,17 +45,13 @@ export function startCommand(command: string, args: string[], env: Record<string
   const stop = async () => {
     const groupId = child.pid;
     if (groupId === undefined) return;
-    const running = child.exitCode === null && child.signalCode === null;
-    const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
     try {
-      // The whole process group: npm and the gateway's node (which may outlive npm).
+      // The whole process group: npm and the gateway's node, which may outlive npm while it closes (removing
+      // its host file, flushing its queue). Stopped means no process of the group is left.
       process.kill(-groupId, 'SIGTERM');
     } catch {
       // No process of the group is left.
     }
-    await exited;
-    // npm may exit before the gateway has finished closing (removing its host file, flushing its queue):
-    // stopped means no process of the group is left.
     await processGroupGone(groupId);
   };
   return { started, stop, output: () => output, child };

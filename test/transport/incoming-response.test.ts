@@ -13,6 +13,7 @@ beforeAll(async () => {
     request.resume();
     request.on('end', () => {
       if (request.url === '/empty') return void response.writeHead(204).end();
+      if (request.url === '/bom') return void response.writeHead(200, { 'content-type': 'application/json' }).end('\uFEFF{"bom":true}');
       if (request.url === '/cut') {
         // Promises 100 bytes, sends 10, then the connection dies.
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
@@ -131,5 +132,10 @@ describe("an upstream answer's end", () => {
     const { headers } = await fetchAnswer();
     expect(headers.get('constructor')).toBeNull();
     expect(headers.has('toString')).toBe(false);
+  });
+
+  it('decodes its text as fetch does, dropping a leading byte order mark', async () => {
+    expect(await (await nodeHttpFetch(`${base}/bom`, { method: 'GET' })).json()).toEqual({ bom: true });
+    expect(await (await nodeHttpFetch(`${base}/bom`, { method: 'GET' })).text()).toBe('{"bom":true}');
   });
 });
