@@ -1,5 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
-import type { AwsCredentialSource } from '../core/ports.ts';
+import type { AwsCredentials, AwsCredentialSource } from '../core/ports.ts';
+import type { AwsCallSigner } from './sign-aws-call.ts';
 import type { ProviderConfig } from '../core/project-config.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 
@@ -16,6 +17,13 @@ const BEDROCK_SIGNING_SERVICE = 'bedrock';
 
 /** The AWS SDK's signer, loaded by the first signed call: a function without Bedrock never pays its import. */
 const awsSigner = loadOnFirstUse(() => import('./sign-aws-call.ts'));
+
+/**
+ * One signer per credential source, provider, region and profile, kept between calls: the signer keeps the
+ * signing key it derived for the day's credentials, so a call does not derive it again. The credentials
+ * are asked for at every signature (the chain caches them and renews them before they expire).
+ */
+const signers = new WeakMap<AwsCredentialSource, Map<string, AwsCallSigner>>();
 
 /**
  * Adds the provider's credential the way the provider takes it: a bearer token, Anthropic's `x-api-key`,
@@ -48,12 +56,21 @@ async function signWithGatewayCredentials(provider: Pick<ProviderConfig, 'provid
       code: 'provider_misconfigured',
     });
   }
-  let credentials;
-  try {
-    credentials = await aws.credentials(settings.profile);
-  } catch (cause) {
-    const source = settings.profile ? `the AWS profile "${settings.profile}"` : "the gateway's AWS credential chain";
-    throw new GatewayError('upstream', `Provider "${provider.provider}": no AWS credentials from ${source}.`, { code: 'provider_credentials_unavailable', cause });
+  let bySettings = signers.get(aws);
+  if (!bySettings) signers.set(aws, (bySettings = new Map()));
+  const id = `${provider.provider}\n${settings.region}\n${settings.profile ?? ''}`;
+  let sign = bySettings.get(id);
+  if (!sign) {
+    const credentials = async (): Promise<AwsCredentials> => {
+      try {
+        return await aws.credentials(settings.profile);
+      } catch (cause) {
+        const source = settings.profile ? `the AWS profile "${settings.profile}"` : "the gateway's AWS credential chain";
+        throw new GatewayError('upstream', `Provider "${provider.provider}": no AWS credentials from ${source}.`, { code: 'provider_credentials_unavailable', cause });
+      }
+    };
+    sign = (await awsSigner()).createAwsSigner({ service: BEDROCK_SIGNING_SERVICE, region: settings.region, credentials });
+    bySettings.set(id, sign);
   }
-  return (await awsSigner()).signAwsCall(call, { service: BEDROCK_SIGNING_SERVICE, region: settings.region, credentials });
+  return sign(call);
 }

@@ -42,8 +42,3 @@ export function createAwsSigner(signing: AwsSigning): AwsCallSigner {
     return signed.headers;
   };
 }
-
-/** One call signed with the credentials it is given (Bedrock: credentials per provider profile). */
-export function signAwsCall(call: OutgoingCall, signing: AwsSigning): Promise<Record<string, string>> {
-  return createAwsSigner(signing)(call);
-}

@@ -34,10 +34,10 @@ function provider(aws: ProviderConfig['aws'], auth: ProviderConfig['auth'] = 'aw
   return { provider: 'bedrock', auth, ...(aws ? { aws } : {}) };
 }
 
-async function send(target: Pick<ProviderConfig, 'provider' | 'auth' | 'aws'>, options: { apiKey?: string; tamper?: (body: string) => string } = {}) {
+async function send(target: Pick<ProviderConfig, 'provider' | 'auth' | 'aws'>, options: { apiKey?: string; tamper?: (body: string) => string; source?: AwsCredentialSource } = {}) {
   const url = `${bedrock.baseUrl}/model/${encodeURIComponent('us.anthropic.claude-haiku-4-5-20251001-v1:0')}/invoke`;
   const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] });
-  const headers = await authorizeCall(target, options.apiKey, { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body }, credentialSource);
+  const headers = await authorizeCall(target, options.apiKey, { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body }, options.source ?? credentialSource);
   return fetch(url, { method: 'POST', headers, body: options.tamper ? options.tamper(body) : body });
 }
 
@@ -49,6 +49,20 @@ describe('authorizeCall for an AWS-signed provider', () => {
     expect(bedrock.received.at(-1)?.authorization).toMatchObject({ kind: 'sigv4', accessKeyId: 'AKIDROLE0000EXAMPLE', region: 'us-east-1', service: 'bedrock', sessionToken: 'role-session-token-0123456789' });
     expect(bedrock.received.at(-1)?.model).toBe('us.anthropic.claude-haiku-4-5-20251001-v1:0');
     expect(credentialSource.asked.at(-1)).toBeUndefined();
+  });
+
+  it('signs each call with the credentials the chain gives then (renewed credentials are taken at once)', async () => {
+    let renewed = false;
+    const renewing: AwsCredentialSource = {
+      async credentials() {
+        return renewed ? { accessKeyId: 'AKIDPROFILE00EXAMPLE', secretAccessKey: KEYS.AKIDPROFILE00EXAMPLE.secretAccessKey } : { accessKeyId: 'AKIDROLE0000EXAMPLE', ...KEYS.AKIDROLE0000EXAMPLE };
+      },
+    };
+    expect((await send(provider({ region: 'us-east-1' }), { source: renewing })).status).toBe(200);
+    renewed = true;
+
+    expect((await send(provider({ region: 'us-east-1' }), { source: renewing })).status).toBe(200);
+    expect(bedrock.received.at(-1)?.authorization).toMatchObject({ kind: 'sigv4', accessKeyId: 'AKIDPROFILE00EXAMPLE', sessionToken: undefined });
   });
 
   it("signs with a named profile's credentials when the provider names one", async () => {
