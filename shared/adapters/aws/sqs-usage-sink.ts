@@ -23,6 +23,12 @@ const RETRYABLE_TYPES = /Throttl|RequestTimeout|TooManyRequests|ServiceUnavailab
 /** A try that has not been answered by then is abandoned (and tried again): a record is never held for long. */
 const ATTEMPT_TIMEOUT_MS = 5_000;
 
+/** How the sink waits: between tries, and for an answer (tests shorten both). */
+export interface SqsSendTiming {
+  sleep?: (ms: number) => Promise<void>;
+  attemptTimeoutMs?: number;
+}
+
 /** SQS refused the message, or answered something that is not an acceptance. */
 export class SqsSendError extends Error {
   readonly retryable: boolean;
@@ -50,6 +56,7 @@ export class SqsUsageSink implements UsageSink {
   private readonly queue: UsageQueue;
   private readonly fetch: UpstreamFetch;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly attemptTimeoutMs: number;
   private readonly sign: AwsCallSigner;
   /** Where calls go: the endpoint override, else the queue URL's origin. */
   private readonly url: string;
@@ -58,11 +65,12 @@ export class SqsUsageSink implements UsageSink {
     queue: UsageQueue,
     credentials: () => Promise<AwsCredentials>,
     fetch: UpstreamFetch,
-    sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    timing: SqsSendTiming = {},
   ) {
     this.queue = queue;
     this.fetch = fetch;
-    this.sleep = sleep;
+    this.sleep = timing.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.attemptTimeoutMs = timing.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.sign = createAwsSigner({ service: 'sqs', region: queue.region, credentials });
     this.url = `${(queue.endpoint ?? new URL(queue.queueUrl).origin).replace(/\/+$/, '')}/`;
   }
@@ -87,7 +95,7 @@ export class SqsUsageSink implements UsageSink {
   private async sendOnce(body: string, messageBody: string): Promise<void> {
     const call = { url: this.url, method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' }, body };
     const headers = await this.sign(call);
-    const response = await this.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    const response = await this.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
     const text = await response.text();
     const answer = parseJsonObject(text);
     if (!response.ok) {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { regionOfQueueUrl, SqsSendError, SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
 import { usageRecordSchema } from '../../../shared/core/usage-record.ts';
@@ -17,7 +19,7 @@ function sinkFor(options: { region?: string; credentials?: typeof ROLE } = {}): 
     { queueUrl: QUEUE_URL, region: options.region ?? 'us-east-1', endpoint: sqs.endpoint },
     async () => options.credentials ?? ROLE,
     transport,
-    async (ms) => void delays.push(ms),
+    { sleep: async (ms) => void delays.push(ms) },
   );
 }
 
@@ -41,7 +43,7 @@ describe('SqsUsageSink', () => {
     expect(usageRecordSchema.parse(JSON.parse(sqs.messages[0]?.body ?? ''))).toEqual(record);
   });
 
-  it('sends each record as its own message, over one kept-alive client', async () => {
+  it('sends each record as its own message', async () => {
     const records = [sampleRecord(), sampleRecord(), sampleRecord()];
     const sink = sinkFor();
 
@@ -130,10 +132,25 @@ describe('SqsUsageSink', () => {
   it('rejects when nothing answers at the queue endpoint, after its tries', async () => {
     const closed = await startFakeSqs();
     await closed.close();
-    const sink = new SqsUsageSink({ queueUrl: QUEUE_URL, region: 'us-east-1', endpoint: closed.endpoint }, async () => ROLE, transport, async (ms) => void delays.push(ms));
+    const sink = new SqsUsageSink({ queueUrl: QUEUE_URL, region: 'us-east-1', endpoint: closed.endpoint }, async () => ROLE, transport, { sleep: async (ms) => void delays.push(ms) });
 
     await expect(sink.send(sampleRecord())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(delays).toHaveLength(2);
+  });
+
+  it('gives up a try that is not answered in time and tries again, then rejects', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const sink = new SqsUsageSink({ queueUrl: QUEUE_URL, region: 'us-east-1', endpoint }, async () => ROLE, transport, { sleep: async (ms) => void delays.push(ms), attemptTimeoutMs: 50 });
+
+      await expect(sink.send(sampleRecord())).rejects.toMatchObject({ name: expect.stringMatching(/^(AbortError|TimeoutError)$/) });
+      expect(delays).toHaveLength(2);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 
