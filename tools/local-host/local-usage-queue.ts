@@ -150,10 +150,13 @@ export class LocalUsageQueue implements UsageSink {
       failedIds = new Set(batch.map((message) => message.messageId));
     }
     this.journal?.done(...batch.filter((message) => !failedIds.has(message.messageId)).map((message) => message.messageId));
+    // One clock reading for the whole batch: messages that failed together come back together, not split
+    // into one batch each when the clock ticks between them.
+    const failedAt = Date.now();
     for (const message of batch) {
       if (!failedIds.has(message.messageId)) continue;
       if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
-      else this.messages.push({ ...message, visibleAt: Date.now() + this.retryDelayMs * message.receiveCount });
+      else this.messages.push({ ...message, visibleAt: failedAt + this.retryDelayMs * message.receiveCount });
     }
   }
 

@@ -177,6 +177,40 @@ describe('LocalUsageQueue', () => {
     expect((await readFile(deadLetterFile, 'utf8')).trim().split('\n')).toHaveLength(1);
   });
 
+  it('retries the messages of a batch that failed together in one batch, even when the clock ticks between readings', async () => {
+    vi.useFakeTimers();
+    const fakeNow = Date.now.bind(Date);
+    // After the first delivery's answer, the clock moves on 1 ms after each of the next two readings.
+    let tickingReadings = 0;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => {
+      const reading = fakeNow();
+      if (tickingReadings > 0) {
+        tickingReadings -= 1;
+        vi.setSystemTime(reading + 1);
+      }
+      return reading;
+    });
+    try {
+      const usage = queue(
+        async (event, call) => {
+          if (call > 1) return undefined;
+          tickingReadings = 2;
+          return failing(...event.Records.map((record) => record.messageId));
+        },
+        { retryDelayMs: 20 },
+      );
+      await usage.send(sampleRecord());
+      await usage.send(sampleRecord());
+
+      await vi.advanceTimersByTimeAsync(100);
+
+      expect(deliveries.map((delivery) => delivery.records.length)).toEqual([2, 2]);
+    } finally {
+      now.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it('drain waits for a delivery that is still in progress', async () => {
     let release: () => void = () => {};
     let started: () => void = () => {};
