@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openAiStreamErrorFrame } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { relayStream, type StreamEventHandler, type StreamSettlement } from '../../shared/transport/stream-relay.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -181,6 +181,27 @@ describe('relayStream settlement', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(upstream.state.reads).toBe(1);
     await reader.cancel();
+  });
+});
+
+describe('relayStream heartbeats', () => {
+  it('sends a comment while the upstream is silent, on a timer that does not keep the process alive', async () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const upstream = upstreamOf([], 'hang');
+      const body = relayStream(upstream.stream, { provider: 'openai', handler: passThrough, errorFrame: openAiStreamErrorFrame, onSettled: async () => undefined, heartbeatIntervalMs: 20 });
+      const reader = body.getReader();
+
+      const first = await reader.read();
+
+      expect(new TextDecoder().decode(first.value)).toBe(': keep-alive\n\n');
+      // The upstream's socket keeps a real stream's process alive; a silent stream's timer alone must not.
+      const heartbeatTimers = setTimeoutSpy.mock.calls.flatMap((call, index) => (call[1] === 20 ? [setTimeoutSpy.mock.results[index]?.value as NodeJS.Timeout] : []));
+      expect(heartbeatTimers.map((timer) => timer.hasRef())).toEqual([false]);
+      await reader.cancel();
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
   });
 });
 
