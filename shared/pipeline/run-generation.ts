@@ -106,8 +106,9 @@ export async function runGeneration<Body extends RoutableBody>(
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
       const kind = bridge.answerKind(served.response, streamed);
-      const upstreamBody = served.response.body;
-      if (kind === 'stream' && upstreamBody) {
+      // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
+      const upstreamBody = kind === 'stream' ? served.response.body : null;
+      if (upstreamBody) {
         // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is
         // this request's failure, metered below, and the upstream's stream is let go.
         const decoder = await Promise.resolve(bridge.createStreamDecoder()).catch(async (error: unknown) => {

@@ -26,6 +26,21 @@ describe('runGeneration', () => {
     expect(fake.records[0]).toMatchObject({ status: 'completed', endpoint: 'chat.completions', model: 'openai/gpt-4o-mini', promptTokens: 16, completionTokens: 363 });
   });
 
+  it('reads a JSON answer whole without asking for its body as a stream (the transport makes one only when asked)', async () => {
+    let streamsAskedFor = 0;
+    const answer = () => {
+      const response = new Response(chatAnswer, { headers: { 'content-type': 'application/json' } });
+      const body = Object.getOwnPropertyDescriptor(Response.prototype, 'body')?.get;
+      return Object.defineProperty(response, 'body', { get: () => (streamsAskedFor++, body?.call(response)) });
+    };
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => answer() });
+
+    const response = await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route);
+
+    expect(response.body).toBe(chatAnswer);
+    expect(streamsAskedFor).toBe(0);
+  });
+
   it('records an internal failure after the upstream answered as one failed record (500), and rethrows it', async () => {
     const prepaid = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response(chatAnswer), balanceNanos: 1_000_000 });
     const bug = () => {
