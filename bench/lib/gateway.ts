@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findTaskset, findThread, NODE, runToEnd, startService, type Service } from './processes.ts';
+import { findTaskset, findThreads, NODE, runToEnd, startService, type Service } from './processes.ts';
 import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 
 /** The core the local host's backend thread is moved to when the gateway is pinned (the upstream's side). */
@@ -10,10 +10,12 @@ export const BACKEND_CORE = '1';
 export interface BenchGateway {
   service: Service;
   /**
-   * The thread that runs the local host's store and usage writer (tools/local-host/backend.ts), which in
-   * AWS run elsewhere (DynamoDB, the writer function): moved off the pinned core, its CPU counted apart.
+   * The threads of the local host's store and usage writer, which in AWS run elsewhere (DynamoDB, the writer
+   * function): the backend thread (tools/local-host/backend.ts) and libuv's thread pool, where the store's
+   * LevelDB reads and writes run (the request path itself uses no pool: its journal writes are synchronous,
+   * its upstream an address literal). Moved off the pinned core, their CPU counted apart.
    */
-  backendTid: number | undefined;
+  backendTids: number[];
   url: string;
   key: string;
   dataDir: string;
@@ -66,13 +68,14 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     ipc: options.probes ?? false,
   });
   try {
-    const backendTid = await findThread(service.pid, 'gateway-backend');
+    // The pool starts with the store (LevelDB opens on it), so its threads are there once the host listens.
+    const backendTids = [...(await findThreads(service.pid, 'gateway-backend')), ...(await findThreads(service.pid, 'libuv-worker'))];
     const taskset = findTaskset();
-    if (options.pinTo !== undefined && backendTid !== undefined && taskset) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(backendTid)]);
+    if (options.pinTo !== undefined && taskset) for (const tid of backendTids) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(tid)]);
     const key = await configureBenchProject(dataDir, options.upstreamPort);
     return {
       service,
-      backendTid,
+      backendTids,
       url: service.ready,
       key,
       dataDir,

@@ -143,17 +143,18 @@ export async function threadCpuTimeMs(pid: number, tid: number): Promise<number 
   return statCpuTimeMs(`/proc/${pid}/task/${tid}/stat`);
 }
 
-/** The id of a process's thread by its name (`/proc/<pid>/task/<tid>/comm`), if it has one so named. */
-export async function findThread(pid: number, name: string): Promise<number | undefined> {
+/** The ids of a process's threads by their name (`/proc/<pid>/task/<tid>/comm`); none where there is no /proc. */
+export async function findThreads(pid: number, name: string): Promise<number[]> {
+  const found: number[] = [];
   try {
     for (const tid of await readdir(`/proc/${pid}/task`)) {
       const comm = await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => '');
-      if (comm.trim() === name) return Number(tid);
+      if (comm.trim() === name) found.push(Number(tid));
     }
   } catch {
     // no /proc
   }
-  return undefined;
+  return found;
 }
 
 async function statCpuTimeMs(path: string): Promise<number | undefined> {

@@ -6,8 +6,8 @@ import { cpuTimeMs, findTaskset, NODE, startService, threadCpuTimeMs, type Servi
 /** A target of the measurements, with the process to pause while others are measured (none for direct). */
 export interface MeasuredTarget extends Target {
   pid: number | undefined;
-  /** A thread whose CPU is not the request path's (the local host's store and writer); counted apart. */
-  backendTid?: number | undefined;
+  /** Threads whose CPU is not the request path's (the local host's store and writer); counted apart. */
+  backendTids?: number[];
 }
 
 export interface BenchServices {
@@ -29,7 +29,8 @@ export async function targetCpuMs(target: MeasuredTarget): Promise<{ requestPath
   if (target.pid === undefined) return undefined;
   const total = await cpuTimeMs(target.pid);
   if (total === undefined) return undefined;
-  const backend = target.backendTid === undefined ? 0 : ((await threadCpuTimeMs(target.pid, target.backendTid)) ?? 0);
+  let backend = 0;
+  for (const tid of target.backendTids ?? []) backend += (await threadCpuTimeMs(target.pid, tid)) ?? 0;
   return { requestPath: total - backend, backend };
 }
 
@@ -75,7 +76,7 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   const portkeyStart = portkeySettled.status === 'fulfilled' ? portkeySettled.value : { ok: false as const, reason: String(portkeySettled.reason) };
   const extraGateways: BenchGateway[] = sqsVariant ? [sqsVariant] : [];
   const gatewaySqs: MeasuredTarget | undefined = sqsVariant
-    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid, backendTid: sqsVariant.backendTid }
+    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid, backendTids: sqsVariant.backendTids }
     : undefined;
   let portkey: MeasuredTarget | undefined;
   if (portkeyStart?.ok) {
@@ -84,7 +85,7 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   } else if (portkeyStart) notes.push(`Portkey skipped: ${portkeyStart.reason}`);
   const direct: MeasuredTarget = { name: 'direct', url: `http://127.0.0.1:${upstream.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: undefined };
   const pipeTarget: MeasuredTarget = { name: 'pipe proxy', url: `http://127.0.0.1:${pipe.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: pipe.pid };
-  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid, backendTid: gateway.backendTid };
+  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid, backendTids: gateway.backendTids };
   const pausable = [pipeTarget, gatewayTarget, gatewaySqs, portkey].flatMap((target) => (target?.pid === undefined ? [] : [target.pid]));
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {
