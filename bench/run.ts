@@ -97,7 +97,7 @@ try {
   if (plan.profile) {
     services.focus(undefined);
     log(`profiling the gateway at c=1 (${elapsed()})`);
-    profile = await profileGateway(services.upstreamPort, pin, 1, plan.mode === 'quick' ? 3 : 6).catch((error: unknown) => ({ skipped: String(error) }));
+    profile = await profileGateway(services.upstreamPort, pin, { connections: 1, warmupSeconds: plan.latency.warmupSeconds, seconds: plan.mode === 'quick' ? 3 : 6 }).catch((error: unknown) => ({ skipped: String(error) }));
   }
 
   const partial: Omit<BenchResults, 'targets'> = {

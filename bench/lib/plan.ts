@@ -1,4 +1,4 @@
-/** How long and how often each phase runs: the full bench (~6 min) or the quick one (under a minute). */
+/** How long and how often each phase runs: the full bench (~9 min) or the quick one (under a minute). */
 export interface BenchPlan {
   mode: 'full' | 'quick';
   profile: boolean;
@@ -36,7 +36,9 @@ export function planFor(argv: string[]): BenchPlan {
   return {
     mode: 'full',
     profile,
-    latency: { seconds: 4, rounds: 5, warmupSeconds: 2 },
+    // 30 s at c=1 per target: after 2 s the gateway's JIT was still compiling (its V8 helper threads used
+    // ~230 µs of CPU per request, ~85 after 20-40 s), so the first rounds measured the warm-up.
+    latency: { seconds: 4, rounds: 5, warmupSeconds: 30 },
     throughput: { seconds: 4, rounds: 5, warmupSeconds: 2, connections: 64 },
     lightStreams: { concurrency: 10, streamsPerWorker: 2, staggerMs: 128, rounds: 3, skipFirst: true },
     heavyStreams: { concurrency: 200, rounds: 3 },

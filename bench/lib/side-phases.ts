@@ -54,14 +54,19 @@ export async function waitForUsageRecords(dataDir: string, expected: number, lim
 
 /**
  * A separate gateway with the probe preload, profiled (V8 sampling profiler) over `seconds` of load at
- * `connections`, then summarized: where its CPU goes on the request path.
+ * `connections` after the same warm-up as the measured targets, then summarized: where its CPU goes on
+ * the request path.
  */
-export async function profileGateway(upstreamPort: number, pinTo: string | undefined, connections: number, seconds: number): Promise<NonNullable<BenchResults['profile']>> {
+export async function profileGateway(
+  upstreamPort: number,
+  pinTo: string | undefined,
+  { connections, warmupSeconds, seconds }: { connections: number; warmupSeconds: number; seconds: number },
+): Promise<NonNullable<BenchResults['profile']>> {
   const file = join(tmpdir(), `gateway-bench-${process.pid}.cpuprofile`);
   const gateway = await startBenchGateway({ upstreamPort, pinTo, name: 'gateway-profiled', probes: true });
   try {
     const target = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini' };
-    await runLoad(target, connections, 1);
+    await runLoad(target, connections, Math.max(1, warmupSeconds));
     await gateway.service.ask({ probe: 'profile-start' });
     const run = await runLoad(target, connections, seconds);
     await gateway.service.ask({ probe: 'profile-stop', file });
