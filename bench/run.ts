@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EVENT_GAP_MS, STREAM_EVENTS } from './lib/upstream-shape.ts';
 import { measureColdStarts } from './lib/cold-start.ts';
 import { countUsageRecords } from './lib/gateway.ts';
+import { runLoad } from './lib/http-load.ts';
 import { runHttpPhase } from './lib/http-phase.ts';
 import { planFor } from './lib/plan.ts';
 import { findTaskset, PROJECT_ROOT, sleep } from './lib/processes.ts';
@@ -12,7 +13,7 @@ import { measureOpenStreams, perStream, readMemory, type MemoryRound } from './l
 import type { BenchResults } from './lib/results.ts';
 import { startBenchServices, SUT_CORE } from './lib/services.ts';
 import { checkPortkeyStreaming, measureWriter, profileGateway, waitForUsageRecords } from './lib/side-phases.ts';
-import { runStreamPhase, type StreamRunSpec } from './lib/stream-phase.ts';
+import { runStreamLoad, runStreamPhase, type StreamRunSpec } from './lib/stream-phase.ts';
 
 /**
  * `npm run bench [-- --quick] [-- --profile]`: what the gateway adds over calling the upstream directly,
@@ -45,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const notes = [...services.notes];
 const { direct, pipe, gateway } = services;
 const dataDir = services.gatewayHost.dataDir;
-let streamsThroughGateway = 0;
+let requestsBeforeNonStreaming = 0;
 try {
   log(`  services up (${elapsed()}): upstream :${services.upstreamPort}, gateway ${gateway.url}${services.portkey ? `, ${services.portkey.name}` : ''}`);
   services.focus(gateway);
@@ -56,15 +57,29 @@ try {
   const streamTargets = [direct, pipe, gateway];
   const light = plan.lightStreams;
   const lightSpec: StreamRunSpec = { streams: light.concurrency * light.streamsPerWorker, concurrency: light.concurrency, staggerMs: light.staggerMs, skipFirst: light.skipFirst };
-  log(`streaming: ${light.concurrency} staggered streams at a time (${elapsed()})`);
-  const lightFigures = await runStreamPhase(streamTargets, { spec: lightSpec, rounds: light.rounds, focus: services.focus, log });
-  streamsThroughGateway += light.rounds * (lightSpec.streams + (lightSpec.skipFirst ? lightSpec.concurrency : 0));
-
   const heavy = plan.heavyStreams;
   const heavySpec: StreamRunSpec = { streams: heavy.concurrency, concurrency: heavy.concurrency, staggerMs: 0, skipFirst: false };
+  if (plan.streamWarmupSeconds > 0) {
+    // Warmed as the non-streaming rounds are (plan.ts): the request path, then the relay, compiled by the JIT.
+    log(`streaming: warm-up, ${plan.streamWarmupSeconds} s of requests at c=1 and ${heavy.concurrency} streams at once per target (${elapsed()})`);
+    for (const target of streamTargets) {
+      services.focus(target);
+      const warmed = await runLoad(target, 1, plan.streamWarmupSeconds);
+      await runStreamLoad(target, heavySpec);
+      if (target === gateway) requestsBeforeNonStreaming += warmed.requests + heavySpec.streams;
+    }
+    // The warm-up's usage records are written before any stream is timed, not during the gateway's rounds.
+    services.focus(gateway);
+    await waitForUsageRecords(dataDir, requestsBeforeNonStreaming, 120_000);
+    services.focus(undefined);
+  }
+  log(`streaming: ${light.concurrency} staggered streams at a time (${elapsed()})`);
+  const lightFigures = await runStreamPhase(streamTargets, { spec: lightSpec, rounds: light.rounds, focus: services.focus, log });
+  requestsBeforeNonStreaming += light.rounds * (lightSpec.streams + (lightSpec.skipFirst ? lightSpec.concurrency : 0));
+
   log(`streaming: ${heavy.concurrency} concurrent streams (${elapsed()})`);
   const heavyFigures = await runStreamPhase(streamTargets, { spec: heavySpec, rounds: heavy.rounds, focus: services.focus, log });
-  streamsThroughGateway += heavy.rounds * heavySpec.streams;
+  requestsBeforeNonStreaming += heavy.rounds * heavySpec.streams;
 
   log(`memory: ${heavy.concurrency} streams of ${plan.memory.events} events open at once through the gateway (${elapsed()})`);
   services.focus(gateway);
@@ -72,11 +87,11 @@ try {
   for (let round = 0; round < plan.memory.rounds; round += 1) {
     const measured = await measureOpenStreams(services.gatewayHost, gateway, heavy.concurrency, plan.memory.events);
     memoryRounds.push(measured);
-    streamsThroughGateway += heavy.concurrency;
+    requestsBeforeNonStreaming += heavy.concurrency;
     log(`  round ${round + 1}: ${measured.openStreams} open, RSS ${kib(measured.before.rssKiB)} → ${kib(measured.open.rssKiB)}, retained ${kib(measured.before.retainedKiB)} → ${kib(measured.open.retainedKiB)}${measured.faults ? `, ${measured.faults} stream faults` : ''}`);
   }
-  const written = await waitForUsageRecords(dataDir, streamsThroughGateway, plan.mode === 'quick' ? 6_000 : 20_000);
-  if (written < streamsThroughGateway) notes.push(`after the streaming phases, ${streamsThroughGateway - written} of ${streamsThroughGateway} usage records were still unwritten when memory was read`);
+  const written = await waitForUsageRecords(dataDir, requestsBeforeNonStreaming, plan.mode === 'quick' ? 6_000 : 20_000);
+  if (written < requestsBeforeNonStreaming) notes.push(`after the streaming phases, ${requestsBeforeNonStreaming - written} of ${requestsBeforeNonStreaming} usage records were still unwritten when memory was read`);
   const afterStreams = await readMemory(services.gatewayHost);
 
   const httpTargets = [direct, pipe, gateway, ...(services.gatewaySqs ? [services.gatewaySqs] : []), ...(services.portkey ? [services.portkey] : [])];
@@ -84,7 +99,7 @@ try {
   const concurrency1 = await runHttpPhase(httpTargets, { connections: 1, ...plan.latency, focus: services.focus, log });
   log(`non-streaming: concurrency ${plan.throughput.connections} (${elapsed()})`);
   const concurrency64 = await runHttpPhase(httpTargets, { ...plan.throughput, focus: services.focus, log });
-  const requestsServed = streamsThroughGateway + [...concurrency1, ...concurrency64].filter((figure) => figure.target === 'gateway').reduce((sum, figure) => sum + figure.allRequests, 0);
+  const requestsServed = requestsBeforeNonStreaming + [...concurrency1, ...concurrency64].filter((figure) => figure.target === 'gateway').reduce((sum, figure) => sum + figure.allRequests, 0);
 
   services.focus(gateway);
   await sleep(plan.mode === 'quick' ? 1_000 : 2_000);

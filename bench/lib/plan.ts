@@ -1,9 +1,11 @@
-/** How long and how often each phase runs: the full bench (~9 min) or the quick one (under a minute). */
+/** How long and how often each phase runs: the full bench (~9 min) or the quick one (one to two minutes). */
 export interface BenchPlan {
   mode: 'full' | 'quick';
   profile: boolean;
   latency: { seconds: number; rounds: number; warmupSeconds: number };
   throughput: { seconds: number; rounds: number; warmupSeconds: number; connections: number };
+  /** Before the stream phases, per stream target: requests at c=1 this long, then one round of heavy streams (0: none). */
+  streamWarmupSeconds: number;
   lightStreams: { concurrency: number; streamsPerWorker: number; staggerMs: number; rounds: number; skipFirst: boolean };
   heavyStreams: { concurrency: number; rounds: number };
   /** Rounds of 200 long streams (events each) through the gateway alone, for its memory. */
@@ -24,6 +26,7 @@ export function planFor(argv: string[]): BenchPlan {
       profile,
       latency: { seconds: 0.75, rounds: 2, warmupSeconds: 0.5 },
       throughput: { seconds: 0.75, rounds: 2, warmupSeconds: 0, connections: 64 },
+      streamWarmupSeconds: 0,
       lightStreams: { concurrency: 10, streamsPerWorker: 1, staggerMs: 50, rounds: 1, skipFirst: true },
       heavyStreams: { concurrency: 200, rounds: 1 },
       memory: { rounds: 1, events: 120 },
@@ -40,6 +43,7 @@ export function planFor(argv: string[]): BenchPlan {
     // ~230 µs of CPU per request, ~85 after 20-40 s), so the first rounds measured the warm-up.
     latency: { seconds: 4, rounds: 5, warmupSeconds: 30 },
     throughput: { seconds: 4, rounds: 5, warmupSeconds: 2, connections: 64 },
+    streamWarmupSeconds: 30,
     lightStreams: { concurrency: 10, streamsPerWorker: 2, staggerMs: 128, rounds: 3, skipFirst: true },
     heavyStreams: { concurrency: 200, rounds: 3 },
     memory: { rounds: 2, events: 200 },
