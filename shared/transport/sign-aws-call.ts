@@ -1,7 +1,7 @@
-import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentials } from '../core/ports.ts';
 import type { OutgoingCall } from './provider-auth.ts';
+import { Sha256 } from './sha256.ts';
 
 export interface AwsSigning {
   /** The service's signing name, e.g. `bedrock`. */
@@ -24,7 +24,7 @@ export function createAwsSigner(signing: AwsSigning): AwsCallSigner {
     service: signing.service,
     region: signing.region,
     credentials: signing.credentials,
-    sha256: Hash.bind(null, 'sha256'),
+    sha256: Sha256,
   });
   return async (call) => {
     const url = new URL(call.url);

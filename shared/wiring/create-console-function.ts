@@ -11,6 +11,7 @@ import { bearerToken, type ConsoleAuthenticator, type SignInCodeExchange } from 
 import type { UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
+import { Sha256 } from '../transport/sha256.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import { createAdminServices } from './create-admin-services.ts';
@@ -72,7 +73,7 @@ function createSignIn(
   const sessions = dependencies.localSessions;
   if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
   const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
-  const s3 = new S3Client({ region: config.AWS_REGION });
+  const s3 = new S3Client({ region: config.AWS_REGION, sha256: Sha256 });
   const ready = loadOnFirstUse(async (): Promise<ConsoleAuthenticator> => {
     const site = await loadConsoleSiteConfig(s3, bucket);
     if (site.signIn !== 'cognito') throw new Error('The deployed console config.json is not for Cognito sign-in.');
@@ -91,5 +92,5 @@ function createSignIn(
 
 function createAthenaUsageQuery(config: RuntimeConfig): UsageQueryRunner {
   const workGroup = requireSetting(config, 'GATEWAY_ATHENA_WORKGROUP');
-  return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION }), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
+  return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION, sha256: Sha256 }), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
 }

@@ -6,6 +6,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult } from '../lambda/function-url.ts';
+import { Sha256 } from '../transport/sha256.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
 import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
@@ -62,7 +63,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
 export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
-  const client = new SecretsManagerClient({ region: config.AWS_REGION });
+  const client = new SecretsManagerClient({ region: config.AWS_REGION, sha256: Sha256 });
   return async () => {
     const [current, previous] = await Promise.all([
       client.send(new GetSecretValueCommand({ SecretId: secretArn })),
