@@ -1,4 +1,4 @@
-/** How long and how often each phase runs: the full bench (~9 min) or the quick one (one to two minutes). */
+/** How long and how often each phase runs: the full bench (~10 min) or the quick one (one to two minutes). */
 export interface BenchPlan {
   mode: 'full' | 'quick';
   profile: boolean;
