@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, type Hash, type Hmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type Hash, type Hmac, type KeyObject } from 'node:crypto';
 
 /** What the AWS SDK hashes: text (in an encoding), an ArrayBuffer or a view of one. */
 type SourceData = string | ArrayBuffer | ArrayBufferView;
@@ -14,12 +14,13 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
  * usage record to SQS, a DynamoDB call) paid ~60 µs for them.
  */
 export class Sha256 {
-  readonly #secret: SourceData | undefined;
+  // As the SDK's hasher decides: an empty text secret means a plain hash.
+  readonly #key: KeyObject | undefined;
   #hash: Hash | Hmac;
 
   constructor(secret?: SourceData) {
-    this.#secret = secret;
-    this.#hash = start(secret);
+    this.#key = secret ? createSecretKey(toBuffer(secret)) : undefined;
+    this.#hash = this.#start();
   }
 
   update(data: SourceData, encoding?: 'utf8' | 'ascii' | 'latin1'): void {
@@ -31,13 +32,12 @@ export class Sha256 {
   }
 
   reset(): void {
-    this.#hash = start(this.#secret);
+    this.#hash = this.#start();
   }
-}
 
-// As the SDK's hasher decides: an empty text secret means a plain hash.
-function start(secret: SourceData | undefined): Hash | Hmac {
-  return secret ? createHmac('sha256', createSecretKey(toBuffer(secret))) : createHash('sha256');
+  #start(): Hash | Hmac {
+    return this.#key ? createHmac('sha256', this.#key) : createHash('sha256');
+  }
 }
 
 function toBuffer(data: SourceData, encoding?: BufferEncoding): Buffer {

@@ -10,7 +10,7 @@ import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
 import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
 import { SecretsManagerProviderSecrets } from '../adapters/aws/secrets-manager-provider-secrets.ts';
 import { FileProviderSecrets } from '../adapters/local/file-provider-secrets.ts';
-import { Sha256 } from '../transport/sha256.ts';
+import { awsClientConfig } from './aws-client-config.ts';
 
 export interface Adapters {
   keys: DynamoKeyStore;
@@ -29,8 +29,7 @@ export interface Adapters {
 export function createAdapters(config: RuntimeConfig): Adapters {
   const local = config.GATEWAY_DYNAMODB_ENDPOINT !== undefined;
   const dynamo = new DynamoDBClient({
-    region: config.AWS_REGION,
-    sha256: Sha256,
+    ...awsClientConfig(config.AWS_REGION),
     ...(local
       ? { endpoint: config.GATEWAY_DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
@@ -39,7 +38,7 @@ export function createAdapters(config: RuntimeConfig): Adapters {
   const secrets =
     config.GATEWAY_SECRETS_BACKEND === 'file'
       ? new FileProviderSecrets(requireSetting(config, 'GATEWAY_SECRETS_FILE'))
-      : new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: config.AWS_REGION, sha256: Sha256 }), config.GATEWAY_SECRET_PREFIX);
+      : new SecretsManagerProviderSecrets(new SecretsManagerClient(awsClientConfig(config.AWS_REGION)), config.GATEWAY_SECRET_PREFIX);
   return {
     keys: new DynamoKeyStore(documents, config.GATEWAY_KEYS_TABLE),
     projects: new DynamoProjectStore(documents, config.GATEWAY_PROJECTS_TABLE),

@@ -11,9 +11,9 @@ import { bearerToken, type ConsoleAuthenticator, type SignInCodeExchange } from 
 import type { UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
-import { Sha256 } from '../transport/sha256.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
+import { awsClientConfig } from './aws-client-config.ts';
 import { createAdminServices } from './create-admin-services.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';
@@ -73,7 +73,7 @@ function createSignIn(
   const sessions = dependencies.localSessions;
   if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
   const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
-  const s3 = new S3Client({ region: config.AWS_REGION, sha256: Sha256 });
+  const s3 = new S3Client(awsClientConfig(config.AWS_REGION));
   const ready = loadOnFirstUse(async (): Promise<ConsoleAuthenticator> => {
     const site = await loadConsoleSiteConfig(s3, bucket);
     if (site.signIn !== 'cognito') throw new Error('The deployed console config.json is not for Cognito sign-in.');
@@ -92,5 +92,5 @@ function createSignIn(
 
 function createAthenaUsageQuery(config: RuntimeConfig): UsageQueryRunner {
   const workGroup = requireSetting(config, 'GATEWAY_ATHENA_WORKGROUP');
-  return new AthenaUsageQuery(new AthenaClient({ region: config.AWS_REGION, sha256: Sha256 }), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
+  return new AthenaUsageQuery(new AthenaClient(awsClientConfig(config.AWS_REGION)), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
 }

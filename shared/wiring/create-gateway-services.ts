@@ -9,8 +9,8 @@ import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
-import { Sha256 } from '../transport/sha256.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
+import { awsClientConfig } from './aws-client-config.ts';
 import { createAdapters, usageLedgerTables } from './create-adapters.ts';
 import { secureRandomBytes } from './secure-random-bytes.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
@@ -51,7 +51,7 @@ function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports, 
   if (spillBucket === undefined) return sink;
   const spill = loadOnFirstUse(async () => {
     const [{ S3Client }, { S3UsageSpill }] = await Promise.all([import('@aws-sdk/client-s3'), import('../adapters/aws/s3-usage-spill.ts')]);
-    return new S3UsageSpill(new S3Client({ region: config.AWS_REGION, sha256: Sha256 }), spillBucket);
+    return new S3UsageSpill(new S3Client(awsClientConfig(config.AWS_REGION)), spillBucket);
   });
   return withSpill(sink, { put: async (record) => (await spill()).put(record) }, reports.spilled);
 }

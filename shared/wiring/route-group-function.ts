@@ -6,8 +6,8 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult } from '../lambda/function-url.ts';
-import { Sha256 } from '../transport/sha256.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
+import { awsClientConfig } from './aws-client-config.ts';
 import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
@@ -63,7 +63,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
 export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
-  const client = new SecretsManagerClient({ region: config.AWS_REGION, sha256: Sha256 });
+  const client = new SecretsManagerClient(awsClientConfig(config.AWS_REGION));
   return async () => {
     const [current, previous] = await Promise.all([
       client.send(new GetSecretValueCommand({ SecretId: secretArn })),

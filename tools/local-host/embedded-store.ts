@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 // dynalite serves the DynamoDB API from a LevelDB directory: the embedded, on-disk store of the local host.
 import dynalite from 'dynalite';
-import { Sha256 } from '../../shared/transport/sha256.ts';
+import { awsClientConfig } from '../../shared/wiring/aws-client-config.ts';
 import { startTransactionalFront, type TransactionalFront } from './transactional-front.ts';
 import {
   countersTableDefinition,
@@ -80,7 +80,7 @@ export async function startEmbeddedStore(directory: string, tables: TableNames):
 }
 
 function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, sha256: Sha256 });
+  return new DynamoDBClient({ ...awsClientConfig('local'), endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
 async function ensureTables(endpoint: string, tables: TableNames): Promise<void> {
