@@ -31,7 +31,6 @@ export interface StreamRelayOptions {
 }
 
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';
-type ReadOutcome = { read: ReadableStreamReadResult<Uint8Array> } | 'heartbeat';
 
 const encoder = new TextEncoder();
 
@@ -44,29 +43,29 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
   const reader = upstream.getReader();
   const decoder = options.decoder ?? createSseDecoder();
   let settled = false;
-  let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
-  // One timer for the whole stream, pushed back at every read (a new timer per event costs more than the event).
+  // One timer for the whole stream, pushed back at every read: it enqueues a comment itself when the
+  // upstream stays silent, so a read needs no race against it (a promise pair per event costs more).
   let heartbeatTimer: NodeJS.Timeout | undefined;
-  let wakeForHeartbeat: (() => void) | undefined;
 
-  /** The next upstream read, or 'heartbeat' if the upstream stays silent for the interval (the read stays pending). */
-  async function nextRead(): Promise<ReadOutcome> {
-    if (!pendingRead) {
-      pendingRead = reader.read();
-      // Observed below or on the next pull; this keeps a failure during a heartbeat from going unhandled.
-      pendingRead.catch(() => undefined);
-    }
+  /** The next upstream read; while it is pending, a heartbeat goes out every interval of silence. */
+  function nextRead(controller: ReadableStreamDefaultController<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
     const interval = options.heartbeatIntervalMs;
-    if (!interval) return { read: await pendingRead };
-    const heartbeat = new Promise<'heartbeat'>((resolve) => (wakeForHeartbeat = () => resolve('heartbeat')));
-    if (heartbeatTimer) heartbeatTimer.refresh();
-    // Unref'd: the upstream's socket keeps the process alive while the stream is open, not this timer.
-    else heartbeatTimer = setTimeout(() => wakeForHeartbeat?.(), interval).unref();
-    try {
-      return await Promise.race([pendingRead.then((read) => ({ read })), heartbeat]);
-    } finally {
-      wakeForHeartbeat = undefined;
+    if (interval && !settled) {
+      if (heartbeatTimer) heartbeatTimer.refresh();
+      // Unref'd: the upstream's socket keeps the process alive while the stream is open, not this timer.
+      else heartbeatTimer = setTimeout(() => beat(controller), interval).unref();
     }
+    return reader.read();
+  }
+
+  function beat(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    if (settled) return;
+    try {
+      controller.enqueue(encoder.encode(HEARTBEAT_FRAME));
+    } catch {
+      return; // the client's stream is already gone (cancelled): nothing to keep alive
+    }
+    heartbeatTimer?.refresh();
   }
 
   async function handle(events: UpstreamEvent[]): Promise<string> {
@@ -118,13 +117,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
         for (;;) {
           let read: ReadableStreamReadResult<Uint8Array>;
           try {
-            const outcome = await nextRead();
-            if (outcome === 'heartbeat') {
-              controller.enqueue(encoder.encode(HEARTBEAT_FRAME));
-              return;
-            }
-            pendingRead = undefined;
-            read = outcome.read;
+            read = await nextRead(controller);
           } catch (cause) {
             return fail(controller, new GatewayError('upstream', `Provider "${options.provider}" broke off the stream.`, { code: 'upstream_stream_interrupted', cause }));
           }
@@ -141,6 +134,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
         }
       },
       async cancel(reason) {
+        clearTimeout(heartbeatTimer);
         try {
           await reader.cancel(reason);
         } finally {
