@@ -33,7 +33,13 @@ export interface LocalUsageQueueOptions {
  * `maxReceiveCount` times moved to a dead-letter file and reported.
  */
 export class LocalUsageQueue implements UsageSink {
-  private messages: QueuedMessage[] = [];
+  /**
+   * Messages to deliver, oldest first: new ones and those a previous run left are visible at once. Those a
+   * batch failed wait apart until their retry delay has passed. A burst or a slow writer can grow the ready
+   * ones past 100,000: they are taken from the front, never scanned, and no list is spread into a call.
+   */
+  private ready: QueuedMessage[] = [];
+  private retrying: QueuedMessage[] = [];
   private timer: NodeJS.Timeout | undefined;
   private delivering: Promise<void> | undefined;
   private readonly batchSize: number;
@@ -58,7 +64,7 @@ export class LocalUsageQueue implements UsageSink {
       if (pending.length > 0) {
         options.report(`delivering ${pending.length} usage record(s) a previous run left undelivered`);
         const now = Date.now();
-        for (const message of pending) this.messages.push({ messageId: message.id, body: message.body, sentAt: now, receiveCount: 0, visibleAt: now });
+        for (const message of pending) this.ready.push({ messageId: message.id, body: message.body, sentAt: now, receiveCount: 0, visibleAt: now });
         this.schedule(0);
       }
     }
@@ -69,9 +75,9 @@ export class LocalUsageQueue implements UsageSink {
     const message = { messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now };
     // On disk before the answer ends: a record handed over survives the process.
     this.journal?.sent(message.messageId, record.recordId, message.body);
-    this.messages.push(message);
+    this.ready.push(message);
     // Like the event source mapping: a full batch goes at once, a partial one waits for the batching window.
-    this.schedule(this.messages.length >= this.batchSize ? 0 : this.batchWindowMs);
+    this.schedule(this.ready.length >= this.batchSize ? 0 : this.batchWindowMs);
   }
 
   /** Keeps a request's provisional record, delivered in its place should the process stop first. */
@@ -91,7 +97,7 @@ export class LocalUsageQueue implements UsageSink {
         await this.delivering;
         continue;
       }
-      if (this.messages.length === 0) return;
+      if (this.queued() === 0) return;
       await new Promise((resolve) => setTimeout(resolve, this.nextVisibleIn()));
       if (!this.delivering) {
         clearTimeout(this.timer);
@@ -119,28 +125,40 @@ export class LocalUsageQueue implements UsageSink {
   private startDelivery(): void {
     this.delivering = this.deliverBatch().finally(() => {
       this.delivering = undefined;
-      if (this.messages.length > 0) this.schedule(this.visibleCount() >= this.batchSize ? 0 : Math.max(this.batchWindowMs, this.nextVisibleIn()));
+      if (this.queued() > 0) this.schedule(this.visibleCount() >= this.batchSize ? 0 : Math.max(this.batchWindowMs, this.nextVisibleIn()));
     });
+  }
+
+  private queued(): number {
+    return this.ready.length + this.retrying.length;
   }
 
   private visibleCount(): number {
     const now = Date.now();
-    return this.messages.filter((message) => message.visibleAt <= now).length;
+    let visible = this.ready.length;
+    for (const message of this.retrying) if (message.visibleAt <= now) visible += 1;
+    return visible;
   }
 
+  /** Milliseconds until a message can be delivered (0 if one can now). */
   private nextVisibleIn(): number {
-    const now = Date.now();
-    return Math.max(0, Math.min(...this.messages.map((message) => message.visibleAt - now)));
+    if (this.ready.length > 0) return 0;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const message of this.retrying) soonest = Math.min(soonest, message.visibleAt);
+    return soonest === Number.POSITIVE_INFINITY ? 0 : Math.max(0, soonest - Date.now());
   }
 
   private async deliverBatch(): Promise<void> {
     const now = Date.now();
-    const batch = this.messages.filter((message) => message.visibleAt <= now).slice(0, this.batchSize);
+    // Retries whose delay has passed go first, then the oldest of the rest.
+    const due = this.retrying.filter((message) => message.visibleAt <= now).slice(0, this.batchSize);
+    if (due.length > 0) {
+      const taken = new Set(due);
+      this.retrying = this.retrying.filter((message) => !taken.has(message));
+    }
+    const batch = [...due, ...this.ready.splice(0, this.batchSize - due.length)];
     if (batch.length === 0) return;
-    const taken = new Set(batch);
     for (const message of batch) message.receiveCount += 1;
-    // One pass, not a search per message: behind a large backlog that search made each batch quadratic.
-    this.messages = this.messages.filter((message) => !taken.has(message));
     let failedIds: Set<string>;
     try {
       const response = await this.options.deliver({ Records: batch.map((message) => toSqsRecord(message, now)) });
@@ -156,7 +174,7 @@ export class LocalUsageQueue implements UsageSink {
     for (const message of batch) {
       if (!failedIds.has(message.messageId)) continue;
       if (message.receiveCount >= this.maxReceiveCount) await this.deadLetter(message);
-      else this.messages.push({ ...message, visibleAt: failedAt + this.retryDelayMs * message.receiveCount });
+      else this.retrying.push({ ...message, visibleAt: failedAt + this.retryDelayMs * message.receiveCount });
     }
   }
 

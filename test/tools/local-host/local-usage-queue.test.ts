@@ -234,6 +234,34 @@ describe('LocalUsageQueue', () => {
   });
 });
 
+describe('LocalUsageQueue behind a large backlog', () => {
+  it('delivers a backlog of more messages than a function call takes as arguments, each once', { timeout: 60_000 }, async () => {
+    // ~125,000 spread arguments overflow V8's stack; a stalled writer or a long burst can queue more.
+    const backlog = 200_000;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const delivered = new Map<string, number>();
+    const queue = new LocalUsageQueue({
+      deliver: async (event) => {
+        await held;
+        for (const record of event.Records) delivered.set(record.messageId, (delivered.get(record.messageId) ?? 0) + 1);
+      },
+      deadLetterFile: '/dev/null',
+      report: () => {},
+      batchSize: 10_000,
+      batchWindowMs: 5,
+    });
+    const record = sampleRecord();
+    for (let index = 0; index < backlog; index++) await queue.send(record);
+
+    release();
+    await queue.drain();
+
+    expect(delivered.size).toBe(backlog);
+    expect([...delivered.values()].every((times) => times === 1)).toBe(true);
+  });
+});
+
 describe('LocalUsageQueue with a full batch waiting', () => {
   it('delivers a full batch at once instead of waiting for the batching window', async () => {
     const batches: number[] = [];
