@@ -203,6 +203,7 @@ describe('relayStream heartbeats', () => {
       setTimeoutSpy.mockRestore();
     }
   });
+
   it('keeps sending a comment at every interval while the upstream stays silent, and the events still follow', async () => {
     let release: (() => void) | undefined;
     const pieces = [encoder.encode(events[0] ?? '')];
