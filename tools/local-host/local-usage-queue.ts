@@ -10,6 +10,10 @@ interface QueuedMessage {
   body: string;
   sentAt: number;
   receiveCount: number;
+}
+
+/** A message a batch failed: delivered again once its retry delay has passed. */
+interface RetryingMessage extends QueuedMessage {
   visibleAt: number;
 }
 
@@ -39,7 +43,7 @@ export class LocalUsageQueue implements UsageSink {
    * ones past 100,000: they are taken from the front, never scanned, and no list is spread into a call.
    */
   private ready: QueuedMessage[] = [];
-  private retrying: QueuedMessage[] = [];
+  private retrying: RetryingMessage[] = [];
   private timer: NodeJS.Timeout | undefined;
   private delivering: Promise<void> | undefined;
   private readonly batchSize: number;
@@ -64,7 +68,7 @@ export class LocalUsageQueue implements UsageSink {
       if (pending.length > 0) {
         options.report(`delivering ${pending.length} usage record(s) a previous run left undelivered`);
         const now = Date.now();
-        for (const message of pending) this.ready.push({ messageId: message.id, body: message.body, sentAt: now, receiveCount: 0, visibleAt: now });
+        for (const message of pending) this.ready.push({ messageId: message.id, body: message.body, sentAt: now, receiveCount: 0 });
         this.schedule(0);
       }
     }
@@ -72,7 +76,7 @@ export class LocalUsageQueue implements UsageSink {
 
   async send(record: UsageRecord): Promise<void> {
     const now = Date.now();
-    const message = { messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0, visibleAt: now };
+    const message = { messageId: randomUUID(), body: JSON.stringify(record), sentAt: now, receiveCount: 0 };
     // On disk before the answer ends: a record handed over survives the process.
     this.journal?.sent(message.messageId, record.recordId, message.body);
     this.ready.push(message);
@@ -151,11 +155,10 @@ export class LocalUsageQueue implements UsageSink {
   private async deliverBatch(): Promise<void> {
     const now = Date.now();
     // Retries whose delay has passed go first, then the oldest of the rest.
-    const due = this.retrying.filter((message) => message.visibleAt <= now).slice(0, this.batchSize);
-    if (due.length > 0) {
-      const taken = new Set(due);
-      this.retrying = this.retrying.filter((message) => !taken.has(message));
-    }
+    const due: QueuedMessage[] = [];
+    const waiting: RetryingMessage[] = [];
+    for (const message of this.retrying) (message.visibleAt <= now && due.length < this.batchSize ? due : waiting).push(message);
+    this.retrying = waiting;
     const batch = [...due, ...this.ready.splice(0, this.batchSize - due.length)];
     if (batch.length === 0) return;
     for (const message of batch) message.receiveCount += 1;
