@@ -3,7 +3,7 @@ import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runti
 import { onFirstCall } from '../../shared/lambda/lambda-handlers.ts';
 import { compactionDays, compactionRequestSchema, compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
 import type { DayCompaction } from '../../shared/usage-writer/compact-usage-day.ts';
-import { createUsageArchive } from '../../shared/wiring/create-usage-writer.ts';
+import { createUsageArchive } from '../../shared/wiring/create-usage-archive.ts';
 import { createLogger } from '../../shared/wiring/logger.ts';
 
 /**

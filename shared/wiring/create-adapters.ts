@@ -1,8 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
-import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { DynamoProjectBalance } from '../adapters/aws/dynamo-project-balance.ts';
 import { DynamoRateLimiter } from '../adapters/aws/dynamo-rate-limiter.ts';
 import type { ProviderSecrets } from '../core/ports.ts';
@@ -11,6 +9,7 @@ import { DynamoProjectStore } from '../adapters/aws/dynamo-project-store.ts';
 import { SecretsManagerProviderSecrets } from '../adapters/aws/secrets-manager-provider-secrets.ts';
 import { FileProviderSecrets } from '../adapters/local/file-provider-secrets.ts';
 import { awsClientConfig } from './aws-client-config.ts';
+import { createDynamoDocuments } from './dynamo-documents.ts';
 
 export interface Adapters {
   keys: DynamoKeyStore;
@@ -27,14 +26,7 @@ export interface Adapters {
  * DynamoDB-compatible store. Secrets come from Secrets Manager, or from the owner-only local file.
  */
 export function createAdapters(config: RuntimeConfig): Adapters {
-  const local = config.GATEWAY_DYNAMODB_ENDPOINT !== undefined;
-  const dynamo = new DynamoDBClient({
-    ...awsClientConfig(config.AWS_REGION),
-    ...(local
-      ? { endpoint: config.GATEWAY_DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
-  const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = createDynamoDocuments(config);
   const secrets =
     config.GATEWAY_SECRETS_BACKEND === 'file'
       ? new FileProviderSecrets(requireSetting(config, 'GATEWAY_SECRETS_FILE'))
@@ -49,11 +41,3 @@ export function createAdapters(config: RuntimeConfig): Adapters {
   };
 }
 
-/**
- * The usage ledger's tables (generation records, and the project spend they add to). The ledger itself is
- * built where it is used: the writer writes it at once, the route groups read it rarely (a generation's
- * lookup, a stored response's owner), so they load it on first use.
- */
-export function usageLedgerTables(config: RuntimeConfig): UsageLedgerTables {
-  return { generations: config.GATEWAY_GENERATIONS_TABLE, projects: config.GATEWAY_PROJECTS_TABLE, retentionDays: config.GATEWAY_GENERATION_RETENTION_DAYS };
-}

@@ -1,7 +1,5 @@
-import { AthenaClient } from '@aws-sdk/client-athena';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AthenaUsageQuery } from '../adapters/aws/athena-usage-query.ts';
 import { CognitoConsoleAuthenticator, cognitoIdTokenVerifier } from '../adapters/aws/cognito-console-authenticator.ts';
 import { loadConsoleSiteConfig } from '../adapters/aws/s3-console-site-config.ts';
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
@@ -90,7 +88,15 @@ function createSignIn(
   };
 }
 
+/**
+ * Athena's client and adapter load with the first usage query: most console requests (sign-in, projects,
+ * keys) never query usage, and the client would add to every cold start. The setting is checked at once.
+ */
 function createAthenaUsageQuery(config: RuntimeConfig): UsageQueryRunner {
   const workGroup = requireSetting(config, 'GATEWAY_ATHENA_WORKGROUP');
-  return new AthenaUsageQuery(new AthenaClient(awsClientConfig(config.AWS_REGION)), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
+  const athena = loadOnFirstUse(async () => {
+    const [{ AthenaClient }, { AthenaUsageQuery }] = await Promise.all([import('@aws-sdk/client-athena'), import('../adapters/aws/athena-usage-query.ts')]);
+    return new AthenaUsageQuery(new AthenaClient(awsClientConfig(config.AWS_REGION)), { workGroup, database: config.GATEWAY_USAGE_DATABASE, timeoutMs: ATHENA_TIMEOUT_MS });
+  });
+  return { query: async (sql, params) => (await athena()).query(sql, params) };
 }

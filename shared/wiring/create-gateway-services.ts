@@ -11,7 +11,8 @@ import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { awsClientConfig } from './aws-client-config.ts';
-import { createAdapters, usageLedgerTables } from './create-adapters.ts';
+import { createAdapters } from './create-adapters.ts';
+import { usageLedgerTables } from './dynamo-documents.ts';
 import { secureRandomBytes } from './secure-random-bytes.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 

@@ -64,6 +64,32 @@ function coldStartBytes(directory: string): number {
   return [...coldStartFiles(directory)].reduce((total, path) => total + statSync(path).size, 0);
 }
 
+/**
+ * What importing a function's bundle loads, in a fresh process as a cold start is: `expression` is
+ * evaluated after the import, with `packages` the paths in the CommonJS module cache (where the
+ * runtime's AWS SDK lands, however imported).
+ */
+function loadedAtColdStart(functionPrefix: string, expression: string): unknown {
+  // Beside the project's node_modules, where the runtime-provided AWS SDK resolves.
+  const copy = join(smokeDirectory, `fresh-${functionPrefix}`);
+  cpSync(assetDirectory(functionPrefix), copy, { recursive: true });
+  const bundle = pathToFileURL(join(copy, 'index.mjs')).href;
+  const script = [
+    "globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };",
+    `await import(${JSON.stringify(bundle)});`,
+    "const { createRequire } = await import('node:module');",
+    "const packages = Object.keys(createRequire(process.cwd() + '/').cache);",
+    `console.log(JSON.stringify(${expression}));`,
+  ].join(' ');
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, AWS_REGION: 'us-east-1', GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+  });
+  expect(run.status, `${functionPrefix}: ${run.stderr}`).toBe(0);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? 'null');
+}
+
 describe('function bundles', () => {
   it('records each handler size and keeps route-group handlers within 416 KB (the tool bridge within 440 KB)', () => {
     const sizes = new Map(allFunctions.map((prefix) => [prefix, coldStartBytes(assetDirectory(prefix))]));
@@ -101,28 +127,19 @@ describe('function bundles', () => {
   });
 
   it("imports the model-calling route groups without loading Node's undici (fetch, Response, Headers) or the event-stream codec only Bedrock needs", () => {
-    // In a fresh process, as a cold start is: undici is loaded by the first touch of one of its globals;
-    // the runtime's CommonJS packages, however imported, are in the CommonJS module cache.
-    const stub = 'globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };';
+    // undici is loaded by the first touch of one of its globals.
     for (const prefix of routeGroupFunctions.filter((name) => name !== 'RouteGroupmcp')) {
-      // Beside the project's node_modules, where the runtime-provided AWS SDK resolves.
-      const copy = join(smokeDirectory, `fresh-${prefix}`);
-      cpSync(assetDirectory(prefix), copy, { recursive: true });
-      const bundle = pathToFileURL(join(copy, 'index.mjs')).href;
-      const script = [
-        `${stub} await import(${JSON.stringify(bundle)});`,
-        "const { createRequire } = await import('node:module');",
-        "const loadedPackages = Object.keys(createRequire(process.cwd() + '/').cache).filter((path) => path.includes('eventstream-codec'));",
-        "console.log(JSON.stringify([...process.moduleLoadList.filter((name) => name.includes('undici')), ...loadedPackages]));",
-      ].join(' ');
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: PROJECT_ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, AWS_REGION: 'us-east-1', GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', POWERTOOLS_LOG_LEVEL: 'SILENT' },
-      });
-      expect(run.status, `${prefix}: ${run.stderr}`).toBe(0);
-      expect(JSON.parse(run.stdout.trim().split('\n').at(-1) ?? 'null'), prefix).toEqual([]);
+      const loaded = loadedAtColdStart(prefix, "[...process.moduleLoadList.filter((name) => name.includes('undici')), ...packages.filter((path) => path.includes('eventstream-codec'))]");
+      expect(loaded, prefix).toEqual([]);
     }
+  });
+
+  it('loads at cold start only the AWS SDK clients a function uses at once (the compactor S3 alone, the writer no Secrets Manager, the console Athena with its first usage query)', () => {
+    const clientsOf = (prefix: string) =>
+      loadedAtColdStart(prefix, "[...new Set(packages.map((path) => /node_modules\\/@aws-sdk\\/(client-[^/]+)\\//.exec(path)?.[1]).filter(Boolean))].sort()");
+    expect(clientsOf('UsageCompactionCompactor')).toEqual(['client-s3']);
+    expect(clientsOf('Writer')).toEqual(['client-dynamodb', 'client-s3']);
+    expect(clientsOf('ConsoleApi')).toEqual(['client-dynamodb', 'client-s3', 'client-secrets-manager']);
   });
 
   it("gives the MCP SDK the light JSON Schema validator instead of Ajv's", () => {

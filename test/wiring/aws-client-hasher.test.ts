@@ -5,7 +5,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createAdapters } from '../../shared/wiring/create-adapters.ts';
-import { createUsageArchive } from '../../shared/wiring/create-usage-writer.ts';
+import { createUsageArchive } from '../../shared/wiring/create-usage-archive.ts';
 
 // Only the project's own hasher (shared/transport/sha256.ts) goes through this mock: the SDK's hasher, in
 // node_modules, calls Node's crypto directly. So a signed call that records no HMAC here was signed by the
