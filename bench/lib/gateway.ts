@@ -1,21 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findTaskset, findThreads, NODE, runToEnd, startService, type Service } from './processes.ts';
+import { findChildren, findTaskset, NODE, runToEnd, startService, type Service } from './processes.ts';
 import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 
-/** The core the local host's backend thread is moved to when the gateway is pinned (the upstream's side). */
+/** The core the local host's backend process is moved to when the gateway is pinned (the upstream's side). */
 export const BACKEND_CORE = '1';
 
 export interface BenchGateway {
   service: Service;
   /**
-   * The threads of the local host's store and usage writer, which in AWS run elsewhere (DynamoDB, the writer
-   * function): the backend thread (tools/local-host/backend.ts) and libuv's thread pool, where the store's
-   * LevelDB reads and writes run (the request path itself uses no pool: its journal writes are synchronous,
-   * its upstream an address literal). Moved off the pinned core, their CPU counted apart.
+   * The local host's backend process (tools/local-host/backend.ts): its embedded store and usage writer,
+   * which in AWS run elsewhere (DynamoDB, the writer function). Moved off the pinned core with all its
+   * threads (LevelDB's pool, V8's helpers), its CPU counted apart.
    */
-  backendTids: number[];
+  backendPid: number | undefined;
   url: string;
   key: string;
   dataDir: string;
@@ -49,6 +48,15 @@ export async function configureBenchProject(dataDir: string, upstreamPort: numbe
   return created.key;
 }
 
+/** The local host's backend process: its child running tools/local-host/backend-entry.mjs. */
+async function findBackendProcess(hostPid: number): Promise<number | undefined> {
+  for (const pid of await findChildren(hostPid)) {
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.includes('backend-entry.mjs')) return pid;
+  }
+  return undefined;
+}
+
 /**
  * Starts the local host (`tools/local-host/start.ts`) in a process of its own on a fresh data directory and
  * configures a `bench` project through the admin CLI, as an operator would: the OpenAI provider at the
@@ -68,14 +76,14 @@ export async function startBenchGateway(options: GatewayOptions): Promise<BenchG
     ipc: options.probes ?? false,
   });
   try {
-    // The pool starts with the store (LevelDB opens on it), so its threads are there once the host listens.
-    const backendTids = [...(await findThreads(service.pid, 'gateway-backend')), ...(await findThreads(service.pid, 'libuv-worker'))];
+    // taskset's pinning was inherited at the fork, so the process is moved with every thread (-a).
+    const backendPid = await findBackendProcess(service.pid);
     const taskset = findTaskset();
-    if (options.pinTo !== undefined && taskset) for (const tid of backendTids) await runToEnd(taskset, ['-p', '-c', BACKEND_CORE, String(tid)]);
+    if (options.pinTo !== undefined && taskset && backendPid !== undefined) await runToEnd(taskset, ['-a', '-p', '-c', BACKEND_CORE, String(backendPid)]);
     const key = await configureBenchProject(dataDir, options.upstreamPort);
     return {
       service,
-      backendTids,
+      backendPid,
       url: service.ready,
       key,
       dataDir,

@@ -14,7 +14,7 @@ export interface HttpTargetFigures {
   throughputRatio: Summary;
   /** CPU time the system under test used per request on its request path (µs; the gateway's store and writer apart). */
   cpuUsPerRequest: Summary;
-  /** The gateway's backend thread (embedded store and usage writer, elsewhere in AWS): CPU µs per request. */
+  /** The gateway's backend process (embedded store and usage writer, elsewhere in AWS): CPU µs per request. */
   backendCpuUsPerRequest: Summary;
   requests: number;
   /** Requests sent in the warm-up too (each left a usage record at the gateway). */

@@ -138,21 +138,14 @@ export async function cpuTimeMs(pid: number): Promise<number | undefined> {
   return statCpuTimeMs(`/proc/${pid}/stat`);
 }
 
-/** CPU time of one thread of a process, in milliseconds (from /proc/<pid>/task/<tid>/stat). */
-export async function threadCpuTimeMs(pid: number, tid: number): Promise<number | undefined> {
-  return statCpuTimeMs(`/proc/${pid}/task/${tid}/stat`);
-}
-
-/** The ids of a process's threads by their name (`/proc/<pid>/task/<tid>/comm`); none where there is no /proc. */
-export async function findThreads(pid: number, name: string): Promise<number[]> {
+/** The ids of a process's children (their `ppid` in /proc/<pid>/stat); none where there is no /proc. */
+export async function findChildren(pid: number): Promise<number[]> {
   const found: number[] = [];
-  try {
-    for (const tid of await readdir(`/proc/${pid}/task`)) {
-      const comm = await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => '');
-      if (comm.trim() === name) found.push(Number(tid));
-    }
-  } catch {
-    // no /proc
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === pid) found.push(Number(entry));
   }
   return found;
 }

@@ -1,13 +1,13 @@
 import { startBenchGateway, type BenchGateway } from './gateway.ts';
 import type { Target } from './http-load.ts';
 import { portkeyHeaders, startPortkey } from './portkey.ts';
-import { cpuTimeMs, findTaskset, NODE, startService, threadCpuTimeMs, type Service } from './processes.ts';
+import { cpuTimeMs, findTaskset, NODE, startService, type Service } from './processes.ts';
 
 /** A target of the measurements, with the process to pause while others are measured (none for direct). */
 export interface MeasuredTarget extends Target {
   pid: number | undefined;
-  /** Threads whose CPU is not the request path's (the local host's store and writer); counted apart. */
-  backendTids?: number[];
+  /** The process whose CPU is not the request path's (the local host's store and writer); counted apart, paused with it. */
+  backendPid?: number | undefined;
 }
 
 export interface BenchServices {
@@ -24,14 +24,13 @@ export interface BenchServices {
   stop(): Promise<void>;
 }
 
-/** CPU used so far by a target's process (ms): on its request path, and in its backend thread apart. */
+/** CPU used so far by a target's process (ms): on its request path, and in its backend process apart. */
 export async function targetCpuMs(target: MeasuredTarget): Promise<{ requestPath: number; backend: number } | undefined> {
   if (target.pid === undefined) return undefined;
-  const total = await cpuTimeMs(target.pid);
-  if (total === undefined) return undefined;
-  let backend = 0;
-  for (const tid of target.backendTids ?? []) backend += (await threadCpuTimeMs(target.pid, tid)) ?? 0;
-  return { requestPath: total - backend, backend };
+  const requestPath = await cpuTimeMs(target.pid);
+  if (requestPath === undefined) return undefined;
+  const backend = target.backendPid === undefined ? 0 : ((await cpuTimeMs(target.backendPid)) ?? 0);
+  return { requestPath, backend };
 }
 
 /** The gateway in its AWS shape: usage records through SQS SendMessage, to a fake SQS in another process. */
@@ -76,7 +75,7 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   const portkeyStart = portkeySettled.status === 'fulfilled' ? portkeySettled.value : { ok: false as const, reason: String(portkeySettled.reason) };
   const extraGateways: BenchGateway[] = sqsVariant ? [sqsVariant] : [];
   const gatewaySqs: MeasuredTarget | undefined = sqsVariant
-    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid, backendTids: sqsVariant.backendTids }
+    ? { name: 'gateway, usage via SQS', url: sqsVariant.url, headers: { authorization: `Bearer ${sqsVariant.key}` }, model: 'openai/gpt-4o-mini', pid: sqsVariant.service.pid, backendPid: sqsVariant.backendPid }
     : undefined;
   let portkey: MeasuredTarget | undefined;
   if (portkeyStart?.ok) {
@@ -85,8 +84,11 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
   } else if (portkeyStart) notes.push(`Portkey skipped: ${portkeyStart.reason}`);
   const direct: MeasuredTarget = { name: 'direct', url: `http://127.0.0.1:${upstream.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: undefined };
   const pipeTarget: MeasuredTarget = { name: 'pipe proxy', url: `http://127.0.0.1:${pipe.ready}`, headers: { authorization: 'Bearer sk-bench' }, model: 'gpt-4o-mini', pid: pipe.pid };
-  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid, backendTids: gateway.backendTids };
-  const pausable = [pipeTarget, gatewayTarget, gatewaySqs, portkey].flatMap((target) => (target?.pid === undefined ? [] : [target.pid]));
+  const gatewayTarget: MeasuredTarget = { name: 'gateway', url: gateway.url, headers: { authorization: `Bearer ${gateway.key}` }, model: 'openai/gpt-4o-mini', pid: gateway.service.pid, backendPid: gateway.backendPid };
+  // A paused gateway's backend pauses with it: it would go on writing the usage backlog.
+  const pausable = [pipeTarget, gatewayTarget, gatewaySqs, portkey].flatMap((target) =>
+    target?.pid === undefined ? [] : [{ target, pids: [target.pid, ...(target.backendPid === undefined ? [] : [target.backendPid])] }],
+  );
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {
       process.kill(pid, name);
@@ -104,10 +106,10 @@ export async function startBenchServices(options: { withSqsVariant: boolean; wit
     portkey,
     notes,
     focus(active) {
-      for (const pid of pausable) signal(pid, pid === active?.pid ? 'SIGCONT' : 'SIGSTOP');
+      for (const { target, pids } of pausable) for (const pid of pids) signal(pid, target.pid === active?.pid ? 'SIGCONT' : 'SIGSTOP');
     },
     async stop() {
-      for (const pid of pausable) signal(pid, 'SIGCONT');
+      for (const { pids } of pausable) for (const pid of pids) signal(pid, 'SIGCONT');
       await Promise.allSettled([gateway.stop(), ...extraGateways.map((variant) => variant.stop()), ...started.map((service) => service.stop())]);
     },
   };

@@ -2,13 +2,13 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import type { TableNames } from './embedded-store.ts';
 
-/** What the backend thread is started with (its `workerData`). */
+/** What the backend process is started with (its argument, as JSON). */
 export interface BackendStart {
   storeDirectory: string;
   tables: TableNames;
 }
 
-/** The calls the main thread makes to the backend thread, each answered once under its id. */
+/** The calls the host makes to the backend process, each answered once under its id. */
 export type BackendCall =
   | { op: 'isEmpty' }
   | { op: 'startWriter'; config: RuntimeConfig }
@@ -24,7 +24,7 @@ export interface BackendResults {
 
 export type BackendRequest = BackendCall & { id: number };
 
-/** What the backend thread posts: once `ready` (or `failed` to start), then one answer per call. */
+/** What the backend process sends: once `ready` (or `failed` to start), then one answer per call. */
 export type BackendMessage =
   | { kind: 'ready'; endpoint: string }
   | { kind: 'failed'; message: string }

@@ -1,48 +1,68 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import type { BackendCall, BackendMessage, BackendResults, BackendStart } from './backend-protocol.ts';
 import type { EmbeddedStore, TableNames } from './embedded-store.ts';
 
 /**
- * The backend thread seen from the main thread: its store (closing it alone simulates a store outage and
- * leaves the thread running), and the usage writer it runs.
+ * The backend process seen from the host: its store (closing it alone simulates a store outage and leaves
+ * the process running), and the usage writer it runs.
  */
 export interface LocalBackend extends EmbeddedStore {
-  /** Builds the writer handler in the backend thread with the handlers' configuration. */
+  /** The backend process's id (tools that measure the host count its CPU apart, as AWS runs it apart). */
+  pid: number;
+  /** Builds the writer handler in the backend process with the handlers' configuration. */
   startWriter(config: RuntimeConfig): Promise<void>;
   /** Runs the writer on one SQS-shaped batch, as the event source mapping would. */
   deliver(event: SQSEvent): Promise<SQSBatchResponse>;
-  /** Closes the store and ends the thread. */
+  /** Closes the store and ends the process. */
   shutdown(): Promise<void>;
 }
 
+/** How long an ending backend process may take before it is killed. */
+const EXIT_GRACE_MS = 5_000;
+
+/** Resolves once the process has exited (at once if it already has). */
+function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
 /**
- * Starts the backend thread (backend-thread.ts) on `storeDirectory`: resolves once its store serves, or
- * rejects with the reason it could not open (the directory in use by another process, say).
+ * Starts the backend process (backend-process.ts) on `storeDirectory`: resolves once its store serves, or
+ * rejects with the reason it could not open (the directory in use by another process, say). A process,
+ * not a worker thread: V8's helper threads (concurrent marking, compiling) serve every isolate of a
+ * process, so a thread's store and writer also took the requests' core through them (docs/performance.md).
  */
 export async function startLocalBackend(storeDirectory: string, tables: TableNames): Promise<LocalBackend> {
   const start: BackendStart = { storeDirectory, tables };
   // No inherited flags (a test runner's or a profiler's): the entry registers the TypeScript loader itself.
-  const worker = new Worker(new URL('./backend-worker.mjs', import.meta.url), { workerData: start, execArgv: [], name: 'gateway-backend' });
+  const child = fork(fileURLToPath(new URL('./backend-entry.mjs', import.meta.url)), [JSON.stringify(start)], {
+    execArgv: [],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 0;
   let exited: Error | undefined;
 
   const endpoint = await new Promise<string>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the local backend thread stopped while starting (exit code ${code})`)));
-    worker.once('message', (message: BackendMessage) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the local backend process stopped while starting (exit code ${code})`)));
+    child.once('message', (message: BackendMessage) => {
       if (message.kind === 'ready') resolve(message.endpoint);
-      else reject(new Error(message.kind === 'failed' ? message.message : 'the local backend thread answered before it was ready'));
+      else reject(new Error(message.kind === 'failed' ? message.message : 'the local backend process answered before it was ready'));
     });
   }).catch(async (error: unknown) => {
-    await worker.terminate();
+    child.kill('SIGKILL');
+    await exitOf(child);
     throw error;
   });
-  for (const event of ['error', 'exit', 'message']) worker.removeAllListeners(event);
+  for (const event of ['error', 'exit', 'message']) child.removeAllListeners(event);
 
-  worker.on('message', (message: BackendMessage) => {
+  child.on('message', (message: BackendMessage) => {
+    if (message.kind === 'failed') return failAll(new Error(`the local backend process failed: ${message.message}`));
     if (message.kind !== 'answer' && message.kind !== 'error') return;
     const call = pending.get(message.id);
     pending.delete(message.id);
@@ -50,25 +70,30 @@ export async function startLocalBackend(storeDirectory: string, tables: TableNam
     else call?.reject(new Error(message.message));
   });
   const failAll = (error: Error) => {
-    exited = error;
+    exited ??= error;
     for (const call of pending.values()) call.reject(error);
     pending.clear();
   };
-  worker.on('error', (error) => failAll(error));
-  worker.on('exit', (code) => failAll(new Error(`the local backend thread has stopped (exit code ${code})`)));
+  child.on('error', (error) => failAll(error));
+  child.on('exit', (code, signal) => failAll(new Error(`the local backend process has stopped (${signal ? `signal ${signal}` : `exit code ${code}`})`)));
 
   function call<Op extends BackendCall['op']>(request: Extract<BackendCall, { op: Op }>): Promise<BackendResults[Op]> {
     if (exited) return Promise.reject(exited);
     const id = (nextId += 1);
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...request, id });
+      child.send({ ...request, id }, (error) => {
+        if (!error) return;
+        pending.delete(id);
+        reject(error);
+      });
     });
   }
 
   let closing: Promise<void> | undefined;
   return {
     endpoint,
+    pid: child.pid as number,
     isEmpty: () => call({ op: 'isEmpty' }),
     close: async () => {
       if (!exited) await call({ op: 'closeStore' });
@@ -80,7 +105,11 @@ export async function startLocalBackend(storeDirectory: string, tables: TableNam
     shutdown: () =>
       (closing ??= (async () => {
         if (!exited) await call({ op: 'closeStore' });
-        await worker.terminate();
+        // The process ends when its channel closes (backend-process.ts).
+        if (child.connected) child.disconnect();
+        const kill = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+        await exitOf(child);
+        clearTimeout(kill);
       })()),
   };
 }

@@ -17,7 +17,7 @@ export interface LocalEnvironment {
   config: RuntimeConfig;
 }
 
-/** Opens the embedded store in a directory: in this thread by default (the local host uses its backend thread). */
+/** Opens the embedded store in a directory: in this process by default (the local host uses its backend process). */
 export type OpenStore<Store extends EmbeddedStore> = (directory: string, tables: TableNames) => Promise<Store>;
 
 /**

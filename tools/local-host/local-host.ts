@@ -97,7 +97,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const startedEmpty = await backend.isEmpty();
   installLambdaRuntimeEmulation();
   // The queue's bookkeeping and journal stay here (a record is on disk before its answer ends); the
-  // writer runs in the backend thread, off the requests' event loop.
+  // writer runs in the backend process, off the requests' event loop and core.
   const usageQueue = new LocalUsageQueue({
     deliver: (event) => backend.deliver(event),
     deadLetterFile: join(dataDir, 'usage-dead-letters.jsonl'),

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -17,10 +18,23 @@ async function backendIn(directory?: string): Promise<{ backend: LocalBackend; d
   return { backend, directory: where };
 }
 
-/** The names of this process's threads (Linux), where the backend thread shows as `gateway-backend`. */
-async function threadNames(): Promise<string[]> {
-  const tasks = await readdir('/proc/self/task').catch(() => []);
-  return Promise.all(tasks.map(async (tid) => (await readFile(`/proc/self/task/${tid}/comm`, 'utf8').catch(() => '')).trim()));
+/** Whether a process is still alive (signal 0 checks without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
 }
 
 afterEach(async () => {
@@ -28,18 +42,48 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
 });
 
-describe('the local host backend thread', () => {
-  it('serves the embedded store from its own thread and ends that thread on shutdown', async () => {
+describe('the local host backend process', () => {
+  it('serves the embedded store from a process of its own and ends that process on shutdown', async () => {
     const { backend } = await backendIn();
+    expect(backend.pid).not.toBe(process.pid);
+    expect(alive(backend.pid)).toBe(true);
     expect(await backend.isEmpty()).toBe(true);
     const client = new DynamoDBClient({ endpoint: backend.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(expect.arrayContaining([TABLES.keys, TABLES.projects]));
     client.destroy();
-    if (process.platform === 'linux') expect(await threadNames()).toContain('gateway-backend');
 
     await backend.shutdown();
-    await expect(backend.isEmpty()).rejects.toThrow(/backend thread has stopped/);
+    expect(alive(backend.pid)).toBe(false);
+    await expect(backend.isEmpty()).rejects.toThrow(/backend process has stopped/);
     await expect(fetch(backend.endpoint)).rejects.toThrow();
+  });
+
+  it('ends with its host: killed with SIGKILL, the host leaves no backend behind, and the store opens again at once', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'gateway-backend-'));
+    directories.push(directory);
+    const storeDirectory = join(directory, 'store');
+    // A host of its own (this test process must live on): it starts a backend, prints its pid, and waits.
+    const script = `const { startLocalBackend } = await import(${JSON.stringify(new URL('../../../tools/local-host/backend.ts', import.meta.url).href)}); const backend = await startLocalBackend(${JSON.stringify(storeDirectory)}, ${JSON.stringify(TABLES)}); console.log(backend.pid); setInterval(() => {}, 1000);`;
+    const host = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const backendPid = await new Promise<number>((resolve, reject) => {
+      host.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('utf8').trim())));
+      host.once('exit', (code) => reject(new Error(`the host exited first (code ${code})`)));
+    });
+    expect(alive(backendPid)).toBe(true);
+
+    host.kill('SIGKILL');
+    expect(await waitUntil(() => !alive(backendPid), 5_000)).toBe(true);
+    // Its LevelDB lock went with it.
+    const { backend } = await backendIn(directory);
+    expect(await backend.isEmpty()).toBe(true);
+  });
+
+  it('stays up through Ctrl-C (SIGINT to the process group), so that the host can drain its usage through it', async () => {
+    const { backend } = await backendIn();
+    process.kill(backend.pid, 'SIGINT');
+    process.kill(backend.pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await backend.isEmpty()).toBe(true);
   });
 
   it('refuses to open a store directory another backend holds', async () => {
@@ -53,7 +97,7 @@ describe('the local host backend thread', () => {
     await expect(backend.deliver({ Records: [] })).rejects.toThrow('the usage writer was not started');
     await backend.close();
     await expect(fetch(backend.endpoint)).rejects.toThrow();
-    // The thread still answers: closing the store (an outage in tests) is not a shutdown.
+    // The process still answers: closing the store (an outage in tests) is not a shutdown.
     await expect(backend.deliver({ Records: [] })).rejects.toThrow('the usage writer was not started');
   });
 });
