@@ -40,4 +40,3 @@ export function createAdapters(config: RuntimeConfig): Adapters {
     documents,
   };
 }
-
