@@ -65,21 +65,20 @@ function coldStartBytes(directory: string): number {
 }
 
 /**
- * What importing a function's bundle loads, in a fresh process as a cold start is: `expression` is
- * evaluated after the import, with `packages` the paths in the CommonJS module cache (where the
- * runtime's AWS SDK lands, however imported).
+ * What importing a function's bundle loads, in a fresh process as a cold start is: Node's own modules
+ * (`process.moduleLoadList`, where undici shows once one of its globals is touched) and the paths in the
+ * CommonJS module cache (where the runtime's AWS SDK lands, however imported).
  */
-function loadedAtColdStart(functionPrefix: string, expression: string): unknown {
+function loadedAtColdStart(functionPrefix: string): { builtins: string[]; packages: string[] } {
   // Beside the project's node_modules, where the runtime-provided AWS SDK resolves.
   const copy = join(smokeDirectory, `fresh-${functionPrefix}`);
   cpSync(assetDirectory(functionPrefix), copy, { recursive: true });
   const bundle = pathToFileURL(join(copy, 'index.mjs')).href;
   const script = [
-    "globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };",
+    'globalThis.awslambda = { streamifyResponse: (f) => f, HttpResponseStream: { from: (s) => s } };',
     `await import(${JSON.stringify(bundle)});`,
     "const { createRequire } = await import('node:module');",
-    "const packages = Object.keys(createRequire(process.cwd() + '/').cache);",
-    `console.log(JSON.stringify(${expression}));`,
+    "console.log(JSON.stringify({ builtins: process.moduleLoadList, packages: Object.keys(createRequire(process.cwd() + '/').cache) }));",
   ].join(' ');
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: PROJECT_ROOT,
@@ -87,7 +86,13 @@ function loadedAtColdStart(functionPrefix: string, expression: string): unknown 
     env: { ...process.env, AWS_REGION: 'us-east-1', GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', POWERTOOLS_LOG_LEVEL: 'SILENT' },
   });
   expect(run.status, `${functionPrefix}: ${run.stderr}`).toBe(0);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? 'null');
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { builtins: string[]; packages: string[] };
+}
+
+/** The AWS SDK clients (`client-dynamodb`, …) a function's cold start loads. */
+function sdkClientsAtColdStart(functionPrefix: string): string[] {
+  const clients = loadedAtColdStart(functionPrefix).packages.map((path) => /node_modules[\\/]@aws-sdk[\\/](client-[^\\/]+)[\\/]/.exec(path)?.[1]);
+  return [...new Set(clients.filter((client) => client !== undefined))].sort();
 }
 
 describe('function bundles', () => {
@@ -129,17 +134,15 @@ describe('function bundles', () => {
   it("imports the model-calling route groups without loading Node's undici (fetch, Response, Headers) or the event-stream codec only Bedrock needs", () => {
     // undici is loaded by the first touch of one of its globals.
     for (const prefix of routeGroupFunctions.filter((name) => name !== 'RouteGroupmcp')) {
-      const loaded = loadedAtColdStart(prefix, "[...process.moduleLoadList.filter((name) => name.includes('undici')), ...packages.filter((path) => path.includes('eventstream-codec'))]");
-      expect(loaded, prefix).toEqual([]);
+      const { builtins, packages } = loadedAtColdStart(prefix);
+      expect([...builtins.filter((name) => name.includes('undici')), ...packages.filter((path) => path.includes('eventstream-codec'))], prefix).toEqual([]);
     }
   });
 
   it('loads at cold start only the AWS SDK clients a function uses at once (the compactor S3 alone, the writer no Secrets Manager, the console Athena with its first usage query)', () => {
-    const clientsOf = (prefix: string) =>
-      loadedAtColdStart(prefix, "[...new Set(packages.map((path) => /node_modules\\/@aws-sdk\\/(client-[^/]+)\\//.exec(path)?.[1]).filter(Boolean))].sort()");
-    expect(clientsOf('UsageCompactionCompactor')).toEqual(['client-s3']);
-    expect(clientsOf('Writer')).toEqual(['client-dynamodb', 'client-s3']);
-    expect(clientsOf('ConsoleApi')).toEqual(['client-dynamodb', 'client-s3', 'client-secrets-manager']);
+    expect(sdkClientsAtColdStart('UsageCompactionCompactor')).toEqual(['client-s3']);
+    expect(sdkClientsAtColdStart('Writer')).toEqual(['client-dynamodb', 'client-s3']);
+    expect(sdkClientsAtColdStart('ConsoleApi')).toEqual(['client-dynamodb', 'client-s3', 'client-secrets-manager']);
   });
 
   it("gives the MCP SDK the light JSON Schema validator instead of Ajv's", () => {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalBackend, type LocalBackend } from '../../../tools/local-host/backend.ts';
+import { startCommand } from '../../support/run-command.ts';
 
 const TABLES = { keys: 'test-keys', projects: 'test-projects' };
 const directories: string[] = [];
@@ -26,15 +26,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
 }
 
 afterEach(async () => {
@@ -64,15 +55,16 @@ describe('the local host backend process', () => {
     const storeDirectory = join(directory, 'store');
     // A host of its own (this test process must live on): it starts a backend, prints its pid, and waits.
     const script = `const { startLocalBackend } = await import(${JSON.stringify(new URL('../../../tools/local-host/backend.ts', import.meta.url).href)}); const backend = await startLocalBackend(${JSON.stringify(storeDirectory)}, ${JSON.stringify(TABLES)}); console.log(backend.pid); setInterval(() => {}, 1000);`;
-    const host = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const backendPid = await new Promise<number>((resolve, reject) => {
-      host.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString('utf8').trim())));
-      host.once('exit', (code) => reject(new Error(`the host exited first (code ${code})`)));
-    });
-    expect(alive(backendPid)).toBe(true);
+    const host = startCommand(process.execPath, ['--input-type=module', '-e', script], {}, /^\d+$/m);
+    try {
+      const backendPid = Number(/^(\d+)$/m.exec(await host.started)?.[1]);
+      expect(alive(backendPid)).toBe(true);
 
-    host.kill('SIGKILL');
-    expect(await waitUntil(() => !alive(backendPid), 5_000)).toBe(true);
+      host.child.kill('SIGKILL');
+      await expect.poll(() => alive(backendPid), { timeout: 5_000, interval: 20 }).toBe(false);
+    } finally {
+      await host.stop();
+    }
     // Its LevelDB lock went with it.
     const { backend } = await backendIn(directory);
     expect(await backend.isEmpty()).toBe(true);
