@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,9 @@ beforeAll(async () => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.write('data: 1\n\n');
         setTimeout(() => response.end('data: 2\n\n'), 20);
+      } else if (request.url?.startsWith('/headers')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ url: request.url, rawHeaders: request.rawHeaders }));
       } else if (request.url === '/empty') {
         response.writeHead(204).end();
       } else {
@@ -70,10 +74,52 @@ describe('nodeHttpFetch', () => {
     await expect(nodeHttpFetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
-  it('gives up when its signal is aborted before the answer', async () => {
+  it('gives up when its signal is aborted before the answer, with an AbortError caused by the reason', async () => {
     const abort = new AbortController();
-    setTimeout(() => abort.abort(new Error('too slow')), 30);
-    await expect(nodeHttpFetch(`${base}/silent`, { method: 'POST', body: '', signal: abort.signal })).rejects.toThrow();
+    const reason = new Error('too slow');
+    setTimeout(() => abort.abort(reason), 30);
+    await expect(nodeHttpFetch(`${base}/silent`, { method: 'POST', body: '', signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR', cause: reason });
+  });
+
+  it('sends nothing when its signal was aborted already', async () => {
+    const abort = new AbortController();
+    abort.abort(new Error('gone'));
+    await expect(nodeHttpFetch('http://127.0.0.1:1/', { method: 'POST', body: '', signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('stops watching its signal once the exchange is over', async () => {
+    const abort = new AbortController();
+    const response = await nodeHttpFetch(`${base}/echo`, { method: 'POST', body: 'x', signal: abort.signal });
+    await response.text();
+    await expect.poll(() => getEventListeners(abort.signal, 'abort').length).toBe(0);
+  });
+
+  it('sends the host the URL names, the path with its query, and one content-length of the body sent', async () => {
+    const response = await nodeHttpFetch(`${base}/headers?a=1&b=%20`, { method: 'POST', headers: { 'Content-Length': '999', 'x-one': 'v' }, body: 'héllo' });
+    const { url, rawHeaders } = (await response.json()) as { url: string; rawHeaders: string[] };
+    expect(url).toBe('/headers?a=1&b=%20');
+    const lines = Object.groupBy(rawHeaders.flatMap((value, index) => (index % 2 === 0 ? [[value.toLowerCase(), rawHeaders[index + 1] as string] as const] : [])), ([name]) => name);
+    expect(lines.host?.map(([, value]) => value)).toEqual([new URL(base).host]);
+    expect(lines['content-length']?.map(([, value]) => value)).toEqual([String(Buffer.byteLength('héllo'))]);
+    expect(lines['x-one']?.map(([, value]) => value)).toEqual(['v']);
+  });
+
+  it('sends a host header the caller gives (a signed call) in place of the host of the URL', async () => {
+    const response = await nodeHttpFetch(`${base}/headers`, { method: 'GET', headers: { host: 'bedrock-runtime.us-east-1.amazonaws.com' } });
+    const { rawHeaders } = (await response.json()) as { rawHeaders: string[] };
+    expect(rawHeaders.filter((_, index) => rawHeaders[index - 1]?.toLowerCase() === 'host')).toEqual(['bedrock-runtime.us-east-1.amazonaws.com']);
+  });
+
+  it('sends the credentials of the URL as Basic authorization, unless the caller authorizes', async () => {
+    const withCredentials = `http://us%40er:p%3Ass@${new URL(base).host}/echo`;
+    const basic = (await (await nodeHttpFetch(withCredentials, { method: 'POST', body: '' })).json()) as { authorization: string };
+    expect(basic.authorization).toBe(`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
+    const bearer = (await (await nodeHttpFetch(withCredentials, { method: 'POST', headers: { Authorization: 'Bearer k' }, body: '' })).json()) as { authorization: string };
+    expect(bearer.authorization).toBe('Bearer k');
+  });
+
+  it('refuses a header value that would split the request', async () => {
+    await expect(nodeHttpFetch(`${base}/echo`, { method: 'POST', headers: { 'x-bad': 'a\r\nx-injected: 1' }, body: '' })).rejects.toMatchObject({ code: 'ERR_INVALID_CHAR' });
   });
 });
 
