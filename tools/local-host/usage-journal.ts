@@ -13,12 +13,18 @@ import { jsonLine, readJsonLines } from './json-lines.ts';
  * A request whose upstream answered also leaves an `expect` entry first: should the process die before the
  * request's record is sent (a stream cut off mid-way), the provisional record is delivered in its place.
  */
-const entrySchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('send'), id: z.string(), recordId: z.string(), body: z.string() }),
-  z.object({ op: z.literal('expect'), recordId: z.string(), body: z.string() }),
-  z.object({ op: z.literal('done'), id: z.string() }),
-]);
+const entrySchema = z.preprocess(
+  // A record is written as JSON inside its line (`record`), not as a string of JSON (`body`, as journals of
+  // earlier versions hold it), which would escape its every quote a second time on the request path.
+  (entry) => (typeof entry === 'object' && entry !== null && 'record' in entry ? { ...entry, body: JSON.stringify(entry.record) } : entry),
+  z.discriminatedUnion('op', [
+    z.object({ op: z.literal('send'), id: z.string(), recordId: z.string(), body: z.string() }),
+    z.object({ op: z.literal('expect'), recordId: z.string(), body: z.string() }),
+    z.object({ op: z.literal('done'), id: z.string() }),
+  ]),
+);
 type Entry = z.infer<typeof entrySchema>;
+type RecordEntry = Extract<Entry, { body: string }>;
 
 /** What a journal held that was not done: messages to deliver again, with their ids. */
 export interface PendingMessage {
@@ -54,7 +60,7 @@ export class UsageJournal {
    */
   static open(path: string, newId: () => string): { journal: UsageJournal; pending: PendingMessage[] } {
     const pending = undone(readJsonLines(path, entrySchema), newId);
-    writeFileSync(`${path}.tmp`, pending.map((message) => jsonLine({ op: 'send', id: message.id, recordId: message.recordId, body: message.body })).join(''), { mode: 0o600 });
+    writeFileSync(`${path}.tmp`, pending.map((message) => recordLine({ op: 'send', id: message.id, recordId: message.recordId, body: message.body })).join(''), { mode: 0o600 });
     renameSync(`${path}.tmp`, path);
     const journal = new UsageJournal(path);
     for (const message of pending) journal.open.set(message.id, { recordId: message.recordId, body: message.body });
@@ -89,8 +95,8 @@ export class UsageJournal {
 
   private compact(): void {
     const live = [
-      ...[...this.expected].map(([recordId, body]) => jsonLine({ op: 'expect', recordId, body })),
-      ...[...this.open].map(([id, message]) => jsonLine({ op: 'send', id, ...message })),
+      ...[...this.expected].map(([recordId, body]) => recordLine({ op: 'expect', recordId, body })),
+      ...[...this.open].map(([id, message]) => recordLine({ op: 'send', id, ...message })),
     ].join('');
     writeFileSync(`${this.path}.tmp`, live, { mode: 0o600 });
     renameSync(`${this.path}.tmp`, this.path);
@@ -104,13 +110,18 @@ export class UsageJournal {
     closeSync(this.fd);
   }
 
-  private append(entry: Entry): void {
-    this.bytes += writeSync(this.fd, jsonLine(entry));
+  private append(entry: RecordEntry): void {
+    this.bytes += writeSync(this.fd, recordLine(entry));
   }
 
   get file(): string {
     return this.path;
   }
+}
+
+/** An entry as its line, the record's JSON (`body`, an object's) written in place as `record`. */
+function recordLine({ body, ...head }: RecordEntry): string {
+  return `${JSON.stringify(head).slice(0, -1)},"record":${body}}\n`;
 }
 
 /** Replays a journal's entries: sends not done, and expectations never sent (a torn last line is ignored). */

@@ -52,6 +52,27 @@ describe('UsageJournal', () => {
     expect(pending.map((message) => message.body).sort()).toEqual(['{"provisional":true}', '{"real":1}']);
   });
 
+  it('writes each record as JSON inside its line, escaped once', async () => {
+    const { journal } = UsageJournal.open(path, newId);
+    journal.expect('rec-1', '{"quote":"a \\"b\\""}');
+    journal.sent('m1', 'rec-1', '{"quote":"a \\"b\\"","final":true}');
+    journal.close();
+    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(lines).toEqual([
+      { op: 'expect', recordId: 'rec-1', record: { quote: 'a "b"' } },
+      { op: 'send', id: 'm1', recordId: 'rec-1', record: { quote: 'a "b"', final: true } },
+    ]);
+    expect(reopen()).toEqual([{ id: 'm1', body: '{"quote":"a \\"b\\"","final":true}' }]);
+  });
+
+  it('delivers what a journal of an earlier version holds, its records written as strings', async () => {
+    await appendFile(path, `${JSON.stringify({ op: 'send', id: 'm1', recordId: 'rec-1', body: '{"a":1}' })}\n${JSON.stringify({ op: 'expect', recordId: 'rec-2', body: '{"a":2}' })}\n`);
+    expect(reopen()).toEqual([
+      { id: 'm1', body: '{"a":1}' },
+      { id: expect.stringMatching(/^new-/), body: '{"a":2}' },
+    ]);
+  });
+
   it('ignores a torn last line (a crash in the middle of a write)', async () => {
     const { journal } = UsageJournal.open(path, newId);
     journal.sent('m1', 'rec-1', '{"a":1}');
