@@ -95,26 +95,24 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
 }
 
 /**
- * `host` first (the URL's unless the caller gave one, a signed call's), the caller's headers, the URL's
- * credentials as Basic authorization unless the caller authorizes otherwise (as Node does for a URL), then
- * the body's length.
+ * `host` first (the URL's unless the caller gave one, a signed call's), the caller's headers (a name given
+ * twice in different case once, the last given, as Node's header map keeps it), the URL's credentials as
+ * Basic authorization unless the caller authorizes otherwise (as Node does for a URL), then the body's length.
  */
 function headerLines(target: URL, headers: Record<string, string> | undefined, body: string | Uint8Array): string[] {
-  let host = target.host;
-  let authorized = false;
-  const lines: string[] = [];
-  for (const name in headers) {
-    const value = headers[name] as string;
-    const lower = name.toLowerCase();
-    if (lower === 'host') host = value;
-    else if (lower !== 'content-length') lines.push(name, value);
-    if (lower === 'authorization') authorized = true;
-  }
-  if (!authorized && (target.username || target.password)) {
+  const byName = new Map<string, [string, string]>();
+  for (const name in headers) byName.set(name.toLowerCase(), [name, headers[name] as string]);
+  const host = byName.get('host')?.[1] ?? target.host;
+  byName.delete('host');
+  byName.delete('content-length');
+  if (!byName.has('authorization') && (target.username || target.password)) {
     const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-    lines.push('authorization', `Basic ${Buffer.from(credentials).toString('base64')}`);
+    byName.set('authorization', ['authorization', `Basic ${Buffer.from(credentials).toString('base64')}`]);
   }
-  return ['host', host, ...lines, 'content-length', String(Buffer.byteLength(body))];
+  const lines = ['host', host];
+  for (const [name, value] of byName.values()) lines.push(name, value);
+  lines.push('content-length', String(Buffer.byteLength(body)));
+  return lines;
 }
 
 /** What fetch and Node's `signal` option reject with: an AbortError whose cause is the signal's reason. */

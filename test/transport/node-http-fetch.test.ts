@@ -110,6 +110,12 @@ describe('nodeHttpFetch', () => {
     expect(rawHeaders.filter((_, index) => rawHeaders[index - 1]?.toLowerCase() === 'host')).toEqual(['bedrock-runtime.us-east-1.amazonaws.com']);
   });
 
+  it('sends a header named twice in different case once, with the value given last', async () => {
+    const response = await nodeHttpFetch(`${base}/headers`, { method: 'GET', headers: { Authorization: 'Bearer client', authorization: 'Bearer provider' } });
+    const { rawHeaders } = (await response.json()) as { rawHeaders: string[] };
+    expect(rawHeaders.filter((_, index) => rawHeaders[index - 1]?.toLowerCase() === 'authorization')).toEqual(['Bearer provider']);
+  });
+
   it('sends the credentials of the URL as Basic authorization, unless the caller authorizes', async () => {
     const withCredentials = `http://us%40er:p%3Ass@${new URL(base).host}/echo`;
     const basic = (await (await nodeHttpFetch(withCredentials, { method: 'POST', body: '' })).json()) as { authorization: string };
