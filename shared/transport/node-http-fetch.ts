@@ -56,9 +56,10 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
     const target = new URL(url);
     const agent = agents[target.protocol as keyof typeof agents];
     if (!agent) return reject(new TypeError(`Unsupported protocol ${target.protocol}`));
-    // An address literal is connected to without a lookup: it is checked here instead.
-    const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (!allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal)) return reject(new NonPublicAddressError(target.hostname, literal));
+    // The host as Node connects to it (an IPv6 literal without its brackets). An address literal is
+    // connected to without a lookup: it is checked here instead.
+    const hostname = target.hostname.replace(/^\[|\]$/g, '');
+    if (!allowPrivateAddresses && isIP(hostname) !== 0 && !isPublicAddress(hostname)) return reject(new NonPublicAddressError(target.hostname, hostname));
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return reject(abortError(signal));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -68,7 +69,7 @@ function send(url: string, init: RequestInit, agents: { 'http:': HttpAgentType; 
     // header object's, but skips converting the URL and building its header map (~15 µs of a request's CPU).
     const options = {
       protocol: target.protocol,
-      hostname: literal,
+      hostname,
       ...(target.port ? { port: Number(target.port) } : {}),
       path: `${target.pathname}${target.search}`,
       method: init.method ?? 'GET',
