@@ -132,8 +132,10 @@ export interface UpstreamCallShape {
 export interface ErrorWords {
   type: CanonicalErrorType;
   message: string;
-  /** The upstream's own type or code, when it had one. */
+  /** The upstream's own code (else its type), when it had one. */
   code?: string;
+  /** The request field the upstream found fault with, when it named one (OpenAI's `param`). */
+  param?: string;
 }
 
 export interface StreamReader {

@@ -30,6 +30,8 @@ export async function readUpstreamErrorAnswer(response: Response, apiKey: string
 export interface ErrorWords {
   type: string | undefined;
   code: string | undefined;
+  /** The request field at fault, when the body names one (OpenAI's `param`). */
+  param?: string;
   /** The message, or the whole text when the body is not a recognised error. */
   message: string;
 }
@@ -42,6 +44,7 @@ export function readErrorWords(body: string): ErrorWords {
   return {
     type: typeof detail?.type === 'string' ? detail.type : undefined,
     code: typeof detail?.code === 'string' ? detail.code : undefined,
+    ...(typeof detail?.param === 'string' ? { param: detail.param } : {}),
     message,
   };
 }

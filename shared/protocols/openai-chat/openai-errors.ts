@@ -83,16 +83,21 @@ export function toChatErrorType(type: CanonicalErrorType): string {
   return toOpenAi[type];
 }
 
-/** What an OpenAI-shaped error body says (an empty body still gets a message). */
+/** What an OpenAI-shaped error body says (an empty body still gets a message); its code and param are kept. */
 export function readOpenAiErrorWords(body: string): ErrorWords {
   const words = readErrorWords(body);
-  const code = words.type ?? words.code;
-  return { type: mapChatErrorType(words.type, words.code), message: words.message.trim() || 'The provider failed.', ...(code ? { code } : {}) };
+  const code = words.code ?? words.type;
+  return {
+    type: mapChatErrorType(words.type, words.code),
+    message: words.message.trim() || 'The provider failed.',
+    ...(code ? { code } : {}),
+    ...(words.param ? { param: words.param } : {}),
+  };
 }
 
-/** An upstream error's words as an OpenAI error body; the upstream's own type stays in `code`. */
+/** An upstream error's words as an OpenAI error body; the upstream's own code (or type) stays in `code`. */
 export function writeOpenAiErrorBody(words: ErrorWords): string {
-  return JSON.stringify({ error: { message: words.message, type: toChatErrorType(words.type), code: words.code ?? null, param: null } });
+  return JSON.stringify({ error: { message: words.message, type: toChatErrorType(words.type), code: words.code ?? null, param: words.param ?? null } });
 }
 
 /**

@@ -3,7 +3,9 @@ import { GatewayError, toGatewayError, type GatewayErrorKind } from '../../../sh
 import {
   openAiErrorBody,
   openAiStreamErrorFrame,
+  readOpenAiErrorWords,
   renderOpenAiError,
+  writeOpenAiErrorBody,
 } from '../../../shared/protocols/openai-chat/openai-errors.ts';
 
 describe('openAiErrorBody', () => {
@@ -89,5 +91,20 @@ describe('openAiStreamErrorFrame', () => {
     const frame = openAiStreamErrorFrame(toGatewayError(new Error('/var/task/secret.js')));
     expect(frame).not.toContain('secret');
     expect(frame).toContain('The gateway failed to handle the request.');
+  });
+});
+
+describe('an OpenAI-shaped upstream error relayed to another OpenAI protocol (chat upstream, Responses client)', () => {
+  const upstreamBody = JSON.stringify({ error: { message: 'bad param foo', type: 'invalid_request_error', param: 'foo', code: 'bad' } });
+
+  it('keeps the upstream code and the field it names', () => {
+    expect(JSON.parse(writeOpenAiErrorBody(readOpenAiErrorWords(upstreamBody)))).toEqual({
+      error: { message: 'bad param foo', type: 'invalid_request_error', code: 'bad', param: 'foo' },
+    });
+  });
+
+  it('falls back to the upstream type as the code, and a null param, when the body has neither', () => {
+    const body = JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error' } });
+    expect(JSON.parse(writeOpenAiErrorBody(readOpenAiErrorWords(body))).error).toEqual({ message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_error', param: null });
   });
 });
