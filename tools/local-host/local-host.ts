@@ -56,7 +56,14 @@ export interface LocalHost {
   consoleSignInLink(member: string): string;
   /** Waits until the usage records of every request answered so far have been written (or dead-lettered). */
   drainUsage(): Promise<void>;
-  close(): Promise<void>;
+  /** Requests whose handler is still running (streams being answered, records being handed over). */
+  requestsInFlight(): number;
+  /**
+   * Stops taking requests, lets those in flight finish for up to `graceMs` (10 s unless given) so that they
+   * are answered and metered in full, then cuts what is left (its provisional record stays in the journal),
+   * writes the usage handed over and stops the backend.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 type StreamingHandler = (event: APIGatewayProxyEventV2, stream: LocalResponseStream, context: Context) => Promise<void>;
@@ -66,6 +73,8 @@ type RouteGroupModule = { createHandler(config: RuntimeConfig, dependencies: Rou
 
 /** Function URLs refuse request payloads above 6 MB before the handler runs; a little headroom here. */
 const MAX_LOCAL_BODY_BYTES = 8 * 1024 * 1024;
+/** How long a stop waits for the requests in flight (a long stream is cut after it, metered as interrupted). */
+export const SHUTDOWN_GRACE_MS = 10_000;
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
 /**
@@ -119,6 +128,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const adminToken = randomBytes(32).toString('base64url');
   /** Invocations whose answer has ended but which still hand their usage record over. */
   const handingOver = new Set<Promise<void>>();
+  /** Invocations still running, and who waits for there to be none (a stop). */
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
   const consoleHost = await startConsoleHost({ config, caches });
 
   const server = createServer((request, response) => {
@@ -143,7 +155,27 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       handingOver.add(invocation);
       void invocation.finally(() => handingOver.delete(invocation)).catch(() => undefined);
     });
-    await invocation;
+    inFlight += 1;
+    try {
+      await invocation;
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0) onIdle?.();
+    }
+  }
+
+  /** Resolves once no invocation runs, or after `ms`, whichever comes first. */
+  function idleWithin(ms: number): Promise<void> {
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolveIdle) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        onIdle = undefined;
+        resolveIdle();
+      }
+      onIdle = done;
+    });
   }
 
   async function serveInvoke(request: IncomingMessage, response: ServerResponse, name: string, body: Buffer) {
@@ -185,12 +217,15 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       await Promise.allSettled([...handingOver]);
       await usageQueue.drain();
     },
-    async close() {
+    requestsInFlight: () => inFlight,
+    async close(closeOptions = {}) {
       await rm(hostFilePath(dataDir), { force: true });
-      await new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      });
+      // No new connection; idle keep-alive ones go now, those answering a request once it has been answered.
+      const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      server.closeIdleConnections();
+      await idleWithin(closeOptions.graceMs ?? SHUTDOWN_GRACE_MS);
+      server.closeAllConnections();
+      await closed;
       await usageQueue.drain();
       usageQueue.close();
       await backend.shutdown();

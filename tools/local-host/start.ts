@@ -2,7 +2,7 @@ import '../check-node-version.js';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { describeHowToGetAKey } from './key-hint.ts';
-import { LocalHostError, startLocalHost } from './local-host.ts';
+import { LocalHostError, SHUTDOWN_GRACE_MS, startLocalHost } from './local-host.ts';
 import { DEFAULT_LOCAL_CONSOLE_MEMBER } from './console-host.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
@@ -73,8 +73,17 @@ if (!quiet) console.log('One line per request follows (npm start -- --quiet or G
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (closing) return;
+    if (closing) {
+      // A second Ctrl-C: stop now. What was handed over is in the journal, delivered on the next start;
+      // a request still running is recorded as interrupted (its provisional record).
+      console.log('Stopped at once; the usage handed over is delivered on the next start.');
+      process.exit(130);
+    }
     closing = true;
+    const running = host.requestsInFlight();
+    if (running > 0) {
+      console.log(`Stopping: waiting up to ${SHUTDOWN_GRACE_MS / 1000} s for ${running} request(s) in flight to be answered and metered (Ctrl-C again stops at once).`);
+    }
     void host.close().then(() => process.exit(0));
   });
 }
