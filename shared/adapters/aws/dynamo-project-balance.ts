@@ -13,7 +13,9 @@ const usageItemSchema = z.object({
  * The project's `usage` item in the projects table. `availableNanos` is the prepaid balance net of
  * spend and of reservations in flight: admission takes a request's worst case from it with a
  * conditional atomic update (so concurrent requests cannot overspend), and the writer's exactly-once
- * transaction gives back the difference to the real cost.
+ * transaction gives back the difference to the real cost. `reservedNanos` is what the reservations in
+ * flight hold, moved with them in the same updates, so that setting a balance sets it net of them: the
+ * settlements that follow give back only what they took from the balance set.
  */
 export class DynamoProjectBalance implements ProjectBalanceStore {
   private readonly client: DynamoDBDocumentClient;
@@ -41,14 +43,21 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
         : new UpdateCommand({
             TableName: this.tableName,
             Key: this.key(projectId),
-            UpdateExpression: 'SET availableNanos = :balance',
-            ExpressionAttributeValues: { ':balance': balanceNanos },
+            UpdateExpression: 'SET availableNanos = :balance - if_not_exists(reservedNanos, :none)',
+            ExpressionAttributeValues: { ':balance': balanceNanos, ':none': 0 },
           }),
     );
   }
 
   async addCredit(projectId: string, nanos: number): Promise<void> {
-    await this.add(projectId, nanos);
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(projectId),
+        UpdateExpression: 'ADD availableNanos :amount',
+        ExpressionAttributeValues: { ':amount': nanos },
+      }),
+    );
   }
 
   async reserve(projectId: string, nanos: number): Promise<boolean> {
@@ -57,9 +66,9 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(projectId),
-          UpdateExpression: 'ADD availableNanos :taken',
+          UpdateExpression: 'ADD availableNanos :taken, reservedNanos :held',
           ConditionExpression: 'availableNanos >= :needed',
-          ExpressionAttributeValues: { ':taken': -nanos, ':needed': nanos },
+          ExpressionAttributeValues: { ':taken': -nanos, ':held': nanos, ':needed': nanos },
         }),
       );
       return true;
@@ -70,16 +79,13 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   }
 
   async release(projectId: string, nanos: number): Promise<void> {
-    if (nanos > 0) await this.add(projectId, nanos);
-  }
-
-  private async add(projectId: string, nanos: number): Promise<void> {
+    if (nanos <= 0) return;
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(projectId),
-        UpdateExpression: 'ADD availableNanos :amount',
-        ExpressionAttributeValues: { ':amount': nanos },
+        UpdateExpression: 'ADD availableNanos :amount, reservedNanos :released',
+        ExpressionAttributeValues: { ':amount': nanos, ':released': -nanos },
       }),
     );
   }

@@ -136,7 +136,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
   private transactItems(records: readonly UsageRecord[]): { items: NonNullable<TransactWriteCommandInput['TransactItems']>; recordOfItem: Array<number | undefined> } {
     const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
     const recordOfItem: Array<number | undefined> = [];
-    const spend = new Map<string, { cost: number; count: number; settlement: number; prepaid: boolean; updatedAt: string }>();
+    const spend = new Map<string, { cost: number; count: number; settlement: number; released: number; prepaid: boolean; updatedAt: string }>();
     records.forEach((record, position) => {
       const expiresAt = generationExpiresAt(record.createdAt, this.tables.retentionDays);
       recordOfItem[items.length] = position;
@@ -150,13 +150,14 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
       if (hasOwnerItem(record)) {
         items.push({ Put: { TableName: this.tables.generations, Item: this.ownerItem(record, record.upstreamId, expiresAt) } });
       }
-      const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, prepaid: false, updatedAt: record.createdAt };
+      const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, released: 0, prepaid: false, updatedAt: record.createdAt };
       project.cost += record.costNanos;
       project.count += 1;
-      // A prepaid request settles against the balance: its reservation back, its real cost taken.
+      // A prepaid request settles against the balance: its reservation back (no longer held), its real cost taken.
       if (record.prepaid) {
         project.prepaid = true;
         project.settlement += record.reservedNanos - record.costNanos;
+        project.released += record.reservedNanos;
       }
       if (record.createdAt > project.updatedAt) project.updatedAt = record.createdAt;
       spend.set(record.projectId, project);
@@ -167,13 +168,13 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
           TableName: this.tables.projects,
           Key: { projectId, itemKey: 'usage' },
           UpdateExpression: project.prepaid
-            ? 'ADD spentNanos :cost, requestCount :count, availableNanos :settlement SET updatedAt = :now'
+            ? 'ADD spentNanos :cost, requestCount :count, availableNanos :settlement, reservedNanos :released SET updatedAt = :now'
             : 'ADD spentNanos :cost, requestCount :count SET updatedAt = :now',
           ExpressionAttributeValues: {
             ':cost': project.cost,
             ':count': project.count,
             ':now': project.updatedAt,
-            ...(project.prepaid ? { ':settlement': project.settlement } : {}),
+            ...(project.prepaid ? { ':settlement': project.settlement, ':released': -project.released } : {}),
           },
         },
       });

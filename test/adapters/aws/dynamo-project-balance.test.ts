@@ -30,9 +30,9 @@ describe('DynamoProjectBalance', () => {
       expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
         TableName: 'projects-table',
         Key: { projectId: 'acme', itemKey: 'usage' },
-        UpdateExpression: 'ADD availableNanos :taken',
+        UpdateExpression: 'ADD availableNanos :taken, reservedNanos :held',
         ConditionExpression: 'availableNanos >= :needed',
-        ExpressionAttributeValues: { ':taken': -1_500, ':needed': 1_500 },
+        ExpressionAttributeValues: { ':taken': -1_500, ':held': 1_500, ':needed': 1_500 },
       });
     });
 
@@ -128,6 +128,22 @@ describe('DynamoProjectBalance', () => {
 
       expect(results.filter(Boolean)).toHaveLength(10);
       await expect(balances.loadUsageTotals('concurrent')).resolves.toMatchObject({ availableNanos: 0 });
+    });
+
+    it('sets a balance net of the reservations in flight: their settlements then give back only what they took', async () => {
+      const ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
+      await balances.setBalance('topped-up', 1_000_000);
+      await balances.reserve('topped-up', 300_000);
+      await balances.reserve('topped-up', 200_000);
+
+      // The owner sets the balance while both requests run; one then costs 50,000, the other never reaches an upstream.
+      await balances.setBalance('topped-up', 100_000);
+      await ledger.recordOnce(sampleRecord({ projectId: 'topped-up', costNanos: 50_000, prepaid: true, reservedNanos: 300_000 }));
+      await balances.release('topped-up', 200_000);
+
+      await expect(balances.loadUsageTotals('topped-up')).resolves.toMatchObject({ availableNanos: 50_000 });
+      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId: 'topped-up', itemKey: 'usage' }, ConsistentRead: true }));
+      expect(Item?.reservedNanos).toBe(0);
     });
 
     it('gives a released reservation back, so it can be reserved again', async () => {
