@@ -1,13 +1,13 @@
 import type { TokenUsage } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
-import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
  * A native chat completion as the client sees it: unchanged, unless usage-cost injection is on; then
- * `usage` gains `cost` (and is added, estimated, when the upstream sent none).
+ * `usage` gains `cost` and the detail counts the upstream left out (and is added, estimated, when it sent none).
  */
 export function presentChatCompletion(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string {
   if (!presentation.injectCost) return text;
-  const shown = usage.estimated || typeof payload.usage !== 'object' || payload.usage === null ? renderChatUsage(usage) : (payload.usage as Record<string, unknown>);
+  const shown = usage.estimated || typeof payload.usage !== 'object' || payload.usage === null ? renderChatUsage(usage) : completeChatUsage(payload.usage as Record<string, unknown>, usage);
   return stringifyWithUsageCost(payload, shown, presentation.priceUsd(usage));
 }

@@ -2,7 +2,7 @@ import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { ZERO_USAGE, type TokenUsage } from '../../core/token-usage.ts';
 import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
-import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
  * What a chat client sees of a native chat stream. Every event passes with its original bytes, except
@@ -26,7 +26,7 @@ export function createChatPassThrough(presentation: Presentation, chunkObject = 
   function present(payload: Record<string, unknown>, raw: string): string {
     if (presentation.injectCost) {
       usageShown = true;
-      return `data: ${stringifyWithUsageCost(payload, payload.usage as Record<string, unknown>, presentation.priceUsd(reportedUsage))}\n\n`;
+      return `data: ${stringifyWithUsageCost(payload, completeChatUsage(payload.usage as Record<string, unknown>, reportedUsage), presentation.priceUsd(reportedUsage))}\n\n`;
     }
     if (presentation.showUsage) {
       usageShown = true;

@@ -43,6 +43,29 @@ export function renderChatUsage(usage: TokenUsage): Record<string, unknown> {
 }
 
 /**
+ * An upstream's chat usage object as the gateway shows it with its cost: the detail counts the interface
+ * promises (`prompt_tokens_details.cached_tokens`, `completion_tokens_details.reasoning_tokens`) are added
+ * from the metered usage when the upstream left them out; whatever it did send stays as it is.
+ */
+export function completeChatUsage(reported: Record<string, unknown>, usage: TokenUsage): Record<string, unknown> {
+  const promptDetails = asDetails(reported.prompt_tokens_details);
+  const completionDetails = asDetails(reported.completion_tokens_details);
+  if (typeof promptDetails.cached_tokens === 'number' && typeof completionDetails.reasoning_tokens === 'number') return reported;
+  return {
+    ...reported,
+    prompt_tokens_details: { ...promptDetails, cached_tokens: typeof promptDetails.cached_tokens === 'number' ? promptDetails.cached_tokens : usage.cachedTokens },
+    completion_tokens_details: {
+      ...completionDetails,
+      reasoning_tokens: typeof completionDetails.reasoning_tokens === 'number' ? completionDetails.reasoning_tokens : usage.reasoningTokens,
+    },
+  };
+}
+
+function asDetails(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
  * Serialises a payload whose `usage` gets `cost` as an exact decimal number literal: JSON.stringify would
  * print small costs in exponent notation (1.5e-7).
  */

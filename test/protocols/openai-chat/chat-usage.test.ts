@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readChatUsage, renderChatUsage, stringifyWithUsageCost } from '../../../shared/protocols/openai-chat/chat-usage.ts';
+import { completeChatUsage, readChatUsage, renderChatUsage, stringifyWithUsageCost } from '../../../shared/protocols/openai-chat/chat-usage.ts';
+import { presentChatCompletion } from '../../../shared/protocols/openai-chat/chat-native-response.ts';
+import type { Presentation } from '../../../shared/protocols/wire-protocol.ts';
 import { readFixture } from '../../support/fixtures.ts';
 
 function fixtureUsage(name: string): unknown {
@@ -120,5 +122,42 @@ describe('stringifyWithUsageCost', () => {
     const completion = { choices: [{ message: { content: '__gateway_exact_cost__' } }], tag: '__gateway_exact_cost__' };
     const parsed = JSON.parse(stringifyWithUsageCost(completion, { prompt_tokens: 1 }, '0.00000015')) as unknown;
     expect(parsed).toEqual({ ...completion, usage: { prompt_tokens: 1, cost: 0.00000015 } });
+  });
+});
+
+describe('the usage object shown with its cost (usage injection, interface spec 2.3)', () => {
+  const metered = { promptTokens: 8, completionTokens: 8, cachedTokens: 3, reasoningTokens: 2, estimated: false };
+
+  it('adds the cached and reasoning detail counts an upstream left out, from the metered usage', () => {
+    expect(completeChatUsage({ prompt_tokens: 8, completion_tokens: 8, total_tokens: 16 }, metered)).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 8,
+      total_tokens: 16,
+      prompt_tokens_details: { cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+    });
+  });
+
+  it('keeps the detail counts an upstream sent, and its other details beside them', () => {
+    const reported = { prompt_tokens: 8, completion_tokens: 8, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 5 } };
+    expect(completeChatUsage(reported, metered)).toBe(reported);
+    expect(completeChatUsage({ prompt_tokens: 8, completion_tokens: 8, prompt_tokens_details: { audio_tokens: 1 } }, metered)).toMatchObject({
+      prompt_tokens_details: { audio_tokens: 1, cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+    });
+  });
+
+  it('is what a native completion shows when usage injection is on', () => {
+    const presentation = { injectCost: true, showUsage: false, priceUsd: () => '0.000006' } as unknown as Presentation;
+    const payload = { id: 'chatcmpl-1', object: 'chat.completion', choices: [], usage: { prompt_tokens: 8, completion_tokens: 8, total_tokens: 16 } };
+    const shown = JSON.parse(presentChatCompletion(JSON.stringify(payload), payload, metered, presentation)) as { usage: unknown };
+    expect(shown.usage).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 8,
+      total_tokens: 16,
+      prompt_tokens_details: { cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+      cost: 0.000006,
+    });
   });
 });
