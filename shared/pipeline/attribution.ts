@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Attribution } from '../core/usage-record.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 
@@ -6,9 +7,20 @@ type Headers = GatewayRequest['headers'];
 function first(headers: Headers, names: string[], maxLength: number): string | undefined {
   for (const name of names) {
     const value = headers[name]?.trim();
-    if (value) return value.slice(0, maxLength);
+    if (value) return readUtf8(value).slice(0, maxLength);
   }
   return undefined;
+}
+
+/**
+ * Header bytes reach the handler one character per byte (Latin-1), so an app name sent as UTF-8
+ * (`X-Title: Ünïcødé 🚀`) would be stored garbled: a value whose bytes are valid UTF-8 is read as UTF-8.
+ * A value that already holds wider characters, or whose bytes are not UTF-8 (real Latin-1), stays as it is.
+ */
+function readUtf8(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
 /**

@@ -68,6 +68,15 @@ describe('readAttribution', () => {
     expect(attributionSchema.safeParse(long).success).toBe(true);
   });
 
+  it('reads an app name sent as UTF-8 (its bytes arrive one character each) as the name it is', () => {
+    const asHeaderBytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    expect(readAttribution({ 'x-title': asHeaderBytes('Ünïcødé 🚀'), 'x-environment': asHeaderBytes('prüfung') })).toEqual({ title: 'Ünïcødé 🚀', environment: 'prüfung' });
+  });
+
+  it('keeps a value that is not UTF-8 (Latin-1 bytes) or that already holds wide characters as it is', () => {
+    expect(readAttribution({ 'x-title': 'Caf\u00e9', 'x-environment': 'Ünïcødé 🚀' })).toEqual({ title: 'Café', environment: 'Ünïcødé 🚀' });
+  });
+
   it('ignores headers it does not know', () => {
     expect(readAttribution({ authorization: 'Bearer secret', 'x-api-key': 'k', 'x-request-id': 'r' })).toEqual({});
   });
