@@ -4,6 +4,8 @@ import { effectiveRate, modelProtocols } from '../core/project-config.ts';
 import { supportedChatParameters } from '../core/provider-catalog.ts';
 import { UNIT_PRICES, usdScale } from '../core/unit-prices.ts';
 import { formatScaledInteger, microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
+import { z } from 'zod';
+import { GatewayError } from '../core/errors.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
@@ -98,12 +100,48 @@ export async function handleListModels(request: GatewayRequest, services: Gatewa
   if (!isMessagesStyleClient(request)) {
     return jsonResponse(200, { object: 'list', data: sorted.map((entry) => describeModel(entry, config, orgRates)) });
   }
-  const data = sorted.filter((entry) => isAnthropicFamily(entry.slug)).map((entry) => describeModelForMessagesClient(entry, config, orgRates));
+  const family = sorted.filter((entry) => isAnthropicFamily(entry.slug));
+  const { page, hasMore } = pageOf(family, readPageQuery(request.query));
+  const data = page.map((entry) => describeModelForMessagesClient(entry, config, orgRates));
   return jsonResponse(200, {
     object: 'list',
     data,
-    has_more: false,
+    has_more: hasMore,
     first_id: data[0]?.id ?? null,
     last_id: data.at(-1)?.id ?? null,
   });
+}
+
+/** Anthropic's paging of the model list: `limit` (1–1000, 20 unless given), then `after_id` or `before_id`. */
+const pageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(20),
+  after_id: z.string().min(1).optional(),
+  before_id: z.string().min(1).optional(),
+});
+
+type PageQuery = z.infer<typeof pageQuerySchema>;
+
+function readPageQuery(query: URLSearchParams): PageQuery {
+  const parsed = pageQuerySchema.safeParse(Object.fromEntries(['limit', 'after_id', 'before_id'].flatMap((name) => (query.has(name) ? [[name, query.get(name)]] : []))));
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? 'limit');
+    throw new GatewayError('invalid_request', `Invalid query parameter "${field}": ${field === 'limit' ? 'an integer from 1 to 1000' : 'a model id'} is expected.`, { code: 'invalid_request_query', param: field });
+  }
+  return parsed.data;
+}
+
+/** The page of `entries` the query asks for, and whether more follow in its direction. */
+function pageOf(entries: AllowedModel[], query: PageQuery): { page: AllowedModel[]; hasMore: boolean } {
+  const positionOf = (id: string, param: string) => {
+    const index = entries.findIndex((entry) => entry.slug === id);
+    if (index < 0) throw new GatewayError('invalid_request', `Invalid query parameter "${param}": no model "${id}" in this list.`, { code: 'invalid_request_query', param });
+    return index;
+  };
+  if (query.before_id !== undefined) {
+    const end = positionOf(query.before_id, 'before_id');
+    const start = Math.max(0, end - query.limit);
+    return { page: entries.slice(start, end), hasMore: start > 0 };
+  }
+  const start = query.after_id === undefined ? 0 : positionOf(query.after_id, 'after_id') + 1;
+  return { page: entries.slice(start, start + query.limit), hasMore: start + query.limit < entries.length };
 }

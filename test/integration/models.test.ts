@@ -100,6 +100,29 @@ describe('GET /v1/models/{id}', () => {
     expect((await fetch(`${gateway.url}/v1/models/openai%2Fgpt-4o-mini`)).status).toBe(401);
   });
 
+  it("pages the list for the Anthropic SDK as Anthropic does (limit, after_id, before_id, has_more)", async () => {
+    const projectId = 'catalogue-paged';
+    await gateway.admin({ command: 'project.create', projectId });
+    await gateway.admin({ command: 'provider.set', projectId, provider: 'anthropic', apiKey: 'sk-ant-never-called' });
+    const slugs = ['claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5'].map((model) => `anthropic/${model}`);
+    for (const slug of slugs) await gateway.admin({ command: 'model.allow', projectId, slug, inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+    const { key: pagedKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId });
+    const client = new Anthropic({ baseURL: gateway.url, authToken: pagedKey, apiKey: null, maxRetries: 0 });
+
+    const first = await client.models.list({ limit: 2 });
+    expect(first.data.map((model) => model.id)).toEqual(slugs.slice(0, 2));
+    expect(first).toMatchObject({ has_more: true, first_id: slugs[0], last_id: slugs[1] });
+    const all: string[] = [];
+    for await (const model of client.models.list({ limit: 2 })) all.push(model.id);
+    expect(all).toEqual(slugs);
+    const before = await client.models.list({ limit: 1, before_id: slugs[2] });
+    expect(before.data.map((model) => model.id)).toEqual([slugs[1]]);
+    expect(before.has_more).toBe(true);
+
+    await expect(client.models.list({ limit: 0 })).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+    await expect(client.models.list({ after_id: 'anthropic/claude-unknown' })).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+  });
+
   it("answers the Anthropic SDK's models.retrieve with Anthropic's fields", async () => {
     const client = new Anthropic({ baseURL: gateway.url, authToken: key, apiKey: null, maxRetries: 0 });
 
