@@ -119,6 +119,18 @@ describe('POST /v1/messages errors', () => {
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toEqual(recorded);
   });
 
+  it("answers a rejected provider key with 502 api_error in the gateway's words, which Claude Code does not read as its own login failing", async () => {
+    const invalidKey = { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_upstream' };
+    upstream.answerWith((_request, response) => sendJson(response, 401, invalidKey));
+    for (const stream of [false, true]) {
+      const error = (await client().messages.create({ ...ask, stream }).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+      expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+      expect(error.status).toBe(502);
+      expect(error.error).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('Provider "anthropic" rejected the project\'s credential (HTTP 401)') } });
+      expect(JSON.stringify(error.error)).not.toMatch(/x-api-key|authentication_error/);
+    }
+  });
+
   it('keeps an upstream 429 with its Retry-After', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 429, readFixture('anthropic/messages-error-429-rate-limit.json'), { 'retry-after': '9' }));
     const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(ask) });
