@@ -70,3 +70,28 @@ describe('the messages route group, when the provider refuses the project creden
     expectGatewaysOwnCredentialError(String(response.body), 401);
   });
 });
+
+describe("the messages route group's own errors", () => {
+  it('name the request id as Anthropic does: request_id in the body and a request-id header, both the x-request-id', async () => {
+    const { serve } = gatewayAnswering(200, '{}');
+    const unauthenticated = await serve({ ...request('/v1/messages', ask), headers: { 'x-request-id': 'own-error-1' } });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers).toMatchObject({ 'x-request-id': 'own-error-1', 'request-id': 'own-error-1' });
+    expect(JSON.parse(String(unauthenticated.body))).toEqual({ type: 'error', error: { type: 'authentication_error', message: expect.any(String) }, request_id: 'own-error-1' });
+  });
+
+  it('name the gateway-made request id too, and so does a refused provider credential', async () => {
+    const response = await gatewayAnswering(401, INVALID_KEY).serve(request('/v1/messages', ask));
+    const requestId = response.headers['x-request-id'];
+    expect(requestId).toMatch(/^gen-/);
+    expect(response.headers['request-id']).toBe(requestId);
+    expect(JSON.parse(String(response.body))).toMatchObject({ type: 'error', error: { type: 'api_error' }, request_id: requestId });
+  });
+
+  it("leave a passed-through upstream error's body as the upstream wrote it", async () => {
+    const invalid = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: field required' }, request_id: 'req_upstream' });
+    const response = await gatewayAnswering(400, invalid).serve(request('/v1/messages', ask));
+    expect(response.status).toBe(400);
+    expect(response.body).toBe(invalid);
+  });
+});

@@ -146,6 +146,13 @@ describe('POST /v1/messages errors', () => {
     expect(notAllowed.status).toBe(403);
     expect(await notAllowed.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
   });
+
+  it("gives the Anthropic SDK the gateway's request id as an error's requestID", async () => {
+    const error = (await client({ 'X-Request-ID': 'own-error-2' }).messages.create({ ...ask, model: 'anthropic/claude-opus-4' }).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+    expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(error.requestID).toBe('own-error-2');
+    expect(error.error).toMatchObject({ request_id: 'own-error-2' });
+  });
 });
 
 describe('POST /v1/messages/count_tokens', () => {

@@ -44,8 +44,12 @@ export function anthropicErrorBody(error: GatewayError, requestId?: string): Ant
   };
 }
 
+/**
+ * A gateway error as Anthropic's error response. With the request id (the one sent as `x-request-id`), named
+ * as Anthropic names its own: `request_id` in the body and a `request-id` header (the SDK's `requestID`).
+ */
 export function renderAnthropicError(error: GatewayError, headers: Record<string, string>, requestId?: string): GatewayResponse {
-  return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers });
+  return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers, ...(requestId ? { 'request-id': requestId } : {}) });
 }
 
 /** After the first streamed byte the status is spent: the error travels as Anthropic's `error` event. */

@@ -52,6 +52,12 @@ describe('renderAnthropicError', () => {
     const response = renderAnthropicError(configUnavailable(new Error('dynamo down')), { 'x-request-id': 'gen-1' });
     expect(response.headers).toEqual({ 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': 'gen-1' });
   });
+
+  it('names the request id as Anthropic does: request_id in the body and a request-id header', () => {
+    const response = renderAnthropicError(new GatewayError('permission', 'No.', { code: 'model_not_allowed' }), { 'x-request-id': 'gen-2' }, 'gen-2');
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'gen-2', 'request-id': 'gen-2' });
+    expect(JSON.parse(String(response.body))).toEqual({ type: 'error', error: { type: 'permission_error', message: 'No.' }, request_id: 'gen-2' });
+  });
 });
 
 describe('anthropicStreamErrorFrame', () => {
