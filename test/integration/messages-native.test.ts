@@ -165,21 +165,22 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(upstream.received[0]?.path).toBe('/v1/messages/count_tokens');
   });
 
-  it("counts toward the project's requests per minute, and is refused with 429 past it", async () => {
+  it("uses none of the requests per minute of real requests: counts have a window of their own, with the same limit", async () => {
     await gateway.admin({ command: 'project.create', projectId: 'counting' });
     await gateway.admin({ command: 'provider.set', projectId: 'counting', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
     await gateway.admin({ command: 'model.allow', projectId: 'counting', slug: 'anthropic/claude-haiku-4-5' });
     await gateway.admin({ command: 'project.update', projectId: 'counting', rpm: 2 });
     const countingKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'counting' })).key;
-    const count = () =>
-      fetch(`${gateway.url}/v1/messages/count_tokens`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${countingKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: ask.model, messages: ask.messages }),
-      });
+    const post = (path: string, body: unknown) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${countingKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    upstream.answerWith(recordedAnthropicAnswer());
     await awaitFreshWindow();
-    const statuses = [];
-    for (let request = 0; request < 3; request += 1) statuses.push((await count()).status);
-    expect(statuses).toEqual([200, 200, 429]);
+    const counts = [];
+    for (let request = 0; request < 3; request += 1) counts.push(await post('/v1/messages/count_tokens', { model: ask.model, messages: ask.messages }));
+    expect(counts.map((response) => response.status)).toEqual([200, 200, 429]);
+    expect(await counts[2]?.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('2 count_tokens requests per minute of this project') } });
+    const generations = [];
+    for (let request = 0; request < 3; request += 1) generations.push((await post('/v1/messages', ask)).status);
+    expect(generations).toEqual([200, 200, 429]);
   });
 });
