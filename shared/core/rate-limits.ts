@@ -28,6 +28,18 @@ export function limitChargesFor(key: KeyRecord, project: Project, estimatedToken
   return charges;
 }
 
+/**
+ * The charges of a token count (count_tokens): the key's and the project's requests per minute, each in a
+ * window of its own, so that counting never uses up what generation requests may send (Claude Code counts
+ * often), while a flood of counts is still refused. Anthropic, too, limits token counting apart from
+ * message creation.
+ */
+export function tokenCountChargesFor(key: KeyRecord, project: Project, now: number): NamedCharge[] {
+  return limitChargesFor(key, project, 0, now)
+    .filter((charge) => charge.kind === 'requests')
+    .map((charge) => ({ ...charge, counterKey: `count-${charge.counterKey}`, label: `count_tokens ${charge.label}` }));
+}
+
 /** OpenAI's rate-limit headers for the tightest request and token limits that were checked. */
 export function rateLimitHeaders(charges: readonly NamedCharge[], counts: readonly number[], now: number): Record<string, string> {
   const headers: Record<string, string> = {};

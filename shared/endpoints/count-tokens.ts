@@ -1,7 +1,7 @@
 import { toGatewayError } from '../core/errors.ts';
 import { jsonResponse, parsedJsonBody, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
-import { admitRequestRate } from '../pipeline/admit-usage.ts';
+import { admitTokenCountRate } from '../pipeline/admit-usage.ts';
 import { AttemptsExhaustedError, tryTargets } from '../pipeline/failover.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits, planTargets } from '../pipeline/plan-targets.ts';
@@ -17,13 +17,15 @@ export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
 /**
  * POST /v1/messages/count_tokens: asked of the provider for models whose provider speaks Anthropic's
  * protocol; for any other allowlisted model, counted with the gateway's tokenizer and marked as an
- * estimate (bounded: see countTokens). Counting generates nothing, so it is not metered, but it counts
- * toward requests per minute. The same planning and attempt step as every generation request, for one
- * target and without failover.
+ * estimate (bounded: see countTokens). Counting generates nothing, so it is not metered and takes nothing
+ * from the limits of generation requests; it has requests-per-minute windows of its own with the same
+ * limits (admitTokenCountRate), so a flood of counts is refused without locking real turns out. The key,
+ * the project's policy and the model allowlist are checked as for any request. The same planning and
+ * attempt step as every generation request, for one target and without failover.
  */
 export async function handleCountTokens(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const admitted = await admitRequest(request, services, 'messages.count_tokens');
-  const rateHeaders = await admitRequestRate(services, { key: admitted.key, project: admitted.config.project });
+  const rateHeaders = await admitTokenCountRate(services, { key: admitted.key, project: admitted.config.project });
   const countRequest = parseMessagesRequest(parsedJsonBody(request));
   const [target] = planTargets(services, admitted, { ...countRequest, models: [], route: undefined }, {
     // Every model can be counted: by its provider when it speaks Anthropic's protocol, else estimated.

@@ -6,7 +6,7 @@ import { formatUsd, priceUsage } from '../core/price-usage.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project } from '../core/project-config.ts';
-import { limitChargesFor, rateLimited, rateLimitHeaders } from '../core/rate-limits.ts';
+import { limitChargesFor, rateLimited, rateLimitHeaders, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -103,15 +103,28 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 }
 
 /**
- * Rate limits for a request that reaches no model (count_tokens): it counts toward requests per minute, so a
- * flood of counting requests is refused like any other, and takes nothing from tokens or the balance.
- * `requests` counts more than one where one POST carries several (the tool bridge's batched tool calls).
+ * Rate limits for requests that reach no model (the tool bridge's tool calls): they count toward requests
+ * per minute, so a flood of them is refused like any other, and take nothing from tokens or the balance.
+ * `requests` counts more than one where one POST carries several (batched tool calls).
  */
 export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }, requests = 1): Promise<Record<string, string>> {
   const now = services.clock.now();
   const charges = limitChargesFor(admitted.key, admitted.project, 0, now)
     .filter((charge) => charge.kind === 'requests')
     .map((charge) => ({ ...charge, amount: requests }));
+  return acquireCharges(services, charges, now);
+}
+
+/**
+ * Rate limits for a token count (count_tokens): the requests per minute in windows of their own
+ * (tokenCountChargesFor), nothing from the generation requests' windows, tokens or the balance.
+ */
+export async function admitTokenCountRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }): Promise<Record<string, string>> {
+  const now = services.clock.now();
+  return acquireCharges(services, tokenCountChargesFor(admitted.key, admitted.project, now), now);
+}
+
+async function acquireCharges(services: GatewayServices, charges: readonly NamedCharge[], now: number): Promise<Record<string, string>> {
   if (charges.length === 0) return {};
   const decision = await readStore(() => services.rateLimiter.acquire(charges));
   if (!decision.allowed) throw rateLimited(decision, charges, now);

@@ -2,6 +2,7 @@ import { GatewayError, toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import type { UpstreamRequest } from '../protocols/bridge.ts';
 import {
+  isCredentialRefusal,
   isGatewaySideUpstreamStatus,
   readUpstreamErrorAnswer,
   upstreamAnswerToGatewayError,
@@ -13,7 +14,10 @@ import type { GatewayServices } from './gateway-services.ts';
 export interface AttemptFailure {
   target: RouteTarget;
   error: GatewayError;
-  /** The upstream's own error answer, when it gave one (protocols that pass upstream errors through need it). */
+  /**
+   * The upstream's own error answer, when it gave one whose words a client may see (protocols that pass
+   * upstream errors through need it). None for a refused credential (401/403): the gateway's error stands.
+   */
   answer?: UpstreamErrorAnswer;
 }
 
@@ -81,7 +85,8 @@ export async function tryTargets(
       const read = await readUpstreamErrorAnswer(response, apiKey);
       const answer = request.interpretError?.(read) ?? read;
       if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, rejection: answer };
-      failures.push({ target, error: upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key'), answer });
+      const error = upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key');
+      failures.push({ target, error, ...(isCredentialRefusal(answer.status) ? {} : { answer }) });
       if (answer.status === 429 || answer.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
     } catch (thrown) {
       const error = toGatewayError(thrown);

@@ -25,8 +25,11 @@ export type ErrorReporter = (error: GatewayError, requestId: string) => void;
 
 export interface RouteGroupDefinition {
   routes: RouteTable;
-  /** Renders a gateway error in the group's protocol (OpenAI's error body, Anthropic's, …). */
-  renderError: (error: GatewayError, headers: Record<string, string>) => GatewayResponse;
+  /**
+   * Renders a gateway error in the group's protocol (OpenAI's error body, Anthropic's, …); `requestId` for
+   * a protocol whose errors name the request (Anthropic's `request_id`).
+   */
+  renderError: (error: GatewayError, headers: Record<string, string>, requestId?: string) => GatewayResponse;
 }
 
 /**
@@ -48,7 +51,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
-      return withDeferred(definition.renderError(error, { 'x-request-id': requestId }));
+      return withDeferred(definition.renderError(error, { 'x-request-id': requestId }, requestId));
     }
   };
 }

@@ -68,11 +68,20 @@ export function redactSecrets(text: string, apiKey: string | undefined): string 
 }
 
 /**
+ * An upstream 401 or 403: the provider refused the gateway's credential for it, which is never the client's
+ * fault. Its words are never shown to clients: they may echo the key, and they read as the client's own key
+ * being refused (Claude Code would ask its user to log in again).
+ */
+export function isCredentialRefusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+/**
  * Upstream statuses that are the gateway's problem (or the provider's), not the client's request. A
  * redirect is one too: a provider's API does not redirect, so its base URL is wrong (or being tampered with).
  */
 export function isGatewaySideUpstreamStatus(status: number): boolean {
-  return (status >= 300 && status < 400) || status === 401 || status === 403 || status === 429 || status >= 500;
+  return (status >= 300 && status < 400) || isCredentialRefusal(status) || status === 429 || status >= 500;
 }
 
 /**
@@ -93,8 +102,16 @@ export async function upstreamFailureToGatewayError(
  */
 export type CredentialKind = 'key' | 'aws';
 
+/** The gateway's own words for a provider that refused the project's stored key (`provider` when known). */
+export function credentialRefused(status: number, provider?: string): GatewayError {
+  const who = provider === undefined ? 'The provider' : `Provider "${provider}"`;
+  return new GatewayError('upstream', `${who} rejected the project's credential (HTTP ${status}). An administrator must update it with "provider set".`, {
+    code: 'provider_auth_failed',
+  });
+}
+
 export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provider: string, credential: CredentialKind = 'key'): GatewayError {
-  if ((answer.status === 401 || answer.status === 403) && credential === 'aws') {
+  if (isCredentialRefusal(answer.status) && credential === 'aws') {
     // The upstream's own words name the role and the account: kept for the logs (cause), not shown to clients.
     return new GatewayError(
       'upstream',
@@ -102,13 +119,7 @@ export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provid
       { code: 'provider_auth_failed', cause: upstreamErrorMessage(answer) },
     );
   }
-  if (answer.status === 401 || answer.status === 403) {
-    return new GatewayError(
-      'upstream',
-      `Provider "${provider}" rejected the project's credential (HTTP ${answer.status}). An administrator must update it with "provider set".`,
-      { code: 'provider_auth_failed' },
-    );
-  }
+  if (isCredentialRefusal(answer.status)) return credentialRefused(answer.status, provider);
   if (answer.status >= 300 && answer.status < 400) {
     return new GatewayError('upstream', `Provider "${provider}" answered with a redirect (HTTP ${answer.status}); check its base URL.`, {
       code: 'upstream_redirected',

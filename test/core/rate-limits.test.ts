@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
 import type { KeyRecord } from '../../shared/core/key-record.ts';
 import type { Project } from '../../shared/core/project-config.ts';
-import { limitChargesFor, rateLimited, rateLimitHeaders, WINDOW_MS } from '../../shared/core/rate-limits.ts';
+import { limitChargesFor, rateLimited, rateLimitHeaders, tokenCountChargesFor, WINDOW_MS } from '../../shared/core/rate-limits.ts';
 
 const key: KeyRecord = { keyHash: 'a'.repeat(64), keyId: 'key_abc', projectId: 'acme', name: 'default', hint: 'gw.…abcd', createdAt: '2025-03-01T10:00:00.000Z' };
 const project: Project = {
@@ -52,6 +52,17 @@ describe('limitChargesFor', () => {
     expect(before?.counterKey).toBe(`rpm#project#acme#${window}`);
     expect(after?.counterKey).toBe(`rpm#project#acme#${window + 1}`);
     expect(after?.windowEndsAt).toBe(windowEndsAt + WINDOW_MS);
+  });
+});
+
+describe('tokenCountChargesFor', () => {
+  it("charges one request to the key's and the project's limits in counters of their own, and no tokens", () => {
+    const charges = tokenCountChargesFor({ ...key, rpm: 5 }, { ...project, rpm: 100, tpm: 10_000 }, now);
+
+    expect(charges).toEqual([
+      expect.objectContaining({ counterKey: `count-rpm#key#key_abc#${window}`, limit: 5, amount: 1, windowEndsAt, kind: 'requests', label: 'count_tokens requests per minute of this key' }),
+      expect.objectContaining({ counterKey: `count-rpm#project#acme#${window}`, limit: 100, amount: 1, windowEndsAt, kind: 'requests' }),
+    ]);
   });
 });
 

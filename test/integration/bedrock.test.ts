@@ -280,7 +280,8 @@ describe('credentials', () => {
     );
     const failure = await anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
 
-    expect(failure).toMatchObject({ status: 502, error: { error: { type: 'permission_error', message: expect.stringContaining("refused the gateway's AWS credentials") } } });
+    // api_error, as every refused provider credential on the messages route: not the client's own permission.
+    expect(failure).toMatchObject({ status: 502, error: { error: { type: 'api_error', message: expect.stringContaining("refused the gateway's AWS credentials") } } });
     expect(JSON.stringify(failure)).not.toContain('arn:aws');
   });
 

@@ -119,6 +119,18 @@ describe('POST /v1/messages errors', () => {
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toEqual(recorded);
   });
 
+  it("answers a rejected provider key with 502 api_error in the gateway's words, which Claude Code does not read as its own login failing", async () => {
+    const invalidKey = { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_upstream' };
+    upstream.answerWith((_request, response) => sendJson(response, 401, invalidKey));
+    for (const stream of [false, true]) {
+      const error = (await client().messages.create({ ...ask, stream }).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+      expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+      expect(error.status).toBe(502);
+      expect(error.error).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('Provider "anthropic" rejected the project\'s credential (HTTP 401)') } });
+      expect(JSON.stringify(error.error)).not.toMatch(/x-api-key|authentication_error/);
+    }
+  });
+
   it('keeps an upstream 429 with its Retry-After', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 429, readFixture('anthropic/messages-error-429-rate-limit.json'), { 'retry-after': '9' }));
     const response = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(ask) });
@@ -134,6 +146,13 @@ describe('POST /v1/messages errors', () => {
     expect(notAllowed.status).toBe(403);
     expect(await notAllowed.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
   });
+
+  it("gives the Anthropic SDK the gateway's request id as an error's requestID", async () => {
+    const error = (await client({ 'X-Request-ID': 'own-error-2' }).messages.create({ ...ask, model: 'anthropic/claude-opus-4' }).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+    expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(error.requestID).toBe('own-error-2');
+    expect(error.error).toMatchObject({ request_id: 'own-error-2' });
+  });
 });
 
 describe('POST /v1/messages/count_tokens', () => {
@@ -146,21 +165,22 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(upstream.received[0]?.path).toBe('/v1/messages/count_tokens');
   });
 
-  it("counts toward the project's requests per minute, and is refused with 429 past it", async () => {
+  it("uses none of the requests per minute of real requests: counts have a window of their own, with the same limit", async () => {
     await gateway.admin({ command: 'project.create', projectId: 'counting' });
     await gateway.admin({ command: 'provider.set', projectId: 'counting', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
     await gateway.admin({ command: 'model.allow', projectId: 'counting', slug: 'anthropic/claude-haiku-4-5' });
     await gateway.admin({ command: 'project.update', projectId: 'counting', rpm: 2 });
     const countingKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'counting' })).key;
-    const count = () =>
-      fetch(`${gateway.url}/v1/messages/count_tokens`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${countingKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: ask.model, messages: ask.messages }),
-      });
+    const post = (path: string, body: unknown) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${countingKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    upstream.answerWith(recordedAnthropicAnswer());
     await awaitFreshWindow();
-    const statuses = [];
-    for (let request = 0; request < 3; request += 1) statuses.push((await count()).status);
-    expect(statuses).toEqual([200, 200, 429]);
+    const counts = [];
+    for (let request = 0; request < 3; request += 1) counts.push(await post('/v1/messages/count_tokens', { model: ask.model, messages: ask.messages }));
+    expect(counts.map((response) => response.status)).toEqual([200, 200, 429]);
+    expect(await counts[2]?.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('2 count_tokens requests per minute of this project') } });
+    const generations = [];
+    for (let request = 0; request < 3; request += 1) generations.push((await post('/v1/messages', ask)).status);
+    expect(generations).toEqual([200, 200, 429]);
   });
 });

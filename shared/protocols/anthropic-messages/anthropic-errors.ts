@@ -1,7 +1,7 @@
 import type { CanonicalErrorType } from '../../canonical/canonical-events.ts';
 import type { GatewayError, GatewayErrorKind } from '../../core/errors.ts';
 import { jsonResponse, type GatewayResponse } from '../../http/gateway-http.ts';
-import { readErrorWords, redactSecrets, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
+import { credentialRefused, isCredentialRefusal, readErrorWords, redactSecrets, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
 import type { ErrorWords } from '../wire-protocol.ts';
 
 /**
@@ -44,8 +44,12 @@ export function anthropicErrorBody(error: GatewayError, requestId?: string): Ant
   };
 }
 
+/**
+ * A gateway error as Anthropic's error response. With the request id (the one sent as `x-request-id`), named
+ * as Anthropic names its own: `request_id` in the body and a `request-id` header (the SDK's `requestID`).
+ */
 export function renderAnthropicError(error: GatewayError, headers: Record<string, string>, requestId?: string): GatewayResponse {
-  return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers });
+  return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers, ...(requestId ? { 'request-id': requestId } : {}) });
 }
 
 /** After the first streamed byte the status is spent: the error travels as Anthropic's `error` event. */
@@ -147,12 +151,14 @@ export function writeAnthropicErrorBody(words: ErrorWords): string {
 
 /**
  * An upstream's error as the messages client sees it: Claude Code's recovery matches on Anthropic's own
- * wording, so bodies pass through. A rejected provider credential (401/403) is the gateway's problem,
- * not the client's key: it becomes 502 like a 5xx, keeping the upstream's error type and message.
+ * wording, so bodies pass through. A rejected provider credential (401/403) is the gateway's problem, not
+ * the client's key: it becomes the gateway's own 502 `api_error`, never the upstream's words, which Claude
+ * Code reads as its own login failing ("invalid x-api-key"). (The pipeline already answers those with its
+ * own error, naming the provider; this holds for any other caller.)
  */
 export function relayAnthropicUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse {
-  const status = answer.status === 401 || answer.status === 403 ? 502 : answer.status;
-  const response = passThroughUpstreamError(status, answer.body);
+  if (isCredentialRefusal(answer.status)) return renderAnthropicError(credentialRefused(answer.status), {});
+  const response = passThroughUpstreamError(answer.status, answer.body);
   if (answer.retryAfter) response.headers['retry-after'] = answer.retryAfter;
   return response;
 }

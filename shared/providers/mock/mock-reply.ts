@@ -5,8 +5,18 @@ export type MockReply =
   | { kind: 'text'; text: string }
   | { kind: 'tool-call'; name: string; arguments: string };
 
+/** Instructions, not turns of the conversation: Claude Code ends its request with a system message after the user's. */
+const INSTRUCTION_ROLES: ReadonlySet<string> = new Set(['system', 'developer']);
+
+/** The conversation up to its last turn: the system and developer messages after it left out. */
+function upToLastTurn(messages: readonly MockMessage[]): readonly MockMessage[] {
+  let end = messages.length;
+  while (end > 0 && INSTRUCTION_ROLES.has((messages[end - 1] as MockMessage).role)) end--;
+  return messages.slice(0, end);
+}
+
 /**
- * The tool the mock calls, if any. Only when the last message is the user's, so that an agent loop ends
+ * The tool the mock calls, if any. Only when the last turn is the user's, so that an agent loop ends
  * once its tool results come back: `tool_choice` "none" never calls; a forced function (or "required")
  * is called whatever the message says; otherwise the tool the user's message names (first mention wins).
  */
@@ -31,15 +41,17 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * What the offline mock answers (docs/decisions/mock-provider.md): a call of the tool the user asked
- * for; after tool results, what the tools returned; else the last user message repeated.
+ * What the offline mock answers (docs/decisions/mock-provider.md), from the conversation's last turn
+ * (system and developer messages after it do not count): a call of the tool the user asked for; after
+ * tool results, what the tools returned; else the last user message repeated.
  */
 export function composeMockReply(request: MockRequest): MockReply {
-  const lastMessage = request.messages.at(-1);
+  const turns = upToLastTurn(request.messages);
+  const lastMessage = turns.at(-1);
   const tool = chooseTool(request, lastMessage);
   if (tool) return { kind: 'tool-call', name: tool.name, arguments: mockToolArguments(tool, textOf(lastMessage?.content)) };
   if (lastMessage?.role === 'tool') {
-    const results = trailingToolResults(request.messages).map((message) => textOf(message.content));
+    const results = trailingToolResults(turns).map((message) => textOf(message.content));
     return { kind: 'text', text: `[offline mock ${request.model}] The tool returned: ${results.join(' | ')}` };
   }
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');

@@ -6,6 +6,7 @@ import {
   anthropicStreamErrorFrame,
   passThroughUpstreamError,
   readAnthropicErrorBody,
+  relayAnthropicUpstreamError,
   renderAnthropicError,
 } from '../../../shared/protocols/anthropic-messages/anthropic-errors.ts';
 import { readFixture } from '../../support/fixtures.ts';
@@ -50,6 +51,12 @@ describe('renderAnthropicError', () => {
   it("sends the error's own headers (retry-after) with the caller's, as JSON", () => {
     const response = renderAnthropicError(configUnavailable(new Error('dynamo down')), { 'x-request-id': 'gen-1' });
     expect(response.headers).toEqual({ 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': 'gen-1' });
+  });
+
+  it('names the request id as Anthropic does: request_id in the body and a request-id header', () => {
+    const response = renderAnthropicError(new GatewayError('permission', 'No.', { code: 'model_not_allowed' }), { 'x-request-id': 'gen-2' }, 'gen-2');
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': 'gen-2', 'request-id': 'gen-2' });
+    expect(JSON.parse(String(response.body))).toEqual({ type: 'error', error: { type: 'permission_error', message: 'No.' }, request_id: 'gen-2' });
   });
 });
 
@@ -128,5 +135,23 @@ describe('passThroughUpstreamError', () => {
       type: 'error',
       error: { type: 'authentication_error', message: 'invalid x-api-key [redacted]' },
     });
+  });
+});
+
+describe('relayAnthropicUpstreamError', () => {
+  it.each([401, 403])("answers a provider %i with the gateway's own 502 api_error, never the provider's words", (status) => {
+    const body = '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}';
+    const response = relayAnthropicUpstreamError({ status, retryAfter: null, contentType: 'application/json', body });
+    expect(response.status).toBe(502);
+    expect(JSON.parse(String(response.body))).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: `The provider rejected the project's credential (HTTP ${status}). An administrator must update it with "provider set".` },
+    });
+  });
+
+  it('keeps any other 4xx as the upstream sent it, with its Retry-After', () => {
+    const body = readFixture('anthropic/messages-error-429-rate-limit.json');
+    const response = relayAnthropicUpstreamError({ status: 429, retryAfter: '7', contentType: 'application/json', body });
+    expect(response).toEqual({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, body });
   });
 });

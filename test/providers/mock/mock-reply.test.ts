@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { parseMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request.ts';
+import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { composeMockReply } from '../../../shared/providers/mock/mock-reply.ts';
-import type { MockRequest } from '../../../shared/providers/mock/mock-request.ts';
+import { mockRequestSchema, type MockRequest } from '../../../shared/providers/mock/mock-request.ts';
 
 const weather = {
   type: 'function',
@@ -51,6 +54,32 @@ describe('composeMockReply', () => {
     expect(composeMockReply(request([user('call get_time')], { tool_choice: 'none' }))).toMatchObject({ kind: 'text' });
     expect(composeMockReply({ model: 'echo', messages: [user('call get_time')] })).toMatchObject({ kind: 'text' });
     expect(composeMockReply(request([user('call get_time'), { role: 'assistant', content: 'done' }]))).toMatchObject({ kind: 'text' });
+  });
+
+  it('looks past system and developer messages after the user\'s: Claude Code ends its request with one', () => {
+    const reminder = { role: 'system', content: 'Remember the house rules.' };
+    expect(composeMockReply(request([user('call get_time'), reminder]))).toEqual({ kind: 'tool-call', name: 'get_time', arguments: '{}' });
+    expect(composeMockReply(request([user('call get_time'), reminder, { role: 'developer', content: 'Be brief.' }]))).toMatchObject({ name: 'get_time' });
+    expect(composeMockReply(request([user('call get_time'), { role: 'assistant', content: 'done' }, reminder]))).toMatchObject({ kind: 'text' });
+    const afterResults = [user('call get_time'), { role: 'tool', tool_call_id: 'a', content: '14:00' }, reminder];
+    expect(composeMockReply(request(afterResults))).toEqual({ kind: 'text', text: '[offline mock echo] The tool returned: 14:00' });
+  });
+
+  it('calls the tool a Claude Code request through /v1/messages names (roles user then system), as the mock sees it translated', () => {
+    const claudeCode = parseMessagesRequest(JSON.stringify({
+      model: 'mock/echo',
+      max_tokens: 1024,
+      system: [{ type: 'text', text: 'You are Claude Code.' }],
+      tools: [{ name: 'Bash', description: 'Runs a command.', input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'call Bash {"command": "ls"}' }] },
+        { role: 'system', content: [{ type: 'text', text: '<system-reminder>Plan mode is off.</system-reminder>' }] },
+      ],
+    }));
+    const chatBody = openAiChatProtocol.writeRequest(anthropicMessagesProtocol.readRequest(claudeCode), 'echo');
+    const seen = mockRequestSchema.parse(chatBody);
+    expect(seen.messages.map((message) => message.role)).toEqual(['system', 'user', 'system']);
+    expect(composeMockReply(seen)).toEqual({ kind: 'tool-call', name: 'Bash', arguments: '{"command":"ls"}' });
   });
 
   it('answers tool results with what the tools returned, which ends an agent loop', () => {
