@@ -154,6 +154,22 @@ describe('runAdminCommand: project keys', () => {
     }
   });
 
+  it('takes a name of up to 200 characters and refuses a longer one, or one with control characters, creating nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'named' });
+    const longest = await createKey('named', 'n'.repeat(200));
+    expect(longest.name).toHaveLength(200);
+
+    const tooLong = { status: 400, code: 'invalid_command', message: 'name: names are at most 200 characters' };
+    expect(await admin.refused({ command: 'key.create', projectId: 'named', name: 'n'.repeat(100_000) })).toEqual(tooLong);
+    expect(await admin.refused({ command: 'key.update', projectId: 'named', keyId: longest.id, name: 'n'.repeat(201) })).toEqual(tooLong);
+    for (const name of ['\u001b]0;pwned\u0007\u001b[2JURGENT', 'two\nlines', 'del\u007f', 'csi\u009b2J', 'gpj.\u202eexe']) {
+      expect(await admin.refused({ command: 'key.create', projectId: 'named', name })).toMatchObject({ status: 400, message: expect.stringMatching(/^name: names must not contain control characters/) });
+      expect(await admin.refused({ command: 'key.update', projectId: 'named', keyId: longest.id, name })).toMatchObject({ status: 400, code: 'invalid_command' });
+    }
+    const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'named' });
+    expect(listed.keys.map((key) => key.name)).toEqual(['n'.repeat(200)]);
+  });
+
   it("answers 404 key_not_found for an unknown key or another project's key", async () => {
     await admin.ok({ command: 'project.create', projectId: 'owner' });
     await admin.ok({ command: 'project.create', projectId: 'stranger' });
