@@ -170,6 +170,26 @@ describe('runAdminCommand: project keys', () => {
     expect(listed.keys.map((key) => key.name)).toEqual(['n'.repeat(200)]);
   });
 
+  it('refuses to change a revoked key (409 key_revoked): it stays revoked and unchanged, and the audit trail records nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'revoked-for-good' });
+    const created = await createKey('revoked-for-good', 'old');
+    await admin.ok({ command: 'key.revoke', projectId: 'revoked-for-good', keyId: created.id });
+    const before = await admin.keys.findByHash(sha256(created.key));
+
+    for (const change of [{ enabled: true }, { enabled: false }, { rpm: 60 }, { rpm: 'none' }, { name: 'new' }, { mcpServers: ['docs'] }, {}]) {
+      expect(await admin.refused({ command: 'key.update', projectId: 'revoked-for-good', keyId: created.id, ...change }), JSON.stringify(change)).toEqual({
+        status: 409,
+        code: 'key_revoked',
+        message: `The key "${created.id}" of the project "revoked-for-good" is revoked; create a new key.`,
+      });
+    }
+
+    expect(await admin.keys.findByHash(sha256(created.key))).toEqual(before);
+    const trail = await admin.ok<{ entries: { command: string }[] }>({ command: 'audit.list', projectId: 'revoked-for-good' });
+    // Entries of the same millisecond (the clock is fixed) have no order.
+    expect(trail.entries.map((entry) => entry.command).sort()).toEqual(['key.create', 'key.revoke', 'project.create']);
+  });
+
   it("answers 404 key_not_found for an unknown key or another project's key", async () => {
     await admin.ok({ command: 'project.create', projectId: 'owner' });
     await admin.ok({ command: 'project.create', projectId: 'stranger' });

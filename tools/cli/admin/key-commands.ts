@@ -36,7 +36,7 @@ export const keyCommands: CliCommand[] = [
     event: 'key.update',
     summary: 'Rename, disable or enable a key, or change its rate limit or its MCP servers and tools',
     details:
-      'A disabled key is refused with 403 until enabled again. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
+      'A disabled key is refused with 403 until enabled again; a revoked key cannot be changed (exit code 1): create a new key. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
       'unless --mcp-servers or --mcp-tools narrow it: a tool must pass both, and what a key may not reach is neither listed nor callable.',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [
