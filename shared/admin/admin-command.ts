@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { awsRegionSchema } from '../core/bedrock-models.ts';
+import { hasControlCharacter } from '../core/control-characters.ts';
 import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
@@ -13,6 +14,13 @@ const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)
 const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
+/** The most characters a project's or key's name may have: a label for listings, not a document. */
+export const MAX_NAME_LENGTH = 200;
+/** A project's or key's name: any text a person reads, bounded, with nothing a terminal would act on (a console member names their keys). */
+const nameSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, `names are at most ${MAX_NAME_LENGTH} characters`)
+  .refine((name) => !hasControlCharacter(name), 'names must not contain control characters (ESC, BEL, line breaks, tabs, DEL, C1) or bidirectional marks');
 const aliasSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'aliases are letters, digits, ".", "_", ":" and "-"');
 
 /** The prices beyond tokens (unit-prices.ts), each optional, on `model allow` and `ratecard set`. */
@@ -27,13 +35,13 @@ const unitPriceFields = {
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
 export const adminCommandSchema = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('project.create'), projectId: projectIdSchema, name: z.string().optional() }),
+  z.object({ command: z.literal('project.create'), projectId: projectIdSchema, name: nameSchema.optional() }),
   z.object({ command: z.literal('project.get'), projectId: projectIdSchema }),
   z.object({ command: z.literal('project.list') }),
   z.object({
     command: z.literal('project.update'),
     projectId: projectIdSchema,
-    name: z.string().optional(),
+    name: nameSchema.optional(),
     plan: z.enum(['active', 'inactive']).optional(),
     usageInjection: z.boolean().optional(),
     failover: z.boolean().optional(),
@@ -105,7 +113,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({
     command: z.literal('key.create'),
     projectId: projectIdSchema,
-    name: z.string().optional(),
+    name: nameSchema.optional(),
     member: memberSchema.optional(),
     rpm: z.number().int().positive().optional(),
   }),
@@ -113,7 +121,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     command: z.literal('key.update'),
     projectId: projectIdSchema,
     keyId: z.string().min(1),
-    name: z.string().optional(),
+    name: nameSchema.optional(),
     enabled: z.boolean().optional(),
     rpm: positiveOrNone.optional(),
     /** The tool bridge's servers and tools the key may reach; "none" lifts the restriction. */

@@ -43,7 +43,11 @@ export async function revokeKey(services: AdminServices, command: Command<'key.r
   return describeKey(revoked);
 }
 
-/** Renames, disables or enables a key, or changes its rate limit or tool-bridge allowlists: at once in this process, within the key cache's lifetime elsewhere. */
+/**
+ * Renames, disables or enables a key, or changes its rate limit or tool-bridge allowlists: at once in this
+ * process, within the key cache's lifetime elsewhere. A revoked key is refused (409 key_revoked): revocation
+ * is for good, and an answer of success would suggest the key works again.
+ */
 export async function updateKey(services: AdminServices, command: Command<'key.update'>) {
   const updated = await services.keys.update(command.projectId, command.keyId, {
     ...(command.name !== undefined ? { name: command.name } : {}),
@@ -54,6 +58,13 @@ export async function updateKey(services: AdminServices, command: Command<'key.u
   });
   if (!updated) {
     throw new GatewayError('not_found', `The project "${command.projectId}" has no key "${command.keyId}".`, { code: 'key_not_found' });
+  }
+  if (updated.revokedAt) {
+    // The store changed nothing; refused, so no audit entry claims a change that did not happen.
+    throw new GatewayError('invalid_request', `The key "${command.keyId}" of the project "${command.projectId}" is revoked; create a new key.`, {
+      code: 'key_revoked',
+      status: 409,
+    });
   }
   services.caches.keys.invalidate(updated.keyHash);
   return describeKey(updated);

@@ -18,7 +18,10 @@ export interface KeyStore {
   listForProject(projectId: string): Promise<KeyRecord[]>;
   /** Marks the key revoked; returns the updated record, or undefined when the project has no such key. */
   revoke(projectId: string, keyId: string, revokedAt: string): Promise<KeyRecord | undefined>;
-  /** Changes a key's name, enabled state or rate limit (`null` removes the limit); undefined when there is no such key. */
+  /**
+   * Changes a key's name, enabled state or rate limit (`null` removes the limit); undefined when there is no
+   * such key. A revoked key is never changed (revocation is for good): it is returned as it is, `revokedAt` set.
+   */
   update(projectId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord | undefined>;
 }
 

@@ -48,6 +48,7 @@ export const usageRecordSchema = z.object({
   prepaid: z.boolean().default(false),
   /** What admission reserved from the balance for this request's worst case; settling gives back the rest. */
   reservedNanos: z.number().int().nonnegative().default(0),
+  /** The fallbacks tried: attempts after the first, whether the request was served or every target failed. */
   fallbackAttempts: z.number().int().nonnegative(),
   latencyMs: z.number().int().nonnegative(),
   /** From the request's arrival to the serving upstream's response head: the time to first byte, failover included. */

@@ -136,9 +136,9 @@ export async function runGeneration<Body extends RoutableBody>(
     } catch (thrown) {
       const error = toGatewayError(thrown);
       const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
-      // Every target failed: the record names the last one and counts every attempt.
-      const last = failed.at(-1);
-      if (last) attempt = describeAttempt(last.target, failed.length, streamed);
+      // Every target failed: `attempt` stays as onAttempt described the last target tried, so the record names
+      // it and counts the fallbacks tried, the attempts after the first (none when one target failed; a target
+      // the deadline left untried is no attempt).
       outcome = {
         ...attempt,
         status: 'failed',

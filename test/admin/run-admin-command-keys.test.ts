@@ -154,6 +154,42 @@ describe('runAdminCommand: project keys', () => {
     }
   });
 
+  it('takes a name of up to 200 characters and refuses a longer one, or one with control characters, creating nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'named' });
+    const longest = await createKey('named', 'n'.repeat(200));
+    expect(longest.name).toHaveLength(200);
+
+    const tooLong = { status: 400, code: 'invalid_command', message: 'name: names are at most 200 characters' };
+    expect(await admin.refused({ command: 'key.create', projectId: 'named', name: 'n'.repeat(100_000) })).toEqual(tooLong);
+    expect(await admin.refused({ command: 'key.update', projectId: 'named', keyId: longest.id, name: 'n'.repeat(201) })).toEqual(tooLong);
+    for (const name of ['\u001b]0;pwned\u0007\u001b[2JURGENT', 'two\nlines', 'del\u007f', 'csi\u009b2J', 'gpj.\u202eexe']) {
+      expect(await admin.refused({ command: 'key.create', projectId: 'named', name })).toMatchObject({ status: 400, message: expect.stringMatching(/^name: names must not contain control characters/) });
+      expect(await admin.refused({ command: 'key.update', projectId: 'named', keyId: longest.id, name })).toMatchObject({ status: 400, code: 'invalid_command' });
+    }
+    const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'named' });
+    expect(listed.keys.map((key) => key.name)).toEqual(['n'.repeat(200)]);
+  });
+
+  it('refuses to change a revoked key (409 key_revoked): it stays revoked and unchanged, and the audit trail records nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'revoked-for-good' });
+    const created = await createKey('revoked-for-good', 'old');
+    await admin.ok({ command: 'key.revoke', projectId: 'revoked-for-good', keyId: created.id });
+    const before = await admin.keys.findByHash(sha256(created.key));
+
+    for (const change of [{ enabled: true }, { enabled: false }, { rpm: 60 }, { rpm: 'none' }, { name: 'new' }, { mcpServers: ['docs'] }, {}]) {
+      expect(await admin.refused({ command: 'key.update', projectId: 'revoked-for-good', keyId: created.id, ...change }), JSON.stringify(change)).toEqual({
+        status: 409,
+        code: 'key_revoked',
+        message: `The key "${created.id}" of the project "revoked-for-good" is revoked; create a new key.`,
+      });
+    }
+
+    expect(await admin.keys.findByHash(sha256(created.key))).toEqual(before);
+    const trail = await admin.ok<{ entries: { command: string }[] }>({ command: 'audit.list', projectId: 'revoked-for-good' });
+    // Entries of the same millisecond (the clock is fixed) have no order.
+    expect(trail.entries.map((entry) => entry.command).sort()).toEqual(['key.create', 'key.revoke', 'project.create']);
+  });
+
   it("answers 404 key_not_found for an unknown key or another project's key", async () => {
     await admin.ok({ command: 'project.create', projectId: 'owner' });
     await admin.ok({ command: 'project.create', projectId: 'stranger' });

@@ -170,6 +170,20 @@ describe('runAdminCommand: projects and invalid commands', () => {
     }
   });
 
+  it("refuses a project name over 200 characters or with control characters, on create and update, and keeps the name it had", async () => {
+    await admin.ok({ command: 'project.create', projectId: 'labelled', name: 'é'.repeat(200) });
+
+    expect(await admin.refused({ command: 'project.create', projectId: 'labelled-2', name: 'n'.repeat(201) })).toEqual({
+      status: 400,
+      code: 'invalid_command',
+      message: 'name: names are at most 200 characters',
+    });
+    const hostile = { command: 'project.update', projectId: 'labelled', name: '\u001b[2J\u001b[1;31mURGENT' };
+    expect((await admin.refused(hostile)).message).toMatch(/^name: names must not contain control characters/);
+    const listed = await admin.ok<{ projects: { id: string; name: string }[] }>({ command: 'project.list' });
+    expect(listed.projects.filter((project) => project.id.startsWith('labelled'))).toEqual([expect.objectContaining({ id: 'labelled', name: 'é'.repeat(200) })]);
+  });
+
   it('creates nothing when the command is invalid', async () => {
     await admin.refused({ command: 'project.create', projectId: 'UPPER' });
 

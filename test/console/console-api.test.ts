@@ -139,6 +139,16 @@ describe('the console API', () => {
     );
   });
 
+  it("refuses a member's key name over 200 characters or with terminal control characters, with the admin command's message", async () => {
+    const long = await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: { name: 'n'.repeat(5_000) } });
+    expect(long.status).toBe(400);
+    expect(long.json.error).toEqual({ code: 'invalid_command', message: 'name: names are at most 200 characters' });
+
+    const hostile = await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: { name: '\u001b]0;pwned\u0007\u001b[2JURGENT' } });
+    expect(hostile.status).toBe(400);
+    expect(hostile.json.error).toMatchObject({ code: 'invalid_command', message: expect.stringMatching(/^name: names must not contain control characters/) });
+  });
+
   it('refuses a write that is not sent as application/json (a cross-site form cannot send it)', async () => {
     const answer = await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: 'name=x', contentType: 'application/x-www-form-urlencoded' });
     expect(answer.status).toBe(415);

@@ -54,8 +54,6 @@ export async function exerciseAdmin(
   const { id: spareKey } = await run<{ id: string }>({ command: 'key.create', projectId: 'acme', name: 'spare' });
   await run({ command: 'key.list', projectId: 'acme' });
   await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, name: 'renamed', rpm: 'none' });
-  // Two revocations at once: the loser's conditional update fails and it reads the key back.
-  await Promise.all([run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey }), run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey })]);
   await run({ command: 'project.get', projectId: 'acme' });
   await run({ command: 'project.list' });
   await run({ command: 'provider.list', projectId: 'acme' });
@@ -69,6 +67,9 @@ export async function exerciseAdmin(
   await run({ command: 'mcp.list', projectId: 'acme' });
   await run({ command: 'mcp.remove', projectId: 'acme', name: 'spare' });
   await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, mcpServers: ['docs'], mcpTools: 'none' });
+  // Last for the spare key: a revoked key refuses every update.
+  // Two revocations at once: the loser's conditional update fails and it reads the key back.
+  await Promise.all([run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey }), run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey })]);
   await run({ command: 'audit.list', projectId: 'acme' });
   return { key, keyId };
 }

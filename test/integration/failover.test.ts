@@ -111,7 +111,7 @@ describe('failover with route "fallback"', () => {
     expect(error.message).toMatch(
       /All 2 attempts failed: "openai\/m-all-429": Provider "openai" failed with HTTP 503: openai overloaded \| "backup\/openai\/m-all-429": Provider "backup" is rate limiting requests: Rate limit reached/,
     );
-    expect(await generation('fo-all-429')).toMatchObject({ status: 'failed', fallback_attempts: 2 });
+    expect(await generation('fo-all-429')).toMatchObject({ status: 'failed', model: 'backup/openai/m-all-429', fallback_attempts: 1 });
   });
 
   it('answers 502 when the last target fails with a 5xx, even after a 429', async () => {
@@ -204,13 +204,14 @@ describe('cool-down scope', () => {
 });
 
 describe('when failover applies', () => {
-  it('does not retry a 503 without `route` on a project without failover', async () => {
+  it('does not retry a 503 without `route` on a project without failover, and records no fallback', async () => {
     behaviours = { 'openai:m-off': 503 };
-    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-off', { models: ['openai/m-alone'] })));
+    const error = await apiError(gateway.openai(key).chat.completions.create(chat('openai/m-off', { models: ['openai/m-alone'] }), { headers: { 'x-request-id': 'fo-off' } }));
 
     expect(error.status).toBe(502);
     expect(log).toEqual(['openai:m-off']);
     expect(backup.received.some((request) => request.body.model === 'openai/m-off')).toBe(false);
+    expect(await generation('fo-off')).toMatchObject({ status: 'failed', model: 'openai/m-off', fallback_attempts: 0 });
   });
 
   it('fails over without `route` on a project with failover enabled', async () => {

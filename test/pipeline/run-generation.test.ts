@@ -86,4 +86,44 @@ describe('runGeneration', () => {
     });
     expect(fake.records).toHaveLength(0);
   });
+
+  describe('fallback_attempts: the fallbacks tried, the attempts after the first', () => {
+    const overloaded = () => new Response(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }), { status: 500, headers: { 'content-type': 'application/json' } });
+    const models = [{ slug: 'openai/gpt-4o-mini' }, { slug: 'openai/gpt-4o' }];
+    const withFallback = { ...hello, route: 'fallback', models: ['openai/gpt-4o'] };
+
+    it('counts none when the one target fails (failover off): no fallback was tried', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models, fetch: async () => overloaded() });
+      await expect(runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route)).rejects.toMatchObject({ status: 502 });
+      expect(fake.records).toHaveLength(1);
+      expect(fake.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, model: 'openai/gpt-4o-mini', fallbackAttempts: 0 });
+    });
+
+    it('counts one when the fallback served after the first target failed', async () => {
+      const fake = createFakeGateway({
+        providers: [fakeProvider('openai', ['openai-chat'])],
+        models,
+        fetch: async (_url, init) => (String(init?.body).includes('"gpt-4o-mini"') ? overloaded() : new Response(chatAnswer, { headers: { 'content-type': 'application/json' } })),
+      });
+      const response = await runGeneration(chatCompletionsEndpoint, request(withFallback), fake.services, route);
+      expect(response.status).toBe(200);
+      expect(fake.records[0]).toMatchObject({ status: 'completed', model: 'openai/gpt-4o', fallbackAttempts: 1 });
+    });
+
+    it('counts one when both targets failed: the first attempt is no fallback', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models, fetch: async () => overloaded() });
+      await expect(runGeneration(chatCompletionsEndpoint, request(withFallback), fake.services, route)).rejects.toMatchObject({ status: 502 });
+      expect(fake.records[0]).toMatchObject({ status: 'failed', model: 'openai/gpt-4o', fallbackAttempts: 1 });
+    });
+
+    it('counts no fallback for a target the deadline left untried, and names the target last tried', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models, fetch: async () => overloaded() });
+      let now = Date.now();
+      fake.services.clock.now = () => now;
+      const slow = async () => ((now += 60_000), overloaded());
+      const services = { ...fake.services, fetch: slow };
+      await expect(runGeneration(chatCompletionsEndpoint, request(withFallback), services, { ...route, receivedAt: now })).rejects.toMatchObject({ status: 502 });
+      expect(fake.records[0]).toMatchObject({ status: 'failed', model: 'openai/gpt-4o-mini', fallbackAttempts: 0 });
+    });
+  });
 });

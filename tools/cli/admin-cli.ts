@@ -1,7 +1,7 @@
 import '../check-node-version.js';
 import type { AdminResult } from '../../shared/admin/admin-command.ts';
 import { chooseAdminInvoker } from './admin-invoker.ts';
-import { formatAdminAnswer } from './admin/format-admin-answer.ts';
+import { formatAdminAnswer, formatAdminError } from './admin/format-admin-answer.ts';
 import { parseAdminCommandLine } from './admin/parse-admin-command-line.ts';
 
 /**
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const answer = (await invoker.invoke(line.event)) as AdminResult;
     if (!answer.ok) {
-      console.error(`error: ${answer.error.message} (${answer.error.code})`);
+      console.error(formatAdminError(answer.error.message, answer.error.code));
       return 1;
     }
     console.log(formatAdminAnswer(answer.result, line.output));
@@ -39,6 +39,6 @@ function exitAfterOutput(code: number): void {
 }
 
 main(process.argv.slice(2)).then(exitAfterOutput, (error: unknown) => {
-  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(formatAdminError(error instanceof Error ? error.message : String(error)));
   exitAfterOutput(1);
 });

@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../../shared/core/control-characters.ts';
 import { formatScaledInteger } from '../../shared/core/usd-decimal.ts';
 import type { UsageReportLine } from './local-usage-query.ts';
 
@@ -13,11 +14,12 @@ export function formatNanosAsUsd(nanos: bigint): string {
   return formatScaledInteger(nanos, NANOS_SCALE);
 }
 
+/** A model's slug is an owner's text (the console lets owners allow models): control characters show escaped. */
 function cells(line: UsageReportLine): string[] {
   return [
     line.day,
-    line.projectId,
-    line.model,
+    escapeControlCharacters(line.projectId),
+    escapeControlCharacters(line.model),
     String(line.requests),
     line.promptTokens.toString(),
     line.completionTokens.toString(),

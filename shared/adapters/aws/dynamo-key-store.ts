@@ -50,7 +50,7 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
 
   async update(projectId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord | undefined> {
     const found = await this.findById(projectId, keyId);
-    if (!found) return undefined;
+    if (!found || found.revokedAt) return found;
     const sets: string[] = [];
     const removes: string[] = [];
     const values: Record<string, unknown> = {};
@@ -76,18 +76,24 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
       }
     }
     if (sets.length === 0 && removes.length === 0) return found;
-    const { Attributes } = await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { keyHash: found.keyHash },
-        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-        ConditionExpression: 'attribute_exists(keyHash)',
-        ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return keyRecordSchema.parse(Attributes);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash: found.keyHash },
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+          ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return keyRecordSchema.parse(Attributes);
+    } catch (error) {
+      // Revoked since it was read: the key as it now is, unchanged.
+      if (error instanceof ConditionalCheckFailedException) return this.findByHash(found.keyHash);
+      throw error;
+    }
   }
 
   private async findById(projectId: string, keyId: string): Promise<KeyRecord | undefined> {

@@ -168,6 +168,39 @@ describe('DynamoKeyStore', () => {
       expect(gets[0]?.args[0].input).toEqual({ TableName: 'keys-table', Key: { keyHash: hashA } });
     });
 
+    it('updates a key only while it is not revoked (attribute_not_exists(revokedAt))', async () => {
+      dynamo.on(QueryCommand).resolves({ Items: [keyRecord()] });
+      dynamo.on(UpdateCommand).resolves({ Attributes: { ...keyRecord(), disabled: true } });
+
+      await expect(store.update('alpha', 'key_aaaaaaaaaaaaaaaa', { disabled: true })).resolves.toEqual({ ...keyRecord(), disabled: true });
+
+      expect(dynamo.commandCalls(UpdateCommand)[0]?.args[0].input).toEqual({
+        TableName: 'keys-table',
+        Key: { keyHash: hashA },
+        UpdateExpression: 'SET disabled = :disabled',
+        ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':disabled': true },
+        ReturnValues: 'ALL_NEW',
+      });
+    });
+
+    it('returns a revoked key unchanged, and writes nothing, when asked to update it', async () => {
+      const revoked = keyRecord({ revokedAt: '2025-01-01T00:00:00.000Z', disabled: true });
+      dynamo.on(QueryCommand).resolves({ Items: [revoked] });
+
+      await expect(store.update('alpha', revoked.keyId, { disabled: false, rpm: 60, name: 'back' })).resolves.toEqual(revoked);
+      expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
+    });
+
+    it('reads the key back, unchanged, when it was revoked between the read and the update', async () => {
+      const revoked = keyRecord({ revokedAt: '2025-03-04T05:06:06.000Z' });
+      dynamo.on(QueryCommand).resolves({ Items: [keyRecord()] });
+      dynamo.on(UpdateCommand).rejects(conditionFailed());
+      dynamo.on(GetCommand).resolves({ Item: revoked });
+
+      await expect(store.update('alpha', revoked.keyId, { disabled: false })).resolves.toEqual(revoked);
+    });
+
     it('propagates any other failure of the revoking update', async () => {
       dynamo.on(QueryCommand).resolves({ Items: [keyRecord()] });
       dynamo.on(UpdateCommand).rejects(new Error('throttled'));
@@ -258,6 +291,15 @@ describe('DynamoKeyStore', () => {
       // Renaming or revoking keeps the stamp.
       await store.revoke('user', 'key_used', '2025-05-08T00:00:00.000Z');
       expect((await store.findByHash(record.keyHash))?.lastUsedAt).toBe('2025-05-07T00:00:00.000Z');
+    });
+
+    it('never changes a revoked key: enabling, renaming or a new limit leave it as it was revoked', async () => {
+      const record = keyRecord({ keyHash: 'e'.repeat(64), keyId: 'key_gone', projectId: 'updater', disabled: true });
+      await store.put(record);
+      const revoked = await store.revoke('updater', 'key_gone', '2025-05-05T05:05:05.000Z');
+
+      await expect(store.update('updater', 'key_gone', { disabled: false, name: 'back', rpm: 60 })).resolves.toEqual(revoked);
+      await expect(store.findByHash(record.keyHash)).resolves.toEqual(revoked);
     });
 
     it("does not revoke another project's key, nor an unknown one", async () => {

@@ -40,4 +40,10 @@ describe('formatUsageReport', () => {
     expect(others.length).toBeGreaterThan(0);
     for (const index of others) expect(index).toBe(first);
   });
+
+  it("shows control characters in a model's name escaped, never raw", () => {
+    const text = formatUsageReport([line({ model: 'openai/\u001b[2Jx\u009b' })]);
+    expect(text.split('\n')[2]).toMatch(/^2025-03-01\s+acme\s+openai\/\\u001b\[2Jx\\u009b\s+1\s/);
+    expect(text).not.toMatch(/[\u001b\u009b]/);
+  });
 });

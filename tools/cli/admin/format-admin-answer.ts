@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../../../shared/core/control-characters.ts';
 import type { OutputFormat } from './build-admin-program.ts';
 
 type Row = Record<string, unknown>;
@@ -10,17 +11,18 @@ function isListOfRows(value: unknown): value is Row[] {
   return Array.isArray(value) && value.every(isRow);
 }
 
+/** A value as table text; names come from people (a console member names their keys), so control characters show escaped. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'string') return value;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return escapeControlCharacters(text);
 }
 
 /** Left-aligned columns two spaces apart, headers in capitals (as gh and kubectl print them). */
 export function renderTable(rows: readonly Row[]): string {
   if (rows.length === 0) return '(none)';
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const lines = [columns.map((column) => column.toUpperCase()), ...rows.map((row) => columns.map((column) => cell(row[column])))];
+  const lines = [columns.map((column) => escapeControlCharacters(column.toUpperCase())), ...rows.map((row) => columns.map((column) => cell(row[column])))];
   const widths = columns.map((_, index) => Math.max(...lines.map((line) => (line[index] ?? '').length)));
   return lines.map((line) => line.map((text, index) => text.padEnd(widths[index] ?? 0)).join('  ').trimEnd()).join('\n');
 }
@@ -41,13 +43,28 @@ function renderRecord(record: Row): string {
 }
 
 /**
+ * JSON as JSON.stringify writes it, with the control characters it leaves raw (DEL, C1, bidirectional
+ * overrides) written as `\u` escapes too: the same document once parsed, nothing a terminal acts on. Every
+ * raw line break of JSON.stringify's output is layout (it escapes those inside strings).
+ */
+function formatJson(result: unknown): string {
+  // JSON.stringify answers undefined for undefined, whatever its type says.
+  return (JSON.stringify(result, null, 2) ?? String(result)).split('\n').map(escapeControlCharacters).join('\n');
+}
+
+/**
  * An admin answer as the user asked for it: JSON (the default, for scripts) or tables for people. An
  * answer that is one list (`{"keys": [...]}`) becomes that list's table.
  */
 export function formatAdminAnswer(result: unknown, output: OutputFormat): string {
-  if (output === 'json' || !isRow(result)) return JSON.stringify(result, null, 2);
+  if (output === 'json' || !isRow(result)) return formatJson(result);
   const entries = Object.entries(result);
   const [onlyEntry] = entries;
   if (entries.length === 1 && onlyEntry && isListOfRows(onlyEntry[1])) return renderTable(onlyEntry[1]);
   return renderRecord(result);
+}
+
+/** The stderr line of a refusal or failure; its message may quote a name someone else chose, so control characters show escaped. */
+export function formatAdminError(message: string, code?: string): string {
+  return `error: ${escapeControlCharacters(message)}${code !== undefined ? ` (${code})` : ''}`;
 }

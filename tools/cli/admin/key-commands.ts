@@ -13,7 +13,7 @@ export const keyCommands: CliCommand[] = [
     details: 'Only its hash is stored: keep the key from this answer, no command can show it again.',
     arguments: [projectIdArgument],
     flags: [
-      { name: '--name', value: 'NAME', description: 'a label for listings (default: "default")', field: 'name', parse: text },
+      { name: '--name', value: 'NAME', description: 'a label for listings, at most 200 characters (default: "default")', field: 'name', parse: text },
       { name: '--member', value: 'MEMBER', description: 'the project member the key belongs to (member remove refuses it)', field: 'member', parse: text },
       { name: '--rpm', value: 'N', description: 'requests per minute for this key', field: 'rpm', parse: positiveInteger },
     ],
@@ -36,11 +36,11 @@ export const keyCommands: CliCommand[] = [
     event: 'key.update',
     summary: 'Rename, disable or enable a key, or change its rate limit or its MCP servers and tools',
     details:
-      'A disabled key is refused with 403 until enabled again. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
+      'A disabled key is refused with 403 until enabled again; a revoked key cannot be changed (exit code 1): create a new key. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
       'unless --mcp-servers or --mcp-tools narrow it: a tool must pass both, and what a key may not reach is neither listed nor callable.',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [
-      { name: '--name', value: 'NAME', description: 'a new label', field: 'name', parse: text },
+      { name: '--name', value: 'NAME', description: 'a new label, at most 200 characters', field: 'name', parse: text },
       { name: '--enabled', value: 'on|off', description: 'off refuses the key (403) until on again', field: 'enabled', parse: onOff },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for this key', field: 'rpm', parse: positiveIntegerOrNone },
       { name: '--mcp-servers', value: 'LIST|none', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": all)', field: 'mcpServers', parse: listOrNone() },

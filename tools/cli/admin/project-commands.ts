@@ -11,7 +11,7 @@ export const projectCommands: CliCommand[] = [
     event: 'project.create',
     summary: 'Create a project (active, every option off)',
     arguments: [projectIdArgument],
-    flags: [{ name: '--name', value: 'NAME', description: 'display name (default: the project id)', field: 'name', parse: text }],
+    flags: [{ name: '--name', value: 'NAME', description: 'display name, at most 200 characters (default: the project id)', field: 'name', parse: text }],
     examples: ['project create acme --name "Acme"'],
     prints: PROJECT_VIEW,
   },
@@ -43,7 +43,7 @@ export const projectCommands: CliCommand[] = [
     details: 'Only the flags given change; "none" clears a limit or a list.',
     arguments: [projectIdArgument],
     flags: [
-      { name: '--name', value: 'NAME', description: 'display name', field: 'name', parse: text },
+      { name: '--name', value: 'NAME', description: 'display name, at most 200 characters', field: 'name', parse: text },
       { name: '--plan', value: 'active|inactive', description: 'an inactive project is refused (403)', field: 'plan', parse: oneOf(['active', 'inactive']) },
       { name: '--usage-injection', value: 'on|off', description: 'usage.cost in responses and a usage chunk at the end of streams', field: 'usageInjection', parse: onOff },
       { name: '--failover', value: 'on|off', description: 'fail over on upstream 429, 5xx and time-outs without "route": "fallback"', field: 'failover', parse: onOff },

@@ -132,6 +132,17 @@ describe('parseAdminCommandLine refusing a command line', () => {
     expect(text.trimEnd().split('\n')).toHaveLength(2);
   });
 
+  it.each([
+    [['key', 'create', 'demo', '--name', 'n'.repeat(100_000)], '--name: names are at most 200 characters'],
+    [['project', 'update', 'demo', '--name', 'n'.repeat(201)], '--name: names are at most 200 characters'],
+    [['project', 'create', 'demo', '--name', '\u001b[2J\u001b[1;31mURGENT'], '--name: names must not contain control characters'],
+    [['key', 'update', 'demo', 'key_1', '--name', 'a\u202eb'], '--name: names must not contain control characters'],
+  ])('refuses a name that is too long or holds control characters before sending anything: %#', (argv, message) => {
+    const parsed = parseAdminCommandLine(argv);
+    expect(parsed.kind).toBe('usage-error');
+    expect(parsed.kind === 'usage-error' ? parsed.text.split('\n')[0] : '').toContain(message);
+  });
+
   it('refuses an unknown flag, suggesting the likely one, without printing the whole usage', () => {
     expect(usageError('project update demo --rpmm 3')).toBe(
       "error: unknown option '--rpmm'\n(Did you mean --rpm?)\nRun \"npm run --silent admin -- project update --help\" for usage and an example.\n",
