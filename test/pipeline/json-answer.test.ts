@@ -69,7 +69,9 @@ describe('readJsonAnswer of a native chat completion', () => {
   it('prints a cost below 1e-6 without exponent notation', async () => {
     const body = JSON.stringify({ id: 'c', choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } });
     const metered = await meterChatCompletion(body, options(true).meterOptions);
-    expect(metered.body).toBe('{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":0,"total_tokens":1,"cost":0.00000015}}');
+    expect(metered.body).toBe(
+      '{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":0,"total_tokens":1,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0},"cost":0.00000015}}',
+    );
   });
 
   it('reports the finish reason and upstream id of a recorded tool-call completion', async () => {
