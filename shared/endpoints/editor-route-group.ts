@@ -1,9 +1,10 @@
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { lazyRoutes } from '../pipeline/lazy-routes.ts';
 import { createRouteGroup, type ErrorReporter, type RouteHandler, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
 import { renderEditorError } from '../protocols/editor-chat/editor-errors.ts';
 import { editorChatCompletionsEndpoint } from './editor-chat-completions.ts';
-import { handleListModels } from './list-models.ts';
+import { EDITOR_MODEL_LIST_METHODS } from './model-list-methods.ts';
 
 const completeForEditor: RouteHandler = (request, services, route) => runGeneration(editorChatCompletionsEndpoint, request, services, route);
 
@@ -15,8 +16,8 @@ const completeForEditor: RouteHandler = (request, services, route) => runGenerat
 export const editorRoutes: RouteTable = {
   '/v1/editor/chat/completions': { POST: completeForEditor },
   '/v1/editor/v1/chat/completions': { POST: completeForEditor },
-  '/v1/editor/models': { GET: handleListModels },
-  '/v1/editor/v1/models': { GET: handleListModels },
+  // Loaded on first use, as on the OpenAI route group.
+  ...lazyRoutes(EDITOR_MODEL_LIST_METHODS, () => import('./model-list-routes.ts').then((module) => module.modelListRoutes)),
 };
 
 /** The editor route group, errors in OpenAI's format with setup hints the editor shows. */

@@ -7,9 +7,8 @@ import { isEditorClientRequest } from '../protocols/editor-chat/editor-client-de
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
-import { handleGetModel } from './get-model.ts';
-import { handleListModels } from './list-models.ts';
 import { MODEL_API_METHODS } from './model-api-methods.ts';
+import { MODEL_LIST_METHODS } from './model-list-methods.ts';
 import { responsesEndpoint } from './responses.ts';
 import { handleStoredResponse } from './stored-responses.ts';
 
@@ -35,9 +34,8 @@ export const openAiRoutes: RouteTable = {
   '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
-  '/v1/models': { GET: handleListModels },
-  // The model id may itself hold slashes (`/v1/models/openai/gpt-4o-mini`).
-  '/v1/models/*': { GET: handleGetModel },
+  // The list and one model (whose id may itself hold slashes: `/v1/models/openai/gpt-4o-mini`), loaded on first use.
+  ...lazyRoutes(MODEL_LIST_METHODS, () => import('./model-list-routes.ts').then((module) => module.modelListRoutes)),
   '/v1/generation': { GET: handleGetGeneration },
   // Completions, embeddings, images, audio, moderations, rerank, videos and the pass-through, loaded on first use.
   ...lazyRoutes(MODEL_API_METHODS, () => import('./model-api-routes.ts').then((module) => module.modelApiRoutes)),
