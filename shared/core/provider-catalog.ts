@@ -9,6 +9,12 @@ export interface KnownProvider {
   requiresApiKey: boolean;
   /** Serves OpenAI's Responses API (`POST /responses`) beside chat completions: Responses requests go to it natively. */
   servesResponses?: true;
+  /**
+   * Takes OpenAI's custom (free-text) tools in chat completions (`{type: "custom", custom: {…}}` tools and
+   * calls). Every other chat provider answers them with 400, so they reach it as JSON function tools taking
+   * one string, `input` (docs/decisions/custom-tools.md).
+   */
+  customTools?: true;
   /** Also serves a rerank API at `/rerank` below the same base URL, in this dialect. */
   reranks?: RerankProtocolId;
   /**
@@ -27,7 +33,7 @@ export const MOCK_BASE_URL = 'mock://offline/v1';
  * Base URLs end before the protocol's paths (`/chat/completions`, `/messages`).
  */
 export const knownProviders: Readonly<Record<string, KnownProvider>> = {
-  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, servesResponses: true },
+  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, servesResponses: true, customTools: true },
   anthropic: { family: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
   groq: { family: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true, unsupportedParameters: ['logprobs', 'top_logprobs', 'logit_bias'] },
   mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },
@@ -64,6 +70,15 @@ export function servesResponsesByDefault(provider: string, baseUrl: string): boo
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a provider takes OpenAI's custom tools in chat completions: OpenAI only. OpenRouter and Azure
+ * OpenAI serve the Responses API, where the editor and Codex reach them natively; their chat completions
+ * serve other vendors' models too, so a custom tool there goes as a function tool, which every model takes.
+ */
+export function takesCustomTools(provider: string): boolean {
+  return knownProviders[provider]?.customTools === true;
 }
 
 export function providerRequiresApiKey(provider: string): boolean {

@@ -2,6 +2,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import { toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
+import { takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
@@ -75,7 +76,12 @@ export async function runGeneration<Body extends RoutableBody>(
   const bridgeTo = (target: RouteTarget): Bridge =>
     endpoint.upstream
       ? endpoint.upstream.bridgeTo(target, body)
-      : chooseBridge(endpoint.clientProtocol, target.provider.protocols, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
+      : chooseBridge(
+          endpoint.clientProtocol,
+          { protocols: target.provider.protocols, features: { customTools: takesCustomTools(target.provider.provider) } },
+          clientBody,
+          () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)),
+        );
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
   const answering = (async (): Promise<GatewayResponse> => {

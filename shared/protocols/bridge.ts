@@ -17,6 +17,7 @@ import {
   type NativeCarriage,
   type Presentation,
   type StreamReader,
+  type UpstreamFeatures,
   type UpstreamProtocol,
   type WireProtocol,
 } from './wire-protocol.ts';
@@ -92,26 +93,34 @@ export interface ProtocolBridge extends Bridge {
 /** Bytes of a protocol answer are never relayed raw; nothing to meter. */
 export const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({}) };
 
+/** The provider a bridge leads to, as far as a bridge cares: the protocols it speaks for the model, and what it takes beyond them. */
+export interface BridgeTarget {
+  protocols: readonly WireProtocolId[];
+  features: UpstreamFeatures;
+}
+
 /**
- * Chooses the bridge to a provider speaking `providerProtocols`:
+ * Chooses the bridge to a provider:
  * - native when the provider speaks a protocol that carries the client's (its own; Anthropic's Messages in
- *   Bedrock's InvokeModel): the body as sent, the upstream's events back;
+ *   Bedrock's InvokeModel): the body as sent, the upstream's events back; unless the body uses custom tools
+ *   the provider does not take, which only a translation can encode for it and decode on the way back;
  * - else, for a client dialect, its direct rewrite to a protocol the provider speaks (the answer comes back
  *   through the canonical model);
  * - else a translation through the canonical model (the client protocol's reader and the upstream
  *   protocol's writer, and back) to the provider's first conversation protocol.
  * `canonical` reads the client body once for every translated target of the request.
  */
-export function chooseBridge(client: ClientProtocol, providerProtocols: readonly WireProtocolId[], canonical: () => CanonicalRequest): ProtocolBridge {
-  const conversational = providerProtocols.filter(isConversationProtocol);
+export function chooseBridge(client: ClientProtocol, target: BridgeTarget, body: Record<string, unknown>, canonical: () => CanonicalRequest): ProtocolBridge {
+  const conversational = target.protocols.filter(isConversationProtocol);
   if (isClientDialect(client)) {
     const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
     if (rewrite) return rewrittenBridge(client, rewrite);
-    return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), canonical);
+    return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), target.features, canonical);
   }
   const carrier = conversational.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
-  if (carrier?.native) return nativeBridgeBetween(client, carrier, carrier.native);
-  return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), canonical);
+  const carriage = carrier?.native;
+  if (carrier && carriage && (target.features.customTools || !carriage.usesCustomTools?.(body))) return nativeBridgeBetween(client, carrier, carriage);
+  return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), target.features, canonical);
 }
 
 function streamingOf(body: Record<string, unknown>): boolean {
@@ -205,8 +214,8 @@ function canonicalAnswerBridge(
   };
 }
 
-function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, canonical: () => CanonicalRequest): ProtocolBridge {
-  return canonicalAnswerBridge(client, upstream, (_body, upstreamModel) => JSON.stringify(upstream.writeRequest(canonical(), upstreamModel)), canonical);
+function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, features: UpstreamFeatures, canonical: () => CanonicalRequest): ProtocolBridge {
+  return canonicalAnswerBridge(client, upstream, (_body, upstreamModel) => JSON.stringify(upstream.writeRequest(canonical(), upstreamModel, features)), canonical);
 }
 
 /** A dialect's body rewritten straight into the upstream's protocol: nothing was encoded that a reader must decode. */

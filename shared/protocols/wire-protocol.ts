@@ -37,8 +37,8 @@ export interface UpstreamProtocol {
    * unchanged (its own; Anthropic's Messages inside Bedrock's InvokeModel); absent when none does.
    */
   native?: NativeCarriage;
-  /** A translated request in this protocol's body. */
-  writeRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown>;
+  /** A translated request in this protocol's body, in the terms the provider takes (`features`). */
+  writeRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown>;
   /**
    * A complete answer in canonical terms (throws an upstream GatewayError when it is not one). `request` is
    * the translated request it answers, so that what the writer encoded on the way out (a custom tool's free
@@ -66,6 +66,20 @@ export interface NativeCarriage {
    * whatever the gateway needs to meter (e.g. stream usage) asked for.
    */
   requestBody(body: Record<string, unknown>, upstreamModel: string, client: GatewayRequest['headers']): string;
+  /**
+   * Whether the body uses OpenAI's custom tools (a tool or an earlier call), which a provider without
+   * them refuses: such a body reaches it translated instead. Absent: the protocol has no custom tools.
+   */
+  usesCustomTools?(body: Record<string, unknown>): boolean;
+}
+
+/**
+ * What a provider takes beyond what every provider of its protocol takes, from the provider catalogue: the
+ * bridge and the request writer follow it, and readers decode what the writer encoded for want of it.
+ */
+export interface UpstreamFeatures {
+  /** OpenAI's custom (free-text) tools in chat completions; without, they go as JSON tools taking one string, `input`. */
+  customTools: boolean;
 }
 
 /** What every client protocol does, whether or not some provider speaks it too. */

@@ -22,7 +22,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   const estimatedFrom: string[] = [];
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
-  const bridge = chooseBridge(openAiChatProtocol, ['openai-chat'], () => {
+  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true } }, {}, () => {
     throw new Error('native');
   });
   const response = await streamAnswer({

@@ -1,4 +1,6 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
+import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
+import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
 
 /**
@@ -10,15 +12,19 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  *   images tool results returned, which a tool message cannot hold); a lone text part is a plain string;
  * - an assistant turn's texts are joined into `content`, its tool calls become `tool_calls`; reasoning has
  *   no chat form and is left out;
+ * - custom tools (free text) stay chat's own custom tools for a provider that takes them (OpenAI); for any
+ *   other, a custom tool is a function taking one string property, `input`, and so is named in
+ *   `tool_choice`, and its earlier calls are function calls with the text JSON-wrapped there
+ *   (custom-tool-input.ts; the readers unwrap the calls that come back);
  * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage.
  */
-export function writeChatRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+export function writeChatRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const messages: ChatMessageOut[] = [];
   const system = request.system.filter((text) => text !== '').join('\n\n');
   if (system !== '') messages.push({ role: 'system', content: system });
-  for (const message of request.messages) messages.push(...writeMessage(message));
+  for (const message of request.messages) messages.push(...writeMessage(message, features));
 
-  const tools = request.tools.map(writeTool);
+  const tools = request.tools.map((tool) => writeTool(tool, features));
   const hasTools = tools.length > 0;
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
@@ -31,7 +37,7 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
     ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     ...(hasTools ? { tools } : {}),
-    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools) } : {}),
+    ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools, features) } : {}),
     ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
     ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
     ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
@@ -39,14 +45,14 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   };
 }
 
-function writeMessage(message: CanonicalMessage): ChatMessageOut[] {
+function writeMessage(message: CanonicalMessage, features: UpstreamFeatures): ChatMessageOut[] {
   switch (message.role) {
     case 'system': {
       const text = texts(message.parts).join('\n\n');
       return text === '' ? [] : [{ role: 'system', content: text }];
     }
     case 'assistant':
-      return writeAssistant(message.parts);
+      return writeAssistant(message.parts, features);
     case 'user':
     case 'tool':
       return writeUserTurn(message.parts);
@@ -89,15 +95,20 @@ function writePart(part: CanonicalPart): ChatContentPartOut | undefined {
   }
 }
 
-function writeAssistant(parts: readonly CanonicalPart[]): ChatMessageOut[] {
+function writeAssistant(parts: readonly CanonicalPart[], features: UpstreamFeatures): ChatMessageOut[] {
   const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-  const toolCalls: ChatToolCallOut[] = parts.flatMap((part) => (part.type === 'tool-call' ? [chatToolCallOf(part)] : []));
+  const toolCalls: ChatToolCallOut[] = parts.flatMap((part) => (part.type === 'tool-call' ? [writeToolCall(part, features)] : []));
   if (text === '' && toolCalls.length === 0) return [];
   return [{ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
 }
 
-function writeTool(tool: CanonicalTool): Record<string, unknown> {
-  if (tool.custom) {
+function writeToolCall(call: Extract<CanonicalPart, { type: 'tool-call' }>, features: UpstreamFeatures): ChatToolCallOut {
+  if (!call.custom || features.customTools) return chatToolCallOf(call);
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(jsonToolCallInput(call)) } };
+}
+
+function writeTool(tool: CanonicalTool, features: UpstreamFeatures): Record<string, unknown> {
+  if (tool.custom && features.customTools) {
     return { type: 'custom', custom: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.custom.format ? { format: tool.custom.format } : {}) } };
   }
   return {
@@ -105,14 +116,15 @@ function writeTool(tool: CanonicalTool): Record<string, unknown> {
     function: {
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
-      parameters: tool.parameters ?? { type: 'object', properties: {} },
+      parameters: tool.custom ? jsonToolInputSchema(tool) : (tool.parameters ?? { type: 'object', properties: {} }),
       ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
     },
   };
 }
 
-function namedToolChoice(name: string, tools: readonly CanonicalTool[]): Record<string, unknown> {
-  return tools.find((tool) => tool.name === name)?.custom ? { type: 'custom', custom: { name } } : { type: 'function', function: { name } };
+function namedToolChoice(name: string, tools: readonly CanonicalTool[], features: UpstreamFeatures): Record<string, unknown> {
+  const custom = features.customTools && tools.find((tool) => tool.name === name)?.custom;
+  return custom ? { type: 'custom', custom: { name } } : { type: 'function', function: { name } };
 }
 
 function writeResponseFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
+import { asJsonObject } from '../../core/json-object.ts';
 
 /**
  * The fields of a chat completion request the gateway reads. Everything else passes to the upstream
@@ -37,4 +38,20 @@ export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamMo
 
 export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {
   return request.stream_options?.include_usage === true;
+}
+
+/** A custom tool or call, as chat spells it (`type: "custom"`, or a `custom` member without `function`). */
+function isCustom(item: unknown): boolean {
+  const entry = asJsonObject(item);
+  return entry !== undefined && (entry.type === 'custom' || (entry.custom !== undefined && entry.function === undefined));
+}
+
+/** Whether a chat body offers a custom tool or replays a custom tool call: a provider without custom tools refuses either. */
+export function chatBodyUsesCustomTools(body: Record<string, unknown>): boolean {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  return tools.some(isCustom) || messages.some((message) => {
+    const calls = asJsonObject(message)?.tool_calls;
+    return Array.isArray(calls) && calls.some(isCustom);
+  });
 }

@@ -1,4 +1,6 @@
+import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { CanonicalOutput, CanonicalResponse } from '../../canonical/canonical-response.ts';
+import { customToolNames, unwrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { mapChatFinishReason } from './chat-finish-reason.ts';
@@ -8,9 +10,11 @@ import { chatCompletionSchema } from './chat-wire-types.ts';
 /**
  * A chat completion in canonical terms: `reasoning_content` (or `reasoning`, as OpenRouter and vLLM name
  * it) as reasoning, content and refusal as text, each tool call with its arguments. Only the first choice is
- * read: a translated request never asks for more.
+ * read: a translated request never asks for more. A function call of a custom tool of the translated `request`
+ * (a provider without custom tools got it as a function taking one string, `input`) is a custom call with that text.
  */
-export function readChatResponse(payload: unknown): CanonicalResponse {
+export function readChatResponse(payload: unknown, request?: CanonicalRequest): CanonicalResponse {
+  const customTools = customToolNames(request);
   const completion = parseProviderPayload(chatCompletionSchema, payload);
   const choice = completion?.choices?.[0];
   const usage = readChatUsage(completion?.usage);
@@ -27,6 +31,7 @@ export function readChatResponse(payload: unknown): CanonicalResponse {
   (message.tool_calls ?? []).forEach((call, position) => {
     const id = call.id ?? `call_${position}`;
     if (call.type === 'custom' || (!call.function && call.custom)) content.push({ type: 'tool-call', id, name: call.custom?.name ?? '', arguments: call.custom?.input ?? '', custom: true });
+    else if (customTools.has(call.function?.name ?? '')) content.push({ type: 'tool-call', id, name: call.function?.name ?? '', arguments: unwrapCustomToolInput(call.function?.arguments ?? ''), custom: true });
     else content.push({ type: 'tool-call', id, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
   });
   return {

@@ -1,4 +1,6 @@
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
+import { customToolNames, unwrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { chatChunkSchema, type ChatChunk } from './chat-wire-types.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { mapChatFinishReason } from './chat-finish-reason.ts';
@@ -12,6 +14,8 @@ interface ToolCallState {
   name: string | undefined;
   /** A custom tool's call: its fragments are free text. */
   custom: boolean;
+  /** A custom tool of the request called as a function (a provider without custom tools): its JSON, collected. */
+  wrapped: { json: string } | undefined;
   /** Argument fragments that came before the name (the call cannot start without one). */
   pendingArguments: string;
   /** The canonical index, once started. */
@@ -27,8 +31,11 @@ interface ToolCallState {
  * after another, and a fragment for a call that has already ended is dropped. A call is new when its
  * `index` is new or when it brings a different `id` at a known index (some servers number every call 0).
  * The usage chunk (sent after the finish chunk, with `choices: []`) becomes a usage event.
+ * A function call of a custom tool of the translated `request` (a provider without custom tools got it as a
+ * function taking one string, `input`) is a custom tool call again: its text comes as one fragment when it ends.
  */
-export function createChatStreamReader() {
+export function createChatStreamReader(request?: CanonicalRequest) {
+  const customTools = customToolNames(request);
   const calls = new Map<number, ToolCallState>();
   let openCall: ToolCallState | undefined;
   let nextIndex = 0;
@@ -39,14 +46,23 @@ export function createChatStreamReader() {
     if (openCall && !openCall.ended) end(openCall, events);
     call.index = nextIndex++;
     openCall = call;
-    events.push({ type: 'tool-call-start', index: call.index, id: call.id ?? `call_${call.index}`, name: call.name ?? '', ...(call.custom ? { custom: true } : {}) });
-    if (call.pendingArguments) events.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: call.pendingArguments });
+    if (!call.custom && customTools.has(call.name ?? '')) call.wrapped = { json: '' };
+    events.push({ type: 'tool-call-start', index: call.index, id: call.id ?? `call_${call.index}`, name: call.name ?? '', ...(call.custom || call.wrapped ? { custom: true } : {}) });
+    append(call, call.pendingArguments, events);
     call.pendingArguments = '';
+  }
+
+  function append(call: ToolCallState, fragment: string, events: CanonicalEvent[]): void {
+    if (!fragment || call.index === undefined) return;
+    if (call.wrapped) call.wrapped.json += fragment;
+    else events.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: fragment });
   }
 
   function end(call: ToolCallState, events: CanonicalEvent[]): void {
     if (call.index === undefined) start(call, events);
     call.ended = true;
+    const text = call.wrapped ? unwrapCustomToolInput(call.wrapped.json) : '';
+    if (text) events.push({ type: 'tool-call-delta', index: call.index ?? 0, argumentsDelta: text });
     events.push({ type: 'tool-call-end', index: call.index ?? 0 });
   }
 
@@ -54,7 +70,7 @@ export function createChatStreamReader() {
     const key = delta.index ?? position;
     let call = calls.get(key);
     if (!call || (delta.id && call.id && delta.id !== call.id)) {
-      call = { id: undefined, name: undefined, custom: false, pendingArguments: '', index: undefined, ended: false };
+      call = { id: undefined, name: undefined, custom: false, wrapped: undefined, pendingArguments: '', index: undefined, ended: false };
       calls.set(key, call);
     }
     call.id ||= delta.id ?? undefined;
@@ -64,8 +80,8 @@ export function createChatStreamReader() {
     if (call.index === undefined) {
       call.pendingArguments += fragment;
       if (call.name) start(call, events);
-    } else if (fragment && !call.ended) {
-      events.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: fragment });
+    } else if (!call.ended) {
+      append(call, fragment, events);
     }
   }
 

@@ -3,7 +3,7 @@ import type { WireProtocol } from '../wire-protocol.ts';
 import { createChatChunkWriter } from './chat-chunk-writer.ts';
 import { presentChatCompletion } from './chat-native-response.ts';
 import { createChatPassThrough } from './chat-pass-through.ts';
-import { buildUpstreamChatBody, type ChatCompletionRequest } from './chat-request.ts';
+import { buildUpstreamChatBody, chatBodyUsesCustomTools, type ChatCompletionRequest } from './chat-request.ts';
 import { readChatRequest } from './chat-request-reader.ts';
 import { writeChatRequest } from './chat-request-writer.ts';
 import { readChatResponse } from './chat-response-reader.ts';
@@ -17,7 +17,11 @@ export const openAiChatProtocol: WireProtocol = {
 
   upstreamPath: () => '/chat/completions',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
-  native: { carries: 'openai-chat', requestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel) },
+  native: {
+    carries: 'openai-chat',
+    requestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel),
+    usesCustomTools: chatBodyUsesCustomTools,
+  },
   writeRequest: writeChatRequest,
   readResponse: readChatResponse,
   createStreamDecoder: createSseDecoder,

@@ -9,7 +9,7 @@ import type { WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
 /** A client body as the gateway sends it to Converse: the client protocol's reader, Converse's writer. */
 function toConverse(client: WireProtocol, body: Record<string, unknown>) {
   const canonical = client.readRequest(body);
-  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0'), dropped: canonical.dropped.list() };
+  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0', { customTools: false }), dropped: canonical.dropped.list() };
 }
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
@@ -106,6 +106,7 @@ describe('writeConverseRequest', () => {
         dropped,
       },
       'amazon.nova-pro-v1:0',
+      { customTools: false },
     );
 
     expect(body.messages).toEqual([
