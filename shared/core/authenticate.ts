@@ -18,6 +18,8 @@ export function extractProjectKey(headers: Readonly<Record<string, string | unde
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const candidate = bearer ?? headers['x-api-key']?.trim();
   if (!candidate) {
+    // An Authorization header that is not one bearer token (two keys joined by a repeated header, another scheme).
+    if (authorization) throw invalidKey('Malformed Authorization header: send one project key as "Authorization: Bearer gw.…".');
     throw invalidKey('Missing project key. Send it as "Authorization: Bearer gw.…".');
   }
   if (!candidate.startsWith('gw.')) {

@@ -72,8 +72,12 @@ describe('extractProjectKey', () => {
     expect(error.message).toBe('Missing project key. Send it as "Authorization: Bearer gw.…".');
   });
 
-  it('treats an Authorization header that is not a bearer token as missing', () => {
-    expect(thrown(() => extractProjectKey({ authorization: 'Basic dXNlcjpwYXNz' })).message).toContain('Missing project key');
+  it('says so when the Authorization header is not one bearer token: another scheme, or two keys of a repeated header', () => {
+    for (const authorization of ['Basic dXNlcjpwYXNz', `Bearer ${KEY},Bearer ${KEY}`]) {
+      const error = thrown(() => extractProjectKey({ authorization }));
+      expect(error.status).toBe(401);
+      expect(error.message).toBe('Malformed Authorization header: send one project key as "Authorization: Bearer gw.…".');
+    }
   });
 
   it('refuses a provider key with 401 and tells the client not to send it', () => {
