@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.ts';
+import { retryOnTransactionConflict } from './transaction-conflicts.ts';
 
 const usageItemSchema = z.object({
   spentNanos: z.number().int().optional(),
@@ -37,7 +38,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   }
 
   async setBalance(projectId: string, balanceNanos: number | undefined): Promise<void> {
-    await this.client.send(
+    await this.write(
       balanceNanos === undefined
         ? new UpdateCommand({ TableName: this.tableName, Key: this.key(projectId), UpdateExpression: 'REMOVE availableNanos' })
         : new UpdateCommand({
@@ -50,7 +51,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   }
 
   async addCredit(projectId: string, nanos: number): Promise<void> {
-    await this.client.send(
+    await this.write(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(projectId),
@@ -62,7 +63,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
 
   async reserve(projectId: string, nanos: number): Promise<boolean> {
     try {
-      await this.client.send(
+      await this.write(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(projectId),
@@ -80,7 +81,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
 
   async release(projectId: string, nanos: number): Promise<void> {
     if (nanos <= 0) return;
-    await this.client.send(
+    await this.write(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(projectId),
@@ -88,6 +89,11 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
         ExpressionAttributeValues: { ':amount': nanos, ':released': -nanos },
       }),
     );
+  }
+
+  /** An update of the usage item, which the writer's transactions also write: tried again while one holds it. */
+  private async write(command: UpdateCommand): Promise<void> {
+    await retryOnTransactionConflict(() => this.client.send(command));
   }
 
   private key(projectId: string) {

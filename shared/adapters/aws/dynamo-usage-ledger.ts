@@ -4,6 +4,7 @@ import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
+import { retryTransactionOnConflict } from './transaction-conflicts.ts';
 
 export interface UsageLedgerTables {
   generations: string;
@@ -83,7 +84,9 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
    * A batch in as few transactions as DynamoDB allows (100 items each): every record's conditional put
    * (and its owner item), and one update per project adding the records' costs together, since a
    * transaction may touch an item once. Records the store already holds cancel the transaction with
-   * their reasons: they are set aside as applied before, and the rest is tried again without them.
+   * their reasons: they are set aside as applied before, and the rest is tried again without them. A
+   * transaction cancelled only by conflicts with other writes of the same items (concurrent writers metering
+   * one project, a prepaid reservation) is tried again after a short random wait (transaction-conflicts.ts).
    */
   async recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]> {
     const outcomes: LedgerOutcome[] = Array.from({ length: records.length }, () => 'already-applied' as const);
@@ -110,7 +113,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     while (remaining.length > 0) {
       const { items, recordOfItem } = this.transactItems(remaining.map((index) => records[index] as UsageRecord));
       try {
-        await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+        await retryTransactionOnConflict(() => this.client.send(new TransactWriteCommand({ TransactItems: items })));
         for (const index of remaining) outcomes[index] = 'applied';
         return;
       } catch (error) {
@@ -120,7 +123,8 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
         reasons.forEach((reason, item) => {
           const position = recordOfItem[item];
           if (reason.Code === 'ConditionalCheckFailed' && position !== undefined) heldBefore.add(position);
-          else if (reason.Code !== 'None') otherReason = true;
+          // A conflict beside records held before: the rest is tried again below, conflicts retried there.
+          else if (reason.Code !== 'None' && reason.Code !== 'TransactionConflict') otherReason = true;
         });
         if (otherReason || heldBefore.size === 0) {
           for (const index of remaining) outcomes[index] = { failed: error };

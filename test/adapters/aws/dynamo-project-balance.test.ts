@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,21 @@ describe('DynamoProjectBalance', () => {
       dynamo.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
 
       await expect(balances.reserve('acme', 1)).resolves.toBe(false);
+    });
+
+    it('tries a reservation again while a writer transaction holds the usage item (TransactionConflictException)', async () => {
+      const conflict = new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: {} });
+      dynamo.on(UpdateCommand).rejectsOnce(conflict).rejectsOnce(conflict).resolves({});
+
+      await expect(balances.reserve('acme', 1_500)).resolves.toBe(true);
+      expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(3);
+    });
+
+    it('gives up after five conflicting tries and passes the conflict on', async () => {
+      dynamo.on(UpdateCommand).rejects(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: {} }));
+
+      await expect(balances.release('acme', 10)).rejects.toBeInstanceOf(TransactionConflictException);
+      expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(5);
     });
 
     it('passes any other DynamoDB error on', async () => {

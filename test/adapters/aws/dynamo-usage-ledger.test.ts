@@ -78,10 +78,35 @@ describe('DynamoUsageLedger', () => {
       await expect(ledger.recordOnce(sampleRecord())).resolves.toBe(false);
     });
 
-    it('throws when the transaction was cancelled for another reason', async () => {
+    it('tries a transaction that conflicted with another write of its items again, and applies it', async () => {
+      // Concurrent writers metering one project both write its usage item: DynamoDB cancels one of them.
+      dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'TransactionConflict')).resolves({});
+
+      await expect(ledger.recordOnce(sampleRecord())).resolves.toBe(true);
+      expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    });
+
+    it('throws when the transaction keeps conflicting, after five tries (the message comes back from the queue)', async () => {
       dynamo.on(TransactWriteCommand).rejects(cancelled('TransactionConflict', 'None'));
 
       await expect(ledger.recordOnce(sampleRecord())).rejects.toBeInstanceOf(TransactionCanceledException);
+      expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(5);
+    });
+
+    it('sets a record held before aside and tries the rest again when the same cancellation also names a conflict', async () => {
+      dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('ConditionalCheckFailed', 'None', 'TransactionConflict')).resolves({});
+
+      const outcomes = await ledger.recordAll([sampleRecord({ recordId: 'rec-heldBefore0000000001' }), sampleRecord({ recordId: 'rec-newRecord00000000001' })]);
+
+      expect(outcomes).toEqual(['already-applied', 'applied']);
+      expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
+    });
+
+    it('throws at once when the transaction was cancelled for another reason', async () => {
+      dynamo.on(TransactWriteCommand).rejects(cancelled('ValidationError', 'TransactionConflict'));
+
+      await expect(ledger.recordOnce(sampleRecord())).rejects.toBeInstanceOf(TransactionCanceledException);
+      expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
     });
 
     it('throws any other DynamoDB error', async () => {

@@ -1,0 +1,50 @@
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+
+/**
+ * DynamoDB refuses a write to an item another transaction is writing (TransactionConflictException for a
+ * single write, a TransactionConflict cancellation reason for a transaction) and the SDK does not retry
+ * either. The project's `usage` item is in every writer transaction that meters the project and in every
+ * prepaid reservation, so on a busy project they meet; DynamoDB's advice is to try again after a short,
+ * random wait. A conflict is transient: the other transaction ends within milliseconds.
+ */
+export const TRANSACTION_CONFLICT_ATTEMPTS = 5;
+
+/** A wait before try `attempt` (1-based): up to 25, 50, 100, 200 ms, jittered so that the contenders part. */
+export function conflictBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.round(random() * 25 * 2 ** Math.max(0, attempt - 1));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether a cancelled transaction failed only for conflicts with other writes (the rest of it was fine). */
+export function cancelledByConflictOnly(error: unknown): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.includes('TransactionConflict') && codes.every((code) => code === 'TransactionConflict' || code === 'None');
+}
+
+/** Runs a single write again while another transaction holds its item, a few times, then gives up. */
+export async function retryOnTransactionConflict<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof TransactionConflictException) || attempt >= TRANSACTION_CONFLICT_ATTEMPTS) throw error;
+      await sleep(conflictBackoffMs(attempt));
+    }
+  }
+}
+
+/** The same for a transaction cancelled by conflicts only. */
+export async function retryTransactionOnConflict<T>(transact: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transact();
+    } catch (error) {
+      if (!cancelledByConflictOnly(error) || attempt >= TRANSACTION_CONFLICT_ATTEMPTS) throw error;
+      await sleep(conflictBackoffMs(attempt));
+    }
+  }
+}
