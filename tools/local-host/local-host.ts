@@ -8,7 +8,8 @@ import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
-import { answerClientError, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../../shared/pipeline/gateway-services.ts';
+import { answerClientError, binaryBodyTooLarge, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
 import { openLocalEnvironment } from './local-environment.ts';
@@ -146,10 +147,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     const invoke = INVOKE_PATH.exec(path);
     if (invoke) return serveInvoke(request, response, invoke[1] ?? '', body);
     if (consoleHost.serves(path)) return consoleHost.serve(request, response, body);
+    const event = buildFunctionUrlEvent(request, body, Date.now());
+    // A function URL refuses an invocation over 6 MB before the handler runs, a binary body counted base64-encoded.
+    if (event.isBase64Encoded && (event.body?.length ?? 0) > MAX_REQUEST_BODY_BYTES) return sendHostError(response, path, binaryBodyTooLarge());
     const stream = new LocalResponseStream(response);
     const group = routeGroupForPath(path);
     const handler = handlers.get(group.name) as StreamingHandler;
-    const invocation = handler(buildFunctionUrlEvent(request, body, Date.now()), stream, lambdaContext(`gateway-${group.name}`));
+    const invocation = handler(event, stream, lambdaContext(`gateway-${group.name}`));
     // Its answer has ended, its usage record may still be on its way to the queue (the invocation ends after).
     response.once('finish', () => {
       handingOver.add(invocation);
