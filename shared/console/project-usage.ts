@@ -4,6 +4,7 @@ import type { UsageQueryRunner, UsageResultRow } from '../core/ports.ts';
 import { formatUsd } from '../core/price-usage.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../usage-writer/usage-row.ts';
 import { deduplicatedUsage } from '../usage-writer/named-usage-queries.ts';
+import { usageRangeProblem } from './usage-range-problem.ts';
 
 /** One project's usage over whole UTC days, both inclusive (YYYY-MM-DD). */
 export interface UsageRange {
@@ -14,8 +15,6 @@ export interface UsageRange {
 
 /** The most rows a CSV download holds: a function's answer is limited to 6 MB. */
 export const MAX_EXPORTED_ROWS = 10_000;
-const MAX_RANGE_DAYS = 366;
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'days are YYYY-MM-DD');
 
 /*
  * The console's SQL runs unchanged in Athena (Trino) and DuckDB, like the named queries of
@@ -53,19 +52,13 @@ const requestRowSchema = z.object({
   latency_ms: count,
 });
 
-/** Checks a range from a query string: real days, `from` not after `to`, at most a year. */
+/** Checks a range from a query string (usage-range-problem.ts); the refusal names the fault. */
 export function parseUsageRange(projectId: string, from: string | null, to: string | null): UsageRange {
-  const parsedFrom = day.safeParse(from);
-  const parsedTo = day.safeParse(to);
-  const fromTime = parsedFrom.success ? Date.parse(`${parsedFrom.data}T00:00:00Z`) : NaN;
-  const toTime = parsedTo.success ? Date.parse(`${parsedTo.data}T00:00:00Z`) : NaN;
-  if (!parsedFrom.success || !parsedTo.success || Number.isNaN(fromTime) || Number.isNaN(toTime)) {
-    throw new GatewayError('invalid_request', 'Give the days as ?from=YYYY-MM-DD&to=YYYY-MM-DD.', { code: 'invalid_range' });
+  const problem = usageRangeProblem(from, to);
+  if (problem !== undefined || from === null || to === null) {
+    throw new GatewayError('invalid_request', problem ?? 'Give the days as ?from=YYYY-MM-DD&to=YYYY-MM-DD.', { code: 'invalid_range' });
   }
-  if (fromTime > toTime || (toTime - fromTime) / 86_400_000 >= MAX_RANGE_DAYS) {
-    throw new GatewayError('invalid_request', `"from" must not be after "to", and the range at most ${MAX_RANGE_DAYS} days.`, { code: 'invalid_range' });
-  }
-  return { projectId, from: parsedFrom.data, to: parsedTo.data };
+  return { projectId, from, to };
 }
 
 const paramsOf = (range: UsageRange) => [range.from, range.to, range.projectId];

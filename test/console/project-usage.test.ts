@@ -80,12 +80,17 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
   });
 
   it.each([
-    [null, '2025-03-01'],
-    ['2025-3-1', '2025-03-01'],
-    ['2025-02-30', '2025-03-01'],
-    ['2025-03-02', '2025-03-01'],
-    ['2024-01-01', '2025-03-01'],
-  ])('refuses the range %s to %s', (from, to) => {
-    expect(() => parseUsageRange('acme', from, to)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_range' }));
+    [null, '2025-03-01', '"from" is missing: give a day as YYYY-MM-DD.'],
+    ['2025-3-1', '2025-03-01', '"from" (2025-3-1) is not a day as YYYY-MM-DD.'],
+    ['2025-02-30', '2025-03-01', '"from" (2025-02-30) is not a day of the calendar.'],
+    ['2025-03-01', '2025-02-29', '"to" (2025-02-29) is not a day of the calendar.'],
+    ['2025-03-02', '2025-03-01', '"from" (2025-03-02) is after "to" (2025-03-01).'],
+    ['2024-01-01', '2025-03-01', 'The range from 2024-01-01 to 2025-03-01 has 426 days; at most 366.'],
+  ])('refuses the range %s to %s, naming the fault', (from, to, message) => {
+    expect(() => parseUsageRange('acme', from, to)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_range', message }));
+  });
+
+  it('takes a range of 366 days, a leap year', () => {
+    expect(parseUsageRange('acme', '2024-01-01', '2024-12-31')).toEqual({ projectId: 'acme', from: '2024-01-01', to: '2024-12-31' });
   });
 });
