@@ -119,6 +119,33 @@ if (!chromiumAvailability.available) {
       expect(csv).toContain(requestId);
     });
 
+    it('says what is wrong with a range beside the form, recovers from a refusal, and shows usage again', async () => {
+      const from = page.getByLabel('From (UTC)');
+      const to = page.getByLabel('To (UTC)');
+      const [today, monthAgo] = [await to.inputValue(), await from.inputValue()];
+      const alert = page.locator('.usage-results').getByRole('alert');
+      await from.fill('2026-11-24');
+      await to.fill('2026-11-01');
+      expect(await to.getAttribute('min')).toBe('2026-11-24');
+      expect(await to.getAttribute('max')).toBe('2027-11-24');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => alert.textContent()).toBe('"from" (2026-11-24) is after "to" (2026-11-01).');
+      expect(await page.getByRole('cell', { name: requestId }).count()).toBe(0);
+      await shoot('05b-usage-bad-range');
+
+      // A refusal of the API (here a stand-in) is said in place too: never "Loading usage…" for good.
+      await page.route('**/api/projects/acme/usage?*', (route) => route.fulfill({ status: 400, json: { error: { code: 'invalid_range', message: 'Refused by the API.' } } }), { times: 1 });
+      await from.fill(monthAgo);
+      await to.fill(today);
+      await page.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => alert.textContent()).toBe('Refused by the API.');
+      expect(await page.getByText('Loading usage…').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => page.getByRole('cell', { name: requestId }).count()).toBe(1);
+      expect(await alert.count()).toBe(0);
+    });
+
     it('lets an owner allow a model with its prices', async () => {
       await openSection('Models');
       await page.getByLabel('Model', { exact: true }).fill('mock/second');

@@ -1,3 +1,4 @@
+import { MAX_RANGE_DAYS, usageRangeProblem } from '../../../../shared/console/usage-range-problem.ts';
 import { api, apiBlob } from '../api.ts';
 import type { UsageSummary } from '../api-types.ts';
 import { barChart, columnChart } from '../charts.ts';
@@ -14,13 +15,37 @@ export async function renderUsageSection({ project, container }: SectionContext)
   const to = h('input', { id: 'usage-to', type: 'date', required: true, value: utcDay(0) });
   const results = h('div', { class: 'usage-results', 'aria-live': 'polite' });
   const range = () => `from=${encodeURIComponent(from.value)}&to=${encodeURIComponent(to.value)}`;
+  // The date pickers offer only days that make a valid range with the other end.
+  const limitPickers = () => {
+    to.min = from.value;
+    to.max = from.value ? addDays(from.value, MAX_RANGE_DAYS - 1) : '';
+    from.max = to.value;
+    from.min = to.value ? addDays(to.value, 1 - MAX_RANGE_DAYS) : '';
+  };
+  for (const input of [from, to]) for (const event of ['input', 'change']) input.addEventListener(event, limitPickers);
+  limitPickers();
+  /** The range's fault said in place of the figures (which were for another range), or undefined. */
+  const rangeProblem = () => {
+    const problem = usageRangeProblem(from.value, to.value);
+    if (problem) replaceChildren(results, problemNotice(problem));
+    return problem;
+  };
 
+  let latest = 0;
   const load = async () => {
+    if (rangeProblem()) return;
+    const ticket = ++latest;
     replaceChildren(results, h('p', { class: 'muted' }, 'Loading usage…'));
-    const usage = await api<UsageSummary>(`${base}/usage?${range()}`);
-    showUsage(results, usage);
+    try {
+      const usage = await api<UsageSummary>(`${base}/usage?${range()}`);
+      // An answer for an older range, overtaken by a newer Show, is dropped.
+      if (ticket === latest) showUsage(results, usage);
+    } catch (error) {
+      if (ticket === latest) replaceChildren(results, problemNotice(error instanceof Error ? error.message : String(error)));
+    }
   };
   const download = async () => {
+    if (rangeProblem()) return;
     const { blob, filename } = await apiBlob(`${base}/usage.csv?${range()}`);
     const url = URL.createObjectURL(blob);
     const link = h('a', { href: url, download: filename, hidden: true });
@@ -36,6 +61,8 @@ export async function renderUsageSection({ project, container }: SectionContext)
       'form',
       {
         class: 'inline-form',
+        // The range is checked here, to say its fault beside the form rather than in a bubble.
+        novalidate: true,
         onsubmit: (event: Event) => {
           event.preventDefault();
           void load();
@@ -49,6 +76,16 @@ export async function renderUsageSection({ project, container }: SectionContext)
     results,
   );
   await load();
+}
+
+function problemNotice(message: string): HTMLElement {
+  return h('p', { class: 'notice error', role: 'alert' }, message);
+}
+
+/** The UTC day `days` days after `day` (YYYY-MM-DD). */
+function addDays(day: string, days: number): string {
+  const time = Date.parse(`${day}T00:00:00Z`) + days * 86_400_000;
+  return Number.isNaN(time) ? '' : new Date(time).toISOString().slice(0, 10);
 }
 
 function showUsage(results: HTMLElement, usage: UsageSummary): void {
