@@ -243,6 +243,28 @@ if (!chromiumAvailability.available) {
       await shoot('12-member-view');
     });
 
+    it("shows a project the person may not open as such, never the previous project's page", async () => {
+      const heading = () => page.getByRole('heading', { level: 1 }).textContent();
+      await page.evaluate(() => (location.hash = '#/projects/research/keys'));
+      await expect.poll(heading).toBe('No access to this project');
+      expect(await page.getByRole('alert').textContent()).toBe('You are not a member of the project "research".');
+      expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+      expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).toBe('Projects / research');
+      expect(await page.title()).toBe('No access to this project · Model gateway console');
+      await shoot('13-no-access');
+
+      await page.reload();
+      await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
+      await expect.poll(heading).toBe('No access to this project');
+      expect(await page.getByText('sign in with the one-time link').count()).toBe(0);
+
+      await page.evaluate(() => (location.hash = '#/projects/%E0%A4%A'));
+      await expect.poll(heading).toBe('Not a console address');
+      expect(await page.content()).not.toContain('URI malformed');
+      await page.getByRole('link', { name: 'Back to your projects' }).click();
+      await expect.poll(heading).toBe('Projects');
+    });
+
     it('ran without a Content-Security-Policy violation', () => {
       expect(cspViolations).toEqual([]);
     });

@@ -1,9 +1,10 @@
-import { whenSignedOut } from './api.ts';
+import { ApiError, whenSignedOut } from './api.ts';
 import { byId } from './dom.ts';
+import { renderProblemPage } from './pages/problem-page.ts';
 import { renderProjectPage } from './pages/project-page.ts';
 import { renderProjectsPage } from './pages/projects-page.ts';
 import { renderSignInPage } from './pages/sign-in-page.ts';
-import { parseRoute } from './router.ts';
+import { parseRoute, type Route } from './router.ts';
 import { clearSession, loadSession, saveSession } from './session.ts';
 import { cognitoSignOutUrl, completeCognitoSignIn, endLocalSession, redeemLocalSignInCode } from './sign-in.ts';
 import { loadSiteConfig, type ConsoleSiteConfig } from './site-config.ts';
@@ -88,12 +89,24 @@ async function render(config: ConsoleSiteConfig, moveFocus: boolean): Promise<vo
   const route = parseRoute(location.hash);
   try {
     if (route.page === 'projects') await renderProjectsPage(main);
-    else await renderProjectPage(main, route, session);
+    else if (route.page === 'project') await renderProjectPage(main, route, session);
+    else renderProblemPage(main, { title: 'Not a console address', message: `The address ${route.address} is not one of the console's: part of it is not valid percent-encoding.` });
   } catch (error) {
-    if (error instanceof Error && error.name === 'ApiError' && (error as { status?: number }).status === 401) return;
-    announce(error instanceof Error ? error.message : String(error), 'error');
+    // 401: the page already asks to sign in again.
+    if (error instanceof ApiError && error.status === 401) return;
+    renderProblemPage(main, describeProblem(route, error));
   }
   if (moveFocus) main.focus();
+}
+
+/** What to say when a page could not be drawn: a project the person may not open, or any other failure. */
+function describeProblem(route: Route, error: unknown): Parameters<typeof renderProblemPage>[1] {
+  const message = error instanceof Error ? error.message : String(error);
+  const projectId = route.page === 'project' ? route.projectId : undefined;
+  if (projectId !== undefined && error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+    return { title: 'No access to this project', message, detail: 'It may not exist, or you are not one of its members: an owner of the project can add you.', projectId };
+  }
+  return { title: 'This page could not be shown', message, projectId };
 }
 
 async function signOutNow(config: ConsoleSiteConfig): Promise<void> {

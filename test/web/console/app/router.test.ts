@@ -9,6 +9,7 @@ describe('the console page\'s routes', () => {
     ['#/projects/acme/keys', { page: 'project', projectId: 'acme', section: 'keys' }],
     ['#/projects/acme/nonsense', { page: 'project', projectId: 'acme', section: 'overview' }],
     ['#/elsewhere', { page: 'projects' }],
+    ['#/projects/%E0%A4%A/keys', { page: 'malformed', address: '#/projects/%E0%A4%A/keys' }],
   ])('reads %j as %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
