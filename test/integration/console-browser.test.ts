@@ -265,6 +265,11 @@ if (!chromiumAvailability.available) {
       await expect.poll(heading).toBe('Projects');
     });
 
+    it("tells a member who opens the audit trail's address that it is for owners", async () => {
+      await page.evaluate(() => (location.hash = '#/projects/acme/audit'));
+      await expect.poll(() => page.getByText("The audit trail is for the project's owners: here is the overview.").count()).toBe(1);
+    });
+
     it('ran without a Content-Security-Policy violation', () => {
       expect(cspViolations).toEqual([]);
     });

@@ -52,5 +52,6 @@ export async function renderProjectPage(main: HTMLElement, route: Extract<Route,
     tabs,
     container,
   );
+  if (current !== route.section) container.append(h('p', { class: 'notice' }, `The ${sections[route.section].title.toLowerCase()} is for the project's owners: here is the overview.`));
   await sections[current].render({ project, session, container });
 }
