@@ -270,6 +270,13 @@ if (!chromiumAvailability.available) {
       await expect.poll(() => page.getByText("The audit trail is for the project's owners: here is the overview.").count()).toBe(1);
     });
 
+    it('moves focus to the page on navigation without drawing a focus ring around it', async () => {
+      await page.keyboard.press('Tab');
+      await page.evaluate(() => (location.hash = '#/projects/acme/usage'));
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+      expect(await page.evaluate(() => getComputedStyle(document.getElementById('main') as HTMLElement).outlineStyle)).toBe('none');
+    });
+
     it('ran without a Content-Security-Policy violation', () => {
       expect(cspViolations).toEqual([]);
     });
