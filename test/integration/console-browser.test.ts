@@ -232,6 +232,10 @@ if (!chromiumAvailability.available) {
       await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
       await page.getByRole('link', { name: /Acme/ }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
+      // Every figure fits its card, however many decimals a small cost has.
+      const overflowing = await page.locator('.stat dd').evaluateAll((figures) => figures.filter((figure) => figure.scrollWidth > figure.clientWidth).map((figure) => figure.textContent));
+      expect(overflowing).toEqual([]);
+      await shoot('12-member-overview');
       const tabs = await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link').allTextContents();
       expect(tabs).not.toContain('Audit trail');
 

@@ -1,3 +1,5 @@
+import { formatScaledInteger } from '../../../shared/core/usd-decimal.ts';
+
 /** "2025-03-01 10:04 UTC": dates are shown in UTC, like the usage files' days. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
@@ -7,12 +9,12 @@ export function formatTime(iso: string | null | undefined): string {
   return `${time.toISOString().slice(0, 16).replace('T', '\u00a0')}\u00a0UTC`;
 }
 
-/** Nano-USD as dollars with enough digits to see small costs: $0.000123, $12.35. */
+/**
+ * Nano-USD as the exact USD decimal the API and the CLI show (`spent_usd`, `cost_usd`): $0.00009075, $12.345,
+ * $0. Costs are whole nano-USD; rounding them here would disagree with the rest of the product.
+ */
 export function formatUsdNanos(nanos: number): string {
-  const usd = nanos / 1e9;
-  if (usd === 0) return '$0';
-  if (usd >= 1) return `$${usd.toFixed(2)}`;
-  return `$${usd.toPrecision(3).replace(/0+$/, '').replace(/\.$/, '')}`;
+  return `$${formatScaledInteger(BigInt(Math.round(nanos)), 9)}`;
 }
 
 /** Micro-USD per 1,000 tokens as the "USD per million tokens" providers publish (× 1,000 / 1e6). */

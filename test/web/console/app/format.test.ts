@@ -16,12 +16,14 @@ describe('the console page\'s formats', () => {
     expect(parsePricePerMillion(text)).toBeUndefined();
   });
 
-  it('shows prices per million tokens and costs in dollars with the digits that matter', () => {
+  it('shows prices per million tokens, and costs as the exact USD decimals the API gives', () => {
     expect(formatPricePerMillion(150)).toBe('$0.15');
     expect(formatPricePerMillion(null)).toBe('—');
     expect(formatUsdNanos(0)).toBe('$0');
-    expect(formatUsdNanos(11_250)).toBe('$0.0000113');
-    expect(formatUsdNanos(12_345_000_000)).toBe('$12.35');
+    expect(formatUsdNanos(90_750)).toBe('$0.00009075');
+    expect(formatUsdNanos(11_250)).toBe('$0.00001125');
+    expect(formatUsdNanos(12_345_000_001)).toBe('$12.345000001');
+    expect(formatUsdNanos(3_000_000_000)).toBe('$3');
   });
 
   it('shows times in UTC, never wrapped, and days back from today', () => {
