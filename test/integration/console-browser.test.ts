@@ -146,6 +146,17 @@ if (!chromiumAvailability.available) {
       expect(await alert.count()).toBe(0);
     });
 
+    it("keeps the charts' text at the page's size on a phone and on a wide screen", async () => {
+      const textHeights = () => page.locator('.chart-svg text').evaluateAll((texts) => texts.map((text) => Math.round(text.getBoundingClientRect().height)));
+      for (const width of [375, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect.poll(async () => Math.min(...(await textHeights()))).toBeGreaterThanOrEqual(12);
+        expect(Math.max(...(await textHeights()))).toBeLessThanOrEqual(20);
+        await shoot(`05c-usage-${width}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 860 });
+    });
+
     it('lets an owner allow a model with its prices', async () => {
       await openSection('Models');
       await page.getByLabel('Model', { exact: true }).fill('mock/second');
