@@ -23,7 +23,8 @@ export async function allowModel(services: AdminServices, command: Command<'mode
   if (!config.providers.has(parts.provider)) {
     throw new GatewayError(
       'invalid_request',
-      `Provider "${parts.provider}" is not configured on "${command.projectId}": run "provider set ${command.projectId} ${parts.provider}" first.`,
+      // Said in the console and by the CLI alike: the step is named for both.
+      `Provider "${parts.provider}" is not configured on "${command.projectId}": set its key first (Providers in the console, "provider set ${command.projectId} ${parts.provider}" in the CLI).`,
       { code: 'provider_not_configured', status: 409 },
     );
   }

@@ -91,7 +91,7 @@ describe('runAdminCommand: models and the rate card', () => {
     expect(error).toEqual({
       status: 409,
       code: 'provider_not_configured',
-      message: 'Provider "mistral" is not configured on "unconfigured": run "provider set unconfigured mistral" first.',
+      message: 'Provider "mistral" is not configured on "unconfigured": set its key first (Providers in the console, "provider set unconfigured mistral" in the CLI).',
     });
     expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'unconfigured' })).models).toEqual([]);
   });
