@@ -41,7 +41,7 @@ export const bodyTooLarge = () =>
 
 /** A binary body travels base64-encoded in the function URL's event, a third larger: ~4.5 MB of bytes fill its 6 MB. */
 export const binaryBodyTooLarge = () =>
-  new GatewayError('request_too_large', 'The request body is larger than a function URL takes: a binary body (an upload) travels base64-encoded, so at most about 4.5 MB.', {
+  new GatewayError('request_too_large', 'The request body is larger than a function URL takes (6 MB): a binary body (an upload) travels base64-encoded, so at most about 4.5 MB.', {
     code: 'request_too_large',
   });
 

@@ -25,9 +25,13 @@ export function cancelledByConflictOnly(error: unknown): boolean {
   return codes.includes('TransactionConflict') && codes.every((code) => code === 'TransactionConflict' || code === 'None');
 }
 
-/** Runs a single write again while another transaction holds its item, a few times, then gives up. */
-export async function retryOnTransactionConflict<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
+/**
+ * Runs a single write again while another transaction holds its item, a few times, then gives up.
+ * `triedBefore`: the attempts that already met a conflict (a caller that tried once before loading this).
+ */
+export async function retryOnTransactionConflict<T>(write: () => Promise<T>, triedBefore = 0): Promise<T> {
+  if (triedBefore > 0) await sleep(conflictBackoffMs(triedBefore));
+  for (let attempt = triedBefore + 1; ; attempt += 1) {
     try {
       return await write();
     } catch (error) {
