@@ -10,9 +10,13 @@ import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway 
 /**
  * The benchmark issue's budget for a route group's handler file (400 KB: cold start grows with it), plus the
  * ~16 KB of Bedrock's two runtime protocols and its event-stream decoding, which every model-calling route
- * group carries (docs/decisions/bedrock.md).
+ * group carries (docs/decisions/bedrock.md), plus 8 KB for what the generation path gained after it was set
+ * and every route group needs (custom tools for chat-only providers, docs/decisions/custom-tools.md; Anthropic
+ * request ids; the stricter names and error words). What is not needed at a cold start loads on first use (the
+ * model list, the endpoints beyond chat, a conflict's retry); the next saving is loading the wire protocols a
+ * target does not use on first use too (docs/performance.md, next steps).
  */
-const ROUTE_GROUP_HANDLER_BUDGET = 416 * 1024;
+const ROUTE_GROUP_HANDLER_BUDGET = 424 * 1024;
 /**
  * The tool bridge is the MCP SDK's client, server and transports (~120 KB minified, its JSON Schema
  * validator already swapped for the light one) and the upstream address check (ipaddr.js) on top of what
@@ -96,7 +100,7 @@ function sdkClientsAtColdStart(functionPrefix: string): string[] {
 }
 
 describe('function bundles', () => {
-  it('records each handler size and keeps route-group handlers within 416 KB (the tool bridge within 440 KB)', () => {
+  it('records each handler size and keeps route-group handlers within 424 KB (the tool bridge within 440 KB)', () => {
     const sizes = new Map(allFunctions.map((prefix) => [prefix, coldStartBytes(assetDirectory(prefix))]));
     console.log(
       'handler bundle sizes (minified index.mjs and the chunks it imports statically):',
