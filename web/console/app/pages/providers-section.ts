@@ -1,4 +1,4 @@
-import { knownProviders } from '../../../../shared/core/provider-catalog.ts';
+import { knownProviders } from '../../../../shared/core/known-providers.ts';
 import { api } from '../api.ts';
 import type { Project } from '../api-types.ts';
 import { h, replaceChildren } from '../dom.ts';
