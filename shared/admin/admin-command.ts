@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { awsRegionSchema } from '../core/bedrock-models.ts';
 import { hasControlCharacter } from '../core/control-characters.ts';
+import { MAX_NAME_LENGTH } from '../core/name-length.ts';
 import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
@@ -14,8 +15,6 @@ const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)
 const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
-/** The most characters a project's or key's name may have: a label for listings, not a document. */
-export const MAX_NAME_LENGTH = 200;
 /** A project's or key's name: any text a person reads, bounded, with nothing a terminal would act on (a console member names their keys). */
 const nameSchema = z
   .string()

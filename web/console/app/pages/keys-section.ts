@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '../../../../shared/core/name-length.ts';
 import { api } from '../api.ts';
 import type { CreatedKey, Key } from '../api-types.ts';
 import { confirmAction } from '../dialog.ts';
@@ -56,7 +57,7 @@ export async function renderKeysSection({ project, session, container }: Section
       'Revoke',
     );
 
-  const nameInput = h('input', { id: 'new-key-name', name: 'name', maxlength: 100, placeholder: 'laptop', autocomplete: 'off' });
+  const nameInput = h('input', { id: 'new-key-name', name: 'name', maxlength: MAX_NAME_LENGTH, placeholder: 'laptop', autocomplete: 'off' });
   const form = h(
     'form',
     {
