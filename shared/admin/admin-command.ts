@@ -15,7 +15,7 @@ const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)
 const memberSchema = memberIdSchema;
 const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
-/** A project's or key's name: any text a person reads, bounded, with nothing a terminal would act on (a console member names their keys). */
+/** A project's or key's name: text a person reads, bounded, with nothing a terminal would act on (a console member names their keys). */
 const nameSchema = z
   .string()
   .max(MAX_NAME_LENGTH, `names are at most ${MAX_NAME_LENGTH} characters`)

@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
-import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 import type { UsageRecord } from '../../../shared/core/usage-record.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
-
-const tables = { generations: 'gen-table', projects: 'projects-table', retentionDays: 30 };
+import { embeddedLedger, LEDGER_TABLES as tables, mockedLedger } from '../../support/usage-ledger-fixtures.ts';
 
 function cancelled(...codes: string[]): TransactionCanceledException {
   return new TransactionCanceledException({
@@ -20,14 +15,13 @@ function cancelled(...codes: string[]): TransactionCanceledException {
   });
 }
 
-describe('DynamoUsageLedger', () => {
+describe('DynamoUsageLedger: recording usage', () => {
   describe('commands sent to DynamoDB', () => {
     let dynamo: AwsClientStub<DynamoDBDocumentClient>;
     let ledger: DynamoUsageLedger;
 
     beforeAll(() => {
-      dynamo = mockClient(DynamoDBDocumentClient);
-      ledger = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tables);
+      ({ dynamo, ledger } = mockedLedger());
     });
     afterEach(() => dynamo.reset());
     afterAll(() => dynamo.restore());
@@ -117,38 +111,6 @@ describe('DynamoUsageLedger', () => {
       await expect(ledger.recordOnce(sampleRecord())).rejects.toThrow('Rate of requests exceeds the allowed throughput');
     });
 
-    it('looks a generation up by <projectId>#<requestId> with a consistent read', async () => {
-      const record = sampleRecord({ projectId: 'acme', requestId: 'req-lookup' });
-      dynamo.on(QueryCommand).resolves({ Items: [{ ...record, generationKey: 'acme#req-lookup', expiresAt: 1 }] });
-
-      await expect(ledger.findGeneration('acme', 'req-lookup')).resolves.toEqual(record);
-
-      const calls = dynamo.commandCalls(QueryCommand);
-      expect(calls).toHaveLength(1);
-      expect(calls[0]?.args[0].input).toEqual({
-        TableName: 'gen-table',
-        KeyConditionExpression: 'generationKey = :key',
-        ExpressionAttributeValues: { ':key': 'acme#req-lookup' },
-        ConsistentRead: true,
-      });
-    });
-
-    it('returns the latest record by createdAt when the request id was reused', async () => {
-      const shared = { projectId: 'acme', requestId: 'req-reused' };
-      const early = sampleRecord({ ...shared, createdAt: '2025-03-01T10:00:00.000Z' });
-      const latest = sampleRecord({ ...shared, createdAt: '2025-03-03T08:00:00.000Z' });
-      const middle = sampleRecord({ ...shared, createdAt: '2025-03-02T23:59:59.000Z' });
-      dynamo.on(QueryCommand).resolves({ Items: [early, latest, middle] });
-
-      await expect(ledger.findGeneration('acme', 'req-reused')).resolves.toEqual(latest);
-    });
-
-    it('answers undefined when no generation has the request id', async () => {
-      dynamo.on(QueryCommand).resolves({ Items: [] });
-
-      await expect(ledger.findGeneration('acme', 'req-missing')).resolves.toBeUndefined();
-    });
-
     it('records who made a stored response in the same transaction, under a key no project id can start', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
       const record = sampleRecord({ projectId: 'acme', requestId: 'req-7', endpoint: 'responses', upstreamId: 'resp_abc', provider: 'openai', model: 'openai/gpt-5', createdAt: '2025-03-01T10:00:00.000Z' });
@@ -185,30 +147,17 @@ describe('DynamoUsageLedger', () => {
   });
 
   describe('on the embedded store', () => {
-    const names = { keys: 'ledger-keys', projects: 'ledger-projects', generations: 'ledger-generations' };
-    let directory: string;
-    let store: EmbeddedStore;
-    let client: DynamoDBClient;
-    let documents: DynamoDBDocumentClient;
+    let embedded: Awaited<ReturnType<typeof embeddedLedger>>;
     let ledger: DynamoUsageLedger;
+    let documents: DynamoDBDocumentClient;
+    let names: Awaited<ReturnType<typeof embeddedLedger>>['names'];
+    const usageOf = (projectId: string) => embedded.usageOf(projectId);
 
     beforeAll(async () => {
-      directory = await mkdtemp(join(tmpdir(), 'dynamo-usage-ledger-'));
-      store = await startEmbeddedStore(directory, names);
-      client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-      documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-      ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
+      embedded = await embeddedLedger();
+      ({ ledger, documents, names } = embedded);
     });
-    afterAll(async () => {
-      client.destroy();
-      await store.close();
-      await rm(directory, { recursive: true, force: true });
-    });
-
-    async function usageOf(projectId: string): Promise<Record<string, unknown> | undefined> {
-      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
-      return Item;
-    }
+    afterAll(() => embedded.close());
 
     it('applies a batch in one transaction: a record applied before is set aside and the rest applied, an id given twice once', async () => {
       const before = sampleRecord({ projectId: 'batch', costNanos: 7 });
@@ -273,36 +222,6 @@ describe('DynamoUsageLedger', () => {
         updatedAt: records[3]?.createdAt,
       });
       await expect(ledger.findGeneration('adds', 'req-shared')).resolves.toEqual(records[1]);
-    });
-
-    it('round-trips a record through findGeneration unchanged, and not for another project', async () => {
-      const record = sampleRecord({
-        projectId: 'roundtrip',
-        requestId: 'req-roundtrip',
-        upstreamId: 'chatcmpl-abc',
-        status: 'failed',
-        httpStatus: 502,
-        errorCode: 'upstream_error',
-        estimated: true,
-        attribution: { environment: 'staging', referer: 'https://app.example', title: 'Demo', sessionId: 's-1', agentId: 'a-1', userAgent: 'ua/1' },
-      });
-      await ledger.recordOnce(record);
-
-      await expect(ledger.findGeneration('roundtrip', 'req-roundtrip')).resolves.toEqual(record);
-      await expect(ledger.findGeneration('other-project', 'req-roundtrip')).resolves.toBeUndefined();
-      await expect(ledger.findGeneration('roundtrip', 'req-never-sent')).resolves.toBeUndefined();
-    });
-
-    it('finds the project and provider of a stored response once its record is applied, exactly once however often it is sent', async () => {
-      const record = sampleRecord({ projectId: 'stored', requestId: 'req-stored', endpoint: 'responses', upstreamId: 'resp_stored_1', provider: 'openrouter', model: 'openrouter/openai/gpt-5' });
-      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toBeUndefined();
-
-      await expect(ledger.recordOnce(record)).resolves.toBe(true);
-      await expect(ledger.recordOnce(record)).resolves.toBe(false);
-
-      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toEqual({ projectId: 'stored', provider: 'openrouter', model: 'openrouter/openai/gpt-5', requestId: 'req-stored' });
-      await expect(ledger.findStoredResponse('resp_never_made')).resolves.toBeUndefined();
-      expect(await usageOf('stored')).toMatchObject({ requestCount: 1 });
     });
 
     it('stores the generation item under its key with the TTL attribute', async () => {

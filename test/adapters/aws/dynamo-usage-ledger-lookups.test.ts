@@ -1,0 +1,93 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { sampleRecord } from '../../support/sample-usage-record.ts';
+import { embeddedLedger, mockedLedger } from '../../support/usage-ledger-fixtures.ts';
+
+describe('DynamoUsageLedger: looking generations and stored responses up', () => {
+  describe('commands sent to DynamoDB', () => {
+    let dynamo: AwsClientStub<DynamoDBDocumentClient>;
+    let ledger: DynamoUsageLedger;
+
+    beforeAll(() => {
+      ({ dynamo, ledger } = mockedLedger());
+    });
+    afterEach(() => dynamo.reset());
+    afterAll(() => dynamo.restore());
+
+    it('looks a generation up by <projectId>#<requestId> with a consistent read', async () => {
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-lookup' });
+      dynamo.on(QueryCommand).resolves({ Items: [{ ...record, generationKey: 'acme#req-lookup', expiresAt: 1 }] });
+
+      await expect(ledger.findGeneration('acme', 'req-lookup')).resolves.toEqual(record);
+
+      const calls = dynamo.commandCalls(QueryCommand);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.args[0].input).toEqual({
+        TableName: 'gen-table',
+        KeyConditionExpression: 'generationKey = :key',
+        ExpressionAttributeValues: { ':key': 'acme#req-lookup' },
+        ConsistentRead: true,
+      });
+    });
+
+    it('returns the latest record by createdAt when the request id was reused', async () => {
+      const shared = { projectId: 'acme', requestId: 'req-reused' };
+      const early = sampleRecord({ ...shared, createdAt: '2025-03-01T10:00:00.000Z' });
+      const latest = sampleRecord({ ...shared, createdAt: '2025-03-03T08:00:00.000Z' });
+      const middle = sampleRecord({ ...shared, createdAt: '2025-03-02T23:59:59.000Z' });
+      dynamo.on(QueryCommand).resolves({ Items: [early, latest, middle] });
+
+      await expect(ledger.findGeneration('acme', 'req-reused')).resolves.toEqual(latest);
+    });
+
+    it('answers undefined when no generation has the request id', async () => {
+      dynamo.on(QueryCommand).resolves({ Items: [] });
+
+      await expect(ledger.findGeneration('acme', 'req-missing')).resolves.toBeUndefined();
+    });
+  });
+
+  describe('on the embedded store', () => {
+    let embedded: Awaited<ReturnType<typeof embeddedLedger>>;
+    let ledger: DynamoUsageLedger;
+    const usageOf = (projectId: string) => embedded.usageOf(projectId);
+
+    beforeAll(async () => {
+      embedded = await embeddedLedger();
+      ({ ledger } = embedded);
+    });
+    afterAll(() => embedded.close());
+
+    it('round-trips a record through findGeneration unchanged, and not for another project', async () => {
+      const record = sampleRecord({
+        projectId: 'roundtrip',
+        requestId: 'req-roundtrip',
+        upstreamId: 'chatcmpl-abc',
+        status: 'failed',
+        httpStatus: 502,
+        errorCode: 'upstream_error',
+        estimated: true,
+        attribution: { environment: 'staging', referer: 'https://app.example', title: 'Demo', sessionId: 's-1', agentId: 'a-1', userAgent: 'ua/1' },
+      });
+      await ledger.recordOnce(record);
+
+      await expect(ledger.findGeneration('roundtrip', 'req-roundtrip')).resolves.toEqual(record);
+      await expect(ledger.findGeneration('other-project', 'req-roundtrip')).resolves.toBeUndefined();
+      await expect(ledger.findGeneration('roundtrip', 'req-never-sent')).resolves.toBeUndefined();
+    });
+
+    it('finds the project and provider of a stored response once its record is applied, exactly once however often it is sent', async () => {
+      const record = sampleRecord({ projectId: 'stored', requestId: 'req-stored', endpoint: 'responses', upstreamId: 'resp_stored_1', provider: 'openrouter', model: 'openrouter/openai/gpt-5' });
+      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toBeUndefined();
+
+      await expect(ledger.recordOnce(record)).resolves.toBe(true);
+      await expect(ledger.recordOnce(record)).resolves.toBe(false);
+
+      await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toEqual({ projectId: 'stored', provider: 'openrouter', model: 'openrouter/openai/gpt-5', requestId: 'req-stored' });
+      await expect(ledger.findStoredResponse('resp_never_made')).resolves.toBeUndefined();
+      expect(await usageOf('stored')).toMatchObject({ requestCount: 1 });
+    });
+  });
+});
