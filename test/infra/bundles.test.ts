@@ -13,7 +13,7 @@ import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway 
  * group carries (docs/decisions/bedrock.md), plus 8 KB for what the generation path gained after it was set
  * and every route group needs (custom tools for chat-only providers, docs/decisions/custom-tools.md; Anthropic
  * request ids; the stricter names and error words). What is not needed at a cold start loads on first use (the
- * model list, the endpoints beyond chat, a conflict's retry); the next saving is loading the wire protocols a
+ * model list, the endpoints beyond chat); the next saving is loading the wire protocols a
  * target does not use on first use too (docs/performance.md, next steps).
  */
 const ROUTE_GROUP_HANDLER_BUDGET = 424 * 1024;

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.ts';
+import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 
 const usageItemSchema = z.object({
   spentNanos: z.number().int().optional(),
@@ -90,18 +91,9 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
     );
   }
 
-  /**
-   * An update of the usage item, which the writer's transactions also write: tried again while one holds it.
-   * The retry's code loads with the first conflict, off the route groups' cold start.
-   */
+  /** An update of the usage item, which the writer's transactions also write: tried again while one holds it. */
   private async write(command: UpdateCommand): Promise<void> {
-    try {
-      await this.client.send(command);
-    } catch (error) {
-      if ((error as { name?: unknown } | null)?.name !== 'TransactionConflictException') throw error;
-      const { retryOnTransactionConflict } = await import('./transaction-conflicts.ts');
-      await retryOnTransactionConflict(() => this.client.send(command), 1);
-    }
+    await retryOnConflict(() => this.client.send(command), isWriteConflict);
   }
 
   private key(projectId: string) {

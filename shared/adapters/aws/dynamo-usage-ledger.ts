@@ -4,7 +4,7 @@ import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
-import { retryTransactionOnConflict } from './transaction-conflicts.ts';
+import { cancelledByConflictOnly, retryOnConflict } from './transaction-conflicts.ts';
 
 export interface UsageLedgerTables {
   generations: string;
@@ -113,7 +113,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     while (remaining.length > 0) {
       const { items, recordOfItem } = this.transactItems(remaining.map((index) => records[index] as UsageRecord));
       try {
-        await retryTransactionOnConflict(() => this.client.send(new TransactWriteCommand({ TransactItems: items })));
+        await retryOnConflict(() => this.client.send(new TransactWriteCommand({ TransactItems: items })), cancelledByConflictOnly);
         for (const index of remaining) outcomes[index] = 'applied';
         return;
       } catch (error) {

@@ -18,6 +18,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Whether a single write met another transaction on its item. */
+export function isWriteConflict(error: unknown): boolean {
+  return error instanceof TransactionConflictException;
+}
+
 /** Whether a cancelled transaction failed only for conflicts with other writes (the rest of it was fine). */
 export function cancelledByConflictOnly(error: unknown): boolean {
   if (!(error instanceof TransactionCanceledException)) return false;
@@ -26,28 +31,15 @@ export function cancelledByConflictOnly(error: unknown): boolean {
 }
 
 /**
- * Runs a single write again while another transaction holds its item, a few times, then gives up.
- * `triedBefore`: the attempts that already met a conflict (a caller that tried once before loading this).
+ * Runs a write (`isWriteConflict`) or a transaction (`cancelledByConflictOnly`) again while it conflicts
+ * with another transaction, after a random wait, a few times; then the conflict is passed on.
  */
-export async function retryOnTransactionConflict<T>(write: () => Promise<T>, triedBefore = 0): Promise<T> {
-  if (triedBefore > 0) await sleep(conflictBackoffMs(triedBefore));
-  for (let attempt = triedBefore + 1; ; attempt += 1) {
+export async function retryOnConflict<T>(write: () => Promise<T>, conflicted: (error: unknown) => boolean): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       return await write();
     } catch (error) {
-      if (!(error instanceof TransactionConflictException) || attempt >= TRANSACTION_CONFLICT_ATTEMPTS) throw error;
-      await sleep(conflictBackoffMs(attempt));
-    }
-  }
-}
-
-/** The same for a transaction cancelled by conflicts only. */
-export async function retryTransactionOnConflict<T>(transact: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await transact();
-    } catch (error) {
-      if (!cancelledByConflictOnly(error) || attempt >= TRANSACTION_CONFLICT_ATTEMPTS) throw error;
+      if (!conflicted(error) || attempt >= TRANSACTION_CONFLICT_ATTEMPTS) throw error;
       await sleep(conflictBackoffMs(attempt));
     }
   }
