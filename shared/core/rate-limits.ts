@@ -35,9 +35,12 @@ export function limitChargesFor(key: KeyRecord, project: Project, estimatedToken
  * message creation.
  */
 export function tokenCountChargesFor(key: KeyRecord, project: Project, now: number): NamedCharge[] {
-  return limitChargesFor(key, project, 0, now)
-    .filter((charge) => charge.kind === 'requests')
-    .map((charge) => ({ ...charge, counterKey: `count-${charge.counterKey}`, label: `count_tokens ${charge.label}` }));
+  return requestChargesFor(key, project, now).map((charge) => ({ ...charge, counterKey: `count-${charge.counterKey}`, label: `count_tokens ${charge.label}` }));
+}
+
+/** The requests-per-minute charges alone (the key's and the project's), for requests that use no tokens. */
+export function requestChargesFor(key: KeyRecord, project: Project, now: number): NamedCharge[] {
+  return limitChargesFor(key, project, 0, now).filter((charge) => charge.kind === 'requests');
 }
 
 /** OpenAI's rate-limit headers for the tightest request and token limits that were checked. */

@@ -6,7 +6,7 @@ import { formatUsd, priceUsage } from '../core/price-usage.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project } from '../core/project-config.ts';
-import { limitChargesFor, rateLimited, rateLimitHeaders, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
+import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -109,9 +109,7 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
  */
 export async function admitRequestRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }, requests = 1): Promise<Record<string, string>> {
   const now = services.clock.now();
-  const charges = limitChargesFor(admitted.key, admitted.project, 0, now)
-    .filter((charge) => charge.kind === 'requests')
-    .map((charge) => ({ ...charge, amount: requests }));
+  const charges = requestChargesFor(admitted.key, admitted.project, now).map((charge) => ({ ...charge, amount: requests }));
   return acquireCharges(services, charges, now);
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asJsonObject } from '../../core/json-object.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import { stringifyWithExactDecimals } from '../../http/exact-decimal-json.ts';
 
@@ -48,8 +49,8 @@ export function renderChatUsage(usage: TokenUsage): Record<string, unknown> {
  * from the metered usage when the upstream left them out; whatever it did send stays as it is.
  */
 export function completeChatUsage(reported: Record<string, unknown>, usage: TokenUsage): Record<string, unknown> {
-  const promptDetails = asDetails(reported.prompt_tokens_details);
-  const completionDetails = asDetails(reported.completion_tokens_details);
+  const promptDetails = asJsonObject(reported.prompt_tokens_details) ?? {};
+  const completionDetails = asJsonObject(reported.completion_tokens_details) ?? {};
   if (typeof promptDetails.cached_tokens === 'number' && typeof completionDetails.reasoning_tokens === 'number') return reported;
   return {
     ...reported,
@@ -59,10 +60,6 @@ export function completeChatUsage(reported: Record<string, unknown>, usage: Toke
       reasoning_tokens: typeof completionDetails.reasoning_tokens === 'number' ? completionDetails.reasoning_tokens : usage.reasoningTokens,
     },
   };
-}
-
-function asDetails(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /**
