@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { GatewayStack, type GatewayStackProps } from '../../infra/gateway-stack.ts';
 import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
+import { temporaryDirectory } from '../support/temporary-directories.ts';
 
 export interface SynthesizedGateway {
   app: App;
@@ -24,7 +24,7 @@ export const TEST_ENV = { account: '123456789012', region: 'us-east-1' };
  */
 export function synthesizeGateway(props: GatewayStackProps = {}): SynthesizedGateway {
   const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  const outdir = mkdtempSync(join(tmpdir(), 'gateway-cdk-'));
+  const outdir = temporaryDirectory('gateway-cdk-');
   const app = new App({ outdir, context: cdkJson.context });
   const stack = new GatewayStack(app, 'ModelGateway', { env: TEST_ENV, ...props });
   const template = Template.fromStack(stack);

@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { temporaryDirectory } from './temporary-directories.ts';
 
 const run = promisify(execFile);
 
@@ -43,7 +44,7 @@ export async function runClaudeCode(
   binary: string,
   options: { baseUrl: string; token: string; model: string; prompt: string; extraArgs?: readonly string[]; env?: Record<string, string> },
 ): Promise<ClaudeCodeRun> {
-  const home = await mkdtemp(join(tmpdir(), 'claude-home-'));
+  const home = temporaryDirectory('claude-home-');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,

@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { temporaryDirectory } from './temporary-directories.ts';
 
 const run = promisify(execFile);
 
@@ -43,7 +44,7 @@ export interface CodexRun {
  * writing the machine's settings; it runs commands without asking (approval never) and without a sandbox.
  */
 export async function runCodex(launcher: string, options: { baseUrl: string; key: string; model: string; prompt: string; requestId: string }): Promise<CodexRun> {
-  const home = await mkdtemp(join(tmpdir(), 'codex-home-'));
+  const home = temporaryDirectory('codex-home-');
   const codexHome = join(home, '.codex');
   const workdir = join(home, 'work');
   await mkdir(codexHome, { recursive: true });

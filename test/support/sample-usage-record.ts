@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SQSRecord } from 'aws-lambda';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
 import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
+import { temporaryDirectory } from './temporary-directories.ts';
 
 let sequence = 0;
 
@@ -49,7 +47,7 @@ export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): 
 }
 
 export function makeTempDataDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'gateway-usage-'));
+  return Promise.resolve(temporaryDirectory('gateway-usage-'));
 }
 
 /** An SQS message as the event source mapping hands it to the usage writer, with any body. */
