@@ -89,7 +89,7 @@ async function deployedBundler(): Promise<Bundler | string> {
 async function measureWith(bundler: Bundler, runs: number, world?: FirstRequestWorld): Promise<ColdStartFigure[]> {
   const outdir = await mkdtemp(join(tmpdir(), 'gateway-bench-bundles-'));
   try {
-    // Modules a bundle leaves outside (the AWS SDK the Lambda runtime provides) resolve from the project's.
+    // The self-contained bundles leave gpt-tokenizer outside: it resolves from the project's modules.
     await symlink(join(PROJECT_ROOT, 'node_modules'), join(outdir, 'node_modules'), 'dir');
     const preload = join(outdir, 'awslambda-stub.mjs');
     await writeFile(preload, PRELOAD);
@@ -139,7 +139,7 @@ async function measureInit(file: string, preload: string, world: FirstRequestWor
 export interface ColdStartResults {
   /** One self-contained file per function (everything but gpt-tokenizer bundled): the bench's fixed method. */
   selfContained: ColdStartFigure[];
-  /** As the CDK app bundles them (AWS SDK left to the runtime, zod without its locales), if the project has that bundler. */
+  /** As the CDK app bundles them (the AWS SDK from its ES modules, zod without its locales, lazy chunks), if the project has that bundler. */
   deployed: ColdStartFigure[] | { skipped: string };
 }
 
