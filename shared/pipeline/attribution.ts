@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { textPrefix } from '../core/text-prefix.ts';
 import type { Attribution } from '../core/usage-record.ts';
 import type { GatewayRequest } from '../http/gateway-http.ts';
 
@@ -7,7 +8,7 @@ type Headers = GatewayRequest['headers'];
 function first(headers: Headers, names: string[], maxLength: number): string | undefined {
   for (const name of names) {
     const value = headers[name]?.trim();
-    if (value) return readUtf8(value).slice(0, maxLength);
+    if (value) return textPrefix(readUtf8(value), maxLength);
   }
   return undefined;
 }

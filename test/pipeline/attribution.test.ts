@@ -80,4 +80,10 @@ describe('readAttribution', () => {
   it('ignores headers it does not know', () => {
     expect(readAttribution({ authorization: 'Bearer secret', 'x-api-key': 'k', 'x-request-id': 'r' })).toEqual({});
   });
+
+  it('cuts a long value without leaving half of an emoji, so the record stays valid Unicode in every view', () => {
+    const title = readAttribution({ 'x-title': Buffer.from(`${'a'.repeat(255)}🚀`, 'utf8').toString('latin1') }).title;
+    expect(title).toBe('a'.repeat(255));
+    expect(title?.isWellFormed()).toBe(true);
+  });
 });

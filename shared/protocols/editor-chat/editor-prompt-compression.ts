@@ -1,3 +1,5 @@
+import { textPrefix } from '../../core/text-prefix.ts';
+
 /** One change prompt compression made: the text before and after, for counting the tokens it saved. */
 export interface TextCompaction {
   before: string;
@@ -27,7 +29,7 @@ const SERVER_INSTRUCTIONS = /(<mcp_file_system_server\b[^<]*?\sserverUseInstruct
  */
 export function shortenText(text: string, max: number): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, max - SHORTENED_MARK.length);
+  let cut = textPrefix(text, max - SHORTENED_MARK.length);
   const lastSpace = cut.search(/\s\S*$/);
   if (lastSpace > cut.length / 2) cut = cut.slice(0, lastSpace);
   cut = cut.replace(/&[#0-9A-Za-z]*$/, '');
