@@ -19,13 +19,18 @@ export type NamedQueryDays = [first: string, last: string];
  */
 export function deduplicatedUsage(alsoWhere?: string): string {
   return `deduplicated_usage AS (
-  SELECT * FROM (
-    SELECT ${USAGE_TABLE_NAME}.*, ROW_NUMBER() OVER (PARTITION BY ${USAGE_PARTITION_KEY}, record_id ORDER BY created_at) AS copy_number
-    FROM ${USAGE_TABLE_NAME}
-    WHERE ${USAGE_PARTITION_KEY} BETWEEN ? AND ?${alsoWhere ? ` AND ${alsoWhere}` : ''}
-  ) numbered
-  WHERE copy_number = 1
+  ${firstCopies(`${USAGE_PARTITION_KEY} BETWEEN ? AND ?${alsoWhere ? ` AND ${alsoWhere}` : ''}`)}
 )`;
+}
+
+/** The usage rows (of the days `where` selects, else every day), each record once: the first copy of each. */
+export function firstCopies(where?: string): string {
+  return `SELECT * FROM (
+    SELECT ${USAGE_TABLE_NAME}.*, ROW_NUMBER() OVER (PARTITION BY ${USAGE_PARTITION_KEY}, record_id ORDER BY created_at) AS copy_number
+    FROM ${USAGE_TABLE_NAME}${where ? `
+    WHERE ${where}` : ''}
+  ) numbered
+  WHERE copy_number = 1`;
 }
 
 /** Every project's rows of the days `?` to `?`, each record once. */

@@ -10,6 +10,8 @@ export const USAGE_DATABASE_NAME = 'model_gateway';
 export const USAGE_TABLE_NAME = 'usage_records';
 /** The first day partition projection enumerates; no usage exists before it. */
 export const USAGE_FIRST_DAY = '2025-01-01';
+/** A day after every day of usage (dt is YYYY-MM-DD, so string order is day order): an open end of a range. */
+export const USAGE_LAST_DAY = '9999-12-31';
 
 export const PARQUET_SERDE = 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe';
 export const PARQUET_INPUT_FORMAT = 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat';

@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
 import { z } from 'zod';
-import { DEDUPLICATED_USAGE } from '../../shared/usage-writer/named-usage-queries.ts';
+import { DEDUPLICATED_USAGE, firstCopies } from '../../shared/usage-writer/named-usage-queries.ts';
 import { USAGE_FILE_EXTENSION, USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';
-import { USAGE_FIRST_DAY, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
+import { USAGE_FIRST_DAY, USAGE_LAST_DAY, USAGE_TABLE_NAME } from '../../shared/usage-writer/usage-table.ts';
 
 /**
  * Runs the accountants' SQL on this machine: an in-memory DuckDB with a view `usage_records` over the usage
@@ -106,8 +106,7 @@ const reportRowSchema = z.object({
 
 /** The report counts each record once, as the named queries do (DEDUPLICATED_USAGE, with its two days). */
 function reportSql(filter: UsageReportFilter): { sql: string; params: string[] } {
-  // dt is YYYY-MM-DD, so string order is day order; no day of usage is after 9999-12-31.
-  const params = [filter.from ?? USAGE_FIRST_DAY, filter.to ?? '9999-12-31'];
+  const params = [filter.from ?? USAGE_FIRST_DAY, filter.to ?? USAGE_LAST_DAY];
   let where = '';
   if (filter.projectId !== undefined) {
     where = 'WHERE project_id = ?';
@@ -137,6 +136,8 @@ export async function openLocalUsage(dataDir: string): Promise<LocalUsage> {
     const hasUsageFiles = found !== undefined && found.files !== 0n;
     const source = hasUsageFiles ? readUsageFilesSql(glob) : emptyUsageSql();
     await connection.run(`CREATE VIEW ${USAGE_TABLE_NAME} AS ${source}`);
+    // Locally only (Athena has the table alone): every day's rows, each record once, for queries of one's own.
+    await connection.run(`CREATE VIEW deduplicated_usage AS ${firstCopies()}`);
     return {
       hasUsageFiles,
       query: async (sql, params) => (await runJs(connection, sql, params)).map(

@@ -2,11 +2,16 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { UsageReportFilter } from './local-usage-query.ts';
 import { findNamedUsageQuery, type NamedQueryDays, type NamedUsageQuery } from '../../shared/usage-writer/named-usage-queries.ts';
+import { USAGE_FIRST_DAY, USAGE_LAST_DAY } from '../../shared/usage-writer/usage-table.ts';
 import { UsageError } from './usage-error.ts';
 
 export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
 
-  query "<SQL>"       run SQL on the view usage_records; prints the rows as a JSON array
+  query "<SQL>" [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                      run SQL on the views usage_records (every copy) and deduplicated_usage
+                      (each record once); with --from or --to, the SQL's two ? parameters are
+                      bound to those days (to start from the named queries' deduplicated_usage);
+                      prints the rows as a JSON array
   queries             list the named queries (name and description) as JSON
   run <name> [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                       run a named query over those days (default: the 31 days up to today);
@@ -24,7 +29,7 @@ your own queries (see docs/decisions/usage-files-and-queries.md).`;
 
 export type UsageCliCommand =
   | { command: 'help' }
-  | { command: 'query'; sql: string }
+  | { command: 'query'; sql: string; days?: NamedQueryDays }
   | { command: 'queries' }
   | { command: 'run'; query: NamedUsageQuery; days: NamedQueryDays }
   | { command: 'report'; filter: UsageReportFilter }
@@ -49,15 +54,17 @@ function parseDay(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
-function parseOptions(rest: string[], names: readonly string[]): Record<string, string | undefined> {
+function parseOptions(rest: string[], names: readonly string[]): Record<string, string | undefined>;
+function parseOptions(rest: string[], names: readonly string[], allow: { positionals: true }): { values: Record<string, string | undefined>; positionals: string[] };
+function parseOptions(rest: string[], names: readonly string[], allow?: { positionals: true }) {
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: rest,
       options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
       strict: true,
-      allowPositionals: false,
+      allowPositionals: allow?.positionals ?? false,
     });
-    return values as Record<string, string | undefined>;
+    return allow ? { values: values as Record<string, string | undefined>, positionals } : (values as Record<string, string | undefined>);
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -88,13 +95,22 @@ function parseRun(rest: string[], today: string): UsageCliCommand {
   return { command: 'run', query, days: [first, to] };
 }
 
+/** The SQL, and the days its two `?` parameters take when --from or --to is given (the other side open). */
+function parseQuery(rest: string[]): UsageCliCommand {
+  const { values, positionals } = parseOptions(rest, ['from', 'to'], { positionals: true });
+  const sql = onlyArgument(positionals, 'SQL statement');
+  const { from, to } = parseDays(values);
+  if (from === undefined && to === undefined) return { command: 'query', sql };
+  return { command: 'query', sql, days: [from ?? USAGE_FIRST_DAY, to ?? USAGE_LAST_DAY] };
+}
+
 /** Turns the command line into a command, or throws UsageError (printed with the usage text, exit code 2). */
 export function parseUsageArgs(argv: string[], today = new Date().toISOString().slice(0, 10)): UsageCliCommand {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   switch (command) {
     case 'query':
-      return { command: 'query', sql: onlyArgument(rest, 'SQL statement') };
+      return parseQuery(rest);
     case 'queries':
       if (rest.length > 0) throw new UsageError('queries takes no arguments');
       return { command: 'queries' };

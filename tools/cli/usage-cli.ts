@@ -14,7 +14,7 @@ const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default
 async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' | 'compact' }>) {
   switch (command.command) {
     case 'query':
-      console.log(JSON.stringify(await usage.query(command.sql), null, 2));
+      console.log(JSON.stringify(await usage.query(command.sql, command.days), null, 2));
       return;
     case 'run':
       console.log(JSON.stringify(await usage.query(command.query.sql, command.days), null, 2));

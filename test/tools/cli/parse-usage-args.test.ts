@@ -19,6 +19,14 @@ describe('parseUsageArgs', () => {
     expect(refusal(['query', 'SELECT', '1'])).toMatch(/quote it/);
   });
 
+  it('binds the SQL\'s two days to --from and --to when either is given, the other side open', () => {
+    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '2025-03-31'] });
+    expect(parseUsageArgs(['query', '--to', '2025-03-31', 'SELECT ?, ?'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-01-01', '2025-03-31'] });
+    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '9999-12-31'] });
+    expect(refusal(['query', 'SELECT 1', '--from', 'March'])).toMatch(/--from takes a day/);
+    expect(refusal(['query', 'SELECT 1', '--project', 'acme'])).toMatch(/project/);
+  });
+
   it('finds the named query to run and refuses unknown names', () => {
     expect(parseUsageArgs(['run', 'cost-by-key'])).toMatchObject({ command: 'run', query: { name: 'cost-by-key' } });
     expect(refusal(['run', 'cost-by-weather'])).toMatch(/no named query "cost-by-weather"/);

@@ -2,6 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../support/run-command.ts';
+import { DEDUPLICATED_USAGE } from '../../../shared/usage-writer/named-usage-queries.ts';
 import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../../support/sample-usage-record.ts';
 
 const usageCli = (dataDir: string, ...args: string[]) =>
@@ -90,5 +91,31 @@ describe('usage CLI', () => {
     expect(await readdir(join(dataDir, 'usage', 'dt=2025-03-01'))).toEqual([expect.stringMatching(/^compacted-[0-9a-f]{32}\.parquet$/)]);
     expect((await usageCli(dataDir, 'run', 'cost-by-key', '--from', '2025-03-01', '--to', '2025-03-02')).stdout).toBe(added.stdout);
     expect(added.stdout).not.toBe(before.stdout);
+  });
+
+  describe('with a record written twice (a redelivered batch)', () => {
+    let twiceDir: string;
+    beforeAll(async () => {
+      twiceDir = await makeTempDataDir();
+      const record = sampleRecord({ projectId: 'acme', createdAt: '2025-03-01T08:00:00Z', costNanos: 7 });
+      await writeUsageFiles(twiceDir, [record]);
+      await writeUsageFiles(twiceDir, [sampleRecord({ projectId: 'acme', createdAt: '2025-03-01T09:00:00Z', costNanos: 3 }), record]);
+    });
+
+    it('counts each record once in the deduplicated_usage view, every copy in usage_records', async () => {
+      const sql = 'SELECT (SELECT SUM(cost_nanos) FROM deduplicated_usage) AS once, (SELECT SUM(cost_nanos) FROM usage_records) AS copies';
+      const result = await usageCli(twiceDir, 'query', sql);
+      expect([result.code, JSON.parse(result.stdout)]).toEqual([0, [{ once: 10, copies: 17 }]]);
+    });
+
+    it("binds the two days of the named queries' deduplicated_usage to --from and --to", async () => {
+      const sql = `WITH ${DEDUPLICATED_USAGE} SELECT COUNT(*) AS requests, SUM(cost_nanos) AS cost_nanos FROM deduplicated_usage`;
+      const firstDay = await usageCli(twiceDir, 'query', sql, '--from', '2025-03-01', '--to', '2025-03-01');
+      const dayAfter = await usageCli(twiceDir, 'query', sql, '--from', '2025-03-02', '--to', '2025-03-02');
+      expect(JSON.parse(dayAfter.stdout)).toEqual([{ requests: 0, cost_nanos: null }]);
+      expect([firstDay.code, JSON.parse(firstDay.stdout)]).toEqual([0, [{ requests: 2, cost_nanos: 10 }]]);
+      const fromOnly = await usageCli(twiceDir, 'query', '--from', '2025-03-01', sql);
+      expect(JSON.parse(fromOnly.stdout)).toEqual([{ requests: 2, cost_nanos: 10 }]);
+    });
   });
 });
