@@ -64,6 +64,11 @@ export class GatewayError extends Error {
   }
 }
 
+/** The same error with more response headers (a metered failure's `x-generation-id`). */
+export function withErrorHeaders(error: GatewayError, headers: Record<string, string>): GatewayError {
+  return new GatewayError(error.kind, error.message, { code: error.code, param: error.param, status: error.status, headers: { ...error.headers, ...headers }, cause: error.cause });
+}
+
 /** Anything thrown that is not a GatewayError becomes an opaque 500, keeping the original as `cause`. */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;

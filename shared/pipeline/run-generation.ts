@@ -1,5 +1,5 @@
 import type { CanonicalRequest } from '../canonical/canonical-request.ts';
-import { toGatewayError } from '../core/errors.ts';
+import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { takesCustomTools } from '../core/provider-catalog.ts';
@@ -153,9 +153,14 @@ export async function runGeneration<Body extends RoutableBody>(
         // The upstream accepted the request before its answer broke off: it bills at least the prompt.
         usage: served?.response.ok ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
       };
+      // The failure is metered (below): its record is found by the id the answer names, as a success's is.
+      const recorded = { 'x-generation-id': route.requestId };
       const only = failed.length === 1 ? failed[0] : undefined;
-      if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) return bridgeTo(only.target).relayUpstreamError(only.answer);
-      throw error;
+      if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) {
+        const relayed = bridgeTo(only.target).relayUpstreamError(only.answer);
+        return { ...relayed, headers: { ...relayed.headers, ...recorded } };
+      }
+      throw withErrorHeaders(error, recorded);
     } finally {
       if (!handedToStream) await settlement.settle(outcome);
     }

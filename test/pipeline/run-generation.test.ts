@@ -87,6 +87,33 @@ describe('runGeneration', () => {
     expect(fake.records).toHaveLength(0);
   });
 
+  describe('x-generation-id: every metered answer names its record, failures too', () => {
+    const overloaded = () => new Response(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }), { status: 500, headers: { 'content-type': 'application/json' } });
+
+    it('on the gateway error that follows an upstream failure', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => overloaded() });
+      const error = await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(GatewayError);
+      expect(error).toMatchObject({ status: 502, headers: { 'x-generation-id': 'gen-unit-1' } });
+      expect(fake.records).toHaveLength(1);
+    });
+
+    it("on the upstream's own failure relayed to a Messages client", async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')], models: [{ slug: 'anthropic/claude-haiku-4-5' }], fetch: async () => overloaded() });
+      const messages = { model: 'anthropic/claude-haiku-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] };
+      const response = await runGeneration(messagesEndpoint, { ...request(messages), path: '/v1/messages' }, fake.services, route);
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      expect(response.headers['x-generation-id']).toBe('gen-unit-1');
+      expect(fake.records).toHaveLength(1);
+    });
+
+    it("on an upstream's refusal of the request", async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response('{"error":{"message":"bad","type":"invalid_request_error"}}', { status: 400, headers: { 'content-type': 'application/json' } }) });
+      const response = await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route);
+      expect([response.status, response.headers['x-generation-id']]).toEqual([400, 'gen-unit-1']);
+    });
+  });
+
   describe('fallback_attempts: the fallbacks tried, the attempts after the first', () => {
     const overloaded = () => new Response(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }), { status: 500, headers: { 'content-type': 'application/json' } });
     const models = [{ slug: 'openai/gpt-4o-mini' }, { slug: 'openai/gpt-4o' }];
