@@ -121,7 +121,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
     }
   }
   if (targets.length === 0) {
-    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model);
+    if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model, config.models);
     if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(NOT_FOR_THIS_ENDPOINT))) {
       throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.`, {
         code: 'model_unsupported_for_endpoint',

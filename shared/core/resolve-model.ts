@@ -1,10 +1,14 @@
+import { closestName } from './closest-name.ts';
 import { GatewayError } from './errors.ts';
 import type { AllowedModel } from './project-config.ts';
 
-export function modelNotAllowed(requested: string): GatewayError {
+/** A model the allowlist does not hold, with the name on it the client most likely meant, if one stands out. */
+export function modelNotAllowed(requested: string, models: readonly AllowedModel[]): GatewayError {
+  const names = models.flatMap((entry) => [entry.slug, ...(entry.alias ? [entry.alias] : []), bareModelId(entry)]);
+  const meant = closestName(requested, names);
   return new GatewayError(
     'permission',
-    `The model "${requested}" is not allowed for this project. GET /v1/models lists the models it may use.`,
+    `The model "${requested}" is not allowed for this project.${meant ? ` Did you mean "${meant}"?` : ''} GET /v1/models lists the models it may use.`,
     { code: 'model_not_allowed', param: 'model' },
   );
 }
@@ -45,7 +49,7 @@ export function findAllowedModel(requested: string, models: readonly AllowedMode
       { code: 'ambiguous_model', param: 'model' },
     );
   }
-  throw modelNotAllowed(requested);
+  throw modelNotAllowed(requested, models);
 }
 
 /** The entry a client named, followed by the other providers' entries of the same model. */

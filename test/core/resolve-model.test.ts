@@ -64,6 +64,14 @@ describe('findAllowedModel', () => {
     );
   });
 
+  it('names the allowed model a typo most likely meant', () => {
+    const error = thrown(() => findAllowedModel('openai/gpt-4o-mnii', models));
+    expect(error.code).toBe('model_not_allowed');
+    expect(error.message).toBe(
+      'The model "openai/gpt-4o-mnii" is not allowed for this project. Did you mean "openai/gpt-4o-mini"? GET /v1/models lists the models it may use.',
+    );
+  });
+
   it('refuses every model when the allowlist is empty', () => {
     expect(thrown(() => findAllowedModel('mock/echo', [])).code).toBe('model_not_allowed');
   });
