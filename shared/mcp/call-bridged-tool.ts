@@ -63,7 +63,8 @@ async function meteredToolCall(context: BridgeContext, server: McpServerConfig, 
   const onprogress =
     progressToken === undefined
       ? undefined
-      : (progress: Progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined);
+      : (progress: Progress) =>
+          void extra.sendNotification({ method: 'notifications/progress', params: { ...context.pool.redact(server, progress), progressToken } }).catch(() => undefined);
   const signal = AbortSignal.any([context.signal, extra.signal]);
   let outcome = failedCallOutcome(call, { kind: 'internal' });
   try {

@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { redactSecrets } from '../transport/upstream-errors.ts';
 
 /**
  * Why an upstream MCP server gave no answer: it took too long, could not be reached (refused, reset,
@@ -9,15 +10,10 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 export interface UpstreamFailure {
   server: string;
   kind: 'timeout' | 'unavailable' | 'error' | 'cancelled';
-  /** Names the server; never holds one of its header values. */
+  /** Names the server; never holds one of its credentials (header values or their parts: headerSecrets). */
   message: string;
   /** The server's own JSON-RPC error code, for kind `error`. */
   code?: number;
-}
-
-/** Replaces every secret in a text with `[redacted]`: upstream errors may echo what they were sent. */
-export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.filter((secret) => secret.length > 0).reduce((scrubbed, secret) => scrubbed.replaceAll(secret, '[redacted]'), text);
 }
 
 function describeCause(error: unknown): string {
@@ -29,8 +25,9 @@ function describeCause(error: unknown): string {
   return `${error.message}${cause}`.replace(/^MCP error -?\d+: /, '');
 }
 
+/** `secrets`: the server's credentials (headerSecrets), taken out of what it said, since errors may echo what they were sent. */
 export function describeUpstreamFailure(server: string, error: unknown, context: { secrets: readonly string[]; timeoutMs: number; cancelled: boolean }): UpstreamFailure {
-  const said = redact(describeCause(error), context.secrets).slice(0, 500);
+  const said = redactSecrets(describeCause(error), context.secrets).slice(0, 500);
   if (context.cancelled) return { server, kind: 'cancelled', message: `The request to the MCP server "${server}" was cancelled: the client went away.` };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };

@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { headerSecrets } from '../core/header-secrets.ts';
 import { mcpHeaderSecretName, parseMcpHeaders } from '../core/mcp-header-secrets.ts';
 import type { McpServerConfig } from '../core/mcp-server-config.ts';
 import { loadProviderApiKey } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import { redactAnswer } from './redact-answer.ts';
 import { describeUpstreamFailure, type UpstreamFailure } from './upstream-failure.ts';
 import { mcpUpstreamFetch } from './upstream-fetch.ts';
 
@@ -38,7 +40,8 @@ interface Session {
  * HTTP transport, the server's headers from the secret store) on first use and reused for the rest of
  * the request, so a batch or an aggregated list costs one handshake per server. Every operation is
  * bounded by the time-out and the request's signal; its failure comes back as a value naming the server,
- * never thrown, so one server's trouble never fails the others.
+ * never thrown, so one server's trouble never fails the others. Whatever a server says (answers,
+ * failures, progress) comes back with its credentials redacted: they stay server-side.
  */
 export function createUpstreamPool(options: UpstreamOptions) {
   const sessions = new Map<string, Promise<Session>>();
@@ -47,7 +50,7 @@ export function createUpstreamPool(options: UpstreamOptions) {
   async function connect(server: McpServerConfig): Promise<Session> {
     const secret = await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name));
     const headers = parseMcpHeaders(secret);
-    secretsOf.set(server.name, Object.values(headers));
+    secretsOf.set(server.name, headerSecrets(headers));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
     const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
     try {
@@ -73,11 +76,16 @@ export function createUpstreamPool(options: UpstreamOptions) {
     async run<T>(server: McpServerConfig, operation: (client: Client) => Promise<T>): Promise<UpstreamResult<T>> {
       try {
         const { client } = await session(server);
-        return { ok: true, value: await operation(client) };
+        return { ok: true, value: redactAnswer(await operation(client), secretsOf.get(server.name) ?? []) };
       } catch (error) {
         const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs: options.timeoutMs, cancelled: options.signal.aborted };
         return { ok: false, failure: describeUpstreamFailure(server.name, error, context) };
       }
+    },
+
+    /** Something else a server said (a progress notification), its credentials redacted as in `run`. */
+    redact<T>(server: McpServerConfig, said: T): T {
+      return redactAnswer(said, secretsOf.get(server.name) ?? []);
     },
 
     /**

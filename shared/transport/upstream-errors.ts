@@ -59,12 +59,24 @@ export async function readUpstreamErrorMessage(response: Response, apiKey: strin
   return upstreamErrorMessage(await readUpstreamErrorAnswer(response, apiKey));
 }
 
+/**
+ * Replaces every occurrence of each secret with `[redacted]`, the longest first, so that a secret holding
+ * another (`Bearer x` and `x`) goes whole. Empty secrets are ignored.
+ */
+export function redactKnownSecrets(text: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((secret) => secret.length > 0)
+    .sort((a, b) => b.length - a.length)
+    .reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
+}
 
-/** Provider keys must never reach a client, not even inside a provider's own error message. */
-export function redactSecrets(text: string, apiKey: string | undefined): string {
-  let redacted = apiKey ? text.split(apiKey).join('[redacted]') : text;
-  redacted = redacted.replace(/\b(sk|xai|gsk|pk)[-_][A-Za-z0-9_*-]{8,}/g, '[redacted]');
-  return redacted;
+/**
+ * Credentials must never reach a client, not even inside an upstream's own error message: the given ones
+ * (a provider key, an MCP server's header secrets) and anything shaped like a provider key.
+ */
+export function redactSecrets(text: string, secrets: string | readonly string[] | undefined): string {
+  const known = secrets === undefined ? [] : typeof secrets === 'string' ? [secrets] : [...secrets];
+  return redactKnownSecrets(text, known).replace(/\b(sk|xai|gsk|pk)[-_][A-Za-z0-9_*-]{8,}/g, '[redacted]');
 }
 
 /**

@@ -1,7 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { describeUpstreamFailure, redact, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
+import { headerSecrets } from '../../shared/core/header-secrets.ts';
+import { describeUpstreamFailure, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
 
 const context = { secrets: ['s3cret-token'], timeoutMs: 2_500, cancelled: false };
 
@@ -27,6 +28,14 @@ describe('describeUpstreamFailure', () => {
     });
   });
 
+  it('redacts the token of a bearer header when the server echoes it without its scheme', () => {
+    const secrets = headerSecrets({ Authorization: 'Bearer TOKEN-r401-XYZ' });
+    const refusal = new StreamableHTTPError(401, 'Error POSTing to endpoint: invalid token TOKEN-r401-XYZ');
+    expect(describeUpstreamFailure('r401', refusal, { ...context, secrets }).message).toBe('The MCP server "r401" could not be reached: HTTP 401: invalid token [redacted]');
+    const rejected = new McpError(ErrorCode.InvalidRequest, 'token TOKEN-r401-XYZ rejected');
+    expect(describeUpstreamFailure('r401', rejected, { ...context, secrets }).message).toBe('The MCP server "r401" answered with an error: token [redacted] rejected');
+  });
+
   it("keeps the code of a JSON-RPC error the server answered with", () => {
     const failure = describeUpstreamFailure('docs', new McpError(ErrorCode.InvalidParams, 'query is required'), context);
     expect(failure).toEqual({ server: 'docs', kind: 'error', code: -32602, message: 'The MCP server "docs" answered with an error: query is required' });
@@ -40,11 +49,5 @@ describe('describeUpstreamFailure', () => {
   it('gives a JSON-RPC internal error for failures without a code of their own', () => {
     const failure = describeUpstreamFailure('down', new Error('socket hang up'), context);
     expect(toJsonRpcError(failure)).toMatchObject({ code: ErrorCode.InternalError, data: { server: 'down', reason: 'unavailable' } });
-  });
-});
-
-describe('redact', () => {
-  it('replaces every occurrence of every secret, and ignores empty ones', () => {
-    expect(redact('a=one b=two a=one', ['one', 'two', ''])).toBe('a=[redacted] b=[redacted] a=[redacted]');
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListToolsRequestSchema, CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /**
@@ -126,6 +126,41 @@ export function startTicketsServer(): Promise<McpUpstream> {
     return server;
   };
   return serve((request, response) => answerStatelessly(build, request, response));
+}
+
+/**
+ * "vault": a careless server that echoes its bearer token wherever it can. Without `Authorization: Bearer
+ * <token>` it answers 401 `invalid token <what it got>`. With it: `whoami` answers with the token (and
+ * reports progress naming it), `expired` is an isError result naming it, `reject` and every prompt a
+ * JSON-RPC error naming it.
+ */
+export function startBearerEchoServer(token: string): Promise<McpUpstream> {
+  const build = () => {
+    const server = new Server({ name: 'vault', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: ['whoami', 'expired', 'reject'].map((name) => ({ name, description: `Uses token ${token}`, inputSchema: { type: 'object' as const } })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const progressToken = request.params._meta?.progressToken;
+      if (request.params.name === 'reject') throw new McpError(ErrorCode.InvalidRequest, `token ${token} rejected`);
+      if (request.params.name === 'expired') return { content: [{ type: 'text', text: `token ${token} has expired` }], isError: true };
+      if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, message: `checking ${token}` } });
+      return { content: [{ type: 'text', text: `signed in with ${token}` }], structuredContent: { token, user: 'ada' } };
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'greet' }] }));
+    server.setRequestHandler(GetPromptRequestSchema, async () => {
+      throw new McpError(ErrorCode.InvalidRequest, `token ${token} rejected`);
+    });
+    return server;
+  };
+  return serve(async (request, response) => {
+    const presented = String(request.headers.authorization ?? '');
+    if (presented !== `Bearer ${token}`) {
+      response.writeHead(401, { 'content-type': 'text/plain' }).end(`invalid token ${presented.replace(/^Bearer /, '')}`);
+      return;
+    }
+    await answerStatelessly(build, request, response);
+  });
 }
 
 /** A URL where nothing listens: a server that is down. */

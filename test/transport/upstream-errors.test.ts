@@ -131,6 +131,10 @@ describe('redactSecrets', () => {
     expect(redactSecrets(text, undefined)).toBe(text);
   });
 
+  it('replaces each of several secrets, one that holds another whole', () => {
+    expect(redactSecrets('sent "Bearer tok-12345678" = tok-12345678; x', ['tok-12345678', 'Bearer tok-12345678', ''])).toBe('sent "[redacted]" = [redacted]; x');
+  });
+
   it('does nothing with an empty API key', () => {
     expect(redactSecrets('plain text', '')).toBe('plain text');
   });
