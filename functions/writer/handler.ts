@@ -9,8 +9,13 @@ import { createLogger } from '../../shared/wiring/logger.ts';
 /** The usage writer: SQS batches of usage records → generation table, project spend, usage files. */
 function createProcessor(config: RuntimeConfig) {
   const logger = createLogger('gateway-writer', config);
-  const deps = createUsageWriterDeps(config, (message, reason, error) =>
-    logger.error('usage message failed', { messageId: message.messageId, receiveCount: message.attributes.ApproximateReceiveCount, reason, error }),
+  const deps = createUsageWriterDeps(
+    config,
+    (message, reason, error) =>
+      logger.error('usage message failed', { messageId: message.messageId, receiveCount: message.attributes.ApproximateReceiveCount, reason, error }),
+    // Another project's upstream answered with an id this project's response already has: kept, not retrievable by it.
+    (record) =>
+      logger.warn('stored response id owned by another project', { responseId: record.upstreamId, projectId: record.projectId, provider: record.provider, requestId: record.requestId }),
   );
   return (event: SQSEvent) => processUsageBatch(event, deps);
 }

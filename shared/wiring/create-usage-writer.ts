@@ -1,7 +1,7 @@
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageWriterDeps } from '../usage-writer/process-usage-batch.ts';
 import { DynamoKeyStore } from '../adapters/aws/dynamo-key-store.ts';
-import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.ts';
+import { DynamoUsageLedger, type ResponseIdTakenListener } from '../adapters/aws/dynamo-usage-ledger.ts';
 import { createUsageArchive } from './create-usage-archive.ts';
 import { createDynamoDocuments, usageLedgerTables } from './dynamo-documents.ts';
 
@@ -10,10 +10,14 @@ import { createDynamoDocuments, usageLedgerTables } from './dynamo-documents.ts'
  * from DynamoDB's client and S3's alone: the writer reads no provider secret, so its cold start does not
  * load Secrets Manager's client.
  */
-export function createUsageWriterDeps(config: RuntimeConfig, reportFailure: UsageWriterDeps['reportFailure']): UsageWriterDeps {
+export function createUsageWriterDeps(
+  config: RuntimeConfig,
+  reportFailure: UsageWriterDeps['reportFailure'],
+  reportResponseIdTaken?: ResponseIdTakenListener,
+): UsageWriterDeps {
   const documents = createDynamoDocuments(config);
   return {
-    ledger: new DynamoUsageLedger(documents, usageLedgerTables(config)),
+    ledger: new DynamoUsageLedger(documents, usageLedgerTables(config), reportResponseIdTaken),
     archive: createUsageArchive(config),
     keyLastUse: new DynamoKeyStore(documents, config.GATEWAY_KEYS_TABLE),
     reportFailure,

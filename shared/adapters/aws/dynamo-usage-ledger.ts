@@ -22,6 +22,15 @@ export function storedResponseKey(responseId: string): string {
   return `@response#${responseId}`;
 }
 
+/**
+ * The sort key of the one owner item of a response id, so that a conditional put can see whether another
+ * project holds it (items written before this key hold the record's id; findStoredResponse reads both).
+ */
+export const STORED_RESPONSE_OWNER = 'owner';
+
+/** Told about a record whose response id another project owns: the record is applied, the id stays theirs. */
+export type ResponseIdTakenListener = (record: UsageRecord & { upstreamId: string }) => void;
+
 /** DynamoDB's limit on the items of one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -62,15 +71,19 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
  * put is conditional on the record id being new: redelivered or duplicated messages change nothing, and
  * two requests that reuse one X-Request-ID are two records, both counted. A record of an answer the
  * provider stores (a response) also writes, in the same transaction, a small item keyed by the upstream
- * id naming its project and provider, so that stored responses are reached only by their project.
+ * id naming its project and provider, so that stored responses are reached only by their project. That
+ * put is conditional too (no owner yet, or the same project): the first project to record an id keeps it,
+ * whatever another project's upstream answers later with the same id.
  */
 export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
   private readonly client: DynamoDBDocumentClient;
   private readonly tables: UsageLedgerTables;
+  private readonly onResponseIdTaken: ResponseIdTakenListener;
 
-  constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables) {
+  constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables, onResponseIdTaken: ResponseIdTakenListener = () => undefined) {
     this.client = client;
     this.tables = tables;
+    this.onResponseIdTaken = onResponseIdTaken;
   }
 
   /** One record: true when applied now, false when it was applied before (throws when it failed). */
@@ -84,9 +97,11 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
    * A batch in as few transactions as DynamoDB allows (100 items each): every record's conditional put
    * (and its owner item), and one update per project adding the records' costs together, since a
    * transaction may touch an item once. Records the store already holds cancel the transaction with
-   * their reasons: they are set aside as applied before, and the rest is tried again without them. A
-   * transaction cancelled only by conflicts with other writes of the same items (concurrent writers metering
-   * one project, a prepaid reservation) is tried again after a short random wait (transaction-conflicts.ts).
+   * their reasons: they are set aside as applied before, and the rest is tried again without them. An
+   * owner item another project holds cancels it too: that record is tried again without its owner item
+   * (it is metered all the same; the id stays the other project's). A transaction cancelled only by
+   * conflicts with other writes of the same items (concurrent writers metering one project, a prepaid
+   * reservation) is tried again after a short random wait (transaction-conflicts.ts).
    */
   async recordAll(records: readonly UsageRecord[]): Promise<LedgerOutcome[]> {
     const outcomes: LedgerOutcome[] = Array.from({ length: records.length }, () => 'already-applied' as const);
@@ -110,40 +125,59 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
 
   private async applyChunk(records: readonly UsageRecord[], chunk: number[], outcomes: LedgerOutcome[]): Promise<void> {
     let remaining = chunk;
+    // Records (by index) whose response id another project owns: written without their owner item.
+    const refusedClaims = new Set<number>();
     while (remaining.length > 0) {
-      const { items, recordOfItem } = this.transactItems(remaining.map((index) => records[index] as UsageRecord));
+      const { items, recordOfItem, claimOfItem, unclaimed } = this.transactItems(records, remaining, refusedClaims);
       try {
         await retryOnConflict(() => this.client.send(new TransactWriteCommand({ TransactItems: items })), cancelledByConflictOnly);
         for (const index of remaining) outcomes[index] = 'applied';
+        for (const index of remaining) {
+          const record = records[index];
+          if ((refusedClaims.has(index) || unclaimed.has(index)) && record && hasOwnerItem(record)) this.onResponseIdTaken(record);
+        }
         return;
       } catch (error) {
         const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
         const heldBefore = new Set<number>();
+        const refusedNow = new Set<number>();
         let otherReason = reasons.length === 0;
         reasons.forEach((reason, item) => {
-          const position = recordOfItem[item];
-          if (reason.Code === 'ConditionalCheckFailed' && position !== undefined) heldBefore.add(position);
+          const record = recordOfItem[item];
+          const claim = claimOfItem[item];
+          if (reason.Code === 'ConditionalCheckFailed' && record !== undefined) heldBefore.add(record);
+          else if (reason.Code === 'ConditionalCheckFailed' && claim !== undefined) refusedNow.add(claim);
           // A conflict beside records held before: the rest is tried again below, conflicts retried there.
           else if (reason.Code !== 'None' && reason.Code !== 'TransactionConflict') otherReason = true;
         });
-        if (otherReason || heldBefore.size === 0) {
+        if (otherReason || (heldBefore.size === 0 && refusedNow.size === 0)) {
           for (const index of remaining) outcomes[index] = { failed: error };
           return;
         }
-        // outcomes already say 'already-applied' for these.
-        remaining = remaining.filter((_, position) => !heldBefore.has(position));
+        // outcomes already say 'already-applied' for the records held before.
+        for (const index of refusedNow) refusedClaims.add(index);
+        remaining = remaining.filter((index) => !heldBefore.has(index));
       }
     }
   }
 
-  /** The transaction's items for `records`, and which record (by position) each conditional put is for. */
-  private transactItems(records: readonly UsageRecord[]): { items: NonNullable<TransactWriteCommandInput['TransactItems']>; recordOfItem: Array<number | undefined> } {
+  /**
+   * The transaction's items for the records at `indices`, and which record (by index) each conditional put
+   * is for: `recordOfItem` for the records' own puts, `claimOfItem` for owner items. A response id gets one
+   * owner item per transaction (DynamoDB allows one operation per item), the first record's; a later record
+   * of another project with that id is `unclaimed` (that project will not own it).
+   */
+  private transactItems(records: readonly UsageRecord[], indices: readonly number[], refusedClaims: ReadonlySet<number>) {
     const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [];
     const recordOfItem: Array<number | undefined> = [];
+    const claimOfItem: Array<number | undefined> = [];
+    const claimants = new Map<string, string>();
+    const unclaimed = new Set<number>();
     const spend = new Map<string, { cost: number; count: number; settlement: number; released: number; prepaid: boolean; updatedAt: string }>();
-    records.forEach((record, position) => {
+    for (const index of indices) {
+      const record = records[index] as UsageRecord;
       const expiresAt = generationExpiresAt(record.createdAt, this.tables.retentionDays);
-      recordOfItem[items.length] = position;
+      recordOfItem[items.length] = index;
       items.push({
         Put: {
           TableName: this.tables.generations,
@@ -151,8 +185,15 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
           ConditionExpression: 'attribute_not_exists(recordId)',
         },
       });
-      if (hasOwnerItem(record)) {
-        items.push({ Put: { TableName: this.tables.generations, Item: this.ownerItem(record, record.upstreamId, expiresAt) } });
+      if (hasOwnerItem(record) && !refusedClaims.has(index)) {
+        const claimant = claimants.get(record.upstreamId);
+        if (claimant === undefined) {
+          claimants.set(record.upstreamId, record.projectId);
+          claimOfItem[items.length] = index;
+          items.push({ Put: this.ownerPut(record, record.upstreamId, expiresAt) });
+        } else if (claimant !== record.projectId) {
+          unclaimed.add(index);
+        }
       }
       const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, released: 0, prepaid: false, updatedAt: record.createdAt };
       project.cost += record.costNanos;
@@ -165,7 +206,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
       }
       if (record.createdAt > project.updatedAt) project.updatedAt = record.createdAt;
       spend.set(record.projectId, project);
-    });
+    }
     for (const [projectId, project] of spend) {
       items.push({
         Update: {
@@ -183,7 +224,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
         },
       });
     }
-    return { items, recordOfItem };
+    return { items, recordOfItem, claimOfItem, unclaimed };
   }
 
   async findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined> {
@@ -200,6 +241,10 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
   }
 
+  /**
+   * The owner of a response id: the oldest owner item, so that an item written before owner puts became
+   * conditional (keyed by its record id, several per id) still wins over a later claim by another project.
+   */
   async findStoredResponse(responseId: string): Promise<StoredResponseOwner | undefined> {
     const { Items } = await this.client.send(
       new QueryCommand({
@@ -209,21 +254,28 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
         ConsistentRead: true,
       }),
     );
-    const owner = (Items ?? []).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
+    const owner = (Items ?? []).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(0);
     if (!owner) return undefined;
     return { projectId: String(owner.projectId), provider: String(owner.provider), model: String(owner.model), requestId: String(owner.requestId) };
   }
 
-  private ownerItem(record: UsageRecord, responseId: string, expiresAt: number): Record<string, unknown> {
+  /** The owner item's put: only where no project owns the id yet, or the record's own project does. */
+  private ownerPut(record: UsageRecord, responseId: string, expiresAt: number) {
     return {
-      generationKey: storedResponseKey(responseId),
-      recordId: record.recordId,
-      projectId: record.projectId,
-      provider: record.provider,
-      model: record.model,
-      requestId: record.requestId,
-      createdAt: record.createdAt,
-      [GENERATION_TTL_ATTRIBUTE]: expiresAt,
+      TableName: this.tables.generations,
+      Item: {
+        generationKey: storedResponseKey(responseId),
+        recordId: STORED_RESPONSE_OWNER,
+        ownerRecordId: record.recordId,
+        projectId: record.projectId,
+        provider: record.provider,
+        model: record.model,
+        requestId: record.requestId,
+        createdAt: record.createdAt,
+        [GENERATION_TTL_ATTRIBUTE]: expiresAt,
+      },
+      ConditionExpression: 'attribute_not_exists(recordId) OR projectId = :projectId',
+      ExpressionAttributeValues: { ':projectId': record.projectId },
     };
   }
 }

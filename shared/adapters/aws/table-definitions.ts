@@ -11,7 +11,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *           in partitions that are no project's either: `@members#<projectId>` / `member#<member>` and
  *           `@person#<member>` / `project#<projectId>` (one membership, both ways), `@audit#<projectId>` /
  *           `entry#<time>#<id>` (the audit trail).
- * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL.
+ * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL. The owner of a
+ *           stored response is `@response#<upstream id>` / `owner` (dynamo-usage-ledger.ts).
  */
 export const KEYS_BY_PROJECT_INDEX = 'by-project';
 export const ORG_PARTITION = '@org';

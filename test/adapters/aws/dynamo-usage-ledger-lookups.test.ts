@@ -1,7 +1,8 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import type { UsageRecord } from '../../../shared/core/usage-record.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 import { embeddedLedger, mockedLedger } from '../../support/usage-ledger-fixtures.ts';
 
@@ -88,6 +89,64 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
       await expect(ledger.findStoredResponse('resp_stored_1')).resolves.toEqual({ projectId: 'stored', provider: 'openrouter', model: 'openrouter/openai/gpt-5', requestId: 'req-stored' });
       await expect(ledger.findStoredResponse('resp_never_made')).resolves.toBeUndefined();
       expect(await usageOf('stored')).toMatchObject({ requestCount: 1 });
+    });
+
+    describe('a response id another project answers with later', () => {
+      const taken: UsageRecord[] = [];
+      let reporting: DynamoUsageLedger;
+      const response = (projectId: string, upstreamId: string) =>
+        sampleRecord({ projectId, endpoint: 'responses', upstreamId, provider: `${projectId}-provider`, model: `${projectId}-provider/gpt-5`, costNanos: 10 });
+      const ownerOf = async (responseId: string) => (await reporting.findStoredResponse(responseId))?.projectId;
+
+      beforeAll(() => {
+        reporting = new DynamoUsageLedger(embedded.documents, { generations: embedded.names.generations, projects: embedded.names.projects, retentionDays: 30 }, (record) => taken.push(record));
+      });
+
+      it('stays with the project that recorded it first; the other record is metered once, and reported', async () => {
+        const first = response('pa', 'resp_X');
+        const intruder = response('pb', 'resp_X');
+        await expect(reporting.recordAll([first])).resolves.toEqual(['applied']);
+
+        await expect(reporting.recordAll([intruder])).resolves.toEqual(['applied']);
+        await expect(reporting.recordAll([intruder])).resolves.toEqual(['already-applied']);
+
+        await expect(reporting.findStoredResponse('resp_X')).resolves.toEqual({ projectId: 'pa', provider: 'pa-provider', model: 'pa-provider/gpt-5', requestId: first.requestId });
+        await expect(reporting.findGeneration('pb', intruder.requestId)).resolves.toEqual(intruder);
+        expect(await usageOf('pb')).toMatchObject({ requestCount: 1, spentNanos: 10 });
+        expect(taken.map((record) => record.recordId)).toEqual([intruder.recordId]);
+      });
+
+      it('stays with its project when that project records it again', async () => {
+        const again = response('pa', 'resp_X');
+        await expect(reporting.recordAll([again])).resolves.toEqual(['applied']);
+        await expect(reporting.findStoredResponse('resp_X')).resolves.toMatchObject({ projectId: 'pa', requestId: again.requestId });
+      });
+
+      it('goes to the first record of a batch, and is kept from another project in the batch however they are ordered', async () => {
+        taken.length = 0;
+        const intruders = [response('pb', 'resp_Y'), response('pb', 'resp_X')];
+        const batch = [response('pa', 'resp_Y'), intruders[0] as UsageRecord, intruders[1] as UsageRecord, response('pa', 'resp_X'), response('pc', 'resp_Z')];
+
+        await expect(reporting.recordAll(batch)).resolves.toEqual(['applied', 'applied', 'applied', 'applied', 'applied']);
+
+        expect([await ownerOf('resp_Y'), await ownerOf('resp_X'), await ownerOf('resp_Z')]).toEqual(['pa', 'pa', 'pc']);
+        expect(taken.map((record) => record.recordId).sort()).toEqual(intruders.map((record) => record.recordId).sort());
+        expect(await usageOf('pb')).toMatchObject({ requestCount: 3, spentNanos: 30 });
+      });
+
+      it('stays with the owner an item written before owner puts were conditional names', async () => {
+        const legacy = response('pa', 'resp_L');
+        await embedded.documents.send(
+          new PutCommand({
+            TableName: embedded.names.generations,
+            Item: { generationKey: '@response#resp_L', recordId: legacy.recordId, projectId: 'pa', provider: 'pa-provider', model: 'pa-provider/gpt-5', requestId: legacy.requestId, createdAt: legacy.createdAt },
+          }),
+        );
+
+        await reporting.recordAll([{ ...response('pb', 'resp_L'), createdAt: '2025-03-02T10:00:00.000Z' }]);
+
+        await expect(ownerOf('resp_L')).resolves.toBe('pa');
+      });
     });
   });
 });

@@ -111,7 +111,7 @@ describe('DynamoUsageLedger: recording usage', () => {
       await expect(ledger.recordOnce(sampleRecord())).rejects.toThrow('Rate of requests exceeds the allowed throughput');
     });
 
-    it('records who made a stored response in the same transaction, under a key no project id can start', async () => {
+    it('records who made a stored response in the same transaction, under a key no project id can start, unless another project owns the id', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
       const record = sampleRecord({ projectId: 'acme', requestId: 'req-7', endpoint: 'responses', upstreamId: 'resp_abc', provider: 'openai', model: 'openai/gpt-5', createdAt: '2025-03-01T10:00:00.000Z' });
 
@@ -125,7 +125,8 @@ describe('DynamoUsageLedger: recording usage', () => {
           TableName: 'gen-table',
           Item: {
             generationKey: '@response#resp_abc',
-            recordId: record.recordId,
+            recordId: 'owner',
+            ownerRecordId: record.recordId,
             projectId: 'acme',
             provider: 'openai',
             model: 'openai/gpt-5',
@@ -133,8 +134,25 @@ describe('DynamoUsageLedger: recording usage', () => {
             createdAt: '2025-03-01T10:00:00.000Z',
             expiresAt: 1_740_823_200 + 30 * 86_400,
           },
+          ConditionExpression: 'attribute_not_exists(recordId) OR projectId = :projectId',
+          ExpressionAttributeValues: { ':projectId': 'acme' },
         },
       });
+    });
+
+    it("applies a record whose response id another project owns without its owner item, and reports it", async () => {
+      const taken: string[] = [];
+      const reporting = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tables, (record) => taken.push(record.recordId));
+      dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'ConditionalCheckFailed', 'None')).resolves({});
+      const record = sampleRecord({ projectId: 'pb', endpoint: 'responses', upstreamId: 'resp_taken' });
+
+      await expect(reporting.recordOnce(record)).resolves.toBe(true);
+
+      const calls = dynamo.commandCalls(TransactWriteCommand);
+      expect(calls).toHaveLength(2);
+      expect(calls[1]?.args[0].input.TransactItems?.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Update']);
+      expect(calls[1]?.args[0].input.TransactItems?.[0]?.Put?.Item).toMatchObject({ recordId: record.recordId });
+      expect(taken).toEqual([record.recordId]);
     });
 
     it('records no owner for answers nothing stores upstream (chat completions) or without an upstream id', async () => {
