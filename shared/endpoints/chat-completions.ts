@@ -15,4 +15,6 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   promptText: (request) => chatPromptText(request.messages),
   maxOutputTokens: (request) =>
     [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),
+  // Each of the `n` choices can use the whole cap, and OpenAI bills them all.
+  generations: (request) => ({ prompts: 1, choices: request.n ?? 1 }),
 };

@@ -1,6 +1,6 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
 import { completionsApi } from '../protocols/openai-completions/completions-api.ts';
-import { completionsPromptText, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
+import { completionsGenerations, completionsPromptText, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
 
 /** POST /v1/completions, legacy text completions: JSON and SSE, native to OpenAI-compatible providers, for chat models. */
@@ -10,5 +10,6 @@ export const completionsEndpoint = openAiApiEndpoint({
   parse: jsonBody(parseCompletionsRequest),
   promptText: completionsPromptText,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
+  generations: completionsGenerations,
   api: () => completionsApi,
 });

@@ -20,6 +20,7 @@ export interface OpenAiApiEndpointSpec<Body extends RoutableBody> {
   /** The API for this request (its shape may depend on the body: a response format, a stream). */
   api(body: Body): EndpointApi;
   maxOutputTokens?(body: Body): number | undefined;
+  generations?: GenerationEndpoint<Body>['generations'];
   unitsBound?: GenerationEndpoint<Body>['unitsBound'];
 }
 
@@ -33,6 +34,7 @@ export function openAiApiEndpoint<Body extends RoutableBody>(spec: OpenAiApiEndp
     promptText: spec.promptText,
     maxOutputTokens: (body) => spec.maxOutputTokens?.(body),
     upstream: { protocols: OPENAI_API_PROTOCOLS, bridgeTo: (_target, body) => apiBridge(spec.api(body)) },
+    ...(spec.generations ? { generations: spec.generations } : {}),
     ...(spec.unitsBound ? { unitsBound: spec.unitsBound } : {}),
   };
 }

@@ -26,16 +26,18 @@ export interface UsageEstimate {
   promptTokens: number;
   /** A true upper bound of the prompt tokens any provider can bill for this request (for the balance). */
   promptTokensBound: number;
-  /** The request's own output cap, if it sets one. */
+  /** The request's own output cap, if it sets one: per choice. */
   outputCap: number | undefined;
+  /** The choices the provider generates and bills for the request (chat's `n`), each up to the output cap. */
+  choices: number;
   /** The most of each unit beyond tokens the request can be billed (the request, images, characters…). */
   unitsBound?: BilledUnits;
 }
 
 /**
  * Step 3 of the request path for requests that reach an upstream: rate limits (429), then the prepaid
- * balance (402), which must cover the worst case (the prompt estimate plus the output cap at the dearest
- * planned target's prices). That worst case is reserved now and settled to the real cost by the writer.
+ * balance (402), which must cover the worst case (the prompt bound plus the output cap for every choice at
+ * the dearest planned target's prices). That worst case is reserved now and settled to the real cost by the writer.
  */
 export async function admitUsage(
   services: GatewayServices,
@@ -45,9 +47,9 @@ export async function admitUsage(
   const now = services.clock.now();
   const { key, project } = admitted;
   // Most requests face no token limit and no balance: they need no estimate.
-  const estimate: UsageEstimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, promptTokensBound: 0, outputCap: undefined };
-  // Tokens per minute count the prompt and an explicit output cap now; the real output is added once metered.
-  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCap ?? 0), now);
+  const estimate: UsageEstimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, promptTokensBound: 0, outputCap: undefined, choices: 1 };
+  // Tokens per minute count the prompt and an explicit output cap (for every choice) now; the real output is added once metered.
+  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCap ?? 0) * estimate.choices, now);
   let headers: Record<string, string> = {};
   if (charges.length > 0) {
     const decision = await readStore(() => services.rateLimiter.acquire(charges));
@@ -82,8 +84,8 @@ export async function admitUsage(
 /**
  * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
  * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
- * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) at the output price, plus the
- * most of each unit beyond tokens the endpoint says the request can be billed, at its price.
+ * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) once per choice at the output
+ * price, plus the most of each unit beyond tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
   const { rate } = target;
@@ -92,7 +94,7 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
   return priceUsage(
     {
       promptTokens: estimate.promptTokensBound,
-      completionTokens: maxOutputTokens,
+      completionTokens: maxOutputTokens * estimate.choices,
       cachedTokens: 0,
       reasoningTokens: 0,
       estimated: true,

@@ -3,6 +3,7 @@ import { addUnits, type BilledUnits } from '../core/billed-units.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { countTokens } from '../tokenizer/estimate-tokens.ts';
 import type { UsageEstimate } from './admit-usage.ts';
+import type { Generations } from './generation-endpoint.ts';
 
 /**
  * Tokens an image can be billed at, at most: OpenAI's gpt-4o-mini counts 2,833 + 5,667 per 512-pixel tile,
@@ -11,7 +12,7 @@ import type { UsageEstimate } from './admit-usage.ts';
 export const IMAGE_TOKENS_BOUND = 50_000;
 /** Tokens a provider adds around a request with tools (Anthropic's tool-use system prompt is a few hundred). */
 export const TOOLS_OVERHEAD_TOKENS_BOUND = 1_000;
-/** Tokens a provider adds to any request (chat templates, reply priming). */
+/** Tokens a provider adds to any prompt it answers (chat templates, reply priming). */
 export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
 
 /**
@@ -20,17 +21,20 @@ export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
  * The bound rests on this: a byte-level BPE token covers at least one byte of UTF-8, and every token of
  * the prompt comes from the body's bytes (each message's role and framing, which providers bill as a few
  * tokens, spans more bytes of JSON than that), except what the provider adds itself: images given by
- * reference, the tool-use preamble and a chat template, each bounded above.
+ * reference, the tool-use preamble and a chat template (once per prompt of a request that lists several),
+ * each bounded above. The prompts of a list are billed once each, however many choices answer them.
  */
 export function estimateUsageBound(
   promptText: string,
   outputCap: number | undefined,
-  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits },
+  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations },
 ): UsageEstimate {
+  const { prompts, choices } = shape.generations ?? { prompts: 1, choices: 1 };
   return {
     promptTokens: Math.ceil(promptText.length / 4),
-    promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + REQUEST_OVERHEAD_TOKENS_BOUND,
+    promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + prompts * REQUEST_OVERHEAD_TOKENS_BOUND,
     outputCap,
+    choices,
     // The request itself is billed once at most, whatever the endpoint.
     unitsBound: addUnits(shape.units, { requests: 1 }),
   };

@@ -41,8 +41,14 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   parse(request: GatewayRequest): Body | Promise<Body>;
   /** The prompt as a tokenizer sees it, for estimates when the upstream reports no usage. */
   promptText(body: Body): string;
-  /** The request's own cap on output tokens, if it sets one. */
+  /** The request's own cap on output tokens, if it sets one: per choice where the request asks for several. */
   maxOutputTokens(body: Body): number | undefined;
+  /**
+   * What the request has the provider generate and bill when that is more than one answer to one prompt
+   * (chat's `n`; legacy completions' prompts, each answered `n` or `best_of` times): admission takes the
+   * output cap once per choice. One prompt and one choice when absent.
+   */
+  generations?(body: Body): Generations;
   /**
    * Routing the body implies beyond its routing fields, decided before the targets are planned (a request
    * that continues a stored response must reach the provider that stored it): the body as planning sees it.
@@ -71,6 +77,13 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * out when the record is written, after the answer: off the answer's path.
    */
   annotateRecord?(body: Body): Promise<RecordAnnotations>;
+}
+
+/** How much one request has the provider generate: the prompts it answers, and the choices of all of them. */
+export interface Generations {
+  prompts: number;
+  /** Every choice the provider generates (and bills), returned or not (`best_of` candidates). */
+  choices: number;
 }
 
 /** An endpoint's additions to a usage record. */

@@ -56,6 +56,7 @@ export async function runGeneration<Body extends RoutableBody>(
       images: countImageParts(body),
       tools: Array.isArray(body.tools) && body.tools.length > 0,
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
+      ...(endpoint.generations ? { generations: endpoint.generations(body) } : {}),
     }),
   );
   const { annotateRecord } = endpoint;

@@ -5,19 +5,22 @@ import { createProjectWithKey, startTestGateway, type TestGateway } from '../sup
 
 /**
  * A provider that bills every request at the most it plausibly can: the prompt as its tokenizer counts it
- * with OpenAI's framing (4 tokens a message, 3 to prime the reply) and the whole max_tokens of output.
+ * with OpenAI's framing (4 tokens a message, 3 to prime the reply) and the whole max_tokens of output for
+ * each of the `n` choices (OpenAI bills them all).
  */
 async function billAtMost(upstream: FakeUpstream): Promise<void> {
   upstream.answerWith(async (request, response) => {
     const messages = request.body.messages as unknown[];
     const prompt = (await countTokens(chatPromptText(messages))) + 4 * messages.length + 3;
-    const completion = Number(request.body.max_tokens);
+    const choices = Number(request.body.n ?? 1);
+    const perChoice = Number(request.body.max_tokens);
+    const completion = choices * perChoice;
     sendJson(response, 200, {
       id: 'chatcmpl-most',
       object: 'chat.completion',
       created: 1,
       model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(completion) }, finish_reason: 'length' }],
+      choices: Array.from({ length: choices }, (_, index) => ({ index, message: { role: 'assistant', content: 'x'.repeat(perChoice) }, finish_reason: 'length' })),
       usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
     });
   });
@@ -56,5 +59,31 @@ describe('a prepaid balance', () => {
     expect(project.request_count).toBeGreaterThan(0);
     expect(Number(project.balance_usd)).toBeGreaterThanOrEqual(0);
     expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(172_500);
+  });
+
+  it('never goes below zero for requests with n: each reserves max_tokens for every choice', async () => {
+    const key = await createProjectWithKey(gateway, {
+      projectId: 'many-choices',
+      baseUrl: upstream.baseUrl,
+      models: [{ slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600, requestMicros: 3 }],
+    });
+    await gateway.admin({ command: 'project.update', projectId: 'many-choices', balanceUsd: '0.001' });
+    const client = gateway.openai(key);
+    const calledBefore = upstream.received.length;
+    const ask = (n: number) => client.chat.completions.create({ model: 'openai/gpt-4o-mini', n, max_tokens: 100, messages: [{ role: 'user', content: 'Name a colour.' }] });
+
+    // 128 choices of 100 tokens at 600 nano-USD a token: 0.00768 USD, far beyond the balance, though one choice fits.
+    await expect(ask(128)).rejects.toMatchObject({ status: 402, code: 'insufficient_balance' });
+    expect(upstream.received.length).toBe(calledBefore);
+    // Each of these is billed 400 output tokens (about 0.000245 USD): a reservation of one choice's cap (about
+    // 0.000093 USD) would admit all ten, and the balance would end near -0.0014.
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, () => ask(4)));
+    await gateway.host.drainUsage();
+
+    const project = await gateway.admin<{ balance_usd: string; spent_usd: string; request_count: number }>({ command: 'project.get', projectId: 'many-choices' });
+    expect(settled.filter((result) => result.status === 'fulfilled').length).toBe(project.request_count);
+    expect(project.request_count).toBeGreaterThan(0);
+    expect(Number(project.balance_usd)).toBeGreaterThanOrEqual(0);
+    expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(1_000_000);
   });
 });

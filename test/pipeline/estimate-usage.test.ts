@@ -84,6 +84,17 @@ describe('estimateUsageBound', () => {
   it('bounds the prompt by the body bytes, plus a bound per image, for tools and for the chat template', () => {
     expect(estimateUsageBound('', undefined, { bodyBytes: 1_000, images: 2, tools: true }).promptTokensBound).toBe(1_000 + 2 * IMAGE_TOKENS_BOUND + TOOLS_OVERHEAD_TOKENS_BOUND + REQUEST_OVERHEAD_TOKENS_BOUND);
   });
+
+  it('counts one choice unless the endpoint says the request has more generated', () => {
+    const shape = { bodyBytes: 100, images: 0, tools: false };
+    expect(estimateUsageBound('', 100, shape).choices).toBe(1);
+    expect(estimateUsageBound('', 100, { ...shape, generations: { prompts: 1, choices: 128 } })).toMatchObject({ outputCap: 100, choices: 128 });
+  });
+
+  it("adds the provider's overhead once per prompt of a request that lists several, and the prompts' bytes once", () => {
+    const bound = estimateUsageBound('', 100, { bodyBytes: 1_000, images: 0, tools: false, generations: { prompts: 3, choices: 6 } }).promptTokensBound;
+    expect(bound).toBe(1_000 + 3 * REQUEST_OVERHEAD_TOKENS_BOUND);
+  });
 });
 
 describe('countImageParts', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
 import { chatCompletionsEndpoint } from '../../shared/endpoints/chat-completions.ts';
+import { completionsEndpoint } from '../../shared/endpoints/completions.ts';
 import { messagesEndpoint } from '../../shared/endpoints/messages.ts';
 import type { GatewayRequest } from '../../shared/http/gateway-http.ts';
 import { runGeneration } from '../../shared/pipeline/run-generation.ts';
@@ -9,8 +10,8 @@ import { readFixture } from '../support/fixtures.ts';
 
 const chatAnswer = readFixture('openai-chat/chat-nonstream-text-usage-details.json');
 
-function request(body: Record<string, unknown>): GatewayRequest {
-  return { method: 'POST', path: '/v1/chat/completions', query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(JSON.stringify(body)), sourceIp: '127.0.0.1' };
+function request(body: Record<string, unknown>, path = '/v1/chat/completions'): GatewayRequest {
+  return { method: 'POST', path, query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(JSON.stringify(body)), sourceIp: '127.0.0.1' };
 }
 
 const route = { requestId: 'gen-unit-1', receivedAt: Date.now() };
@@ -51,6 +52,28 @@ describe('runGeneration', () => {
     expect(prepaid.records).toHaveLength(1);
     expect(prepaid.records[0]).toMatchObject({ status: 'failed', httpStatus: 500, errorCode: 'internal_error' });
     expect(prepaid.records[0]?.reservedNanos).toBe(prepaid.reservedNanos());
+  });
+
+  describe('the balance reservation: the output cap once for every choice the provider bills', () => {
+    // 150 and 600 nano-USD a token, 3,000 a request; the prompt bound is the body's bytes plus 100 tokens a prompt.
+    const rates = [{ slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600, requestPriceMicros: 3 }];
+    const prepaid = (answer: string) =>
+      createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], rates, fetch: async () => new Response(answer, { headers: { 'content-type': 'application/json' } }), balanceNanos: 100_000_000 });
+    const bytesOf = (body: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(body));
+
+    it('reserves max_tokens for each of the n choices of a chat completion', async () => {
+      const fake = prepaid(chatAnswer);
+      const body = { ...hello, n: 128, max_tokens: 100 };
+      await runGeneration(chatCompletionsEndpoint, request(body), fake.services, route);
+      expect(fake.reservedNanos()).toBe((bytesOf(body) + 100) * 150 + 128 * 100 * 600 + 3_000);
+    });
+
+    it('reserves max_tokens for best_of candidates of each prompt of a legacy completion, and the overhead of each prompt', async () => {
+      const fake = prepaid(readFixture('other/openai-completion-text.json'));
+      const body = { model: 'openai/gpt-4o-mini', prompt: ['one', 'two', 'three'], n: 2, best_of: 4, max_tokens: 50 };
+      await runGeneration(completionsEndpoint, request(body, '/v1/completions'), fake.services, route);
+      expect(fake.reservedNanos()).toBe((bytesOf(body) + 3 * 100) * 150 + 3 * 4 * 50 * 600 + 3_000);
+    });
   });
 
   it('relays an upstream refusal in the client protocol and records it once', async () => {

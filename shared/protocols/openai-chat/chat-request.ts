@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { asJsonObject } from '../../core/json-object.ts';
 
+/** The most choices one request may ask for (OpenAI's limit for `n`): each can be billed up to the output cap. */
+export const MAX_CHOICES_PER_REQUEST = 128;
+
 /**
  * The fields of a chat completion request the gateway reads. Everything else passes to the upstream
  * untouched, so new OpenAI parameters work without a gateway release.
@@ -11,6 +14,7 @@ export const chatCompletionRequestSchema = z.looseObject({
   messages: z.array(z.unknown()),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().min(1).max(MAX_CHOICES_PER_REQUEST).nullish(),
   /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
   models: z.array(z.string().min(1)).optional(),
   route: z.literal('fallback').optional(),

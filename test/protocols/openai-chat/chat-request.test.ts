@@ -102,6 +102,17 @@ describe('parseChatCompletionRequest', () => {
   it('refuses an empty entry in models', () => {
     expect(refusal(JSON.stringify({ model: 'm', messages, models: ['a/b', ''] })).param).toBe('models.1');
   });
+
+  it.each([0, 129, 2.5, '2'])('refuses n = %j with 400 on param n: the balance reserves the output cap once per choice', (n) => {
+    const error = refusal(JSON.stringify({ model: 'm', messages, n }));
+    expect(error.code).toBe('invalid_request_body');
+    expect(error.param).toBe('n');
+  });
+
+  it('accepts n from 1 to 128, and null', () => {
+    expect(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, n: 128 })).n).toBe(128);
+    expect(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, n: null })).n).toBeNull();
+  });
 });
 
 describe('buildUpstreamChatBody', () => {
@@ -149,7 +160,7 @@ describe('buildUpstreamChatBody', () => {
   it('passes any extra fields through and never sends a routing-only field', () => {
     const extraKey = fc
       .string({ minLength: 1, maxLength: 12 })
-      .filter((key) => !['model', 'messages', 'stream', 'stream_options', ...routingOnlyFields, '__proto__'].includes(key));
+      .filter((key) => !['model', 'messages', 'stream', 'stream_options', 'n', ...routingOnlyFields, '__proto__'].includes(key));
     fc.assert(
       fc.property(fc.dictionary(extraKey, fc.jsonValue()), fc.string({ minLength: 1 }), (extra, upstreamModel) => {
         const body = { ...extra, model: 'client/model', messages, route: 'fallback', models: ['x/y'], provider: {} };

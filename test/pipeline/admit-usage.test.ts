@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { KeyRecord } from '../../shared/core/key-record.ts';
+import type { RouteTarget } from '../../shared/core/plan-route.ts';
+import type { AllowedModel, Project } from '../../shared/core/project-config.ts';
+import type { LimitCharge } from '../../shared/core/ports.ts';
+import { admitUsage, worstCaseNanos, type UsageEstimate } from '../../shared/pipeline/admit-usage.ts';
+import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
+import { createFakeGateway, fakeProvider } from '../support/fake-gateway-services.ts';
+
+const AT = '2025-01-01T00:00:00.000Z';
+// 150 and 600 micro-USD per 1k tokens are 150 and 600 nano-USD a token; 3 micro-USD a request is 3,000 nano-USD.
+const rate = { slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600, requestPriceMicros: 3 };
+const target = (model: Partial<AllowedModel> = {}): RouteTarget => ({
+  model: { slug: 'openai/gpt-4o-mini', provider: 'openai', model: 'gpt-4o-mini', kind: 'chat', createdAt: AT, ...model },
+  provider: fakeProvider('openai', ['openai-chat']),
+  rate,
+});
+const estimate = (changes: Partial<UsageEstimate> = {}): UsageEstimate => ({
+  promptTokens: 10,
+  promptTokensBound: 1_000,
+  outputCap: 100,
+  choices: 1,
+  unitsBound: { requests: 1 },
+  ...changes,
+});
+const key: KeyRecord = { keyHash: 'hash', keyId: 'key_1', projectId: 'acme', name: 'test', hint: 'gw.…0000', createdAt: AT };
+const project = (changes: Partial<Project>): Project => ({ projectId: 'acme', name: 'acme', plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: AT, updatedAt: AT, ...changes });
+
+describe('worstCaseNanos', () => {
+  it('prices the output cap once for every choice the provider generates and bills', () => {
+    expect(worstCaseNanos(estimate(), target())).toBe(1_000 * 150 + 100 * 600 + 3_000);
+    expect(worstCaseNanos(estimate({ choices: 128 }), target())).toBe(1_000 * 150 + 128 * 100 * 600 + 3_000);
+  });
+
+  it("takes the model's output limit once per choice when the request sets no cap", () => {
+    expect(worstCaseNanos(estimate({ outputCap: undefined, choices: 3 }), target({ maxOutputTokens: 1_000 }))).toBe(1_000 * 150 + 3 * 1_000 * 600 + 3_000);
+  });
+});
+
+describe('admitUsage', () => {
+  const services = (balanceNanos: number, charged: LimitCharge[] = []): GatewayServices => {
+    let available = balanceNanos;
+    return {
+      ...createFakeGateway({ providers: [], models: [], fetch: async () => new Response() }).services,
+      rateLimiter: { acquire: async (charges: readonly LimitCharge[]) => (charged.push(...charges), { allowed: true as const, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
+      balances: { reserve: async (_projectId: string, nanos: number) => (available >= nanos ? ((available -= nanos), true) : false), release: async () => {} },
+    };
+  };
+
+  it('refuses with 402 a request whose choices together outrun the balance, though one choice alone would fit', async () => {
+    const balance = 1_000_000;
+    const admitted = { key, project: project({ prepaid: true }), targets: [target()] };
+    expect(worstCaseNanos(estimate(), target())).toBeLessThan(balance);
+
+    await expect(admitUsage(services(balance), admitted, () => estimate({ choices: 128 }))).rejects.toMatchObject({ status: 402, code: 'insufficient_balance' });
+    expect(await admitUsage(services(balance), admitted, () => estimate())).toMatchObject({ prepaid: true, reservedNanos: 213_000 });
+  });
+
+  it('charges tokens per minute for the output cap of every choice', async () => {
+    const charged: LimitCharge[] = [];
+    await admitUsage(services(0, charged), { key, project: project({ tpm: 100_000 }), targets: [target()] }, () => estimate({ choices: 4 }));
+    expect(charged).toEqual([expect.objectContaining({ amount: 10 + 4 * 100 })]);
+  });
+});
