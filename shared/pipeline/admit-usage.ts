@@ -59,26 +59,40 @@ export async function admitUsage(
   const tokenCharge = charges.find((charge) => charge.kind === 'tokens');
   if (!project.prepaid) return { prepaid: false, reservedNanos: 0, tokenCharge, headers };
 
-  const worstCase = Math.max(...admitted.targets.map((target) => worstCaseNanos(estimate, target)));
+  const worstCase = worstCaseOfTargets(estimate, admitted.targets);
   // A refused request should not use up the client's rate limits.
   const giveBackCharges = () =>
     Promise.all(charges.map((charge) => services.rateLimiter.adjust(charge.counterKey, -charge.amount, charge.windowEndsAt))).catch(() => undefined);
   let reserved: boolean;
   try {
-    reserved = worstCase === 0 || (await readStore(() => services.balances.reserve(project.projectId, worstCase)));
+    reserved = worstCase !== undefined && (worstCase === 0 || (await readStore(() => services.balances.reserve(project.projectId, worstCase))));
   } catch (error) {
     await giveBackCharges();
     throw error;
   }
-  if (!reserved) {
+  if (!reserved || worstCase === undefined) {
     await giveBackCharges();
+    const amount = worstCase === undefined ? 'more than any balance holds' : `${formatUsd(worstCase)} USD`;
     throw new GatewayError(
       'payment_required',
-      `The project's balance cannot cover this request's worst case (${formatUsd(worstCase)} USD: the prompt plus its most output tokens). Add credit or lower max_tokens.`,
+      `The project's balance cannot cover this request's worst case (${amount}: the prompt plus its most output tokens). Add credit or lower max_tokens.`,
       { code: 'insufficient_balance' },
     );
   }
   return { prepaid: true, reservedNanos: worstCase, tokenCharge, headers };
+}
+
+/**
+ * The dearest planned target's worst case, or undefined when it passes the range of exact integers
+ * (a cap times many choices): no balance covers that.
+ */
+function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarget[]): number | undefined {
+  try {
+    return Math.max(...targets.map((target) => worstCaseNanos(estimate, target)));
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -56,6 +56,12 @@ describe('admitUsage', () => {
     expect(await admitUsage(services(balance), admitted, () => estimate())).toMatchObject({ prepaid: true, reservedNanos: 213_000 });
   });
 
+  it('refuses with 402 a worst case past the exactly representable nano-USD (a huge cap times many choices), rather than failing', async () => {
+    const admitted = { key, project: project({ prepaid: true }), targets: [target()] };
+    const error = admitUsage(services(Number.MAX_SAFE_INTEGER), admitted, () => estimate({ outputCap: 1e12, choices: 128 }));
+    await expect(error).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: expect.stringContaining('more than any balance holds') });
+  });
+
   it('charges tokens per minute for the output cap of every choice', async () => {
     const charged: LimitCharge[] = [];
     await admitUsage(services(0, charged), { key, project: project({ tpm: 100_000 }), targets: [target()] }, () => estimate({ choices: 4 }));
