@@ -31,19 +31,34 @@ export interface ServedAttempt {
   rejection?: UpstreamErrorAnswer;
 }
 
-/** Every target failed: the last failure's status, a message listing each attempt, and the attempts for metering. */
+/**
+ * Every target failed, or the request deadline passed before the next could be tried: the last failure's
+ * status (`deadline_exceeded` when the deadline ended the attempts), a message listing each attempt, and the
+ * attempts for metering.
+ */
 export class AttemptsExhaustedError extends GatewayError {
+  /** The targets tried, each with its failure: a target the deadline left untried is none of them. */
   readonly failures: AttemptFailure[];
+  /** The target the request deadline left untried, when it ended the attempts. */
+  readonly untried: RouteTarget | undefined;
 
-  constructor(failures: AttemptFailure[]) {
-    const last = failures.at(-1) as AttemptFailure;
-    const message =
-      failures.length === 1
-        ? last.error.message
-        : `All ${failures.length} attempts failed: ${failures.map(({ target, error }) => `"${target.model.slug}": ${error.message}`).join(' | ')}`;
-    super(last.error.kind, message, { code: last.error.code, status: last.error.status, headers: last.error.headers, cause: last.error });
+  constructor(failures: AttemptFailure[], untried?: RouteTarget) {
+    // The status and code are the deadline's when it ended the attempts, else the last attempt's.
+    const ending = untried ? new GatewayError('upstream', 'The request deadline passed.', { code: 'deadline_exceeded' }) : (failures.at(-1) as AttemptFailure).error;
+    super(ending.kind, exhaustedMessage(failures, untried), { code: ending.code, status: ending.status, headers: ending.headers, cause: failures.at(-1)?.error ?? ending });
     this.failures = failures;
+    this.untried = untried;
   }
+}
+
+function exhaustedMessage(failures: readonly AttemptFailure[], untried: RouteTarget | undefined): string {
+  const listed = failures.map(({ target, error }) => `"${target.model.slug}": ${error.message}`).join(' | ');
+  if (untried) {
+    const slug = untried.model.slug;
+    if (failures.length === 0) return `The request deadline passed before "${slug}" could be tried.`;
+    return `${failures.length} ${failures.length === 1 ? 'attempt' : 'attempts'} failed; the request deadline passed before "${slug}" could be tried: ${listed}`;
+  }
+  return failures.length === 1 ? (failures[0] as AttemptFailure).error.message : `All ${failures.length} attempts failed: ${listed}`;
 }
 
 export interface AttemptOptions {
@@ -72,10 +87,7 @@ export async function tryTargets(
   const failures: AttemptFailure[] = [];
   for (const target of targets) {
     const remainingMs = options.deadlineAt - services.clock.now();
-    if (remainingMs <= 0) {
-      failures.push({ target, error: new GatewayError('upstream', 'The request deadline passed before this target could be tried.', { code: 'deadline_exceeded' }) });
-      break;
-    }
+    if (remainingMs <= 0) throw new AttemptsExhaustedError(failures, target);
     options.onAttempt?.(target, failures.length);
     const request = requestFor(target);
     const provider = target.provider.provider;

@@ -142,7 +142,8 @@ export async function runGeneration<Body extends RoutableBody>(
       return { status, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
-      const failed = error instanceof AttemptsExhaustedError ? error.failures : [];
+      const exhausted = error instanceof AttemptsExhaustedError ? error : undefined;
+      const failed = exhausted?.failures ?? [];
       // Every target failed: `attempt` stays as onAttempt described the last target tried, so the record names
       // it and counts the fallbacks tried, the attempts after the first (none when one target failed; a target
       // the deadline left untried is no attempt).
@@ -156,7 +157,8 @@ export async function runGeneration<Body extends RoutableBody>(
       };
       // The failure is metered (below): its record is found by the id the answer names, as a success's is.
       const recorded = { 'x-generation-id': route.requestId };
-      const only = failed.length === 1 ? failed[0] : undefined;
+      // The only attempt's own answer, unless the deadline ended the attempts before the next target.
+      const only = failed.length === 1 && !exhausted?.untried ? failed[0] : undefined;
       if (endpoint.clientProtocol.relaysFailedAttempt && only?.answer) {
         const relayed = bridgeTo(only.target).relayUpstreamError(only.answer);
         return { ...relayed, headers: { ...relayed.headers, ...recorded } };

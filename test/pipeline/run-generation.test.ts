@@ -175,5 +175,20 @@ describe('runGeneration', () => {
       await expect(runGeneration(chatCompletionsEndpoint, request(withFallback), services, { ...route, receivedAt: now })).rejects.toMatchObject({ status: 502 });
       expect(fake.records[0]).toMatchObject({ status: 'failed', model: 'openai/gpt-4o-mini', fallbackAttempts: 0 });
     });
+
+    it('counts in its message only the attempts made, and names the target the deadline left untried', async () => {
+      const three = [...models, { slug: 'openai/o3' }];
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: three, fetch: async () => overloaded() });
+      let now = Date.now();
+      fake.services.clock.now = () => now;
+      // Each attempt takes 6 s of a 10 s deadline: the third target is never tried.
+      const slow = async () => ((now += 6_000), overloaded());
+      const services = { ...fake.services, fetch: slow };
+      const body = { ...hello, route: 'fallback', models: ['openai/gpt-4o', 'openai/o3'] };
+      const error = await runGeneration(chatCompletionsEndpoint, request(body), services, { ...route, receivedAt: now }).catch((thrown: unknown) => thrown);
+      expect(error).toMatchObject({ status: 502, code: 'deadline_exceeded' });
+      expect((error as GatewayError).message).toMatch(/^2 attempts failed; the request deadline passed before "openai\/o3" could be tried: "openai\/gpt-4o-mini": .* \| "openai\/gpt-4o": /);
+      expect(fake.records[0]).toMatchObject({ status: 'failed', errorCode: 'deadline_exceeded', model: 'openai/gpt-4o', fallbackAttempts: 1 });
+    });
   });
 });
