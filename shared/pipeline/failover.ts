@@ -10,6 +10,7 @@ import {
 } from '../transport/upstream-errors.ts';
 import { callProvider } from './call-provider.ts';
 import type { GatewayServices } from './gateway-services.ts';
+import { isInvalidAnswer } from './invalid-answer.ts';
 
 export interface AttemptFailure {
   target: RouteTarget;
@@ -19,16 +20,20 @@ export interface AttemptFailure {
    * upstream errors through need it). None for a refused credential (401/403): the gateway's error stands.
    */
   answer?: UpstreamErrorAnswer;
+  /** The upstream answered 200 with something that is no answer: it took the request (and may bill its prompt). */
+  tookRequest?: boolean;
 }
 
 /** The upstream that answered (success, or a 4xx about the client's request) and the attempts before it. */
-export interface ServedAttempt {
+export interface ServedAttempt<Answer = unknown> {
   target: RouteTarget;
   response: Response;
   apiKey: string | undefined;
   failures: AttemptFailure[];
   /** The upstream's refusal of the client's request, already read (and its body consumed) when the response is not ok. */
   rejection?: UpstreamErrorAnswer;
+  /** What `readAnswer` made of a successful response. */
+  answer?: Answer;
 }
 
 /**
@@ -61,50 +66,69 @@ function exhaustedMessage(failures: readonly AttemptFailure[], untried: RouteTar
   return failures.length === 1 ? (failures[0] as AttemptFailure).error.message : `All ${failures.length} attempts failed: ${listed}`;
 }
 
-export interface AttemptOptions {
+export interface AttemptOptions<Answer> {
   services: GatewayServices;
   projectId: string;
   firstByteTimeoutMs: number;
   deadlineAt: number;
   /** Told of each target before it is tried (metering records a failure against the target in progress). */
   onAttempt?: (target: RouteTarget, failuresSoFar: number) => void;
+  /**
+   * Reads a successful response before the attempts stop (a complete answer, whole): a 200 that is no
+   * answer (invalid-answer.ts) moves on to the next target like a 5xx; anything else it throws ends them.
+   */
+  readAnswer?: (served: ServedAttempt) => Promise<Answer>;
 }
 
 /**
  * Tries the targets in order until one answers: an upstream 401/403/429/5xx (as the upstream protocol
- * reads its error: Bedrock's model-not-ready is a 503), a connection failure or a time-out moves on to
- * the next target (and cools the failed one down); anything else is the answer.
+ * reads its error: Bedrock's model-not-ready is a 503), a 200 that is no answer of its protocol, a
+ * connection failure or a time-out moves on to the next target (and cools the failed one down); anything
+ * else is the answer.
  * Nothing has reached the client yet, so every failure can still be retried elsewhere. Building a
  * target's request is the client's business: a body that cannot be translated fails the request at once
  * and never demotes a model.
  */
-export async function tryTargets(
+export async function tryTargets<Answer = never>(
   targets: readonly RouteTarget[],
   requestFor: (target: RouteTarget) => UpstreamRequest,
-  options: AttemptOptions,
-): Promise<ServedAttempt> {
+  options: AttemptOptions<Answer>,
+): Promise<ServedAttempt<Answer>> {
   const { services } = options;
   const failures: AttemptFailure[] = [];
+  const coolDown = (target: RouteTarget) => services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
   for (const target of targets) {
     const remainingMs = options.deadlineAt - services.clock.now();
     if (remainingMs <= 0) throw new AttemptsExhaustedError(failures, target);
     options.onAttempt?.(target, failures.length);
     const request = requestFor(target);
     const provider = target.provider.provider;
+    let served: ServedAttempt<Answer> | undefined;
     try {
       const { response, apiKey } = await callProvider(services, options.projectId, target.provider, request, Math.min(options.firstByteTimeoutMs, remainingMs));
-      if (response.ok) return { target, response, apiKey, failures };
-      const read = await readUpstreamErrorAnswer(response, apiKey);
-      const answer = request.interpretError?.(read) ?? read;
-      if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, rejection: answer };
-      const error = upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key');
-      failures.push({ target, error, ...(isCredentialRefusal(answer.status) ? {} : { answer }) });
-      if (answer.status === 429 || answer.status >= 500) services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
+      if (response.ok) served = { target, response, apiKey, failures };
+      else {
+        const read = await readUpstreamErrorAnswer(response, apiKey);
+        const answer = request.interpretError?.(read) ?? read;
+        if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, rejection: answer };
+        const error = upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key');
+        failures.push({ target, error, ...(isCredentialRefusal(answer.status) ? {} : { answer }) });
+        if (answer.status === 429 || answer.status >= 500) coolDown(target);
+      }
     } catch (thrown) {
       const error = toGatewayError(thrown);
       if (error.kind === 'config_unavailable') throw error;
       failures.push({ target, error });
-      services.coolDown.markFailed(coolDownKey(options.projectId, target.model.slug));
+      coolDown(target);
+    }
+    if (!served) continue;
+    if (!options.readAnswer) return served;
+    try {
+      return { ...served, answer: await options.readAnswer(served) };
+    } catch (thrown) {
+      if (!isInvalidAnswer(thrown)) throw thrown;
+      failures.push({ target, error: thrown, tookRequest: true });
+      coolDown(target);
     }
   }
   throw new AttemptsExhaustedError(failures);

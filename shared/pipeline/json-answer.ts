@@ -7,6 +7,7 @@ import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import type { UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
+import { invalidAnswer } from './invalid-answer.ts';
 
 export interface JsonAnswer {
   bridge: Bridge;
@@ -28,8 +29,8 @@ export async function readJsonAnswer(
   const text = await readWholeBody(served.response, served.target.provider.provider);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
   const payload = parseJsonObject(text);
-  // A 200 whose body is not the protocol's JSON (an HTML error page of a proxy, a body cut short) is no answer.
-  if (!payload) throw new GatewayError('upstream', `Provider "${served.target.provider.provider}" answered with a body that is not JSON.`, { code: 'upstream_invalid_response' });
+  // A 200 whose body is not the protocol's answer (an HTML error page of a proxy, a body cut short, an error object) is no answer.
+  if (!payload || bridge.isCompleteAnswer?.(payload) === false) throw invalidAnswer(served.target.provider.provider, payload, served.apiKey);
   const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
   const counted = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const usage = canonical.units ? { ...counted, units: addUnits(counted.units, canonical.units) } : counted;

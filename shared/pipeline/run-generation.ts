@@ -91,31 +91,45 @@ export async function runGeneration<Body extends RoutableBody>(
     // What the `finally` records unless a path below says otherwise: a failure the gateway did not foresee.
     let outcome: AttemptOutcome = { ...attempt, status: 'failed', httpStatus: 500, errorCode: 'internal_error', usage: ZERO_USAGE };
     let handedToStream = false;
+    /** A target's 200, taken before the attempts stop: a complete answer is read whole, so that one that is no answer fails over. */
+    const take = async (candidate: ServedAttempt): Promise<TakenAnswer> => {
+      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+      // The upstream took the request: a failure from here on bills at least the prompt.
+      served = candidate;
+      // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
+      settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
+      const bridge = bridgeTo(candidate.target);
+      const presentation = presentationFor(prompt, body, bridge, candidate.target, services, route, project.usageInjection);
+      const kind = bridge.answerKind(candidate.response, streamed);
+      // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
+      const upstreamBody = kind === 'stream' ? candidate.response.body : null;
+      if (upstreamBody) return { bridge, presentation, relay: 'stream', upstreamBody };
+      if (kind === 'bytes') return { bridge, presentation, relay: 'bytes' };
+      return { bridge, presentation, relay: 'json', json: await readJsonAnswer({ bridge, served: candidate, presentation, estimate }) };
+    };
     try {
-      served = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
+      const taken = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
         services,
         projectId: project.projectId,
         ...limits,
         onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
+        readAnswer: take,
       });
-      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
-      const bridge = bridgeTo(served.target);
-      const servedBy = { ...admission.headers, 'x-gateway-model': served.target.model.slug, 'x-gateway-provider': served.target.provider.provider, 'x-generation-id': route.requestId };
+      served = taken;
+      const servedBy = { ...admission.headers, 'x-gateway-model': taken.target.model.slug, 'x-gateway-provider': taken.target.provider.provider, 'x-generation-id': route.requestId };
 
-      if (!served.response.ok) {
+      const { answer } = taken;
+      if (!answer) {
         // The provider found fault with the client's request: its own words (scrubbed of the provider key) help most.
-        const answer = served.rejection ?? (await readUpstreamErrorAnswer(served.response, served.apiKey));
-        outcome = { ...attempt, status: 'failed', httpStatus: answer.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
-        const relayed = bridge.relayUpstreamError(answer);
+        attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+        const rejection = taken.rejection ?? (await readUpstreamErrorAnswer(taken.response, taken.apiKey));
+        outcome = { ...attempt, status: 'failed', httpStatus: rejection.status, errorCode: 'upstream_rejected_request', usage: ZERO_USAGE };
+        const relayed = bridgeTo(taken.target).relayUpstreamError(rejection);
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }
-      // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
-      settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
-      const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
-      const kind = bridge.answerKind(served.response, streamed);
-      // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
-      const upstreamBody = kind === 'stream' ? served.response.body : null;
-      if (upstreamBody) {
+      const { bridge, presentation } = answer;
+      if (answer.relay === 'stream') {
+        const { upstreamBody } = answer;
         // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is
         // this request's failure, metered below, and the upstream's stream is let go.
         const decoder = await Promise.resolve(bridge.createStreamDecoder()).catch(async (error: unknown) => {
@@ -123,27 +137,29 @@ export async function runGeneration<Body extends RoutableBody>(
           throw error;
         });
         handedToStream = true;
-        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services });
+        return await streamAnswer({ bridge, served: taken, decoder, presentation, estimate, settlement, attempt, servedBy, services });
       }
-      if (kind === 'bytes') {
+      if (answer.relay === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
         const { bytesAnswer } = await import('./bytes-answer.ts');
         handedToStream = true;
-        return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
+        return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy });
       }
-      const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
-      const upstreamId = answer.described.upstreamId;
+      const { json } = answer;
+      const upstreamId = json.described.upstreamId;
       if (endpoint.keepCreated && upstreamId) {
-        await endpoint.keepCreated({ upstreamId, payload: answer.payload, target: served.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
+        await endpoint.keepCreated({ upstreamId, payload: json.payload, target: taken.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
       }
       // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
-      const status = served.response.status;
-      outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(answer.usage), ...answer.described };
-      return { status, headers: { 'content-type': answer.contentType, ...servedBy }, body: answer.body };
+      const status = taken.response.status;
+      outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(json.usage), ...json.described };
+      return { status, headers: { 'content-type': json.contentType, ...servedBy }, body: json.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
       const exhausted = error instanceof AttemptsExhaustedError ? error : undefined;
       const failed = exhausted?.failures ?? [];
+      // The record names the last target tried: whether it took the request decides whether the prompt is billed.
+      const tookRequest = exhausted ? failed.at(-1)?.tookRequest === true : served?.response.ok === true;
       // Every target failed: `attempt` stays as onAttempt described the last target tried, so the record names
       // it and counts the fallbacks tried, the attempts after the first (none when one target failed; a target
       // the deadline left untried is no attempt).
@@ -152,8 +168,8 @@ export async function runGeneration<Body extends RoutableBody>(
         status: 'failed',
         httpStatus: error.status,
         errorCode: error.code,
-        // The upstream accepted the request before its answer broke off: it bills at least the prompt.
-        usage: served?.response.ok ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
+        // The upstream accepted the request before its answer broke off (or held no answer): it bills at least the prompt.
+        usage: tookRequest ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
       };
       // The failure is metered (below): its record is found by the id the answer names, as a success's is.
       const recorded = { 'x-generation-id': route.requestId };
@@ -179,6 +195,13 @@ export async function runGeneration<Body extends RoutableBody>(
     headers: { ...admission.headers, 'x-generation-id': route.requestId },
   });
 }
+
+/** How a target's 200 reaches the client, through the bridge chosen for the target. */
+type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsage'> } & (
+  | { relay: 'stream'; upstreamBody: ReadableStream<Uint8Array> }
+  | { relay: 'bytes' }
+  | { relay: 'json'; json: Awaited<ReturnType<typeof readJsonAnswer>> }
+);
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {
   return { model: target.model.slug, provider: target.provider.provider, rate: target.rate, streamed, fallbackAttempts };

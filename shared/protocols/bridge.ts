@@ -64,6 +64,11 @@ export interface Bridge {
   clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
   /** How the served answer is relayed, from its head and whether the client asked for a stream. */
   answerKind(response: Response, streamed: boolean): AnswerKind;
+  /**
+   * Whether a complete JSON answer is one of the upstream protocol's (a conversation protocol's shape, not
+   * an error object in its place); absent, any JSON object is (the endpoints beyond conversations).
+   */
+  isCompleteAnswer?(payload: Record<string, unknown>): boolean;
   /** The upstream's complete answer in canonical terms (usage, finish, id), read knowing the request when translated. */
   readResponse(payload: unknown): CanonicalResponse;
   /** The complete answer as the client sees it, with its content type. */
@@ -147,6 +152,7 @@ function protocolSides(
     relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
     clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
     answerKind: (response, streamed) => (streamed && response.body ? 'stream' : 'json'),
+    isCompleteAnswer: (payload) => upstream.isCompleteAnswer(payload),
     createStreamDecoder: () => upstream.createStreamDecoder(),
     streamErrorFrame: (error) => client.streamErrorFrame(error),
     streamContentType: client.streamContentType,

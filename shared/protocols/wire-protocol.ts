@@ -39,6 +39,8 @@ export interface UpstreamProtocol {
   native?: NativeCarriage;
   /** A translated request in this protocol's body, in the terms the provider takes (`features`). */
   writeRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown>;
+  /** Whether a complete answer has this protocol's shape (an error object in its place has not): what is relayed or read. */
+  isCompleteAnswer(payload: Record<string, unknown>): boolean;
   /**
    * A complete answer in canonical terms (throws an upstream GatewayError when it is not one). `request` is
    * the translated request it answers, so that what the writer encoded on the way out (a custom tool's free

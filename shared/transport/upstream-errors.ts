@@ -54,6 +54,11 @@ export function upstreamErrorMessage(answer: UpstreamErrorAnswer): string {
   return readErrorWords(answer.body).message.trim().slice(0, MAX_MESSAGE_LENGTH) || `HTTP ${answer.status}`;
 }
 
+/** An upstream's own message as a client may see it: credentials removed, bounded. */
+export function scrubUpstreamMessage(message: string, apiKey: string | undefined): string {
+  return redactSecrets(message, apiKey).trim().slice(0, MAX_MESSAGE_LENGTH);
+}
+
 /** Reads an upstream error body, bounded, and tells its message apart from the rest. */
 export async function readUpstreamErrorMessage(response: Response, apiKey: string | undefined): Promise<string> {
   return upstreamErrorMessage(await readUpstreamErrorAnswer(response, apiKey));

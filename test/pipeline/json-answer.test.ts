@@ -133,6 +133,7 @@ describe('readJsonAnswer of a native chat completion', () => {
     ['a JSON array', '[{"id":"x"}]'],
     ['a JSON string', '"text"'],
     ['JSON null', 'null'],
+    ['an error object in place of the completion', '{"error":{"message":"quota exhausted","type":"server_error"}}'],
   ])('refuses %s as no answer: a 502 upstream_invalid_response, never passed on as a 200', async (_label, body) => {
     const { meterOptions } = options(true);
     await expect(meterChatCompletion(body, meterOptions)).rejects.toMatchObject({ status: 502, code: 'upstream_invalid_response' });

@@ -7,7 +7,7 @@ import { createMessagesEventWriter } from './messages-event-writer.ts';
 import { buildUpstreamMessagesBody, type MessagesRequest } from './messages-request.ts';
 import { readMessagesRequest } from './messages-request-reader.ts';
 import { writeMessagesRequest } from './messages-request-writer.ts';
-import { readMessagesResponse } from './messages-response-reader.ts';
+import { isAnthropicMessage, readMessagesResponse } from './messages-response-reader.ts';
 import { writeMessagesResponse } from './messages-response-writer.ts';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -35,6 +35,7 @@ export const anthropicMessagesProtocol: WireProtocol = {
   upstreamHeaders: anthropicProtocolHeaders,
   native: { carries: 'anthropic-messages', requestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel) },
   writeRequest: writeMessagesRequest,
+  isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createAnthropicStreamReader,

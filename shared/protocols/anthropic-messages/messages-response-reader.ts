@@ -7,6 +7,11 @@ import { anthropicMessageSchema } from './anthropic-wire-types.ts';
 import { mapAnthropicStopReason } from './messages-stop-reason.ts';
 import { readAnthropicUsage } from './messages-usage.ts';
 
+/** Whether a complete answer is an Anthropic message (`type: "message"`, `content` blocks), not an error (`type: "error"`). */
+export function isAnthropicMessage(payload: Record<string, unknown>): boolean {
+  return Array.isArray(payload.content) && (payload.type ?? 'message') === 'message';
+}
+
 /**
  * An Anthropic message in canonical terms: text, thinking (with its signature) and tool_use blocks (input as
  * JSON text); redacted thinking and server-tool blocks have no canonical form and are left out. A call of a

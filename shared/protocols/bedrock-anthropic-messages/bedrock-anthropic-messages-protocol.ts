@@ -1,4 +1,4 @@
-import { readMessagesResponse } from '../anthropic-messages/messages-response-reader.ts';
+import { isAnthropicMessage, readMessagesResponse } from '../anthropic-messages/messages-response-reader.ts';
 import { writeMessagesRequest } from '../anthropic-messages/messages-request-writer.ts';
 import { readBedrockErrorWords, interpretBedrockErrorAnswer } from '../bedrock-runtime/bedrock-errors.ts';
 import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
@@ -21,6 +21,7 @@ export const bedrockAnthropicMessagesProtocol: UpstreamProtocol = {
   upstreamHeaders: bedrockRuntimeHeaders,
   native: { carries: 'anthropic-messages', requestBody: nativeBedrockMessagesBody },
   writeRequest: (request, upstreamModel) => toBedrockMessagesBody(writeMessagesRequest(request, upstreamModel), []),
+  isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,
   createStreamDecoder: createBedrockMessagesDecoder,
   createStreamReader: createBedrockMessagesStreamReader,

@@ -2,7 +2,7 @@ import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../bedrock-r
 import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
 import type { UpstreamProtocol } from '../wire-protocol.ts';
 import { writeConverseRequest } from './converse-request-writer.ts';
-import { readConverseResponse } from './converse-response-reader.ts';
+import { isConverseAnswer, readConverseResponse } from './converse-response-reader.ts';
 import { createConverseStreamDecoder } from './converse-stream-decoder.ts';
 import { createConverseStreamReader } from './converse-stream-reader.ts';
 
@@ -17,6 +17,7 @@ export const bedrockConverseProtocol: UpstreamProtocol = {
   upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'converse-stream' : 'converse'),
   upstreamHeaders: bedrockRuntimeHeaders,
   writeRequest: writeConverseRequest,
+  isCompleteAnswer: isConverseAnswer,
   readResponse: readConverseResponse,
   createStreamDecoder: createConverseStreamDecoder,
   createStreamReader: createConverseStreamReader,

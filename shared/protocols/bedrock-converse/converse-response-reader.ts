@@ -3,9 +3,15 @@ import type { CanonicalOutput, CanonicalResponse } from '../../canonical/canonic
 import { customToolNames, toolCallArgumentsOf } from '../../canonical/custom-tool-input.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { GatewayError } from '../../core/errors.ts';
+import { asJsonObject } from '../../core/json-object.ts';
 import { mapConverseStopReason } from './converse-stop-reason.ts';
 import { readConverseUsage } from './converse-usage.ts';
 import { converseResponseSchema, type ConverseContentBlock } from './converse-wire-types.ts';
+
+/** Whether a complete answer is a Converse answer: one has `output.message`. */
+export function isConverseAnswer(payload: Record<string, unknown>): boolean {
+  return asJsonObject(asJsonObject(payload.output)?.message) !== undefined;
+}
 
 /**
  * A Converse answer in canonical terms: text, reasoning (with its signature) and tool uses (input as JSON

@@ -7,6 +7,11 @@ import { mapChatFinishReason } from './chat-finish-reason.ts';
 import { readChatUsage } from './chat-usage.ts';
 import { chatCompletionSchema } from './chat-wire-types.ts';
 
+/** Whether a complete answer is a chat completion: one has `choices` (empty when a content filter left none). */
+export function isChatCompletion(payload: Record<string, unknown>): boolean {
+  return Array.isArray(payload.choices);
+}
+
 /**
  * A chat completion in canonical terms: `reasoning_content` (or `reasoning`, as OpenRouter and vLLM name
  * it) as reasoning, content and refusal as text, each tool call with its arguments. Only the first choice is

@@ -6,7 +6,7 @@ import { createChatPassThrough } from './chat-pass-through.ts';
 import { buildUpstreamChatBody, chatBodyUsesCustomTools, type ChatCompletionRequest } from './chat-request.ts';
 import { readChatRequest } from './chat-request-reader.ts';
 import { writeChatRequest } from './chat-request-writer.ts';
-import { readChatResponse } from './chat-response-reader.ts';
+import { isChatCompletion, readChatResponse } from './chat-response-reader.ts';
 import { writeChatResponse } from './chat-response-writer.ts';
 import { createChatStreamReader } from './chat-stream-reader.ts';
 import { openAiStreamErrorFrame, readOpenAiErrorWords, relayOpenAiUpstreamError, renderOpenAiError, writeOpenAiErrorBody } from './openai-errors.ts';
@@ -23,6 +23,7 @@ export const openAiChatProtocol: WireProtocol = {
     usesCustomTools: chatBodyUsesCustomTools,
   },
   writeRequest: writeChatRequest,
+  isCompleteAnswer: isChatCompletion,
   readResponse: readChatResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createChatStreamReader,

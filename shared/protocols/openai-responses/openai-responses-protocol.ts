@@ -7,7 +7,7 @@ import { createResponsesPassThrough } from './responses-pass-through.ts';
 import { buildUpstreamResponsesBody } from './responses-request.ts';
 import { readResponsesRequest } from './responses-request-reader.ts';
 import { writeResponsesRequest } from './responses-request-writer.ts';
-import { readResponsesResponse } from './responses-response-reader.ts';
+import { isResponseObject, readResponsesResponse } from './responses-response-reader.ts';
 import { writeResponsesResponse } from './responses-response-writer.ts';
 import { createResponsesStreamReader } from './responses-stream-reader.ts';
 import { createResponsesStreamWriter } from './responses-stream-writer.ts';
@@ -24,6 +24,7 @@ export const openAiResponsesProtocol: WireProtocol = {
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
   native: { carries: 'openai-responses', requestBody: buildUpstreamResponsesBody },
   writeRequest: writeResponsesRequest,
+  isCompleteAnswer: isResponseObject,
   readResponse: readResponsesResponse,
   createStreamDecoder: createSseDecoder,
   createStreamReader: createResponsesStreamReader,

@@ -6,6 +6,11 @@ import { mapResponsesStatus } from './responses-status.ts';
 import { readResponsesUsage } from './responses-usage.ts';
 import { responsesObjectSchema, type ResponsesOutputItem } from './responses-wire-types.ts';
 
+/** Whether a complete answer is a response object: one has `output` (a failed response too, with its `error`). */
+export function isResponseObject(payload: Record<string, unknown>): boolean {
+  return Array.isArray(payload.output);
+}
+
 /**
  * A response object in canonical terms: message text (output_text and refusals), function and custom tool
  * calls, reasoning (summary text and encrypted content), the end (status and incomplete reason) and usage.

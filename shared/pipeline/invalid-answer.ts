@@ -1,0 +1,32 @@
+import { GatewayError } from '../core/errors.ts';
+import { asJsonObject } from '../core/json-object.ts';
+import { scrubUpstreamMessage } from '../transport/upstream-errors.ts';
+
+const INVALID_ANSWER = 'upstream_invalid_response';
+
+/**
+ * A 200 whose body is no answer of the upstream's protocol: not JSON (a proxy's HTML page), or not the
+ * protocol's answer (an error object in its place). An upstream failure, and nothing has reached the client,
+ * so failover moves on from it as from a 5xx. The upstream's own words, when its error object has them, are
+ * kept (credentials removed). Readers that find no answer throw the same code.
+ */
+export function invalidAnswer(provider: string, payload: Record<string, unknown> | undefined, apiKey: string | undefined): GatewayError {
+  if (!payload) return new GatewayError('upstream', `Provider "${provider}" answered with a body that is not JSON.`, { code: INVALID_ANSWER });
+  const words = errorMessageOf(payload);
+  const message = words
+    ? `Provider "${provider}" answered with an error instead of an answer: ${scrubUpstreamMessage(words, apiKey)}`
+    : `Provider "${provider}" answered with a body that is not an answer of its protocol.`;
+  return new GatewayError('upstream', message, { code: INVALID_ANSWER });
+}
+
+/** Whether a failure is a 200 that held no answer (failover may try another target). */
+export function isInvalidAnswer(error: unknown): error is GatewayError {
+  return error instanceof GatewayError && error.code === INVALID_ANSWER;
+}
+
+/** `{"error": {"message": …}}` or `{"error": "…"}`. */
+function errorMessageOf(payload: Record<string, unknown>): string | undefined {
+  const { error } = payload;
+  const message = typeof error === 'string' ? error : asJsonObject(error)?.message;
+  return typeof message === 'string' && message.trim() ? message : undefined;
+}
