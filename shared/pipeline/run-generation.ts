@@ -20,6 +20,7 @@ import type { GatewayServices } from './gateway-services.ts';
 import { readJsonAnswer } from './json-answer.ts';
 import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
 import { holdOrCommit } from './commit-early.ts';
+import { completeAnswerAsStream } from './complete-answer-stream.ts';
 import { createUsageSettlement, type AttemptDescription, type AttemptOutcome } from './record-usage.ts';
 import type { RouteContext } from './route-context.ts';
 import { streamAnswer } from './stream-answer.ts';
@@ -105,7 +106,10 @@ export async function runGeneration<Body extends RoutableBody>(
       const upstreamBody = kind === 'stream' ? candidate.response.body : null;
       if (upstreamBody) return { bridge, presentation, relay: 'stream', upstreamBody };
       if (kind === 'bytes') return { bridge, presentation, relay: 'bytes' };
-      return { bridge, presentation, relay: 'json', json: await readJsonAnswer({ bridge, served: candidate, presentation, estimate }) };
+      const json = await readJsonAnswer({ bridge, served: candidate, presentation, estimate });
+      // An upstream that ignored `stream: true` answered whole: the client that asked for a stream still gets one.
+      const stream = streamed ? await completeAnswerAsStream(bridge, json, presentation) : undefined;
+      return { bridge, presentation, relay: 'json', json, ...(stream ? { stream } : {}) };
     };
     try {
       const taken = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
@@ -145,7 +149,7 @@ export async function runGeneration<Body extends RoutableBody>(
         handedToStream = true;
         return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy });
       }
-      const { json } = answer;
+      const { json, stream } = answer;
       const upstreamId = json.described.upstreamId;
       if (endpoint.keepCreated && upstreamId) {
         await endpoint.keepCreated({ upstreamId, payload: json.payload, target: taken.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
@@ -153,6 +157,7 @@ export async function runGeneration<Body extends RoutableBody>(
       // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
       const status = taken.response.status;
       outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(json.usage), ...json.described };
+      if (stream) return { status, headers: { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...servedBy }, body: stream };
       return { status, headers: { 'content-type': json.contentType, ...servedBy }, body: json.body };
     } catch (thrown) {
       const error = toGatewayError(thrown);
@@ -200,7 +205,12 @@ export async function runGeneration<Body extends RoutableBody>(
 type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsage'> } & (
   | { relay: 'stream'; upstreamBody: ReadableStream<Uint8Array> }
   | { relay: 'bytes' }
-  | { relay: 'json'; json: Awaited<ReturnType<typeof readJsonAnswer>> }
+  | {
+      relay: 'json';
+      json: Awaited<ReturnType<typeof readJsonAnswer>>;
+      /** The answer as the client protocol's stream, for a client that asked for one. */
+      stream?: ReadableStream<Uint8Array>;
+    }
 );
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {

@@ -62,7 +62,11 @@ export interface Bridge {
   relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
   /** Whether the client asked to see usage in the stream (it is metered regardless). */
   clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
-  /** How the served answer is relayed, from its head and whether the client asked for a stream. */
+  /**
+   * How the served answer is relayed, from its head and whether the client asked for a stream: a protocol's
+   * answer is a stream only when its content type is the protocol's stream's (an upstream may ignore
+   * `stream: true` and answer JSON, or a proxy answer an HTML page).
+   */
   answerKind(response: Response, streamed: boolean): AnswerKind;
   /**
    * Whether a complete JSON answer is one of the upstream protocol's (a conversation protocol's shape, not
@@ -79,6 +83,11 @@ export interface Bridge {
   createStreamReader(): StreamReader;
   /** What the client sees of the stream: the upstream's frames (native) or the client protocol's (otherwise). */
   createClientStream(presentation: Presentation): ClientStream;
+  /**
+   * The client protocol's writer of canonical events, for a complete answer to a client that asked for a
+   * stream (complete-answer-stream.ts); absent, such an answer is shown as it came.
+   */
+  createAnswerStream?(presentation: Presentation): ClientStream;
   /** A gateway error after the first streamed byte, in the client protocol's stream. */
   streamErrorFrame(error: GatewayError): string;
   streamContentType: string;
@@ -151,14 +160,19 @@ function protocolSides(
     },
     relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
     clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
-    answerKind: (response, streamed) => (streamed && response.body ? 'stream' : 'json'),
+    answerKind: (response, streamed) => (streamed && hasContentType(response, upstream.upstreamStreamContentType) && response.body ? 'stream' : 'json'),
     isCompleteAnswer: (payload) => upstream.isCompleteAnswer(payload),
     createStreamDecoder: () => upstream.createStreamDecoder(),
+    createAnswerStream: (presentation) => client.createStreamWriter(presentation),
     streamErrorFrame: (error) => client.streamErrorFrame(error),
     streamContentType: client.streamContentType,
     renderError: (error, headers) => client.renderError(error, headers),
     createBytesMeter: () => NO_BYTES_METER,
   };
+}
+
+function hasContentType(response: Response, type: string): boolean {
+  return (response.headers.get('content-type') ?? '').trim().toLowerCase().startsWith(type);
 }
 
 /** A native bridge depends on its two protocols only: made once per pair, not once per request. */

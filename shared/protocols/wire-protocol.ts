@@ -49,6 +49,8 @@ export interface UpstreamProtocol {
   readResponse(payload: unknown, request?: CanonicalRequest): CanonicalResponse;
   /** How this protocol's streams are framed (SSE, or AWS event-stream, whose codec loads on first use). */
   createStreamDecoder(): StreamDecoder | Promise<StreamDecoder>;
+  /** The content type of this protocol's streams: a 200 of another type to a streamed request is no stream. */
+  upstreamStreamContentType: string;
   /** Reads the protocol's stream events as canonical events, one upstream event at a time (`request` as for readResponse). */
   createStreamReader(request?: CanonicalRequest): StreamReader;
   /** What an error answer of this protocol says, in canonical words. */

@@ -169,6 +169,49 @@ describe('POST /v1/chat/completions with streaming', () => {
   });
 });
 
+describe('POST /v1/chat/completions with streaming, to an upstream that ignores `stream: true`', () => {
+  const generation = async (id: string) => {
+    const lookup = () => fetch(`${gateway.url}/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${key}` } });
+    await expect.poll(async () => (await lookup()).status, { timeout: 2_000, interval: 50 }).toBe(200);
+    return (await (await lookup()).json()) as Record<string, unknown>;
+  };
+
+  it('streams its complete JSON answer to the openai SDK, and bills it', async () => {
+    const recorded = readFixture('openai-chat/chat-nonstream-text-usage-details.json');
+    upstream.answerWith((_request, response) => sendJson(response, 200, recorded));
+
+    const stream = await gateway
+      .openai(key)
+      .chat.completions.create({ model: 'fast', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] }, { headers: { 'x-request-id': 'ignored-stream' } });
+    let text = '';
+    let finish: string | null = null;
+    let completionTokens: number | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      completionTokens = chunk.usage?.completion_tokens ?? completionTokens;
+    }
+
+    const completion = JSON.parse(recorded) as { choices: Array<{ message: { content: string } }>; usage: { completion_tokens: number } };
+    expect(text).toBe(completion.choices[0]?.message.content);
+    expect(finish).toBe('stop');
+    expect(completionTokens).toBe(completion.usage.completion_tokens);
+    expect(await generation('ignored-stream')).toMatchObject({ status: 'completed', streamed: true, tokens_completion: completion.usage.completion_tokens });
+  });
+
+  it('fails the openai SDK with 502 upstream_invalid_response, not an empty stream, when the upstream answers an HTML page', async () => {
+    upstream.answerWith((_request, response) => void response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>'));
+
+    const error = await gateway
+      .openai(key)
+      .chat.completions.create({ model: 'fast', stream: true, messages: [{ role: 'user', content: 'x' }] }, { headers: { 'x-request-id': 'html-stream' } })
+      .then(() => undefined, (thrown: unknown) => thrown);
+
+    expect(error).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+    expect(await generation('html-stream')).toMatchObject({ status: 'failed', error_code: 'upstream_invalid_response', tokens_completion: 0 });
+  });
+});
+
 describe('GET /v1/models', () => {
   it('lists exactly the project allowlist with exact decimal per-token prices', async () => {
     await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'openai/gpt-4o-mini', alias: 'fast', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });

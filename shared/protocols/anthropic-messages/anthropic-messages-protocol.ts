@@ -38,6 +38,7 @@ export const anthropicMessagesProtocol: WireProtocol = {
   isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,
   createStreamDecoder: createSseDecoder,
+  upstreamStreamContentType: 'text/event-stream',
   createStreamReader: createAnthropicStreamReader,
   readErrorBody: (answer) => readAnthropicErrorWords(answer.body),
 

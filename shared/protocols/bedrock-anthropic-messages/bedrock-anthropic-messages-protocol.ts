@@ -1,7 +1,7 @@
 import { isAnthropicMessage, readMessagesResponse } from '../anthropic-messages/messages-response-reader.ts';
 import { writeMessagesRequest } from '../anthropic-messages/messages-request-writer.ts';
 import { readBedrockErrorWords, interpretBedrockErrorAnswer } from '../bedrock-runtime/bedrock-errors.ts';
-import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
+import { bedrockModelPath, bedrockRuntimeHeaders, EVENT_STREAM_CONTENT_TYPE } from '../bedrock-runtime/bedrock-model-path.ts';
 import type { UpstreamProtocol } from '../wire-protocol.ts';
 import { nativeBedrockMessagesBody, toBedrockMessagesBody } from './bedrock-messages-body.ts';
 import { createBedrockMessagesDecoder } from './bedrock-messages-stream.ts';
@@ -24,6 +24,7 @@ export const bedrockAnthropicMessagesProtocol: UpstreamProtocol = {
   isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,
   createStreamDecoder: createBedrockMessagesDecoder,
+  upstreamStreamContentType: EVENT_STREAM_CONTENT_TYPE,
   createStreamReader: createBedrockMessagesStreamReader,
   readErrorBody: readBedrockErrorWords,
   interpretErrorAnswer: interpretBedrockErrorAnswer,

@@ -1,5 +1,5 @@
 import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../bedrock-runtime/bedrock-errors.ts';
-import { bedrockModelPath, bedrockRuntimeHeaders } from '../bedrock-runtime/bedrock-model-path.ts';
+import { bedrockModelPath, bedrockRuntimeHeaders, EVENT_STREAM_CONTENT_TYPE } from '../bedrock-runtime/bedrock-model-path.ts';
 import type { UpstreamProtocol } from '../wire-protocol.ts';
 import { writeConverseRequest } from './converse-request-writer.ts';
 import { isConverseAnswer, readConverseResponse } from './converse-response-reader.ts';
@@ -20,6 +20,7 @@ export const bedrockConverseProtocol: UpstreamProtocol = {
   isCompleteAnswer: isConverseAnswer,
   readResponse: readConverseResponse,
   createStreamDecoder: createConverseStreamDecoder,
+  upstreamStreamContentType: EVENT_STREAM_CONTENT_TYPE,
   createStreamReader: createConverseStreamReader,
   readErrorBody: readBedrockErrorWords,
   interpretErrorAnswer: interpretBedrockErrorAnswer,

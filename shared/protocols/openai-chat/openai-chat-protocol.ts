@@ -26,6 +26,7 @@ export const openAiChatProtocol: WireProtocol = {
   isCompleteAnswer: isChatCompletion,
   readResponse: readChatResponse,
   createStreamDecoder: createSseDecoder,
+  upstreamStreamContentType: 'text/event-stream',
   createStreamReader: createChatStreamReader,
   readErrorBody: (answer) => readOpenAiErrorWords(answer.body),
 

@@ -27,6 +27,7 @@ export const openAiResponsesProtocol: WireProtocol = {
   isCompleteAnswer: isResponseObject,
   readResponse: readResponsesResponse,
   createStreamDecoder: createSseDecoder,
+  upstreamStreamContentType: 'text/event-stream',
   createStreamReader: createResponsesStreamReader,
   readErrorBody: (answer) => readOpenAiErrorWords(answer.body),
 
