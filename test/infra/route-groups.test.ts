@@ -29,6 +29,11 @@ describe('routeGroupForPath', () => {
     expect(routeGroupForPath('/v1/chat/completions', groups).name).toBe('openai');
     expect(routeGroupForPath('/health', groups).name).toBe('openai');
   });
+
+  it('matches the path as sent, as CloudFront does: a repeated slash reaches the default group, which normalises it', () => {
+    expect(routeGroupForPath('/v1//messages', groups).name).toBe('openai');
+    expect(routeGroupForPath('//v1/editor/chat/completions', groups).name).toBe('openai');
+  });
 });
 
 describe('the route groups of the gateway', () => {

@@ -12,7 +12,7 @@ describe('parsePassThroughRequest', () => {
     expect(parsed).toMatchObject({ method: 'GET', upstreamPath: '/vector_stores/vs_1/files?limit=5&order=desc', model: '', payload: { kind: 'none' } });
   });
 
-  it.each(['/v1/files/../../admin', '/v1/files/%2e%2e/%2E%2E/admin', '/v1/./files', '/v1/files/a%5cb'])('refuses %s, which would leave the API, with 400 invalid_path', async (path) => {
+  it.each(['/v1/files/../../admin', '/v1/files/%2e%2e/%2E%2E/admin', '/v1/./files', '/v1/files/a%5cb', '/v1/files%2F..%2F..%2Fadmin', '/v1/files/x%2f.%2fy'])('refuses %s, which would leave the API, with 400 invalid_path', async (path) => {
     await expect(parsePassThroughRequest(request(path))).rejects.toMatchObject({ status: 400, code: 'invalid_path' });
   });
 

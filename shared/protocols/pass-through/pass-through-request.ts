@@ -71,16 +71,17 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
 }
 
 /**
- * The path below the provider's base URL (which ends in `/v1` by convention): the client's path without
- * `/v1`, with its query string. Dot segments are refused: they would climb above the base URL.
+ * The path below the provider's base URL (which ends in `/v1` by convention): the client's path (normalised
+ * by the route group) without `/v1`, with its query string. Dot segments are refused, encoded ones and
+ * ones behind an encoded slash too: a provider that decodes them would climb above the base URL.
  */
 function upstreamPathOf(request: GatewayRequest): string {
-  const below = request.path.replace(/^\/v1(?=\/)/, '').replace(/\/{2,}/g, '/');
-  const segments = below.split('/').map((segment) => {
+  const below = request.path.replace(/^\/v1(?=\/)/, '');
+  const segments = below.split('/').flatMap((segment) => {
     try {
-      return decodeURIComponent(segment);
+      return decodeURIComponent(segment).split('/');
     } catch {
-      return segment;
+      return [segment];
     }
   });
   if (segments.some((segment) => segment === '.' || segment === '..' || segment.includes('\\'))) {
