@@ -171,6 +171,20 @@ describe('pass-through of other /v1/* routes', () => {
     }
   });
 
+  it('refuses a JSON body nested too deep with 400 json_too_deep, before any provider call or usage record', async () => {
+    const before = upstream.received.length;
+    const response = await call('/v1/files', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'pass-deep' },
+      body: `{"purpose":"batch","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'json_too_deep', type: 'invalid_request_error' } });
+    expect(upstream.received.length).toBe(before);
+    await gateway.host.drainUsage();
+    expect((await call('/v1/generation?id=pass-deep')).status).toBe(404);
+  });
+
   it('still needs a project key', async () => {
     const response = await fetch(`${gateway.url}/v1/files`);
     expect(response.status).toBe(401);

@@ -22,6 +22,11 @@ describe('parsePassThroughRequest', () => {
     expect(parsed).toMatchObject({ model: 'm', models: ['n'], route: 'fallback', stream: true, payload: { kind: 'json', json: { model: 'm', stream: true, input: 'hi' } } });
   });
 
+  it('refuses a JSON body nested deeper than the gateway accepts with 400 json_too_deep, before it is serialised for the provider', async () => {
+    const body = new TextEncoder().encode(`{"purpose":"batch","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    await expect(parsePassThroughRequest(request('/v1/files', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).rejects.toMatchObject({ status: 400, code: 'json_too_deep' });
+  });
+
   it('forwards the beta and organisation headers a provider API may need, and nothing else', async () => {
     const parsed = await parsePassThroughRequest(request('/v1/assistants', { headers: { 'openai-beta': 'assistants=v2', cookie: 'x', 'x-api-key': 'k' } }));
     expect(parsed.forwardedHeaders).toEqual({ 'openai-beta': 'assistants=v2' });
