@@ -1,4 +1,4 @@
-import { routeGroupForPath } from '../../infra/route-groups.ts';
+import { routeGroupForPath } from '../http/route-groups.ts';
 import { GatewayError } from '../core/errors.ts';
 import { providerTarget } from '../core/plan-route.ts';
 import { isConversationProtocol, modelKindSchema, PROVIDER_FAMILIES, wireProtocolSchema, type OrgRateCard, type ProjectConfig, type WireProtocolId } from '../core/project-config.ts';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
+import { routeGroupForPath, routeGroups } from '../../shared/http/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
@@ -80,7 +80,7 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
 /**
  * Hosts the Lambda handlers on one machine: an HTTP server that behaves like their function URLs
- * (streaming included) and routes paths to route groups with CloudFront's table (infra/route-groups.ts),
+ * (streaming included) and routes paths to route groups with CloudFront's table (shared/http/route-groups.ts),
  * the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible store on disk and the
  * owner-only secret file. Each handler is built by its module's factory with what the host injects: the
  * durable usage queue, and one set of configuration caches shared with the admin function and the console

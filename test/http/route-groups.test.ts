@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesPathPattern, routeGroupForPath, routeGroups, type RouteGroup } from '../../infra/route-groups.ts';
+import { matchesPathPattern, routeGroupForPath, routeGroups, type RouteGroup } from '../../shared/http/route-groups.ts';
 
 describe('matchesPathPattern (CloudFront path patterns)', () => {
   it.each([
