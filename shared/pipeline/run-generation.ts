@@ -7,6 +7,7 @@ import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
 import { REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
+import { asksForUsageCost } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
@@ -15,7 +16,7 @@ import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
-import { withoutRoutingFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
+import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import { readJsonAnswer } from './json-answer.ts';
 import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
@@ -72,7 +73,7 @@ export async function runGeneration<Body extends RoutableBody>(
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt);
   const streamed = body.stream === true;
-  const clientBody = withoutRoutingFields(body);
+  const clientBody = withoutGatewayFields(body);
   let canonical: CanonicalRequest | undefined;
   const bridgeTo = (target: RouteTarget): Bridge =>
     endpoint.upstream
@@ -111,7 +112,8 @@ export async function runGeneration<Body extends RoutableBody>(
       }
       // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
-      const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection);
+      // OpenRouter's `usage: {include: true}` asks for this request's cost, whatever the project's setting.
+      const presentation = presentationFor(prompt, body, bridge, served.target, services, route, project.usageInjection || asksForUsageCost(body));
       const kind = bridge.answerKind(served.response, streamed);
       // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
       const upstreamBody = kind === 'stream' ? served.response.body : null;
