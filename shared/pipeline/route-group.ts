@@ -1,3 +1,4 @@
+import { baseUrlHint } from '../http/base-url-hint.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -63,7 +64,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
 async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const methods = routesFor(routes, request.path);
   if (!methods) {
-    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
+    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${baseUrlHint(request.path)}`, { code: 'not_found' });
   }
   // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
   const head = request.method === 'HEAD' && methods.GET !== undefined;

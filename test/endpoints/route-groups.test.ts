@@ -100,6 +100,21 @@ describe('the path a route is chosen by', () => {
     },
   );
 
+  it('never passes /v1/v1/… through: it names the base URL that repeats /v1 (404, no upstream call, nothing metered)', async () => {
+    const fake = passThroughGateway();
+    const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1/v1/messages', { model: 'openai/gpt-4o-mini', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(response.status).toBe(404);
+    expect(JSON.parse(String(response.body))).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('The path repeats /v1') } });
+    expect(fake.upstreamUrls).toEqual([]);
+    expect(fake.records).toEqual([]);
+  });
+
+  it('answers a path without /v1 with a 404 that says the base URL lacks it', async () => {
+    const response = await createOpenAiRouteGroup(passThroughGateway().services)(request('POST', '/chat/completions', { model: 'openai/gpt-4o-mini', messages: [] }));
+    expect(response.status).toBe(404);
+    expect(JSON.parse(String(response.body)).error.message).toMatch(/^The gateway does not serve POST \/chat\/completions\. The gateway's routes start with \/v1/);
+  });
+
   it('serves /v1/%65mbeddings as the embeddings route, metered as embeddings, not passed through', async () => {
     const fake = passThroughGateway();
     const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1/%65mbeddings', { model: 'openai/text-embedding-3-small', input: 'hi' }));
