@@ -2,7 +2,8 @@ import { projectIdArgument, type CliCommand } from './cli-command.ts';
 import { listOrNone, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
 
 const keyIdArgument = { name: 'keyId', description: 'the key id, as key create and key list print it', field: 'keyId' };
-const KEY_VIEW = '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools}';
+const KEY_FIELDS = 'id, project_id, name, hint, created_at, revoked_at, status, member, rpm, last_used_at, mcp_servers, mcp_tools';
+const KEY_VIEW = `{${KEY_FIELDS}}`;
 
 export const keyCommands: CliCommand[] = [
   {
@@ -18,7 +19,7 @@ export const keyCommands: CliCommand[] = [
       { name: '--rpm', value: 'N', description: 'requests per minute for this key', field: 'rpm', parse: positiveInteger },
     ],
     examples: ['key create acme --name laptop', 'key create acme --member alice@example.com --rpm 60'],
-    prints: '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools, key}: the key\'s description and, in "key", the key itself',
+    prints: `{${KEY_FIELDS}, key}: the key's description and, in "key", the key itself`,
   },
   {
     group: 'key',

@@ -1,6 +1,6 @@
 import { modelArgument, projectIdArgument, type CliCommand } from './cli-command.ts';
 import { oneOf, positiveInteger, text } from './flag-values.ts';
-import { priceFlags } from './price-flags.ts';
+import { priceFlags, UNIT_PRICE_FIELDS } from './price-flags.ts';
 
 export const modelCommands: CliCommand[] = [
   {
@@ -46,8 +46,9 @@ export const modelCommands: CliCommand[] = [
     flags: [],
     examples: ['model list acme --output table'],
     prints:
-      '{"models": [{slug, provider, model, alias, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      'cache_write_input_price_micros_per_1k, price_source, context_length, max_output_tokens, description, upstream_api}]}, sorted by slug',
+      '{"models": [{slug, provider, model, alias, kind, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
+      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api}]}, ` +
+      'sorted by slug; a price beyond tokens (?) only when set',
   },
   {
     group: 'model',
@@ -77,6 +78,8 @@ export const modelCommands: CliCommand[] = [
     arguments: [],
     flags: [],
     examples: ['ratecard list'],
-    prints: '{"rates": [{slug, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, cache_write_input_price_micros_per_1k}]}',
+    prints:
+      '{"rates": [{slug, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
+      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}}]}; a price beyond tokens (?) only when set`,
   },
 ];

@@ -25,3 +25,6 @@ export function priceFlags(required: boolean): CliFlag[] {
     ...UNIT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: wholeMicros })),
   ];
 }
+
+/** The prices beyond tokens as admin answers print them, each only when set (a unit without a price is free). */
+export const UNIT_PRICE_FIELDS = UNIT_PRICES.map((price) => `${price.listName}?`).join(', ');
