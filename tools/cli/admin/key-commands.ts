@@ -47,7 +47,11 @@ export const keyCommands: CliCommand[] = [
       { name: '--mcp-servers', value: 'LIST|none', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": all)', field: 'mcpServers', parse: listOrNone() },
       { name: '--mcp-tools', value: 'LIST|none', description: 'the bridged tools it may list and call, e.g. docs__search ("none": all)', field: 'mcpTools', parse: listOrNone() },
     ],
-    examples: ['key update acme key_4kTq9 --enabled off', 'key update acme key_4kTq9 --rpm none', 'key update acme key_4kTq9 --mcp-servers docs --mcp-tools docs__search,docs__fetch'],
+    examples: [
+      'key update acme key_7hQ2mX9pLc4RtV8w --enabled off',
+      'key update acme key_7hQ2mX9pLc4RtV8w --rpm none',
+      'key update acme key_7hQ2mX9pLc4RtV8w --mcp-servers docs --mcp-tools docs__search,docs__fetch',
+    ],
     prints: KEY_VIEW,
   },
   {
@@ -57,7 +61,7 @@ export const keyCommands: CliCommand[] = [
     summary: 'Revoke a key for good (401 within a minute everywhere, at once on this host)',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [],
-    examples: ['key revoke acme key_4kTq9'],
+    examples: ['key revoke acme key_7hQ2mX9pLc4RtV8w'],
     prints: KEY_VIEW,
   },
 ];

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { parse as parseShellWords } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyId } from '../../../../shared/core/project-keys.ts';
 import { UNIT_PRICES } from '../../../../shared/core/unit-prices.ts';
 import { ADMIN_CLI_COMMANDS } from '../../../../tools/cli/admin/admin-cli-commands.ts';
 import { parseAdminCommandLine } from '../../../../tools/cli/admin/parse-admin-command-line.ts';
@@ -29,6 +31,14 @@ describe('the examples of the admin CLI commands', () => {
       const answer = await admin.run(eventOf(example));
       expect(answer.ok ? 'ok' : `${answer.error.code}: ${answer.error.message}`, example).toBe('ok');
     }
+  });
+
+  it('name keys by ids shaped as key create makes them', () => {
+    const made = generateKeyId(randomBytes);
+    const keyIdShape = new RegExp(`^key_[0-9A-Za-z]{${made.length - 'key_'.length}}$`);
+    const named = ADMIN_CLI_COMMANDS.flatMap((command) => command.examples).flatMap((example) => example.match(/\bkey_\w+/g) ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    for (const keyId of named) expect(keyId).toMatch(keyIdShape);
   });
 });
 
