@@ -68,8 +68,11 @@ describe('deploy settings', () => {
     expect(() => parseDeploySettings({ bedrock: { models: [], regions: ['mars'] } }, 'prod.json')).toThrow(/bedrock\.regions\.0/);
   });
 
-  it('names the missing file of an unknown environment', () => {
-    expect(() => loadDeploySettings('staging', directory)).toThrow(/staging\.json/);
+  it('names the missing file of an unknown environment, and the environments there are', () => {
+    const settings = mkdtempSync(join(directory, 'envs-'));
+    writeFileSync(join(settings, 'prod.json'), '{}');
+    writeFileSync(join(settings, 'default.json'), '{}');
+    expect(() => loadDeploySettings('staging', settings)).toThrow(`No deploy settings for env "staging": ${settings}/staging.json does not exist (envs: default, prod)`);
   });
 
   it('takes the environment from -c env and refuses the retired -c flags', () => {
