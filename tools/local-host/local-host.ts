@@ -24,6 +24,13 @@ import { startConsoleHost } from './console-host.ts';
 /** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
 export class LocalHostError extends Error {
   override readonly name = 'LocalHostError';
+  /** The option that is wrong, when changing it is the fix (`npm start` then exits with 2, as for a malformed one). */
+  readonly wrongOption: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { wrongOption?: string }) {
+    super(message, options);
+    this.wrongOption = options?.wrongOption;
+  }
 }
 
 export interface LocalHostOptions {
@@ -202,6 +209,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     await backend.shutdown();
     if ((error as { code?: string }).code === 'EADDRINUSE') {
       throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
+    }
+    if (['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes((error as { code?: string }).code ?? '')) {
+      throw new LocalHostError(`Cannot listen on HOST=${options.hostname ?? ''}: it is not an address of this machine. Use 127.0.0.1 (the default), or 0.0.0.0 for every interface.`, { wrongOption: 'hostname' });
     }
     throw error;
   }
