@@ -72,6 +72,12 @@ describe('npm start', () => {
       expect((await stat(join(dataDir, 'host.json'))).mode & 0o777).toBe(0o600);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       expect((await fetch(`${url}/health`)).status).toBe(200);
+      // The hint names the data directory (not the default one): pasted as it is, it reaches this gateway.
+      const hint = /^ {2}(GATEWAY_DATA_DIR=\S+ npm run --silent admin -- key create demo --name laptop)$/m.exec(output)?.[1];
+      expect(hint).toBe(`GATEWAY_DATA_DIR=${dataDir} npm run --silent admin -- key create demo --name laptop`);
+      const pasted = await runCommand('sh', ['-c', hint as string]);
+      expect(pasted.code).toBe(0);
+      expect(JSON.parse(pasted.stdout)).toMatchObject({ project_id: 'demo', key: expect.stringMatching(/^gw\./) });
     } finally {
       await gateway.stop();
     }

@@ -50,7 +50,7 @@ Try it:
     -d '{"model": "${demo.model}", "messages": [{"role": "user", "content": "Hello"}]}'
 `);
 } else {
-  console.log(`\n${await describeHowToGetAKey(host.invokeAdmin)}\n`);
+  console.log(`\n${await describeHowToGetAKey(host.invokeAdmin, host.dataDir)}\n`);
 }
 console.log(`Console (signs in ${settings.consoleUser}; the link works once, for 24 hours; restart for a new one):
 
