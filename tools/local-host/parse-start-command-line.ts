@@ -22,8 +22,8 @@ const TUNING_SETTINGS = Object.keys(tuningSchema.shape) as TuningSetting[];
 const TUNING_MEANINGS: Record<TuningSetting, string> = {
   GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "wait for a provider's response head, per attempt",
   GATEWAY_REQUEST_DEADLINE_MS: "the whole request's budget across failover attempts",
-  GATEWAY_HEARTBEAT_INTERVAL_MS: 'SSE keep-alive comments while a streaming provider is silent',
-  GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: 'the tool bridge: connecting to an MCP server, and each request',
+  GATEWAY_HEARTBEAT_INTERVAL_MS: 'SSE keep-alive comments while a provider is silent',
+  GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: 'the tool bridge: MCP server connect and each request',
   GATEWAY_MOCK_WORD_DELAY_MS: "pause between the mock provider's streamed words",
   GATEWAY_GENERATION_RETENTION_DAYS: 'how long GET /v1/generation can find a record',
 };
@@ -49,7 +49,7 @@ const settingsSchema = hostSettingsSchema.extend(tuningSchema.shape);
 const TUNING_DEFAULTS = tuningSchema.parse({});
 
 function settingLine(name: string, fallback: string, meaning: string): string {
-  return `  ${name.padEnd(40)}${fallback.padEnd(18)}${meaning}`;
+  return `  ${name.padEnd(39)}${fallback.padEnd(17)}${meaning}`;
 }
 
 export const START_USAGE = [
