@@ -114,7 +114,7 @@ export async function updateProject(services: AdminServices, command: Command<'p
   return getProject(services, command.projectId);
 }
 
-function usdToNanos(amount: string): number {
+function usdToNanos(amount: string): bigint {
   const nanos = parseUsdToNanos(amount);
   if (nanos === undefined) throw new GatewayError('invalid_request', `"${amount}" is not a USD amount.`, { code: 'invalid_amount' });
   return nanos;

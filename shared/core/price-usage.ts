@@ -1,6 +1,7 @@
 import type { RateCardEntry } from './project-config.ts';
 import type { TokenUsage } from './token-usage.ts';
 import { nanosPerUnit, UNIT_PRICES } from './unit-prices.ts';
+import { MAX_USD_AMOUNT } from './money-limits.ts';
 import { formatScaledInteger } from './usd-decimal.ts';
 
 export const NANOS_PER_USD = 1_000_000_000n;
@@ -44,16 +45,26 @@ function minBigInt(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
 
-/** Nano-USD as an exact decimal USD string: 1500 → "0.0000015". */
-export function formatUsd(nanos: number): string {
+/** Nano-USD as an exact decimal USD string: 1500 → "0.0000015", -2n → "-0.000000002". */
+export function formatUsd(nanos: number | bigint): string {
   return formatScaledInteger(BigInt(nanos), 9);
 }
 
-/** Parses a USD amount given as a decimal ("12.5", "0.000000001") into nano-USD, exactly. */
-export function parseUsdToNanos(usd: string): number | undefined {
-  const match = /^(\d{1,9})(?:\.(\d{1,9}))?$/.exec(usd.trim());
+/** Parses a USD amount given as a decimal ("12.5", "0.000000001") into nano-USD, exactly, whatever its size. */
+export function parseUsdToNanos(usd: string): bigint | undefined {
+  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(usd.trim());
   if (!match) return undefined;
   const whole = BigInt(match[1] ?? '0') * NANOS_PER_USD;
   const fraction = BigInt((match[2] ?? '').padEnd(9, '0'));
-  return Number(whole + fraction);
+  return whole + fraction;
+}
+
+const MAX_AMOUNT_NANOS = parseUsdToNanos(MAX_USD_AMOUNT) ?? 0n;
+
+/** What is wrong with a balance or credit as an owner typed it, or undefined when it is one: the CLI's check and the admin function's are this one. */
+export function usdAmountProblem(usd: string): string | undefined {
+  const nanos = parseUsdToNanos(usd);
+  if (nanos === undefined) return 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5';
+  if (nanos > MAX_AMOUNT_NANOS) return `amounts are at most ${MAX_USD_AMOUNT} USD`;
+  return undefined;
 }

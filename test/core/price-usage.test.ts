@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsd, parseUsdToNanos, priceUsage } from '../../shared/core/price-usage.ts';
+import { formatUsd, parseUsdToNanos, priceUsage, usdAmountProblem } from '../../shared/core/price-usage.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
 
@@ -61,6 +61,20 @@ describe('priceUsage', () => {
   });
 });
 
+describe('usdAmountProblem', () => {
+  it.each(['0', '25', '0.5', '123456789.123456789', '999999999.999999999'])('takes "%s" as a balance or credit', (text) => {
+    expect(usdAmountProblem(text)).toBeUndefined();
+  });
+
+  it('names the bound of an amount of a billion USD or more', () => {
+    expect(usdAmountProblem('1000000000')).toBe('amounts are at most 999999999.999999999 USD');
+  });
+
+  it('names the format of an amount that is not a USD decimal', () => {
+    expect(usdAmountProblem('1.0000000001')).toBe('amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
+  });
+});
+
 describe('formatUsd', () => {
   it.each([
     [0, '0'],
@@ -71,7 +85,9 @@ describe('formatUsd', () => {
     [1_000_000_000, '1'],
     [12_500_000_000, '12.5'],
     [Number.MAX_SAFE_INTEGER, '9007199.254740991'],
-  ])('renders %i nano-USD as "%s"', (nanos, expected) => {
+    [999_999_999_999_999_999n, '999999999.999999999'],
+    [-2n, '-0.000000002'],
+  ])('renders %s nano-USD as "%s"', (nanos, expected) => {
     expect(formatUsd(nanos)).toBe(expected);
   });
 
@@ -80,7 +96,7 @@ describe('formatUsd', () => {
       fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (nanos) => {
         const text = formatUsd(nanos);
         expect(text).toMatch(/^(0|[1-9]\d*)(\.\d*[1-9])?$/);
-        expect(parseUsdToNanos(text)).toBe(nanos);
+        expect(parseUsdToNanos(text)).toBe(BigInt(nanos));
       }),
     );
   });
@@ -88,12 +104,13 @@ describe('formatUsd', () => {
 
 describe('parseUsdToNanos', () => {
   it.each([
-    ['12.5', 12_500_000_000],
-    ['0.000000001', 1],
-    ['0', 0],
-    ['7', 7_000_000_000],
-    [' 0.25 ', 250_000_000],
-  ])('reads "%s" as %i nano-USD', (text, nanos) => {
+    ['12.5', 12_500_000_000n],
+    ['0.000000001', 1n],
+    ['0', 0n],
+    ['7', 7_000_000_000n],
+    [' 0.25 ', 250_000_000n],
+    ['123456789.123456789', 123_456_789_123_456_789n],
+  ])('reads "%s" as %s nano-USD, exactly beyond 2^53 too', (text, nanos) => {
     expect(parseUsdToNanos(text)).toBe(nanos);
   });
 

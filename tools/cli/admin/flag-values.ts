@@ -1,3 +1,5 @@
+import { MAX_USD_AMOUNT } from '../../../shared/core/money-limits.ts';
+import { usdAmountProblem } from '../../../shared/core/price-usage.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** Turns a flag's text into the admin event's value, or refuses it naming the flag as the user typed it. */
@@ -34,16 +36,16 @@ export const wholeMicros: FlagValue = (raw, flag) => {
   return Number(raw);
 };
 
-const USD = /^\d{1,9}(\.\d{1,9})?$/;
+const USD_AMOUNT = `an amount in USD such as 25 or 0.5 (at most 9 decimals, at most ${MAX_USD_AMOUNT})`;
 
 export const usd: FlagValue = (raw, flag) => {
-  if (!USD.test(raw)) throw new UsageError(`${flag} must be an amount in USD such as 25 or 0.5 (at most 9 decimals), not "${raw}"`);
+  if (usdAmountProblem(raw) !== undefined) throw new UsageError(`${flag} must be ${USD_AMOUNT}, not "${raw}"`);
   return raw;
 };
 
 export const usdOrNone: FlagValue = (raw, flag) => {
-  if (raw === 'none' || USD.test(raw)) return raw;
-  throw new UsageError(`${flag} must be an amount in USD such as 25 or 0.5 (at most 9 decimals), or "none", not "${raw}"`);
+  if (raw === 'none' || usdAmountProblem(raw) === undefined) return raw;
+  throw new UsageError(`${flag} must be ${USD_AMOUNT}, or "none", not "${raw}"`);
 };
 
 export const onOff: FlagValue = (raw, flag) => {
