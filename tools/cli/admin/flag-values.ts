@@ -1,4 +1,4 @@
-import { MAX_USD_AMOUNT } from '../../../shared/core/money-limits.ts';
+import { MAX_PRICE_MICROS, MAX_USD_AMOUNT } from '../../../shared/core/money-limits.ts';
 import { usdAmountProblem } from '../../../shared/core/price-usage.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -24,17 +24,21 @@ export const positiveIntegerOrNone: FlagValue = (raw, flag) => {
   return Number(raw);
 };
 
-/** Integer micro-USD per 1,000 tokens (0 is a price: free). */
+/** Integer micro-USD per 1,000 tokens (0 is a price: free), at most MAX_PRICE_MICROS. */
 export const microsPer1k: FlagValue = (raw, flag) => {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD per 1,000 tokens (0 or more), not "${raw}"`);
+  if (!isPrice(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD per 1,000 tokens (0 to ${MAX_PRICE_MICROS}), not "${raw}"`);
   return Number(raw);
 };
 
-/** Integer micro-USD (0 is a price: free). */
+/** Integer micro-USD (0 is a price: free), at most MAX_PRICE_MICROS. */
 export const wholeMicros: FlagValue = (raw, flag) => {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD (0 or more), not "${raw}"`);
+  if (!isPrice(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD (0 to ${MAX_PRICE_MICROS}), not "${raw}"`);
   return Number(raw);
 };
+
+function isPrice(raw: string): boolean {
+  return /^\d+$/.test(raw) && Number(raw) <= MAX_PRICE_MICROS;
+}
 
 const USD_AMOUNT = `an amount in USD such as 25 or 0.5 (at most 9 decimals, at most ${MAX_USD_AMOUNT})`;
 

@@ -1,6 +1,6 @@
 import { modelArgument, projectIdArgument, type CliCommand } from './cli-command.ts';
 import { oneOf, positiveInteger, text } from './flag-values.ts';
-import { priceFlags, UNIT_PRICE_FIELDS } from './price-flags.ts';
+import { PRICE_BOUND, priceFlags, UNIT_PRICE_FIELDS } from './price-flags.ts';
 
 export const modelCommands: CliCommand[] = [
   {
@@ -11,7 +11,8 @@ export const modelCommands: CliCommand[] = [
     details:
       'The provider must be configured on the project first (provider set). Flags not given keep their ' +
       "current value; prices not set fall back to the organisation's rate card (ratecard set), then 0. " +
-      'Known models get their published context length and max output tokens by default (docs/decisions/model-limits.md).',
+      'Known models get their published context length and max output tokens by default (docs/decisions/model-limits.md). ' +
+      PRICE_BOUND,
     arguments: [projectIdArgument, modelArgument],
     flags: [
       { name: '--alias', value: 'NAME', description: 'another name clients may use for the model', field: 'alias', parse: text },
@@ -65,6 +66,7 @@ export const modelCommands: CliCommand[] = [
     verb: 'set',
     event: 'ratecard.set',
     summary: "Set the organisation's default prices of a model (a project's own prices win)",
+    details: PRICE_BOUND,
     arguments: [{ ...modelArgument }],
     flags: priceFlags(true),
     examples: ['ratecard set openai/gpt-4o-mini --input-micros-per-1k 150 --output-micros-per-1k 600'],

@@ -1,6 +1,10 @@
 import type { CliFlag } from './cli-command.ts';
+import { MAX_PRICE_MICROS } from '../../../shared/core/money-limits.ts';
 import { UNIT_PRICES } from '../../../shared/core/unit-prices.ts';
 import { microsPer1k, wholeMicros } from './flag-values.ts';
+
+/** The bound of every price flag, for the commands' help (money-limits.ts says why). */
+export const PRICE_BOUND = `Each price is at most ${MAX_PRICE_MICROS} micro-USD (100 USD per 1,000 tokens or per unit), so that every request's cost stays exact.`;
 
 /** The prices of `model allow` (the project's own) and `ratecard set` (the organisation's default). */
 export function priceFlags(required: boolean): CliFlag[] {
