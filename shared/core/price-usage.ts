@@ -7,6 +7,14 @@ import { formatScaledInteger } from './usd-decimal.ts';
 export const NANOS_PER_USD = 1_000_000_000n;
 
 /**
+ * The largest cost one usage record carries: 2^53 − 1 nano-USD (about 9,007,199.25 USD), the largest integer
+ * a JSON number (the record on the queue, the generation item) holds exactly. Prices are capped
+ * (MAX_PRICE_MICROS) so that no realistic request comes near it.
+ */
+export const MAX_RECORD_COST_NANOS = Number.MAX_SAFE_INTEGER;
+const MAX_RECORD_COST = BigInt(MAX_RECORD_COST_NANOS);
+
+/**
  * Cost in nano-USD. A price of N micro-USD per 1,000 tokens is exactly N nano-USD per token, so the cost
  * is a sum of integer products: no rounding, no floating point. The prompt splits three ways: cache reads
  * at the cached price, cache writes at the cache-write price (each falls back to the input price when the
@@ -14,7 +22,7 @@ export const NANOS_PER_USD = 1_000_000_000n;
  * what remains, so no token is charged twice. Units beyond tokens (the request, images, seconds…) add
  * their own prices (unit-prices.ts).
  */
-export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
+export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
   const prompt = BigInt(usage.promptTokens);
   const cacheRead = minBigInt(BigInt(usage.cachedTokens), prompt);
   const cacheWrite = minBigInt(BigInt(usage.cacheWriteTokens ?? 0), prompt - cacheRead);
@@ -22,14 +30,31 @@ export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
   const inputPrice = BigInt(rate.inputPriceMicrosPer1k);
   const cachedPrice = BigInt(rate.cachedInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
   const cacheWritePrice = BigInt(rate.cacheWriteInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
-  const nanos =
+  return (
     uncached * inputPrice +
     cacheRead * cachedPrice +
     cacheWrite * cacheWritePrice +
     BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k) +
-    priceUnits(usage, rate);
-  if (nanos > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost exceeds the exactly representable range');
-  return Number(nanos);
+    priceUnits(usage, rate)
+  );
+}
+
+/**
+ * The cost a usage record carries and a client is shown, in nano-USD: exact up to MAX_RECORD_COST_NANOS,
+ * held there beyond (recordedCost). Never throws: pricing runs after the upstream answered, and must lose
+ * neither the answer nor its record.
+ */
+export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
+  return recordedCost(exactCost(usage, rate));
+}
+
+/** An exact cost as a record holds it: beyond MAX_RECORD_COST_NANOS, that ceiling (costBeyondRecord tells). */
+export function recordedCost(nanos: bigint): number {
+  return nanos > MAX_RECORD_COST ? MAX_RECORD_COST_NANOS : Number(nanos);
+}
+
+export function costBeyondRecord(nanos: bigint): boolean {
+  return nanos > MAX_RECORD_COST;
 }
 
 function priceUnits(usage: TokenUsage, rate: RateCardEntry): bigint {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsd, parseUsdToNanos, priceUsage, usdAmountProblem } from '../../shared/core/price-usage.ts';
+import { MAX_PRICE_MICROS } from '../../shared/core/money-limits.ts';
+import { costBeyondRecord, exactCost, formatUsd, MAX_RECORD_COST_NANOS, parseUsdToNanos, priceUsage, usdAmountProblem } from '../../shared/core/price-usage.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
 
@@ -55,9 +56,21 @@ describe('priceUsage', () => {
     expect(priceUsage(usage({ completionTokens: 87, reasoningTokens: 64 }), rate)).toBe(87 * 4_400);
   });
 
-  it('refuses a cost beyond the exactly representable integers instead of rounding', () => {
-    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: 100_000_000, outputPriceMicrosPer1k: 0 };
-    expect(() => priceUsage(usage({ promptTokens: 100_000_000_000 }), rate)).toThrow(RangeError);
+  it('holds a cost beyond the exactly representable integers at the largest one, never throwing or rounding below it', () => {
+    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: 99_999_999_999_999, outputPriceMicrosPer1k: 99_999_999_999_999 };
+    const answer = usage({ promptTokens: 300, completionTokens: 20 });
+
+    expect(priceUsage(answer, rate)).toBe(MAX_RECORD_COST_NANOS);
+    expect(exactCost(answer, rate)).toBe(320n * 99_999_999_999_999n);
+    expect(costBeyondRecord(exactCost(answer, rate))).toBe(true);
+  });
+
+  it('prices about 90 million tokens exactly at the dearest price the rate card takes', () => {
+    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: MAX_PRICE_MICROS, outputPriceMicrosPer1k: MAX_PRICE_MICROS };
+    const cost = exactCost(usage({ promptTokens: 80_000_000, completionTokens: 10_000_000 }), rate);
+
+    expect(costBeyondRecord(cost)).toBe(false);
+    expect(priceUsage(usage({ promptTokens: 80_000_000, completionTokens: 10_000_000 }), rate)).toBe(9_000_000_000_000_000);
   });
 });
 
