@@ -99,7 +99,11 @@ export async function runGeneration<Body extends RoutableBody>(
         ...limits,
         onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
       });
-      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+      const respondedAt = services.clock.now();
+      attempt = { ...attempt, upstreamRespondedAt: respondedAt };
+      // The request's deadline bounds the answer's body too, and a stream may not fall silent for longer
+      // than its head could take (docs/decisions/routing-and-failover.md).
+      const remainingMs = limits.deadlineAt - respondedAt;
       const bridge = bridgeTo(served.target);
       const servedBy = { ...admission.headers, 'x-gateway-model': served.target.model.slug, 'x-gateway-provider': served.target.provider.provider, 'x-generation-id': route.requestId };
 
@@ -125,15 +129,16 @@ export async function runGeneration<Body extends RoutableBody>(
           throw error;
         });
         handedToStream = true;
-        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services });
+        const timeLimits = { remainingMs, idleMs: limits.firstByteTimeoutMs };
+        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services, timeLimits });
       }
       if (kind === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
         const { bytesAnswer } = await import('./bytes-answer.ts');
         handedToStream = true;
-        return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy });
+        return bytesAnswer({ bridge, served, estimate, settlement, attempt, servedBy, remainingMs });
       }
-      const answer = await readJsonAnswer({ bridge, served, presentation, estimate });
+      const answer = await readJsonAnswer({ bridge, served, presentation, estimate, remainingMs });
       const upstreamId = answer.described.upstreamId;
       if (endpoint.keepCreated && upstreamId) {
         await endpoint.keepCreated({ upstreamId, payload: answer.payload, target: served.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);

@@ -2,6 +2,7 @@ import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
+import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import { relayStream } from '../transport/stream-relay.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
@@ -22,15 +23,17 @@ export interface StreamAnswer {
   attempt: AttemptDescription;
   servedBy: Record<string, string>;
   services: GatewayServices;
+  /** The request's deadline and the longest silence between upstream chunks. */
+  timeLimits: AnswerTimeLimits;
 }
 
 /**
  * The upstream's stream as the client's: each upstream event is read once into canonical events, which
  * the meter observes and, on a translated bridge, the client protocol's writer renders; a native bridge
  * passes the upstream's bytes (usage shown or hidden as the client asked). The stream settles the
- * request's usage when it ends, fails or is cancelled, before the client's stream closes. A client stream
- * that holds its status (the editor's) is answered once it wrote its first bytes, or with the status of
- * the failure that came before them.
+ * request's usage when it ends, fails (a time limit passing too) or is cancelled, before the client's
+ * stream closes. A client stream that holds its status (the editor's) is answered once it wrote its first
+ * bytes, or with the status of the failure that came before them.
  */
 export async function streamAnswer(answer: StreamAnswer): Promise<GatewayResponse> {
   const { bridge, served, services } = answer;
@@ -52,6 +55,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
     },
     errorFrame: (error) => output.fail?.(error) ?? bridge.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
+    timeLimits: answer.timeLimits,
     onSettled: async (settlement) => {
       const observed = meter.result();
       // What the client was answered with: a held failure's status, else the failure after the 200.

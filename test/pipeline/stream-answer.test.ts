@@ -27,7 +27,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   });
   const response = await streamAnswer({
     bridge,
-    served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [] },
+    served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [], abort: () => undefined },
     decoder: await bridge.createStreamDecoder(),
     presentation: presentation({ showUsage: options.showUsage, injectCost: options.injectCost ?? false }),
     estimate: async ({ completionText }) => (estimatedFrom.push(completionText), ESTIMATE),
@@ -35,6 +35,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
     attempt: { model: 'openai/gpt-4o-mini', provider: 'openai', rate: target.rate, streamed: true, fallbackAttempts: 0 },
     servedBy: {},
     services: { settings: { heartbeatIntervalMs: 60_000 } } as GatewayServices,
+    timeLimits: { remainingMs: 60_000, idleMs: 60_000 },
   });
   const text = await new Response(response.body).text();
   return { events: new SseEventSplitter().push(text.endsWith('\n\n') ? text : `${text}\n\n`), settled, estimatedFrom };

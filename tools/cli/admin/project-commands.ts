@@ -66,8 +66,8 @@ export const projectCommands: CliCommand[] = [
       { name: '--credit-usd', value: 'AMOUNT', description: `add to the balance, at most ${MAX_USD_AMOUNT} at a time (makes the project prepaid)`, field: 'creditUsd', parse: usd },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for the whole project', field: 'rpm', parse: positiveIntegerOrNone },
       { name: '--tpm', value: 'N|none', description: 'tokens per minute for the whole project', field: 'tpm', parse: positiveIntegerOrNone },
-      { name: '--first-byte-timeout-ms', value: 'N|none', description: "how long to wait for a provider's first byte, per attempt", field: 'firstByteTimeoutMs', parse: positiveIntegerOrNone },
-      { name: '--deadline-ms', value: 'N|none', description: "the whole request's time budget across failover attempts", field: 'deadlineMs', parse: positiveIntegerOrNone },
+      { name: '--first-byte-timeout-ms', value: 'N|none', description: "how long to wait for a provider's first byte, per attempt, and the longest silence of its stream after that", field: 'firstByteTimeoutMs', parse: positiveIntegerOrNone },
+      { name: '--deadline-ms', value: 'N|none', description: "the whole request's time budget across failover attempts, the answer's body included", field: 'deadlineMs', parse: positiveIntegerOrNone },
       { name: '--allowed-cidrs', value: 'LIST|none', description: 'client addresses allowed, e.g. 10.0.0.0/8,2001:db8::/32', field: 'allowedCidrs', parse: listOrNone() },
       { name: '--allowed-environments', value: 'LIST|none', description: 'X-Environment values allowed, e.g. prod,staging', field: 'allowedEnvironments', parse: listOrNone() },
       {
