@@ -130,7 +130,7 @@ export async function runGeneration<Body extends RoutableBody>(
         });
         handedToStream = true;
         const timeLimits = { remainingMs, idleMs: limits.firstByteTimeoutMs };
-        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services, timeLimits });
+        return await streamAnswer({ bridge, served, decoder, presentation, estimate, settlement, attempt, servedBy, services, requestId: route.requestId, timeLimits });
       }
       if (kind === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.

@@ -4,7 +4,7 @@ import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import { relayStream } from '../transport/stream-relay.ts';
-import type { StreamDecoder } from '../transport/stream-decoder.ts';
+import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
@@ -23,6 +23,8 @@ export interface StreamAnswer {
   attempt: AttemptDescription;
   servedBy: Record<string, string>;
   services: GatewayServices;
+  /** The gateway's id of the request, for what it reports. */
+  requestId: string;
   /** The request's deadline and the longest silence between upstream chunks. */
   timeLimits: AnswerTimeLimits;
 }
@@ -47,6 +49,11 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
     decoder: answer.decoder,
     handler: {
       onEvent(event) {
+        // The meter skips it already; the client must not get it either (its SDK would throw mid-answer).
+        if (hasBrokenJsonData(event)) {
+          services.reportMalformedUpstreamEvent({ requestId: answer.requestId, provider: served.target.provider.provider, model: served.target.model.slug, dataLength: event.data?.length ?? 0 });
+          return '';
+        }
         const canonical = reader.push(event.payload ?? event.data);
         meter.observe(canonical);
         return output.push(event, canonical);

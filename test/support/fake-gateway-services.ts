@@ -65,6 +65,7 @@ export function createFakeGateway(options: {
       release: async (_projectId, nanos) => void (reserved -= nanos),
     },
     reportUnsentUsage: () => {},
+    reportMalformedUpstreamEvent: () => {},
   };
   return { services, records, reservedNanos: () => reserved };
 }
