@@ -21,10 +21,10 @@ import { UsageCompaction } from './constructs/usage-compaction.ts';
 import { UsageQueue } from './constructs/usage-queue.ts';
 import { acknowledgeAcceptedFindings } from './nag-suppressions.ts';
 import { grantAdmin, grantConsole, grantRouteGroup, grantUsageCompactor, grantWriter, type GatewayResources } from './permissions/function-permissions.ts';
-import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from './route-groups.ts';
+import { routeGroups as defaultRouteGroups, validateRouteGroups, type RouteGroup } from '../shared/http/route-groups.ts';
 
 export interface GatewayStackProps extends StackProps {
-  /** Defaults to infra/route-groups.ts. */
+  /** Defaults to shared/http/route-groups.ts. */
   routeGroups?: readonly RouteGroup[];
   /** "A deployment may be assigned its own gateway URL." */
   customDomain?: CustomDomain;

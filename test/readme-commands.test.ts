@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { generateKeyId } from '../shared/core/project-keys.ts';
 import { parseAdminCommandLine } from '../tools/cli/admin/parse-admin-command-line.ts';
 import { parseUsageArgs } from '../tools/cli/parse-usage-args.ts';
 import { readmeCommands } from './support/readme-commands.ts';
@@ -19,5 +21,13 @@ describe('the command lines of README.md', () => {
     const lines = (await readmeCommands(env)).filter((command) => command.cli === 'usage');
     expect(lines.length).toBeGreaterThanOrEqual(5);
     for (const { args, line } of lines) expect(() => parseUsageArgs(args), line).not.toThrow();
+  });
+
+  it('name keys by ids shaped as key create makes them', async () => {
+    const made = generateKeyId(randomBytes);
+    const keyIdShape = new RegExp(`^key_[0-9A-Za-z]{${made.length - 'key_'.length}}$`);
+    const keyIds = (await readmeCommands(env)).flatMap(({ cli, args }) => (cli === 'admin' && args[0] === 'key' && (args[1] === 'update' || args[1] === 'revoke') ? [args[3]] : []));
+    expect(keyIds.length).toBeGreaterThan(0);
+    for (const keyId of keyIds) expect(keyId).toMatch(keyIdShape);
   });
 });

@@ -16,7 +16,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
-import type { RouteGroup } from '../route-groups.ts';
+import type { RouteGroup } from '../../shared/http/route-groups.ts';
 
 export interface CustomDomain {
   domainName: string;

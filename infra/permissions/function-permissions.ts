@@ -3,7 +3,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { KEYS_BY_PROJECT_INDEX } from '../../shared/adapters/aws/table-definitions.ts';
-import type { RouteGroup } from '../route-groups.ts';
+import type { RouteGroup } from '../../shared/http/route-groups.ts';
 
 /**
  * What each function's code sends to AWS, granted action by action: no CDK `grantReadData`-style bundles,

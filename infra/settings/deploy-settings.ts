@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { awsRegionSchema } from '../../shared/core/bedrock-models.ts';
@@ -90,14 +90,34 @@ export function parseDeploySettings(json: unknown, source: string): DeploySettin
   return parsed.data;
 }
 
-export function loadDeploySettings(environment: string, directory = SETTINGS_DIRECTORY): DeploySettings {
+/** The path of one environment's settings file (which may not exist). */
+export function deploySettingsFile(environment: string, directory = SETTINGS_DIRECTORY): string {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(environment)) throw new Error(`env must be a lower-case name such as prod, not "${environment}"`);
-  const path = `${directory.replace(/\/$/, '')}/${environment}.json`;
+  return `${directory.replace(/\/$/, '')}/${environment}.json`;
+}
+
+/** The environments that have a settings file, by name. */
+export function deployEnvironments(directory = SETTINGS_DIRECTORY): string[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.slice(0, -'.json'.length))
+    .sort();
+}
+
+export function loadDeploySettings(environment: string, directory = SETTINGS_DIRECTORY): DeploySettings {
+  const path = deploySettingsFile(environment, directory);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new Error(`No deploy settings for env "${environment}": create ${path} (see docs/deploy.md)`);
+    const known = deployEnvironments(directory);
+    throw new Error(`No deploy settings for env "${environment}": ${path} does not exist (envs: ${known.join(', ') || 'none'}); create it to add one (see docs/deploy.md)`);
   }
-  return parseDeploySettings(JSON.parse(text), path);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Invalid deploy settings in ${path}: not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  return parseDeploySettings(json, path);
 }

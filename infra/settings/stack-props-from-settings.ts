@@ -4,7 +4,7 @@ import type { GatewayStackProps } from '../gateway-stack.ts';
 import { loadDeploySettings, type DeploySettings } from './deploy-settings.ts';
 
 /** The context flags deployments used to pass; now fields of the settings file, never read from the command line. */
-const RETIRED_CONTEXT_FLAGS = [
+export const RETIRED_CONTEXT_FLAGS = [
   'domainName',
   'certificateArn',
   'waf',

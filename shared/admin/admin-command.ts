@@ -1,19 +1,26 @@
 import { z } from 'zod';
 import { awsRegionSchema } from '../core/bedrock-models.ts';
 import { hasControlCharacter } from '../core/control-characters.ts';
+import { MAX_PRICE_MICROS } from '../core/money-limits.ts';
 import { MAX_NAME_LENGTH } from '../core/name-length.ts';
 import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
 import { headerNameSchema } from '../core/mcp-server-config.ts';
+import { usdAmountProblem } from '../core/price-usage.ts';
 import type { UnitPriceCommandField } from '../core/unit-prices.ts';
 
+/** Prices are bounded so that a request's cost stays exact (money-limits.ts). */
+const PRICE_BOUND = `prices are at most ${MAX_PRICE_MICROS} micro-USD (100 USD per 1,000 tokens, per 1,000 characters or per unit)`;
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]*\/\S+$/, 'models are named <provider>/<model>');
-const micros = z.number().int().nonnegative();
+const micros = z.number().int().nonnegative().max(MAX_PRICE_MICROS, PRICE_BOUND);
 const positiveOrNone = z.union([z.literal('none'), z.number().int().positive()]);
 const listOrNone = z.union([z.literal('none'), z.array(z.string().min(1)).min(1)]);
 const memberSchema = memberIdSchema;
-const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
+const usdAmount = z.string().superRefine((amount, context) => {
+  const problem = usdAmountProblem(amount);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+});
 const namespacedToolSchema = z.string().regex(/^[a-z0-9-]+__.+$/, 'tools are named <server>__<tool>, as tools/list shows them');
 /** A project's or key's name: text a person reads, bounded, with nothing a terminal would act on (a console member names their keys). */
 const nameSchema = z

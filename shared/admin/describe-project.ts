@@ -19,7 +19,7 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     spent_usd: formatUsd(totals.spentNanos),
     request_count: totals.requestCount,
     /** Null for a postpaid project; net of requests in flight; may dip below 0 when a request outruns its reservation. */
-    balance_usd: project.prepaid ? formatSignedUsd(totals.availableNanos ?? 0) : null,
+    balance_usd: project.prepaid ? formatUsd(totals.availableNanos ?? 0n) : null,
     rpm: project.rpm ?? null,
     tpm: project.tpm ?? null,
     upstream_first_byte_timeout_ms: project.upstreamFirstByteTimeoutMs ?? null,
@@ -36,8 +36,4 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     models: config.models.map((model) => describeAllowedModel(model, config, orgRates)),
     mcp_servers: [...(config.mcpServers?.values() ?? [])].map(describeMcpServer),
   };
-}
-
-function formatSignedUsd(nanos: number): string {
-  return nanos < 0 ? `-${formatUsd(-nanos)}` : formatUsd(nanos);
 }

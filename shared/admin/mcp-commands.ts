@@ -6,6 +6,7 @@ import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeMcpServer } from './describe-mcp-server.ts';
 import { requireProject } from './project-commands.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -60,5 +61,5 @@ export async function removeMcpServer(services: AdminServices, command: Command<
   if (!removed) {
     throw new GatewayError('not_found', `"${command.name}" is not an MCP server of "${command.projectId}".`, { code: 'mcp_server_not_found' });
   }
-  return listMcpServers(services, { command: 'mcp.list', projectId: command.projectId });
+  return showAfterChange(() => listMcpServers(services, { command: 'mcp.list', projectId: command.projectId }));
 }

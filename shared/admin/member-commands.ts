@@ -4,6 +4,7 @@ import type { Project } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { getProject, requireProject } from './project-commands.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -44,14 +45,14 @@ export async function removeMember(services: AdminServices, command: Command<'me
   if (existing?.role === 'owner') requireAnotherOwner(members, existing);
   if (existing) await services.memberships.remove(command.projectId, command.member);
   await markRemoved(services, project, command.member, true);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 /** Lets a removed member's keys work again, without giving console access back (that is `member add`). */
 export async function restoreMember(services: AdminServices, command: Command<'member.restore'>) {
   const { project } = await requireProject(services, command.projectId);
   await markRemoved(services, project, command.member, false);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 /** The projects a person belongs to, with their names and the person's role: the console's first page. */

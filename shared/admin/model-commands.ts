@@ -6,6 +6,7 @@ import type { AdminServices } from './admin-services.ts';
 import { describeAllowedModel } from './describe-allowed-model.ts';
 import { getProject, requireProject, withoutUndefined } from './project-commands.ts';
 import { withCachePrices, withUnitPrices } from './ratecard-commands.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -53,7 +54,7 @@ export async function allowModel(services: AdminServices, command: Command<'mode
   };
   await services.projects.putModel(command.projectId, model, projectRate(command, config.rates.get(command.slug)));
   services.caches.projects.invalidate(command.projectId);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 function refuseTakenAlias(config: ProjectConfig, command: Command<'model.allow'>): void {
@@ -98,7 +99,7 @@ export async function removeModel(services: AdminServices, command: Command<'mod
     });
   }
   services.caches.projects.invalidate(command.projectId);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 export async function listModels(services: AdminServices, command: Command<'model.list'>) {

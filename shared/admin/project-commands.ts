@@ -6,6 +6,7 @@ import type { Project, ProjectConfig } from '../core/project-config.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProject } from './describe-project.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -36,7 +37,7 @@ export async function createProject(services: AdminServices, command: Command<'p
       status: 409,
     });
   }
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 /** Every project, by id: what it is called and whether its plan is active, not its configuration. */
@@ -111,10 +112,10 @@ export async function updateProject(services: AdminServices, command: Command<'p
   if (command.creditUsd !== undefined) await services.balances.addCredit(command.projectId, usdToNanos(command.creditUsd));
   await services.projects.putProject(updated, { mustNotExist: false });
   services.caches.projects.invalidate(command.projectId);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
-function usdToNanos(amount: string): number {
+function usdToNanos(amount: string): bigint {
   const nanos = parseUsdToNanos(amount);
   if (nanos === undefined) throw new GatewayError('invalid_request', `"${amount}" is not a USD amount.`, { code: 'invalid_amount' });
   return nanos;

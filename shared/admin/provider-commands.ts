@@ -16,6 +16,7 @@ import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProvider } from './describe-provider.ts';
 import { getProject, requireProject } from './project-commands.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -71,7 +72,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   });
   services.caches.projects.invalidate(command.projectId);
   services.caches.providerKeys.invalidate(`${command.projectId}/${command.provider}`);
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }
 
 /** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */
@@ -151,5 +152,5 @@ export async function removeProvider(services: AdminServices, command: Command<'
   if (!removed) {
     throw new GatewayError('not_found', `"${command.provider}" is not configured on "${command.projectId}".`, { code: 'provider_not_found' });
   }
-  return getProject(services, command.projectId);
+  return showAfterChange(() => getProject(services, command.projectId));
 }

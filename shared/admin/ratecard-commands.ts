@@ -2,6 +2,7 @@ import type { RateCardEntry } from '../core/project-config.ts';
 import { UNIT_PRICES, type UnitPriceCommandField, type UnitPriceField } from '../core/unit-prices.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
+import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -15,7 +16,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     ...withUnitPrices(command, undefined),
   });
   services.caches.orgRates.clear();
-  return listOrgRates(services);
+  return showAfterChange(() => listOrgRates(services));
 }
 
 export async function listOrgRates(services: AdminServices) {

@@ -10,6 +10,7 @@ import { allowModel, listModels, removeModel } from './model-commands.ts';
 import { createProject, getProject, listProjects, updateProject } from './project-commands.ts';
 import { listProviders, removeProvider, setProvider } from './provider-commands.ts';
 import { listOrgRates, setOrgRate } from './ratecard-commands.ts';
+import { ShownAfterChange } from './shown-after-change.ts';
 
 async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
   switch (command.command) {
@@ -67,7 +68,7 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
 /**
  * Validates an admin event and runs it; every failure is answered, never thrown to the invoker. Each change
  * that succeeds is written to the audit trail under `actor`: the admin CLI (ADMIN_CLI_ACTOR) for the admin
- * function, the signed-in member for the console.
+ * function, the signed-in member for the console; before its result is read back (ShownAfterChange).
  */
 export async function runAdminCommand(services: AdminServices, event: unknown, actor: AuditActor): Promise<AdminResult> {
   const parsed = adminCommandSchema.safeParse(event);
@@ -87,15 +88,23 @@ export async function runAdminCommand(services: AdminServices, event: unknown, a
     const entry = auditEntryFor(services, parsed.data, result, actor);
     if (entry) await services.audit.append(entry);
   } catch (thrown) {
-    const cause = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : 'unknown cause';
-    return { ok: false, error: { status: 500, code: 'audit_failed', message: `The change was made but could not be written to the audit trail (${cause}).` } };
+    return { ok: false, error: { status: 500, code: 'audit_failed', message: `The change was made but could not be written to the audit trail (${describeCause(thrown)}).` } };
   }
-  return { ok: true, result };
+  if (!(result instanceof ShownAfterChange)) return { ok: true, result };
+  try {
+    return { ok: true, result: await result.show() };
+  } catch (thrown) {
+    const message = `The change was made and written to the audit trail, but reading it back failed (${describeCause(thrown)}).`;
+    return { ok: false, error: { status: 500, code: 'change_not_shown', message } };
+  }
 }
 
 /** Admins may see more than API clients, but still no stack traces: the cause's message at most. */
 function describeAdminError(error: GatewayError): string {
   if (error.kind !== 'internal') return error.message;
-  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : 'unknown cause';
-  return `The admin command failed (${cause}).`;
+  return `The admin command failed (${describeCause(error.cause)}).`;
+}
+
+function describeCause(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : 'unknown cause';
 }

@@ -189,19 +189,19 @@ export interface UsageArchive {
   remove(keys: readonly string[]): Promise<void>;
 }
 
-/** A project's metered spend and, for prepaid projects, what its balance has left. */
+/** A project's metered spend and, for prepaid projects, what its balance has left: BigInt, as both outgrow 2^53 nano-USD. */
 export interface ProjectUsageTotals {
-  spentNanos: number;
+  spentNanos: bigint;
   requestCount: number;
   /** The balance minus spend and minus reservations of requests in flight; absent when never set. */
-  availableNanos?: number;
+  availableNanos?: bigint;
 }
 
 export interface ProjectBalanceStore {
   loadUsageTotals(projectId: string): Promise<ProjectUsageTotals>;
   /** Sets what is available, or removes it (postpaid) with undefined. */
-  setBalance(projectId: string, balanceNanos: number | undefined): Promise<void>;
-  addCredit(projectId: string, nanos: number): Promise<void>;
+  setBalance(projectId: string, balanceNanos: bigint | undefined): Promise<void>;
+  addCredit(projectId: string, nanos: bigint): Promise<void>;
   /** Takes `nanos` from the balance if it covers them (atomically); false when it does not. */
   reserve(projectId: string, nanos: number): Promise<boolean>;
   /** Gives a reservation back (a request that never reached an upstream). */

@@ -1,9 +1,18 @@
 import type { RateCardEntry } from './project-config.ts';
 import type { TokenUsage } from './token-usage.ts';
 import { nanosPerUnit, UNIT_PRICES } from './unit-prices.ts';
+import { MAX_USD_AMOUNT } from './money-limits.ts';
 import { formatScaledInteger } from './usd-decimal.ts';
 
 export const NANOS_PER_USD = 1_000_000_000n;
+
+/**
+ * The largest cost one usage record carries: 2^53 − 1 nano-USD (about 9,007,199.25 USD), the largest integer
+ * a JSON number (the record on the queue, the generation item) holds exactly. Prices are capped
+ * (MAX_PRICE_MICROS) so that no realistic request comes near it.
+ */
+export const MAX_RECORD_COST_NANOS = Number.MAX_SAFE_INTEGER;
+const MAX_RECORD_COST = BigInt(MAX_RECORD_COST_NANOS);
 
 /**
  * Cost in nano-USD. A price of N micro-USD per 1,000 tokens is exactly N nano-USD per token, so the cost
@@ -13,7 +22,7 @@ export const NANOS_PER_USD = 1_000_000_000n;
  * what remains, so no token is charged twice. Units beyond tokens (the request, images, seconds…) add
  * their own prices (unit-prices.ts).
  */
-export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
+export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
   const prompt = BigInt(usage.promptTokens);
   const cacheRead = minBigInt(BigInt(usage.cachedTokens), prompt);
   const cacheWrite = minBigInt(BigInt(usage.cacheWriteTokens ?? 0), prompt - cacheRead);
@@ -21,14 +30,31 @@ export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
   const inputPrice = BigInt(rate.inputPriceMicrosPer1k);
   const cachedPrice = BigInt(rate.cachedInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
   const cacheWritePrice = BigInt(rate.cacheWriteInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
-  const nanos =
+  return (
     uncached * inputPrice +
     cacheRead * cachedPrice +
     cacheWrite * cacheWritePrice +
     BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k) +
-    priceUnits(usage, rate);
-  if (nanos > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('cost exceeds the exactly representable range');
-  return Number(nanos);
+    priceUnits(usage, rate)
+  );
+}
+
+/**
+ * The cost a usage record carries and a client is shown, in nano-USD: exact up to MAX_RECORD_COST_NANOS,
+ * held there beyond (recordedCost). Never throws: pricing runs after the upstream answered, and must lose
+ * neither the answer nor its record.
+ */
+export function priceUsage(usage: TokenUsage, rate: RateCardEntry): number {
+  return recordedCost(exactCost(usage, rate));
+}
+
+/** An exact cost as a record holds it: beyond MAX_RECORD_COST_NANOS, that ceiling (costBeyondRecord tells). */
+export function recordedCost(nanos: bigint): number {
+  return nanos > MAX_RECORD_COST ? MAX_RECORD_COST_NANOS : Number(nanos);
+}
+
+export function costBeyondRecord(nanos: bigint): boolean {
+  return nanos > MAX_RECORD_COST;
 }
 
 function priceUnits(usage: TokenUsage, rate: RateCardEntry): bigint {
@@ -44,16 +70,26 @@ function minBigInt(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
 
-/** Nano-USD as an exact decimal USD string: 1500 → "0.0000015". */
-export function formatUsd(nanos: number): string {
+/** Nano-USD as an exact decimal USD string: 1500 → "0.0000015", -2n → "-0.000000002". */
+export function formatUsd(nanos: number | bigint): string {
   return formatScaledInteger(BigInt(nanos), 9);
 }
 
-/** Parses a USD amount given as a decimal ("12.5", "0.000000001") into nano-USD, exactly. */
-export function parseUsdToNanos(usd: string): number | undefined {
-  const match = /^(\d{1,9})(?:\.(\d{1,9}))?$/.exec(usd.trim());
+/** Parses a USD amount given as a decimal ("12.5", "0.000000001") into nano-USD, exactly, whatever its size. */
+export function parseUsdToNanos(usd: string): bigint | undefined {
+  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(usd.trim());
   if (!match) return undefined;
   const whole = BigInt(match[1] ?? '0') * NANOS_PER_USD;
   const fraction = BigInt((match[2] ?? '').padEnd(9, '0'));
-  return Number(whole + fraction);
+  return whole + fraction;
+}
+
+const MAX_AMOUNT_NANOS = parseUsdToNanos(MAX_USD_AMOUNT) ?? 0n;
+
+/** What is wrong with a balance or credit as an owner typed it, or undefined when it is one: the CLI's check and the admin function's are this one. */
+export function usdAmountProblem(usd: string): string | undefined {
+  const nanos = parseUsdToNanos(usd);
+  if (nanos === undefined) return 'amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5';
+  if (nanos > MAX_AMOUNT_NANOS) return `amounts are at most ${MAX_USD_AMOUNT} USD`;
+  return undefined;
 }

@@ -46,7 +46,11 @@ export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wordi
   if (url.username || url.password) throw invalidBaseUrl(`${wording.noun} must not carry credentials; use ${wording.credentialsFlag}.`);
   if (url.search || url.hash) throw invalidBaseUrl(`${wording.noun} must not carry a query or fragment.`);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    throw invalidBaseUrl(`${wording.subject} must use https.`);
+    throw invalidBaseUrl(
+      allowPrivate
+        ? `${wording.subject} must use https or http.`
+        : `${wording.subject} must use https here; http:// is accepted only where the deployment allows private upstreams, as the local host does.`,
+    );
   }
   if (!allowPrivate && isPrivateHost(url.hostname)) {
     throw invalidBaseUrl(`"${url.hostname}" is a loopback, private or link-local address; this deployment does not allow those.`);

@@ -1,3 +1,5 @@
+import { baseUrlHint } from '../http/base-url-hint.ts';
+import { routeGroupForPath } from '../http/route-groups.ts';
 import { GatewayError } from '../core/errors.ts';
 import { providerTarget } from '../core/plan-route.ts';
 import { isConversationProtocol, modelKindSchema, PROVIDER_FAMILIES, wireProtocolSchema, type OrgRateCard, type ProjectConfig, type WireProtocolId } from '../core/project-config.ts';
@@ -65,5 +67,19 @@ function chooseProvider(body: PassThroughRequest, config: ProjectConfig): string
 }
 
 export function handlePassThrough(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
+  refuseRouteOfAnotherGroup(request);
   return runGeneration(passThroughEndpoint, request, services, route);
+}
+
+/**
+ * A path that, normalised, belongs to another route group (`/v1//messages` is `/v1/messages`) reaches
+ * this one all the same: CloudFront chooses the function by the path as sent, repeated slashes kept. It is
+ * the other group's route, with its own access policy and meter, so it is never passed through.
+ */
+function refuseRouteOfAnotherGroup(request: GatewayRequest): void {
+  // No provider API lives under /v1/v1/: it is a base URL with /v1 given to a client that adds it again.
+  const hint = baseUrlHint(request.path);
+  if (hint) throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${hint}`, { code: 'not_found' });
+  if (routeGroupForPath(request.path).paths === 'default') return;
+  throw new GatewayError('not_found', `The gateway serves ${request.path} on its own route, never as pass-through: send the request to ${request.path} exactly.`, { code: 'not_found' });
 }

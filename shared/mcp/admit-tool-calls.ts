@@ -3,16 +3,10 @@ import type { Project } from '../core/project-config.ts';
 import { admitRequestRate } from '../pipeline/admit-usage.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 
-/** How many tools/call requests a POST body holds (a JSON-RPC message, or a batch of them); 0 if unreadable. */
-export function countToolCalls(body: string): number {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return 0; // the MCP transport answers the parse error
-  }
-  const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.filter((message) => typeof message === 'object' && message !== null && 'id' in message && 'method' in message && message.method === 'tools/call').length;
+/** How many tools/call requests a POST's message holds (one JSON-RPC message, or a batch of them); 0 if unreadable. */
+export function countToolCalls(message: unknown): number {
+  const messages: unknown[] = Array.isArray(message) ? message : [message];
+  return messages.filter((entry) => typeof entry === 'object' && entry !== null && 'id' in entry && 'method' in entry && entry.method === 'tools/call').length;
 }
 
 /**

@@ -57,7 +57,9 @@ export async function listAcrossServers<Item>(context: BridgeContext, cursor: st
     if (page.value.nextCursor) next[server] = page.value.nextCursor;
   });
   if (asked.length > 0 && failures.length === asked.length) {
-    throw new BridgeRpcError(ErrorCode.InternalError, failures.map((failure) => failure.message).join(' '), {
+    // Set apart: a message may end in a host name ("… ENOTFOUND mcp.example.com; The MCP server …").
+    const named = failures.map((failure) => failure.message.replace(/\.$/, '')).join('; ');
+    throw new BridgeRpcError(ErrorCode.InternalError, named, {
       servers: failures.map(({ server, kind }) => ({ server, reason: kind })),
     });
   }

@@ -19,6 +19,10 @@ const jsonRpcCode: Record<GatewayErrorKind, number> = {
   internal: -32603,
 };
 
+/** A body the gateway cannot read as JSON is a parse error, as the SDK's transport answers a body that is not JSON. */
+const PARSE_ERROR_CODES = new Set(['invalid_utf8', 'json_too_deep']);
+const JSON_RPC_PARSE_ERROR = -32700;
+
 /**
  * A refusal before the MCP layer runs (key, project, MCP disabled, rate limit): the HTTP status of the
  * refusal, and a JSON-RPC error body with no id (the request was not read as JSON-RPC) that MCP clients
@@ -31,7 +35,7 @@ export function renderMcpError(error: GatewayError, headers: Record<string, stri
     {
       jsonrpc: '2.0',
       id: null,
-      error: { code: jsonRpcCode[error.kind], message: error.publicMessage, data: { type: error.kind, code: error.code, status: error.status } },
+      error: { code: PARSE_ERROR_CODES.has(error.code) ? JSON_RPC_PARSE_ERROR : jsonRpcCode[error.kind], message: error.publicMessage, data: { type: error.kind, code: error.code, status: error.status } },
     },
     { ...challenge, ...error.headers, ...headers },
   );

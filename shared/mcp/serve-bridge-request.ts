@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { GatewayError } from '../core/errors.ts';
 import { mcpAccessOf } from '../core/mcp-access.ts';
-import { bodyText, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import { readAttribution } from '../pipeline/attribution.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../pipeline/gateway-services.ts';
@@ -10,6 +10,7 @@ import { admitToolCalls, countToolCalls } from './admit-tool-calls.ts';
 import { chooseAnswerFormat, type AnswerFormat } from './answer-format.ts';
 import type { BridgeContext } from './bridge-context.ts';
 import { createBridgeServer } from './create-bridge-server.ts';
+import { readBridgeMessage } from './read-bridge-message.ts';
 import { createUpstreamPool } from './upstream-pool.ts';
 import { responseHeaders, toWebRequest, untilDone } from './web-exchange.ts';
 
@@ -52,7 +53,9 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     const { project } = config;
     if (!project.mcp) throw mcpDisabled(project.projectId);
     const format = answerFormatOf(request);
-    const limitHeaders = request.method === 'POST' ? await admitToolCalls(services, key, project, countToolCalls(bodyText(request))) : {};
+    const posted = request.method === 'POST';
+    const message = posted ? readBridgeMessage(request) : undefined;
+    const limitHeaders = posted ? await admitToolCalls(services, key, project, countToolCalls(message)) : {};
 
     const access = mcpAccessOf(key);
     const abort = new AbortController();
@@ -87,7 +90,8 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     let response: Response;
     try {
       await server.connect(transport);
-      response = await transport.handleRequest(toWebRequest(request));
+      // The message parsed once: the transport validates it without parsing the body again.
+      response = await transport.handleRequest(toWebRequest(request), message === undefined ? undefined : { parsedBody: message });
     } catch (error) {
       abort.abort();
       await done();

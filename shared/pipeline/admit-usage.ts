@@ -2,11 +2,12 @@ import { GatewayError } from '../core/errors.ts';
 import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
-import { formatUsd, priceUsage } from '../core/price-usage.ts';
+import { costBeyondRecord, exactCost, formatUsd } from '../core/price-usage.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
-import type { Project } from '../core/project-config.ts';
+import type { Project, RateCardEntry } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -87,12 +88,8 @@ export async function admitUsage(
  * (a cap times many choices): no balance covers that.
  */
 function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarget[]): number | undefined {
-  try {
-    return Math.max(...targets.map((target) => worstCaseNanos(estimate, target)));
-  } catch (error) {
-    if (error instanceof RangeError) return undefined;
-    throw error;
-  }
+  const worst = Math.max(...targets.map((target) => worstCaseNanos(estimate, target)));
+  return Number.isFinite(worst) ? worst : undefined;
 }
 
 /**
@@ -102,20 +99,28 @@ function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarg
  * price, plus the most of each unit beyond tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
+  const exact = exactCost(worstCaseUsage(estimate, target), worstCaseRate(target));
+  // Beyond what a record holds exactly, no balance covers it (pricing a record would hold it at the ceiling).
+  return costBeyondRecord(exact) ? Number.POSITIVE_INFINITY : Number(exact);
+}
+
+function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
+  const maxOutputTokens = estimate.outputCap ?? effectiveModelLimits(target.model).maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  return {
+    promptTokens: estimate.promptTokensBound,
+    completionTokens: maxOutputTokens * estimate.choices,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    estimated: true,
+    ...(estimate.unitsBound ? { units: estimate.unitsBound } : {}),
+  };
+}
+
+/** The target's rate with every prompt token at the dearest of its prompt prices. */
+function worstCaseRate(target: RouteTarget): RateCardEntry {
   const { rate } = target;
   const dearestPromptPrice = Math.max(rate.inputPriceMicrosPer1k, rate.cachedInputPriceMicrosPer1k ?? 0, rate.cacheWriteInputPriceMicrosPer1k ?? 0);
-  const maxOutputTokens = estimate.outputCap ?? effectiveModelLimits(target.model).maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  return priceUsage(
-    {
-      promptTokens: estimate.promptTokensBound,
-      completionTokens: maxOutputTokens * estimate.choices,
-      cachedTokens: 0,
-      reasoningTokens: 0,
-      estimated: true,
-      ...(estimate.unitsBound ? { units: estimate.unitsBound } : {}),
-    },
-    { ...rate, inputPriceMicrosPer1k: dearestPromptPrice, cachedInputPriceMicrosPer1k: dearestPromptPrice, cacheWriteInputPriceMicrosPer1k: dearestPromptPrice },
-  );
+  return { ...rate, inputPriceMicrosPer1k: dearestPromptPrice, cachedInputPriceMicrosPer1k: dearestPromptPrice, cacheWriteInputPriceMicrosPer1k: dearestPromptPrice };
 }
 
 /**

@@ -16,7 +16,8 @@ export interface ProviderCall {
  * Sends one call to a provider with its credential: its key from the secret store, or none for a provider
  * signed with the gateway's AWS credentials. Every upstream call goes through here (an attempt of the
  * failover, a stored object passed through), so all are authorized and timed out alike. The key comes
- * back to scrub it from an error answer.
+ * back to scrub it from an error answer. `exchange`, when given, lets the caller abort the call later,
+ * while its body is read.
  */
 export async function callProvider(
   services: GatewayServices,
@@ -24,6 +25,7 @@ export async function callProvider(
   provider: ProviderConfig,
   call: ProviderCall,
   firstByteTimeoutMs: number,
+  exchange?: AbortController,
 ): Promise<{ response: Response; apiKey: string | undefined }> {
   const apiKey = provider.auth === 'aws-sigv4' ? undefined : await loadProviderApiKey(services, projectId, provider.provider);
   const url = `${provider.baseUrl.replace(/\/+$/, '')}${call.path}`;
@@ -36,6 +38,7 @@ export async function callProvider(
     headers: await authorizeCall(provider, apiKey, { url, method, headers: call.headers, body: call.body ?? '' }, services.awsCredentials),
     ...(call.body !== undefined ? { body: call.body } : {}),
     firstByteTimeoutMs,
+    ...(exchange ? { exchange } : {}),
   });
   return { response, apiKey };
 }

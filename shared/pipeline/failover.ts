@@ -1,6 +1,7 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import type { UpstreamRequest } from '../protocols/bridge.ts';
+import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
 import {
   isCredentialRefusal,
   isGatewaySideUpstreamStatus,
@@ -30,6 +31,8 @@ export interface ServedAttempt<Answer = unknown> {
   response: Response;
   apiKey: string | undefined;
   failures: AttemptFailure[];
+  /** Lets the upstream's exchange go, body included (a body still coming at the request's deadline). */
+  abort(reason: unknown): void;
   /** The upstream's refusal of the client's request, already read (and its body consumed) when the response is not ok. */
   rejection?: UpstreamErrorAnswer;
   /** What `readAnswer` made of a successful response. */
@@ -104,13 +107,16 @@ export async function tryTargets<Answer = never>(
     const request = requestFor(target);
     const provider = target.provider.provider;
     let served: ServedAttempt<Answer> | undefined;
+    const exchange = new AbortController();
+    const abort = (reason: unknown) => exchange.abort(reason);
     try {
-      const { response, apiKey } = await callProvider(services, options.projectId, target.provider, request, Math.min(options.firstByteTimeoutMs, remainingMs));
-      if (response.ok) served = { target, response, apiKey, failures };
+      const { response, apiKey } = await callProvider(services, options.projectId, target.provider, request, Math.min(options.firstByteTimeoutMs, remainingMs), exchange);
+      if (response.ok) served = { target, response, apiKey, failures, abort };
       else {
-        const read = await readUpstreamErrorAnswer(response, apiKey);
+        // An error body is bounded by the request's deadline as any body is: one that never ends is a time-out.
+        const read = await readBeforeDeadline(readUpstreamErrorAnswer(response, apiKey), { remainingMs: options.deadlineAt - services.clock.now(), provider, abort });
         const answer = request.interpretError?.(read) ?? read;
-        if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, rejection: answer };
+        if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, abort, rejection: answer };
         const error = upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key');
         failures.push({ target, error, ...(isCredentialRefusal(answer.status) ? {} : { answer }) });
         if (answer.status === 429 || answer.status >= 500) coolDown(target);

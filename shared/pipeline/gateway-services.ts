@@ -38,6 +38,17 @@ export interface GatewayServices {
   balances: Pick<ProjectBalanceStore, 'reserve' | 'release'>;
   /** Last resort when the usage sink refuses a record: log it whole for replay. */
   reportUnsentUsage(record: UsageRecord, error: unknown): void;
+  /** An upstream stream event dropped because its data is broken JSON: logged, to tell the provider. */
+  reportMalformedUpstreamEvent(report: MalformedUpstreamEvent): void;
+}
+
+/** Where a dropped event came from; never its data, which may hold part of a completion. */
+export interface MalformedUpstreamEvent {
+  requestId: string;
+  provider: string;
+  model: string;
+  /** The length of its data, in characters. */
+  dataLength: number;
 }
 
 export interface GatewaySettings {

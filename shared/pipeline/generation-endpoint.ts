@@ -6,6 +6,7 @@ import type { Attribution } from '../core/usage-record.ts';
 import { parsedJsonBody, type GatewayRequest } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { RequestBodyJson } from '../protocols/parse-model-request.ts';
+import { USAGE_ACCOUNTING_FIELDS } from '../protocols/routing-fields.ts';
 import type { ClientProtocol } from '../protocols/wire-protocol.ts';
 import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -21,6 +22,12 @@ export interface RoutableBody extends Record<string, unknown> {
 
 /** Consumed by the gateway, never sent upstream (`fallbacks` is OpenRouter's alias of `models`). */
 export const ROUTING_ONLY_FIELDS = ['models', 'fallbacks', 'route', 'provider'] as const;
+
+/**
+ * Every field of a generation body that is the gateway's alone: the routing fields and OpenRouter's
+ * usage-accounting switch (`usage`). A pass-through's body, another API's, keeps its `usage`.
+ */
+export const GATEWAY_ONLY_FIELDS = [...ROUTING_ONLY_FIELDS, ...USAGE_ACCOUNTING_FIELDS] as const;
 
 /**
  * A generation endpoint as the one pipeline (runGeneration) needs it: only what differs between
@@ -123,8 +130,9 @@ export interface RoutingContext {
   services: GatewayServices;
 }
 
-export function withoutRoutingFields(body: Record<string, unknown>): Record<string, unknown> {
+/** A body without its gateway-only fields: what the upstream may see of it. */
+export function withoutGatewayFields(body: Record<string, unknown>): Record<string, unknown> {
   const rest = { ...body };
-  for (const field of ROUTING_ONLY_FIELDS) delete rest[field];
+  for (const field of GATEWAY_ONLY_FIELDS) delete rest[field];
   return rest;
 }

@@ -5,6 +5,7 @@ import { GatewayError } from '../core/errors.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
+import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
 import type { UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
 import { invalidAnswer } from './invalid-answer.ts';
@@ -14,19 +15,22 @@ export interface JsonAnswer {
   served: ServedAttempt;
   presentation: Omit<Presentation, 'finalUsage'>;
   estimate: UsageEstimator;
+  /** What is left of the request's deadline: the body must have ended by then. */
+  remainingMs: number;
 }
 
 /**
  * Reads a complete answer once: as the upstream's protocol into canonical terms (for metering, and for
  * the client's writer on a translated bridge). A native answer reaches the client as the upstream sent it
- * (with `usage.cost` when injection is on). A body that is not JSON, or breaks off, is an upstream failure
- * the caller settles (the prompt estimated, since the provider took the request).
+ * (with `usage.cost` when injection is on). A body that is not JSON, breaks off, or is still coming at the
+ * request's deadline (the upstream is then let go: `upstream_timeout`) is an upstream failure the caller
+ * settles (the prompt estimated, since the provider took the request).
  */
 export async function readJsonAnswer(
   answer: JsonAnswer,
 ): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; upstreamId?: string } }> {
   const { bridge, served } = answer;
-  const text = await readWholeBody(served.response, served.target.provider.provider);
+  const text = await readWholeBody(served, answer.remainingMs);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
   const payload = parseJsonObject(text);
   // A 200 whose body is not the protocol's answer (an HTML error page of a proxy, a body cut short, an error object) is no answer.
@@ -49,10 +53,12 @@ function readLeniently(bridge: Bridge, payload: Record<string, unknown>): Canoni
   }
 }
 
-async function readWholeBody(response: Response, provider: string): Promise<string> {
+async function readWholeBody(served: ServedAttempt, remainingMs: number): Promise<string> {
+  const provider = served.target.provider.provider;
   try {
-    return await response.text();
+    return await readBeforeDeadline(served.response.text(), { remainingMs, provider, abort: served.abort });
   } catch (cause) {
+    if (cause instanceof GatewayError) throw cause; // the deadline's `upstream_timeout`, as it is
     throw new GatewayError('upstream', `Provider "${provider}" broke off the response.`, { code: 'upstream_stream_interrupted', cause });
   }
 }

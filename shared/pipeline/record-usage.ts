@@ -1,6 +1,6 @@
 import { hasUnits } from '../core/billed-units.ts';
 import type { EndpointName } from '../core/endpoints.ts';
-import { priceUsage } from '../core/price-usage.ts';
+import { costBeyondRecord, exactCost, recordedCost } from '../core/price-usage.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { RateCardEntry } from '../core/project-config.ts';
 import { randomBase62 } from '../core/project-keys.ts';
@@ -22,6 +22,9 @@ export interface RequestMeteringContext {
   /** The endpoint's additions to the record, worked out when it is written. */
   annotate?: () => Promise<RecordAnnotations>;
 }
+
+/** The error code of a record whose exact cost passed MAX_RECORD_COST_NANOS: its costNanos is that ceiling. */
+export const COST_BEYOND_RECORD = 'cost_out_of_range';
 
 /** The parts of a usage record that depend on the target tried, not on its answer. */
 export interface AttemptDescription {
@@ -70,6 +73,7 @@ function newRecordId(services: GatewayServices): string {
 
 function buildUsageRecord(services: GatewayServices, context: RequestMeteringContext, outcome: AttemptOutcome, recordId: string, annotations: RecordAnnotations = {}): UsageRecord {
   const { usage } = outcome;
+  const cost = exactCost(usage, outcome.rate);
   // Optional fields are added by assignment: conditional spreads cost several µs each on every request.
   const record: UsageRecord = {
     version: 1,
@@ -89,7 +93,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     cacheWriteTokens: usage.cacheWriteTokens ?? 0,
     reasoningTokens: usage.reasoningTokens,
     estimated: usage.estimated,
-    costNanos: priceUsage(usage, outcome.rate),
+    costNanos: recordedCost(cost),
     prepaid: context.admission.prepaid,
     reservedNanos: context.admission.reservedNanos,
     fallbackAttempts: outcome.fallbackAttempts,
@@ -99,6 +103,8 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
   };
   if (outcome.upstreamId) record.upstreamId = outcome.upstreamId;
   if (outcome.errorCode) record.errorCode = outcome.errorCode;
+  // A price stored before prices were capped, or an absurd count: the tokens are kept, the cost held at the ceiling.
+  else if (costBeyondRecord(cost)) record.errorCode = COST_BEYOND_RECORD;
   if (outcome.finishReason) record.finishReason = outcome.finishReason;
   if (hasUnits(usage.units)) record.units = usage.units;
   if (outcome.upstreamRespondedAt !== undefined) record.upstreamLatencyMs = Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt));

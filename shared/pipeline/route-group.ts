@@ -1,6 +1,8 @@
+import { baseUrlHint } from '../http/base-url-hint.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { normaliseRequestPath } from '../http/request-path.ts';
 import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -35,9 +37,12 @@ export interface RouteGroupDefinition {
 /**
  * A route group (one Lambda function behind one CloudFront behaviour): dispatch, request ids, the body
  * size limit, and every error rendered in the group's own protocol. Every response carries `x-request-id`.
+ * The path is normalised here, once, for the Lambda and the local host alike: the route is chosen by it,
+ * and every handler reads it.
  */
 export function createRouteGroup(definition: RouteGroupDefinition, services: GatewayServices, reportError: ErrorReporter = () => {}) {
-  return async function serve(request: GatewayRequest): Promise<GatewayResponse> {
+  return async function serve(received: GatewayRequest): Promise<GatewayResponse> {
+    const request = { ...received, path: normaliseRequestPath(received.path) };
     const receivedAt = services.clock.now();
     const deferred = services.settings.handsOverUsageAfterAnswer ? createDeferredWork() : undefined;
     const withDeferred = (response: GatewayResponse): GatewayResponse => (deferred ? { ...response, afterAnswer: deferred.run } : response);
@@ -57,12 +62,9 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
 }
 
 async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  // Repeated slashes are one (as most web servers read them); a trailing one is none.
-  const collapsed = request.path.replace(/\/{2,}/g, '/');
-  const path = collapsed.length > 1 ? collapsed.replace(/\/+$/, '') : collapsed;
-  const methods = routesFor(routes, path);
+  const methods = routesFor(routes, request.path);
   if (!methods) {
-    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.`, { code: 'not_found' });
+    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${baseUrlHint(request.path)}`, { code: 'not_found' });
   }
   // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
   const head = request.method === 'HEAD' && methods.GET !== undefined;

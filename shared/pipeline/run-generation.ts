@@ -7,6 +7,7 @@ import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
 import { REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
+import { asksForUsageCost } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
@@ -15,7 +16,7 @@ import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
-import { withoutRoutingFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
+import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
 import { readJsonAnswer } from './json-answer.ts';
 import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
@@ -73,7 +74,7 @@ export async function runGeneration<Body extends RoutableBody>(
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt);
   const streamed = body.stream === true;
-  const clientBody = withoutRoutingFields(body);
+  const clientBody = withoutGatewayFields(body);
   let canonical: CanonicalRequest | undefined;
   const bridgeTo = (target: RouteTarget): Bridge =>
     endpoint.upstream
@@ -94,19 +95,22 @@ export async function runGeneration<Body extends RoutableBody>(
     let handedToStream = false;
     /** A target's 200, taken before the attempts stop: a complete answer is read whole, so that one that is no answer fails over. */
     const take = async (candidate: ServedAttempt): Promise<TakenAnswer> => {
-      attempt = { ...attempt, upstreamRespondedAt: services.clock.now() };
+      const respondedAt = services.clock.now();
+      attempt = { ...attempt, upstreamRespondedAt: respondedAt };
       // The upstream took the request: a failure from here on bills at least the prompt.
       served = candidate;
       // Should the process stop before the answer ends, this is what gets recorded (the provider bills the prompt).
       settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
       const bridge = bridgeTo(candidate.target);
-      const presentation = presentationFor(prompt, body, bridge, candidate.target, services, route, project.usageInjection);
+      // OpenRouter's `usage: {include: true}` asks for this request's cost, whatever the project's setting.
+      const presentation = presentationFor(prompt, body, bridge, candidate.target, services, route, project.usageInjection || asksForUsageCost(body));
       const kind = bridge.answerKind(candidate.response, streamed);
       // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
       const upstreamBody = kind === 'stream' ? candidate.response.body : null;
       if (upstreamBody) return { bridge, presentation, relay: 'stream', upstreamBody };
       if (kind === 'bytes') return { bridge, presentation, relay: 'bytes' };
-      const json = await readJsonAnswer({ bridge, served: candidate, presentation, estimate });
+      // The request's deadline bounds the answer's body too (docs/decisions/routing-and-failover.md).
+      const json = await readJsonAnswer({ bridge, served: candidate, presentation, estimate, remainingMs: limits.deadlineAt - respondedAt });
       // An upstream that ignored `stream: true` answered whole: the client that asked for a stream still gets one.
       const stream = streamed ? await completeAnswerAsStream(bridge, json, presentation) : undefined;
       return { bridge, presentation, relay: 'json', json, ...(stream ? { stream } : {}) };
@@ -120,6 +124,9 @@ export async function runGeneration<Body extends RoutableBody>(
         readAnswer: take,
       });
       served = taken;
+      // The request's deadline bounds the answer's body too, and a stream may not fall silent for longer
+      // than its head could take (docs/decisions/routing-and-failover.md).
+      const remainingMs = limits.deadlineAt - services.clock.now();
       const servedBy = { ...admission.headers, 'x-gateway-model': taken.target.model.slug, 'x-gateway-provider': taken.target.provider.provider, 'x-generation-id': route.requestId };
 
       const { answer } = taken;
@@ -141,13 +148,14 @@ export async function runGeneration<Body extends RoutableBody>(
           throw error;
         });
         handedToStream = true;
-        return await streamAnswer({ bridge, served: taken, decoder, presentation, estimate, settlement, attempt, servedBy, services });
+        const timeLimits = { remainingMs, idleMs: limits.firstByteTimeoutMs };
+        return await streamAnswer({ bridge, served: taken, decoder, presentation, estimate, settlement, attempt, servedBy, services, requestId: route.requestId, timeLimits });
       }
       if (answer.relay === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
         const { bytesAnswer } = await import('./bytes-answer.ts');
         handedToStream = true;
-        return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy });
+        return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy, remainingMs });
       }
       const { json, stream } = answer;
       const upstreamId = json.described.upstreamId;

@@ -2,8 +2,9 @@ import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
+import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import { relayStream } from '../transport/stream-relay.ts';
-import type { StreamDecoder } from '../transport/stream-decoder.ts';
+import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
@@ -22,15 +23,19 @@ export interface StreamAnswer {
   attempt: AttemptDescription;
   servedBy: Record<string, string>;
   services: GatewayServices;
+  /** The gateway's id of the request, for what it reports. */
+  requestId: string;
+  /** The request's deadline and the longest silence between upstream chunks. */
+  timeLimits: AnswerTimeLimits;
 }
 
 /**
  * The upstream's stream as the client's: each upstream event is read once into canonical events, which
  * the meter observes and, on a translated bridge, the client protocol's writer renders; a native bridge
  * passes the upstream's bytes (usage shown or hidden as the client asked). The stream settles the
- * request's usage when it ends, fails or is cancelled, before the client's stream closes. A client stream
- * that holds its status (the editor's) is answered once it wrote its first bytes, or with the status of
- * the failure that came before them.
+ * request's usage when it ends, fails (a time limit passing too) or is cancelled, before the client's
+ * stream closes. A client stream that holds its status (the editor's) is answered once it wrote its first
+ * bytes, or with the status of the failure that came before them.
  */
 export async function streamAnswer(answer: StreamAnswer): Promise<GatewayResponse> {
   const { bridge, served, services } = answer;
@@ -44,6 +49,11 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
     decoder: answer.decoder,
     handler: {
       onEvent(event) {
+        // The meter skips it already; the client must not get it either (its SDK would throw mid-answer).
+        if (hasBrokenJsonData(event)) {
+          services.reportMalformedUpstreamEvent({ requestId: answer.requestId, provider: served.target.provider.provider, model: served.target.model.slug, dataLength: event.data?.length ?? 0 });
+          return '';
+        }
         const canonical = reader.push(event.payload ?? event.data);
         meter.observe(canonical);
         return output.push(event, canonical);
@@ -52,6 +62,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
     },
     errorFrame: (error) => output.fail?.(error) ?? bridge.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,
+    timeLimits: answer.timeLimits,
     onSettled: async (settlement) => {
       const observed = meter.result();
       // What the client was answered with: a held failure's status, else the failure after the 200.

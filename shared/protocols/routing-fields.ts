@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asJsonObject } from '../core/json-object.ts';
 
 /** The routing-only fields of a JSON generation request (spec 2.2): consumed by the gateway, never sent upstream. */
 export const routingFieldsShape = {
@@ -6,3 +7,24 @@ export const routingFieldsShape = {
   route: z.literal('fallback').optional(),
   provider: z.record(z.string(), z.unknown()).nullish(),
 };
+
+/**
+ * OpenRouter's usage-accounting switch, `usage: {"include": true}`: the client asks for this request's usage
+ * with its cost, as if the project had usage-cost injection on (`include: false`, or no `usage`, leaves the
+ * project's setting). The gateway's own, like the routing fields: never sent upstream, where OpenAI refuses
+ * parameters it does not know.
+ */
+export const usageAccountingShape = {
+  usage: z.object({ include: z.boolean().nullish() }, { error: 'expected an object such as {"include": true}' }).nullish(),
+};
+
+/** The usage-accounting fields, to remove from a body before it goes upstream. */
+export const USAGE_ACCOUNTING_FIELDS = ['usage'] as const;
+
+/** Every gateway-only field of a JSON generation request: routing and usage accounting. */
+export const gatewayFieldsShape = { ...routingFieldsShape, ...usageAccountingShape };
+
+/** Whether a (validated) request body asks for its usage with cost: OpenRouter's `usage.include`. */
+export function asksForUsageCost(body: Record<string, unknown>): boolean {
+  return asJsonObject(body.usage)?.include === true;
+}

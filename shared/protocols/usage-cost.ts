@@ -7,11 +7,21 @@ import type { ClientStream, Presentation } from './wire-protocol.ts';
 
 /**
  * A native JSON answer as the client sees it: as sent, unless usage-cost injection is on; then its
- * `usage` object (whatever the API's shape of it) gains `cost`, or is added holding only `cost`.
+ * `usage` object (whatever the API's shape of it) gains `cost`. When the upstream reported no usage the
+ * gateway could read, `renderUsage` writes the metered one in the API's shape; without it, `usage` holds
+ * only `cost`.
  */
-export function presentWithUsageCost(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string {
+export function presentWithUsageCost(
+  text: string,
+  payload: Record<string, unknown>,
+  usage: TokenUsage,
+  presentation: Presentation,
+  renderUsage?: (usage: TokenUsage) => Record<string, unknown>,
+): string {
   if (!presentation.injectCost) return text;
-  return stringifyWithUsageCost(payload, asJsonObject(payload.usage) ?? {}, presentation.priceUsd(usage));
+  const reported = asJsonObject(payload.usage);
+  const shown = renderUsage && (usage.estimated || !reported) ? renderUsage(usage) : (reported ?? {});
+  return stringifyWithUsageCost(payload, shown, presentation.priceUsd(usage));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
 import type { UpstreamFetch } from '../core/ports.ts';
+import { describeDuration } from './answer-time-limits.ts';
 
 export interface UpstreamCall {
   fetch: UpstreamFetch;
@@ -12,6 +13,11 @@ export interface UpstreamCall {
   body?: string | Uint8Array;
   /** How long to wait for the response head; reasoning models may think for minutes before it. */
   firstByteTimeoutMs: number;
+  /**
+   * Aborts the exchange, body included: the first-byte time-out does, and the caller may later (a body
+   * still coming at the request's deadline). A new one per call unless given.
+   */
+  exchange?: AbortController;
 }
 
 /**
@@ -19,7 +25,7 @@ export interface UpstreamCall {
  * failure or time-out becomes a 502 that names the provider (never its URL's credentials or key).
  */
 export async function callUpstream(call: UpstreamCall): Promise<Response> {
-  const abort = new AbortController();
+  const abort = call.exchange ?? new AbortController();
   const timer = setTimeout(() => abort.abort(new UpstreamTimeout()), call.firstByteTimeoutMs);
   try {
     return await call.fetch(call.url, {
@@ -57,8 +63,4 @@ function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.message : 'network error';
-}
-
-function describeDuration(milliseconds: number): string {
-  return milliseconds < 1000 ? `${milliseconds} ms` : `${Math.round(milliseconds / 1000)} s`;
 }

@@ -24,6 +24,14 @@ export function decodeSseEvent(raw: string): UpstreamEvent {
   return { raw, data, payload: data === undefined ? undefined : parseEventObject(data) };
 }
 
+/**
+ * An event whose data opens as a JSON object but does not parse (`data: {not json`): no protocol sends one
+ * on purpose, the meter cannot read it, and a client SDK that parses every event throws on it mid-answer.
+ */
+export function hasBrokenJsonData(event: UpstreamEvent): boolean {
+  return event.payload === undefined && event.data !== undefined && event.data.trimStart().startsWith('{');
+}
+
 /** Server-sent events: whole events split at blank lines, each kept with its original bytes. */
 export function createSseDecoder(): StreamDecoder {
   const decoder = new TextDecoder();

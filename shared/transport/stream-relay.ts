@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
+import { answerDeadlineError, answerIdleError, type AnswerTimeLimits } from './answer-time-limits.ts';
 import { createSseDecoder, type StreamDecoder, type UpstreamEvent } from './stream-decoder.ts';
 
 /** Decides, event by event, what the client sees of an upstream stream. */
@@ -28,6 +29,11 @@ export interface StreamRelayOptions {
    * which every SSE client ignores, so that CloudFront and proxies do not close an idle connection.
    */
   heartbeatIntervalMs?: number;
+  /**
+   * The request's deadline and the longest silence between upstream chunks. Heartbeats hide a silence
+   * from the client; these end it: the upstream is let go and the client gets an `upstream_timeout` frame.
+   */
+  timeLimits?: AnswerTimeLimits;
 }
 
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';
@@ -37,15 +43,25 @@ const encoder = new TextEncoder();
 /**
  * Relays an upstream stream as it arrives (pull-based, so backpressure reaches the upstream), whole event
  * by whole event, so a handler can meter, rewrite or translate single events while the others keep their
- * original bytes. If the upstream breaks off, the client gets one error frame and a clean end.
+ * original bytes. If the upstream breaks off, or outlives the time limits, the client gets one error frame
+ * and a clean end.
  */
 export function relayStream(upstream: ReadableStream<Uint8Array>, options: StreamRelayOptions): ReadableStream<Uint8Array> {
   const reader = upstream.getReader();
   const decoder = options.decoder ?? createSseDecoder();
   let settled = false;
+  let failing = false;
   // One timer for the whole stream, pushed back at every read: it enqueues a comment itself when the
   // upstream stays silent, so a read needs no race against it (a promise pair per event costs more).
   let heartbeatTimer: NodeJS.Timeout | undefined;
+  // The time limits work the same way: the idle timer is pushed back at every read and fires only while a
+  // read is pending (a client reading slowly is no silent upstream); the deadline timer runs from the start.
+  let idleTimer: NodeJS.Timeout | undefined;
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  let reading = false;
+  let pulling = false;
+  /** The time limit that ended the stream: the pull under way, or the next one, fails with it. */
+  let expired: GatewayError | undefined;
 
   /** The next upstream read; while it is pending, a heartbeat goes out every interval of silence. */
   function nextRead(controller: ReadableStreamDefaultController<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
@@ -55,11 +71,41 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
       // Unref'd: the upstream's socket keeps the process alive while the stream is open, not this timer.
       else heartbeatTimer = setTimeout(() => beat(controller), interval).unref();
     }
+    const idleMs = options.timeLimits?.idleMs;
+    if (idleMs !== undefined && !settled) {
+      if (idleTimer) idleTimer.refresh();
+      else idleTimer = setTimeout(() => reading && expire(controller, answerIdleError(options.provider, idleMs)), idleMs).unref();
+    }
+    reading = true;
     return reader.read();
   }
 
+  /**
+   * Ends the stream on a time limit: the upstream is cancelled, which ends a pending read at once (as done),
+   * and the pull waiting on it fails the stream. With no pull under way, the stream fails here: the request
+   * is settled without waiting for the client to read again.
+   */
+  function expire(controller: ReadableStreamDefaultController<Uint8Array>, error: GatewayError): void {
+    if (settled || expired) return;
+    expired = error;
+    reader.cancel(error).catch(() => undefined);
+    if (!pulling) fail(controller, error).catch((cause: unknown) => controller.error(cause));
+  }
+
+  function startDeadline(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    const remainingMs = options.timeLimits?.remainingMs;
+    if (remainingMs === undefined) return;
+    deadlineTimer = setTimeout(() => expire(controller, answerDeadlineError(options.provider)), Math.max(0, remainingMs)).unref();
+  }
+
+  function stopTimers(): void {
+    clearTimeout(heartbeatTimer);
+    clearTimeout(idleTimer);
+    clearTimeout(deadlineTimer);
+  }
+
   function beat(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    if (settled) return;
+    if (settled || expired) return;
     try {
       controller.enqueue(encoder.encode(HEARTBEAT_FRAME));
     } catch {
@@ -99,11 +145,14 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
   async function settle(settlement: StreamSettlement): Promise<void> {
     if (settled) return;
     settled = true;
-    clearTimeout(heartbeatTimer);
+    stopTimers();
     await options.onSettled(settlement);
   }
 
   async function fail(controller: ReadableStreamDefaultController<Uint8Array>, error: GatewayError): Promise<void> {
+    // Once only: a time limit may fail the stream between pulls while a pull finds it expired.
+    if (failing) return;
+    failing = true;
     // An event cut off mid-way is dropped: its bytes would merge with the error frame into one broken event.
     decoder.discard();
     controller.enqueue(encoder.encode(options.errorFrame(error)));
@@ -111,30 +160,44 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     controller.close();
   }
 
+  /** One pull: reads on until something was enqueued or the stream ended. */
+  async function relayNext(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await nextRead(controller);
+      } catch (cause) {
+        return fail(controller, expired ?? new GatewayError('upstream', `Provider "${options.provider}" broke off the stream.`, { code: 'upstream_stream_interrupted', cause }));
+      } finally {
+        reading = false;
+      }
+      if (expired) return fail(controller, expired);
+      try {
+        if (await forward(read, controller)) return;
+      } catch (cause) {
+        // A handler that cannot process an event must not leave the request unmetered or the client hanging.
+        // A decoder's GatewayError (an upstream's broken framing) keeps its words.
+        const error = cause instanceof GatewayError ? cause : new GatewayError('internal', 'The gateway failed to relay the stream.', { code: 'stream_relay_failed', cause });
+        await fail(controller, error);
+        await reader.cancel(cause).catch(() => undefined);
+        return;
+      }
+    }
+  }
+
   return new ReadableStream<Uint8Array>(
     {
+      start: startDeadline,
       async pull(controller) {
-        for (;;) {
-          let read: ReadableStreamReadResult<Uint8Array>;
-          try {
-            read = await nextRead(controller);
-          } catch (cause) {
-            return fail(controller, new GatewayError('upstream', `Provider "${options.provider}" broke off the stream.`, { code: 'upstream_stream_interrupted', cause }));
-          }
-          try {
-            if (await forward(read, controller)) return;
-          } catch (cause) {
-            // A handler that cannot process an event must not leave the request unmetered or the client hanging.
-            // A decoder's GatewayError (an upstream's broken framing) keeps its words.
-            const error = cause instanceof GatewayError ? cause : new GatewayError('internal', 'The gateway failed to relay the stream.', { code: 'stream_relay_failed', cause });
-            await fail(controller, error);
-            await reader.cancel(cause).catch(() => undefined);
-            return;
-          }
+        pulling = true;
+        try {
+          await relayNext(controller);
+        } finally {
+          pulling = false;
         }
       },
       async cancel(reason) {
-        clearTimeout(heartbeatTimer);
+        stopTimers();
         try {
           await reader.cancel(reason);
         } finally {

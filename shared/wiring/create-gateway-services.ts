@@ -6,7 +6,7 @@ import type { AwsCredentialSource, GenerationLookup, UpstreamFetch, UsageSink, V
 import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
-import type { GatewayServices } from '../pipeline/gateway-services.ts';
+import type { GatewayServices, MalformedUpstreamEvent } from '../pipeline/gateway-services.ts';
 import { withMockProvider } from '../providers/mock/with-mock-provider.ts';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
 import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
@@ -32,6 +32,11 @@ export interface RouteGroupDependencies {
 export interface UnsentUsageReports {
   spilled(record: UsageRecord, error: unknown): void;
   unsent(record: UsageRecord, error: unknown): void;
+}
+
+/** What the request path reports besides its answers: refused records, and upstream events it dropped. */
+export interface RequestPathReports extends UnsentUsageReports {
+  malformedEvent(report: MalformedUpstreamEvent): void;
 }
 
 /**
@@ -93,7 +98,7 @@ function generationsOnFirstUse(documents: DynamoDBDocumentClient, tables: UsageL
 }
 
 /** The request path's services from the configuration and what the host injects. */
-export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsageReports, dependencies: RouteGroupDependencies = {}): GatewayServices {
+export function createGatewayServices(config: RuntimeConfig, reports: RequestPathReports, dependencies: RouteGroupDependencies = {}): GatewayServices {
   const adapters = createAdapters(config);
   const clock = { now: () => Date.now() };
   const awsCredentials = dependencies.awsCredentials ?? createDefaultAwsCredentials();
@@ -120,5 +125,6 @@ export function createGatewayServices(config: RuntimeConfig, reports: UnsentUsag
     rateLimiter: adapters.rateLimiter,
     balances: adapters.balances,
     reportUnsentUsage: reports.unsent,
+    reportMalformedUpstreamEvent: reports.malformedEvent,
   };
 }

@@ -15,6 +15,7 @@ import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './m
 /** Log messages that CloudWatch metric filters count (infra/constructs/gateway-alarms.ts). */
 export const USAGE_RECORD_SPILLED = 'usage record spilled';
 export const USAGE_RECORD_NOT_QUEUED = 'usage record not queued';
+export const UPSTREAM_EVENT_DROPPED = 'upstream event dropped: its data is broken JSON';
 
 export interface RouteGroupFunction {
   serviceName: string;
@@ -36,6 +37,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
   const services = createGatewayServices(config, {
     spilled: (record, error) => logger.warn(USAGE_RECORD_SPILLED, { recordId: record.recordId, error }),
     unsent: (record, error) => logger.error(USAGE_RECORD_NOT_QUEUED, { usageRecord: record, error }),
+    malformedEvent: (report) => logger.warn(UPSTREAM_EVENT_DROPPED, { ...report }),
   }, dependencies);
   const routeGroup = definition.createRouteGroup(
     { ...services, usageSink: withUsageMetrics(services.usageSink, metrics), settings: { ...services.settings, handsOverUsageAfterAnswer: true } },

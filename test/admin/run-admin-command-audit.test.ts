@@ -120,4 +120,27 @@ describe('runAdminCommand: the audit trail', () => {
     });
     expect(await admin.projects.loadProjectConfig('unaudited')).toBeDefined();
   });
+
+  it('writes the entry of a change whose result cannot be read back, and answers change_not_shown saying it was made', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'unreadable' });
+    admin.setTime('2025-01-08T00:00:00.000Z');
+    const unreadableTotals = {
+      ...admin.services.balances,
+      loadUsageTotals: async () => {
+        throw new Error('usage item unreadable');
+      },
+    };
+
+    const refusal = await admin.refused({ command: 'project.update', projectId: 'unreadable', plan: 'inactive' }, { balances: unreadableTotals });
+    admin.setTime(START_TIME);
+
+    expect(refusal).toEqual({
+      status: 500,
+      code: 'change_not_shown',
+      message: 'The change was made and written to the audit trail, but reading it back failed (Error: usage item unreadable).',
+    });
+    expect((await admin.projects.loadProjectConfig('unreadable'))?.project.plan).toBe('inactive');
+    const trail = await admin.ok<AuditView>({ command: 'audit.list', projectId: 'unreadable', limit: 1 });
+    expect(trail.entries[0]).toMatchObject({ command: 'project.update', details: { plan: 'inactive' } });
+  });
 });

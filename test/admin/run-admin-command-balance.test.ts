@@ -58,6 +58,43 @@ describe('runAdminCommand: project balance', () => {
     expect(project).toMatchObject({ spent_usd: '2', balance_usd: '10' });
   });
 
+  it('shows a spend beyond 2^53 nano-USD (about 9 million USD) exactly', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'large-spend' });
+    await admin.usageLedger().recordAll([
+      sampleRecord({ projectId: 'large-spend', costNanos: 5_000_000_000_000_001 }),
+      sampleRecord({ projectId: 'large-spend', costNanos: 5_000_000_000_000_000 }),
+    ]);
+
+    const project = await admin.ok<BalanceView>({ command: 'project.get', projectId: 'large-spend' });
+
+    expect(project).toMatchObject({ spent_usd: '10000000.000000001', request_count: 2, balance_usd: null });
+  });
+
+  it('sets and credits balances beyond 2^53 nano-USD exactly, up to 9 whole digits', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'large-balance' });
+
+    await admin.ok({ command: 'project.update', projectId: 'large-balance', balanceUsd: '5000000' });
+    const credited = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'large-balance', creditUsd: '5000000.000000001' });
+    const set = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'large-balance', balanceUsd: '123456789.123456789' });
+    const largest = await admin.ok<BalanceView>({ command: 'project.update', projectId: 'large-balance', balanceUsd: '999999999.999999999' });
+
+    expect(credited.balance_usd).toBe('10000000.000000001');
+    expect(set.balance_usd).toBe('123456789.123456789');
+    expect(largest.balance_usd).toBe('999999999.999999999');
+  });
+
+  it('refuses a balance or credit of a billion USD or more with 400, naming the bound, and changes nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'too-large' });
+    await admin.ok({ command: 'project.update', projectId: 'too-large', balanceUsd: '10' });
+
+    const balance = await admin.refused({ command: 'project.update', projectId: 'too-large', balanceUsd: '1000000000' });
+    const credit = await admin.refused({ command: 'project.update', projectId: 'too-large', creditUsd: '1000000000.5' });
+
+    expect(balance).toEqual({ status: 400, code: 'invalid_command', message: 'balanceUsd: amounts are at most 999999999.999999999 USD' });
+    expect(credit).toEqual({ status: 400, code: 'invalid_command', message: 'creditUsd: amounts are at most 999999999.999999999 USD' });
+    await expect(admin.ok<BalanceView>({ command: 'project.get', projectId: 'too-large' })).resolves.toMatchObject({ balance_usd: '10' });
+  });
+
   it('refuses an amount that is not a USD decimal', async () => {
     await admin.ok({ command: 'project.create', projectId: 'bad-amount' });
     const refusal = await admin.refused({ command: 'project.update', projectId: 'bad-amount', balanceUsd: '-3' });

@@ -60,7 +60,7 @@ describe('runAdminCommand: MCP servers of the tool bridge', () => {
     await admin.ok({ command: 'project.create', projectId: 'urls' });
     const refusal = (url: string) => admin.refused({ command: 'mcp.add', projectId: 'urls', name: 'x', url });
 
-    await expect(refusal('http://mcp.example.com/mcp')).resolves.toMatchObject({ status: 400, message: 'MCP server URLs must use https.' });
+    await expect(refusal('http://mcp.example.com/mcp')).resolves.toMatchObject({ status: 400, message: expect.stringMatching(/^MCP server URLs must use https here; http:\/\/ is accepted only where/) });
     await expect(refusal('https://127.0.0.1:9000/mcp')).resolves.toMatchObject({ status: 400, message: expect.stringContaining('loopback, private or link-local') });
     await expect(refusal('https://user:pw@mcp.example.com/mcp')).resolves.toMatchObject({ message: 'An MCP server URL must not carry credentials; use --header.' });
     await expect(refusal('https://mcp.example.com/mcp?token=1')).resolves.toMatchObject({ message: 'An MCP server URL must not carry a query or fragment.' });

@@ -267,3 +267,35 @@ describe('runAdminCommand: prices beyond tokens', () => {
     expect(refused.status).toBe(400);
   });
 });
+
+describe('runAdminCommand: the dearest price', () => {
+  let admin: AdminHarness;
+  const bound = 'prices are at most 100000000 micro-USD (100 USD per 1,000 tokens, per 1,000 characters or per unit)';
+
+  beforeAll(async () => {
+    admin = await startAdminHarness();
+    await admin.ok({ command: 'project.create', projectId: 'dear' });
+    await admin.ok({ command: 'provider.set', projectId: 'dear', provider: 'openai', apiKey: 'sk-upstream-dear' });
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('takes a price of 100,000,000 micro-USD, 100 USD per 1,000 tokens', async () => {
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'dear', slug: 'openai/gpt-4o', inputMicrosPer1k: 100_000_000, outputMicrosPer1k: 100_000_000 });
+    expect(result.models[0]).toMatchObject({ input_price_micros_per_1k: 100_000_000, output_price_micros_per_1k: 100_000_000 });
+  });
+
+  it.each([
+    ['model.allow', { command: 'model.allow', projectId: 'dear', slug: 'openai/o3', inputMicrosPer1k: 1, outputMicrosPer1k: 99_999_999_999_999 }, 'outputMicrosPer1k'],
+    ['model.allow', { command: 'model.allow', projectId: 'dear', slug: 'openai/sora-2', videoSecondMicros: 100_000_001 }, 'videoSecondMicros'],
+    ['ratecard.set', { command: 'ratecard.set', slug: 'openai/o3', inputMicrosPer1k: 100_000_001, outputMicrosPer1k: 1 }, 'inputMicrosPer1k'],
+    ['ratecard.set', { command: 'ratecard.set', slug: 'openai/o3', inputMicrosPer1k: 1, outputMicrosPer1k: 1, cachedInputMicrosPer1k: 10 ** 12 }, 'cachedInputMicrosPer1k'],
+  ])('refuses a dearer price on %s with 400, naming the bound, and stores nothing', async (_name, event, field) => {
+    const refused = await admin.refused(event);
+
+    expect(refused).toEqual({ status: 400, code: 'invalid_command', message: `${field}: ${bound}` });
+    expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'dear' })).models.map((model) => model.slug)).toEqual(['openai/gpt-4o']);
+    expect((await admin.ok<{ rates: unknown[] }>({ command: 'ratecard.list' })).rates).toEqual([]);
+  });
+});

@@ -124,6 +124,20 @@ describe('the console API', () => {
     expect(project.text).not.toContain('sk-owner-upstream-key-123');
   });
 
+  it('shows a project whose spend passed 2^53 nano-USD (about 9 million USD), exactly', async () => {
+    await consoleApi.admin.ok({ command: 'project.create', projectId: 'big-spender' });
+    await consoleApi.admin.ok({ command: 'member.add', projectId: 'big-spender', member: 'olivia@example.com', role: 'owner' });
+    await consoleApi.admin.usageLedger().recordAll([
+      sampleRecord({ projectId: 'big-spender', costNanos: 9_000_000_000_000_000 }),
+      sampleRecord({ projectId: 'big-spender', costNanos: 9_000_000_000_000_001 }),
+    ]);
+
+    const project = await consoleApi.call('GET', '/projects/big-spender', { token: owner });
+
+    expect(project.status).toBe(200);
+    expect(project.json).toMatchObject({ spent_usd: '18000000.000000001', request_count: 2 });
+  });
+
   it("validates a model with the admin command's own rules", async () => {
     const refused = await consoleApi.call('POST', '/projects/acme/models', { token: owner, body: { slug: 'no-slash' } });
     expect(refused.status).toBe(400);

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
 import { configUnavailable, GatewayError, toGatewayError, type GatewayErrorKind } from '../../shared/core/errors.ts';
 
 const expectedStatus: ReadonlyArray<[GatewayErrorKind, number]> = [
@@ -90,5 +93,38 @@ describe('configUnavailable', () => {
     expect(error.headers).toEqual({ 'retry-after': '1' });
     expect(error.cause).toBe(cause);
     expect(error.publicMessage).toBe('The gateway configuration store is temporarily unavailable. Retry shortly.');
+  });
+});
+
+/**
+ * Every error code the gateway's request paths give in a `code:` field (`code: 'json_too_deep'`, or each
+ * code of an expression: `code: isTokens ? 'tokens_rate_limited' : 'requests_rate_limited'`). The admin
+ * commands (with the URL checks of provider set and mcp add) and the console API answer their own callers,
+ * not clients of the gateway: left out.
+ */
+function gatewayErrorCodes(): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const directory of ['shared', 'functions', 'tools/local-host']) {
+    const files = readdirSync(join(PROJECT_ROOT, directory), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
+    for (const file of files.map((name) => `${directory}/${name}`)) {
+      if (/^shared\/(admin|console)\/|^functions\/(admin|console)\/|console|validate-base-url/.test(file)) continue;
+      for (const [, expression = ''] of readFileSync(join(PROJECT_ROOT, file), 'utf8').matchAll(/\bcode: ([^,}\n]+)/g)) {
+        for (const [, code = ''] of expression.matchAll(/'([a-z]+(?:_[a-z0-9]+)+)'/g)) codes.set(code, file);
+      }
+    }
+  }
+  return codes;
+}
+
+describe('docs/decisions/errors.md', () => {
+  it("lists in its table every code the gateway's errors carry", () => {
+    const table = readFileSync(join(PROJECT_ROOT, 'docs/decisions/errors.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| '))
+      .join('\n');
+    const codes = gatewayErrorCodes();
+    expect(codes.size).toBeGreaterThan(50);
+    const missing = [...codes].filter(([code]) => !table.includes(`\`${code}\``)).map(([code, file]) => `${code} (${file})`);
+    expect(missing).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsd, parseUsdToNanos, priceUsage } from '../../shared/core/price-usage.ts';
+import { MAX_PRICE_MICROS } from '../../shared/core/money-limits.ts';
+import { costBeyondRecord, exactCost, formatUsd, MAX_RECORD_COST_NANOS, parseUsdToNanos, priceUsage, usdAmountProblem } from '../../shared/core/price-usage.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
 
@@ -55,9 +56,35 @@ describe('priceUsage', () => {
     expect(priceUsage(usage({ completionTokens: 87, reasoningTokens: 64 }), rate)).toBe(87 * 4_400);
   });
 
-  it('refuses a cost beyond the exactly representable integers instead of rounding', () => {
-    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: 100_000_000, outputPriceMicrosPer1k: 0 };
-    expect(() => priceUsage(usage({ promptTokens: 100_000_000_000 }), rate)).toThrow(RangeError);
+  it('holds a cost beyond the exactly representable integers at the largest one, never throwing or rounding below it', () => {
+    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: 99_999_999_999_999, outputPriceMicrosPer1k: 99_999_999_999_999 };
+    const answer = usage({ promptTokens: 300, completionTokens: 20 });
+
+    expect(priceUsage(answer, rate)).toBe(MAX_RECORD_COST_NANOS);
+    expect(exactCost(answer, rate)).toBe(320n * 99_999_999_999_999n);
+    expect(costBeyondRecord(exactCost(answer, rate))).toBe(true);
+  });
+
+  it('prices about 90 million tokens exactly at the dearest price the rate card takes', () => {
+    const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: MAX_PRICE_MICROS, outputPriceMicrosPer1k: MAX_PRICE_MICROS };
+    const cost = exactCost(usage({ promptTokens: 80_000_000, completionTokens: 10_000_000 }), rate);
+
+    expect(costBeyondRecord(cost)).toBe(false);
+    expect(priceUsage(usage({ promptTokens: 80_000_000, completionTokens: 10_000_000 }), rate)).toBe(9_000_000_000_000_000);
+  });
+});
+
+describe('usdAmountProblem', () => {
+  it.each(['0', '25', '0.5', '123456789.123456789', '999999999.999999999'])('takes "%s" as a balance or credit', (text) => {
+    expect(usdAmountProblem(text)).toBeUndefined();
+  });
+
+  it('names the bound of an amount of a billion USD or more', () => {
+    expect(usdAmountProblem('1000000000')).toBe('amounts are at most 999999999.999999999 USD');
+  });
+
+  it('names the format of an amount that is not a USD decimal', () => {
+    expect(usdAmountProblem('1.0000000001')).toBe('amounts are USD decimals with at most 9 decimal places, e.g. 25 or 0.5');
   });
 });
 
@@ -71,7 +98,9 @@ describe('formatUsd', () => {
     [1_000_000_000, '1'],
     [12_500_000_000, '12.5'],
     [Number.MAX_SAFE_INTEGER, '9007199.254740991'],
-  ])('renders %i nano-USD as "%s"', (nanos, expected) => {
+    [999_999_999_999_999_999n, '999999999.999999999'],
+    [-2n, '-0.000000002'],
+  ])('renders %s nano-USD as "%s"', (nanos, expected) => {
     expect(formatUsd(nanos)).toBe(expected);
   });
 
@@ -80,7 +109,7 @@ describe('formatUsd', () => {
       fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (nanos) => {
         const text = formatUsd(nanos);
         expect(text).toMatch(/^(0|[1-9]\d*)(\.\d*[1-9])?$/);
-        expect(parseUsdToNanos(text)).toBe(nanos);
+        expect(parseUsdToNanos(text)).toBe(BigInt(nanos));
       }),
     );
   });
@@ -88,12 +117,13 @@ describe('formatUsd', () => {
 
 describe('parseUsdToNanos', () => {
   it.each([
-    ['12.5', 12_500_000_000],
-    ['0.000000001', 1],
-    ['0', 0],
-    ['7', 7_000_000_000],
-    [' 0.25 ', 250_000_000],
-  ])('reads "%s" as %i nano-USD', (text, nanos) => {
+    ['12.5', 12_500_000_000n],
+    ['0.000000001', 1n],
+    ['0', 0n],
+    ['7', 7_000_000_000n],
+    [' 0.25 ', 250_000_000n],
+    ['123456789.123456789', 123_456_789_123_456_789n],
+  ])('reads "%s" as %s nano-USD, exactly beyond 2^53 too', (text, nanos) => {
     expect(parseUsdToNanos(text)).toBe(nanos);
   });
 

@@ -102,13 +102,15 @@ describe('validateProviderBaseUrl', () => {
     expect(refusal('openai', url, true).message).toBe('A base URL must not carry a query or fragment.');
   });
 
-  it('refuses plain http for a public deployment', () => {
-    expect(refusal('openai', 'http://api.openai.com/v1', false).message).toBe('Provider base URLs must use https.');
+  it('refuses plain http for a public deployment, saying where http is accepted', () => {
+    expect(refusal('openai', 'http://api.openai.com/v1', false).message).toBe(
+      'Provider base URLs must use https here; http:// is accepted only where the deployment allows private upstreams, as the local host does.',
+    );
   });
 
-  it('refuses schemes other than http and https even where private URLs are allowed', () => {
-    expect(refusal('custom', 'ftp://files.example/v1', true).message).toBe('Provider base URLs must use https.');
-    expect(refusal('custom', 'file:///etc/passwd', true).message).toBe('Provider base URLs must use https.');
+  it('refuses schemes other than http and https even where private URLs are allowed, naming both', () => {
+    expect(refusal('custom', 'ftp://files.example/v1', true).message).toBe('Provider base URLs must use https or http.');
+    expect(refusal('custom', 'file:///etc/passwd', true).message).toBe('Provider base URLs must use https or http.');
   });
 
   it.each([

@@ -69,3 +69,65 @@ describe('the messages route group', () => {
     expect(JSON.parse(String(response.body))).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
 });
+
+describe('the path a route is chosen by', () => {
+  /** A project with pass-through on and an access policy without embeddings or messages; every upstream call noted. */
+  function passThroughGateway() {
+    const upstreamUrls: string[] = [];
+    const fake = createFakeGateway({
+      providers: [fakeProvider('openai', ['openai-chat'])],
+      models: [{ slug: 'openai/gpt-4o-mini' }, { slug: 'openai/text-embedding-3-small', kind: 'embedding' }],
+      project: { passThrough: true },
+      fetch: async (url) => {
+        upstreamUrls.push(url);
+        return new Response(JSON.stringify({ object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 2, total_tokens: 2 } }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+    });
+    return { ...fake, upstreamUrls };
+  }
+
+  it.each(['/v1//messages', '//v1/messages/', '/v1/%6Dessages', '/v1//messages/count_tokens', '//v1/editor/chat/completions'])(
+    'never passes %s through: normalised, it is a route of another route group (404, no upstream call, nothing metered)',
+    async (path) => {
+      const fake = passThroughGateway();
+      const response = await createOpenAiRouteGroup(fake.services)(request('POST', path, { model: 'openai/gpt-4o-mini', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'Hi' }] }));
+      expect(response.status).toBe(404);
+      expect(JSON.parse(String(response.body))).toMatchObject({ error: { type: 'not_found_error', code: 'not_found', message: expect.stringContaining('never as pass-through') } });
+      expect(fake.upstreamUrls).toEqual([]);
+      expect(fake.records).toEqual([]);
+    },
+  );
+
+  it('never passes /v1/v1/… through: it names the base URL that repeats /v1 (404, no upstream call, nothing metered)', async () => {
+    const fake = passThroughGateway();
+    const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1/v1/messages', { model: 'openai/gpt-4o-mini', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(response.status).toBe(404);
+    expect(JSON.parse(String(response.body))).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('The path repeats /v1') } });
+    expect(fake.upstreamUrls).toEqual([]);
+    expect(fake.records).toEqual([]);
+  });
+
+  it('answers a path without /v1 with a 404 that says the base URL lacks it', async () => {
+    const response = await createOpenAiRouteGroup(passThroughGateway().services)(request('POST', '/chat/completions', { model: 'openai/gpt-4o-mini', messages: [] }));
+    expect(response.status).toBe(404);
+    expect(JSON.parse(String(response.body)).error.message).toMatch(/^The gateway does not serve POST \/chat\/completions\. The gateway's routes start with \/v1/);
+  });
+
+  it('serves /v1/%65mbeddings as the embeddings route, metered as embeddings, not passed through', async () => {
+    const fake = passThroughGateway();
+    const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1/%65mbeddings', { model: 'openai/text-embedding-3-small', input: 'hi' }));
+    expect(response.status).toBe(200);
+    expect(fake.upstreamUrls).toEqual(['https://openai.example/v1/embeddings']);
+    expect(fake.records[0]).toMatchObject({ endpoint: 'embeddings', promptTokens: 2 });
+  });
+
+  it('still passes through a path no route of the gateway serves', async () => {
+    const fake = passThroughGateway();
+    const response = await createOpenAiRouteGroup(fake.services)(request('POST', '/v1//fim/completions/', { model: 'openai/gpt-4o-mini', prompt: 'x' }));
+    expect(response.status).toBe(200);
+    expect(fake.upstreamUrls).toEqual(['https://openai.example/v1/fim/completions']);
+    expect(fake.records[0]).toMatchObject({ endpoint: 'passthrough' });
+  });
+});

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 import { USAGE_RECORD_NOT_QUEUED, USAGE_RECORD_SPILLED } from '../../shared/wiring/route-group-function.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 

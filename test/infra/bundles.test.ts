@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 import { temporaryDirectory } from '../support/temporary-directories.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling/handler-code.ts';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 
 const run = promisify(execFile);
 const outdir = mkdtempSync(join(tmpdir(), 'gateway-cdk-cli-'));

@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GatewayWebAcl } from '../../infra/constructs/gateway-web-acl.ts';
-import { routeGroups, validateRouteGroups } from '../../infra/route-groups.ts';
+import { routeGroups, validateRouteGroups } from '../../shared/http/route-groups.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 

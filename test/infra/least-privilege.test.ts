@@ -6,7 +6,7 @@ import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObject
 import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, sqsIamCalls, type AwsCall } from '../support/aws-call-recorder.ts';
 import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';

@@ -87,7 +87,7 @@ describe('rotating the origin secret as docs/decisions/origin-secret.md says', (
 
     // 1. npm run rotate-origin-secret: a new value, its version written to the settings file.
     const put = async (value: string) => (await new SecretsManagerClient({}).send(new PutSecretValueCommand({ SecretId: SECRET_ARN, SecretString: value }))).VersionId ?? '';
-    const versionId = await rotateOriginSecret(put, settingsFile);
+    const { versionId } = await rotateOriginSecret(put, 'prod', settingsDirectory);
     expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ stackName: 'ModelGateway', originSecretVersion: versionId });
 
     // Until the deployment, CloudFront still sends the old value: accepted (now the previous one).

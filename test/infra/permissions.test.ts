@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { actionsOf, actionsOn, resourcesOf, statementsOfFunction, type Statement } from './iam-statements.ts';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 import { logicalId, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;

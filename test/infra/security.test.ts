@@ -4,7 +4,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../../infra/route-groups.ts';
+import { routeGroups } from '../../shared/http/route-groups.ts';
 import { synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 // A provider key as a developer's shell might hold it while synthesizing: it must reach neither template nor asset.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
 } from '../../shared/adapters/aws/table-definitions.ts';
 import { athenaQueryDescription, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
 import { PARQUET_SERDE, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/usage-writer/usage-table.ts';
+import { README_FILE } from '../../tools/cli/cli-reference-files.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
@@ -157,5 +159,28 @@ describe('usage files and Athena', () => {
       });
       expect(query.sql, query.name).toMatch(/WHERE dt BETWEEN \? AND \?/);
     }
+  });
+});
+
+describe('what the stack keeps when it is destroyed', () => {
+  /** How the README's "Tearing down" names each type of resource the stack retains. */
+  const namedInReadme: Record<string, string> = {
+    'AWS::DynamoDB::GlobalTable': 'tables',
+    'AWS::Cognito::UserPool': 'user pool',
+    'AWS::S3::Bucket': 'buckets',
+    'AWS::Logs::LogGroup': 'log groups',
+  };
+
+  it("is each named in the README's tear-down, which a reader deletes by hand", () => {
+    const readme = readFileSync(README_FILE, 'utf8');
+    const tearDown = readme.slice(readme.indexOf('**Tearing down.**'), readme.indexOf('## Configuration'));
+    const retained = new Set(
+      Object.values(gateway.template.toJSON().Resources as Record<string, { Type: string; DeletionPolicy?: string }>)
+        .filter((resource) => resource.DeletionPolicy === 'Retain')
+        .map((resource) => resource.Type),
+    );
+    expect([...retained].sort()).toEqual(Object.keys(namedInReadme).sort());
+    for (const type of retained) expect(tearDown, type).toContain(namedInReadme[type]);
+    expect(tearDown).toContain('"deletionProtection": false');
   });
 });

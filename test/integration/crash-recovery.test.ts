@@ -18,7 +18,9 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '40', GATEWAY_QUIET: '1' });
+// The mock's words 1 s apart: the streamed answer (~180 words) lasts minutes, so the crash cuts it whatever
+// the 200 other requests (not streamed) take.
+const env = () => ({ PORT: '0', GATEWAY_DATA_DIR: dataDir, GATEWAY_MOCK_WORD_DELAY_MS: '1000', GATEWAY_QUIET: '1' });
 
 /** SIGKILL to the whole group (npm and node), then waits until none of it is left. */
 async function kill(pid: number | undefined): Promise<void> {

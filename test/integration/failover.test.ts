@@ -10,6 +10,8 @@ let primary: FakeUpstream;
 let backup: FakeUpstream;
 let key: string;
 let failoverProjectKey: string;
+/** A project whose requests must end within 1.5 s. */
+let hastyProjectKey: string;
 /** Each upstream request as `<provider>:<model it received>`, across both upstreams, in order. */
 const log: string[] = [];
 /** Keyed like the log; unlisted models answer 'ok'. Each test uses its own model ids: cool-down is per process. */
@@ -24,10 +26,13 @@ beforeAll(async () => {
   backup = await startFakeOpenAiUpstream();
   primary.answerWith(scriptedUpstream('openai', log, () => behaviours));
   backup.answerWith(scriptedUpstream('backup', log, () => behaviours));
-  gateway = await startTestGateway({ GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '400', GATEWAY_HEARTBEAT_INTERVAL_MS: '100' });
+  // The first-byte time-out is also the longest silence of a stream after its head: well above the 350 ms pause of 'stream-pause'.
+  gateway = await startTestGateway({ GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '800', GATEWAY_HEARTBEAT_INTERVAL_MS: '100' });
   key = await createProjectWithKey(gateway, { projectId: 'acme', baseUrl: primary.baseUrl, models: [] });
   failoverProjectKey = await createProjectWithKey(gateway, { projectId: 'resilient', baseUrl: primary.baseUrl, models: [] });
   await gateway.admin({ command: 'project.update', projectId: 'resilient', failover: true });
+  hastyProjectKey = await createProjectWithKey(gateway, { projectId: 'hasty', baseUrl: primary.baseUrl, models: [{ slug: 'openai/m-stall' }, { slug: 'openai/m-stream-stall' }] });
+  await gateway.admin({ command: 'project.update', projectId: 'hasty', deadlineMs: 1_500 });
   for (const projectId of ['acme', 'resilient']) {
     await gateway.admin({ command: 'provider.set', projectId, provider: 'backup', apiKey: 'sk-backup-secret-0123456789', baseUrl: backup.baseUrl, protocol: 'openai' });
   }
@@ -55,10 +60,11 @@ interface Generation {
   provider: string;
   fallback_attempts: number;
   status: string;
+  error_code: string | null;
 }
 
-async function generation(id: string): Promise<Generation> {
-  const lookup = () => fetch(`${gateway.url}/v1/generation?id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${key}` } });
+async function generation(id: string, projectKey = key): Promise<Generation> {
+  const lookup = () => fetch(`${gateway.url}/v1/generation?id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${projectKey}` } });
   await expect.poll(async () => (await lookup()).status, { timeout: 2_000, interval: 50 }).toBe(200);
   return (await (await lookup()).json()) as Generation;
 }
@@ -268,5 +274,28 @@ describe('heartbeats', () => {
 
     expect(expectedText.length).toBeGreaterThan(0);
     expect(text).toBe(expectedText);
+  });
+});
+
+describe('an upstream that sends its head, then stops', () => {
+  it('answers a JSON request 502 upstream_timeout at the request deadline, and records it as failed', async () => {
+    behaviours = { 'openai:m-stall': 'stall' };
+    const error = await apiError(gateway.openai(hastyProjectKey).chat.completions.create(chat('openai/m-stall', fallback), { headers: { 'x-request-id': 'fo-stall' } }));
+
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_timeout');
+    expect(await generation('fo-stall', hastyProjectKey)).toMatchObject({ status: 'failed', error_code: 'upstream_timeout', fallback_attempts: 0 });
+  });
+
+  it('ends a stream silent past the first-byte time-out with an error event, and records it as failed', async () => {
+    behaviours = { 'openai:m-stream-stall': 'stream-stall' };
+    const stream = await gateway.openai(hastyProjectKey).chat.completions.create({ ...chat('openai/m-stream-stall'), stream: true }, { headers: { 'x-request-id': 'fo-stream-stall' } });
+    const failure = await (async () => {
+      for await (const _chunk of stream);
+    })().then(() => undefined, (thrown: unknown) => thrown);
+
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as Error).message).toMatch(/Provider "openai" sent nothing for 800 ms/);
+    expect(await generation('fo-stream-stall', hastyProjectKey)).toMatchObject({ status: 'failed', error_code: 'upstream_timeout' });
   });
 });

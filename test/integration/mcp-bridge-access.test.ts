@@ -194,6 +194,19 @@ describe('the Streamable HTTP transport of the bridge', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
+
+  it('answers a message nested too deep with 400 and a JSON-RPC parse error, before any server is called', async () => {
+    const arguments_ = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const before = docs.received.length;
+    const response = await fetch(`${gateway.url}/mcp/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"docs__search","arguments":{"query":${arguments_}}}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code: 'json_too_deep' } } });
+    expect(docs.received.length).toBe(before);
+  });
 });
 
 describe('metering of bridged tool calls', () => {

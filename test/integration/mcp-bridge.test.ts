@@ -78,6 +78,23 @@ describe('the tool bridge, driven by the MCP SDK client', () => {
     expect(metas.slice(1)).toEqual([undefined, undefined]);
   });
 
+  it('answers a list with a JSON-RPC internal error naming each server, one after another, when every server is down', async () => {
+    await gateway.admin({ command: 'project.create', projectId: 'outage' });
+    await gateway.admin({ command: 'project.update', projectId: 'outage', mcp: true });
+    await gateway.admin({ command: 'mcp.add', projectId: 'outage', name: 'down', url: await downServerUrl() });
+    await gateway.admin({ command: 'mcp.add', projectId: 'outage', name: 'gone', url: await downServerUrl() });
+    const { key } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'outage' });
+    const outage = await connectToGateway(gateway.url, key);
+    try {
+      await expect(outage.client.listTools()).rejects.toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/^MCP error -32603: The MCP server "down" could not be reached: [^;]+; The MCP server "gone" could not be reached: /),
+      });
+    } finally {
+      await outage.close();
+    }
+  });
+
   it('sends the secret header to the server it belongs to, and to no other', () => {
     expect(docs.received.length).toBeGreaterThan(0);
     expect(docs.received.every((headers) => headers['x-docs-token'] === DOCS_TOKEN)).toBe(true);

@@ -10,6 +10,7 @@ const PROVIDER_KEY = 'sk-ant-upstream-0123456789';
 let gateway: TestGateway;
 let upstream: FakeUpstream;
 let key: string;
+let costedKey: string;
 
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
@@ -18,6 +19,11 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'claude', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'claude', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000, cachedInputMicrosPer1k: 100, cacheWriteInputMicrosPer1k: 1250 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'claude' })).key;
+  await gateway.admin({ command: 'project.create', projectId: 'claude-costed' });
+  await gateway.admin({ command: 'provider.set', projectId: 'claude-costed', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'claude-costed', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  await gateway.admin({ command: 'project.update', projectId: 'claude-costed', usageInjection: true });
+  costedKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'claude-costed' })).key;
 });
 
 afterAll(async () => {
@@ -26,8 +32,8 @@ afterAll(async () => {
 });
 
 /** Claude Code's set-up: the project key as the bearer token, no API key, the host as base URL. */
-const client = (headers: Record<string, string> = {}) =>
-  new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: headers });
+const client = (headers: Record<string, string> = {}, authToken = key) =>
+  new Anthropic({ authToken, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: headers });
 
 const ask = { model: 'anthropic/claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hello' }] };
 
@@ -98,6 +104,33 @@ describe('POST /v1/messages, native', () => {
     const final = await stream.finalMessage();
     expect(final.content).toEqual([{ type: 'text', text: 'Hello' }]);
     expect(await generation('stream-1')).toMatchObject({ streamed: true, tokens_prompt: 10, tokens_completion: 4, finish_reason: 'end_turn' });
+  });
+});
+
+describe('POST /v1/messages, native, with usage-cost injection', () => {
+  /** The rate card's price of Anthropic usage counts, in USD: 1000 and 5000 nano-USD per input and output token. */
+  const costOf = (usage: { input_tokens: number; output_tokens: number }) => (usage.input_tokens * 1000 + usage.output_tokens * 5000) / 1e9;
+
+  it('adds usage.cost to the message the Anthropic SDK receives', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    const message = await client({}, costedKey).messages.create(ask);
+    const usage = message.usage as unknown as { input_tokens: number; output_tokens: number; cost: number };
+    expect(usage.cost).toBe(costOf(usage));
+    expect(message.content).toEqual(JSON.parse(readFixture('anthropic/messages-nonstream-text.json')).content);
+  });
+
+  it("ends the stream's final message_delta with the cost of the whole message, which the Anthropic SDK reads through", async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    const stream = client({}, costedKey).messages.stream(ask);
+    const deltas: Anthropic.MessageDeltaEvent[] = [];
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'message_delta') deltas.push(event);
+    });
+    const final = await stream.finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello' }]);
+    expect(deltas).toHaveLength(1);
+    // The recorded stream: 10 input tokens in message_start, 4 output tokens in message_delta.
+    expect((deltas[0]?.usage as unknown as { cost: number }).cost).toBe(costOf({ input_tokens: 10, output_tokens: 4 }));
   });
 });
 

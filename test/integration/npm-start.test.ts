@@ -72,6 +72,12 @@ describe('npm start', () => {
       expect((await stat(join(dataDir, 'host.json'))).mode & 0o777).toBe(0o600);
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       expect((await fetch(`${url}/health`)).status).toBe(200);
+      // The hint names the data directory (not the default one): pasted as it is, it reaches this gateway.
+      const hint = /^ {2}(GATEWAY_DATA_DIR=\S+ npm run --silent admin -- key create demo --name laptop)$/m.exec(output)?.[1];
+      expect(hint).toBe(`GATEWAY_DATA_DIR=${dataDir} npm run --silent admin -- key create demo --name laptop`);
+      const pasted = await runCommand('sh', ['-c', hint as string]);
+      expect(pasted.code).toBe(0);
+      expect(JSON.parse(pasted.stdout)).toMatchObject({ project_id: 'demo', key: expect.stringMatching(/^gw\./) });
     } finally {
       await gateway.stop();
     }
@@ -80,6 +86,48 @@ describe('npm start', () => {
     // A stopped host (stop waits for the gateway's own process, not only npm) leaves no host file behind,
     // so the admin CLI no longer tries to reach it.
     await expect(stat(join(dataDir, 'host.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("reads the handlers' settings from its environment: the mock provider's pauses between words, filled with keep-alive comments", { timeout: 60_000 }, async () => {
+    const otherDirectory = await mkdtemp(join(tmpdir(), 'gateway-start-settings-'));
+    // Words 500 ms apart and a keep-alive every 50 ms: dozens of comments in the answer (none with the
+    // defaults, 15 ms and 15 s).
+    const settings = { GATEWAY_MOCK_WORD_DELAY_MS: '500', GATEWAY_HEARTBEAT_INTERVAL_MS: '50' };
+    const gateway = startCommand('npm', ['start'], { PORT: '0', GATEWAY_DATA_DIR: otherDirectory, GATEWAY_QUIET: '1', ...settings }, /Try it:[\s\S]*-d '/);
+    try {
+      const output = await gateway.started;
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] as string;
+      const key = /^\s+(gw\.[0-9A-Za-z]{43})$/m.exec(output)?.[1] as string;
+      const answer = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock/echo', stream: true, messages: [{ role: 'user', content: 'Hello' }] }),
+      });
+      const text = await answer.text();
+      expect(text).toMatch(/data: \[DONE\]\n\n$/);
+      expect((text.match(/^: keep-alive$/gm) ?? []).length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await gateway.stop();
+      await rm(otherDirectory, { recursive: true, force: true });
+    }
+  });
+
+  it('prints its usage for -h and --help (exit code 0) and refuses a bad PORT or HOST in one line (exit code 2)', { timeout: 60_000 }, async () => {
+    for (const flag of ['-h', '--help']) {
+      const help = await runCommand('npm', ['start', '--silent', '--', flag], env());
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toMatch(/^Usage: npm start \[-- --quiet\]\n/);
+      expect(help.stdout).toContain('GATEWAY_HEARTBEAT_INTERVAL_MS');
+    }
+    const badPort = await runCommand('npm', ['start', '--silent'], { ...env(), PORT: 'abc' });
+    expect(badPort).toMatchObject({ code: 2, stdout: '' });
+    expect(badPort.stderr).toBe('error: PORT="abc": expected a port number from 0 to 65535 (npm start -- --help lists the options and settings)\n');
+    const badSetting = await runCommand('npm', ['start', '--silent'], { ...env(), GATEWAY_HEARTBEAT_INTERVAL_MS: '0' });
+    expect(badSetting).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: GATEWAY_HEARTBEAT_INTERVAL_MS="0": [^\n]+\n$/) });
+    // 192.0.2.1 (TEST-NET-1) is never an address of this machine: found out when listening.
+    const foreignHost = await runCommand('npm', ['start', '--silent'], { ...env(), HOST: '192.0.2.1', GATEWAY_QUIET: '1' });
+    expect(foreignHost).toMatchObject({ code: 2, stdout: '' });
+    expect(foreignHost.stderr).toBe('error: Cannot listen on HOST=192.0.2.1: it is not an address of this machine. Use 127.0.0.1 (the default), or 0.0.0.0 for every interface.\n');
   });
 
   it('refuses, in one line, to start on a data directory a running gateway uses, or on a port in use', async () => {

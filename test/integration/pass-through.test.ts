@@ -147,6 +147,44 @@ describe('pass-through of other /v1/* routes', () => {
     }
   });
 
+  it('never reaches a route of the gateway as pass-through: /v1//messages is refused, /v1/%65mbeddings is the embeddings route, each under its own policy', async () => {
+    await gateway.admin({ command: 'project.update', projectId: 'open', allowedEndpoints: ['chat', 'passthrough', 'models', 'mcp'] });
+    try {
+      const before = upstream.received.length;
+      const messages = { model: 'openai/codestral-latest', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'Hi' }] };
+      const post = (path: string, body: unknown) => call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+      const direct = await post('/v1/messages', messages);
+      expect(direct.status).toBe(403);
+      expect(await direct.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+      for (const path of ['/v1//messages', '//v1/messages/']) {
+        const doubled = await post(path, messages);
+        expect(doubled.status, path).toBe(404);
+        expect(await doubled.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('never as pass-through') } });
+      }
+      const encoded = await post('/v1/%65mbeddings', { model: 'openai/codestral-latest', input: 'hi' });
+      expect(encoded.status).toBe(403);
+      expect(await encoded.json()).toMatchObject({ error: { code: 'endpoint_not_allowed' } });
+      expect(upstream.received.length).toBe(before);
+    } finally {
+      await gateway.admin({ command: 'project.update', projectId: 'open', allowedEndpoints: 'none' });
+    }
+  });
+
+  it('refuses a JSON body nested too deep with 400 json_too_deep, before any provider call or usage record', async () => {
+    const before = upstream.received.length;
+    const response = await call('/v1/files', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'pass-deep' },
+      body: `{"purpose":"batch","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'json_too_deep', type: 'invalid_request_error' } });
+    expect(upstream.received.length).toBe(before);
+    await gateway.host.drainUsage();
+    expect((await call('/v1/generation?id=pass-deep')).status).toBe(404);
+  });
+
   it('still needs a project key', async () => {
     const response = await fetch(`${gateway.url}/v1/files`);
     expect(response.status).toBe(401);

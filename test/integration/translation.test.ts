@@ -10,6 +10,7 @@ let gateway: TestGateway;
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
 let key: string;
+let costedKey: string;
 
 beforeAll(async () => {
   anthropic = await startFakeOpenAiUpstream();
@@ -21,6 +22,11 @@ beforeAll(async () => {
   await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
   await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'mixed' })).key;
+  await gateway.admin({ command: 'project.create', projectId: 'mixed-costed' });
+  await gateway.admin({ command: 'provider.set', projectId: 'mixed-costed', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'mixed-costed', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await gateway.admin({ command: 'project.update', projectId: 'mixed-costed', usageInjection: true });
+  costedKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'mixed-costed' })).key;
 });
 
 afterAll(async () => {
@@ -111,6 +117,35 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     const message = await client().messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
     expect(message).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn' });
     expect(message.content[0]).toMatchObject({ type: 'text' });
+  });
+
+  describe('with usage-cost injection', () => {
+    const costed = () => new Anthropic({ authToken: costedKey, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
+    /** Anthropic usage priced by the rate card: 150 and 600 nano-USD per input and output token. */
+    const costOf = (usage: { input_tokens: number; cache_read_input_tokens?: number | null; output_tokens: number }) =>
+      ((usage.input_tokens + (usage.cache_read_input_tokens ?? 0)) * 150 + usage.output_tokens * 600) / 1e9;
+
+    it('adds usage.cost to a translated message', async () => {
+      openai.answerWith((_request, response) => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')));
+      const message = await costed().messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+      const usage = message.usage as unknown as { input_tokens: number; cache_read_input_tokens: number; output_tokens: number; cost: number };
+      expect(usage.output_tokens).toBeGreaterThan(0);
+      expect(usage.cost).toBe(costOf(usage));
+    });
+
+    it('ends a translated stream with usage and its cost in message_delta', async () => {
+      openai.answerWith((_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-tool-calls-include-usage.sse'))));
+      const stream = costed().messages.stream({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'multiply' }] });
+      const deltas: Anthropic.MessageDeltaEvent[] = [];
+      stream.on('streamEvent', (event) => {
+        if (event.type === 'message_delta') deltas.push(event);
+      });
+      const final = await stream.finalMessage();
+      expect(final.stop_reason).toBe('tool_use');
+      const usage = deltas[0]?.usage as unknown as { input_tokens: number; cache_read_input_tokens: number; output_tokens: number; cost: number };
+      expect(usage.output_tokens).toBeGreaterThan(0);
+      expect(usage.cost).toBe(costOf(usage));
+    });
   });
 
   it('answers a provider 429 in the Anthropic error format, keeping the status', async () => {

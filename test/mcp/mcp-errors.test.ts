@@ -21,6 +21,14 @@ describe('renderMcpError', () => {
     expect(limited.headers['retry-after']).toBe('7');
   });
 
+  it('answers a body it cannot read as JSON (nested too deep, not UTF-8) with 400 and a JSON-RPC parse error, as the transport does', () => {
+    for (const code of ['json_too_deep', 'invalid_utf8']) {
+      const response = renderMcpError(new GatewayError('invalid_request', 'Parse error.', { code }), {});
+      expect(response.status).toBe(400);
+      expect(JSON.parse(String(response.body))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code } } });
+    }
+  });
+
   it('never shows the message of an internal error', () => {
     const response = renderMcpError(new GatewayError('internal', 'stack details /var/task', { code: 'internal_error' }), {});
     expect(String(response.body)).not.toContain('/var/task');

@@ -29,7 +29,7 @@ async function meterChatCompletion(body: string, options: { injectCost: boolean;
     throw new Error('a native answer is never translated');
   });
   const response = new Response(body, { headers: { 'content-type': 'application/json' } });
-  const answer = await readJsonAnswer({ bridge, served: { target, response, apiKey: undefined, failures: [] }, presentation: presentation({ injectCost: options.injectCost, priceUsd }), estimate: options.estimate });
+  const answer = await readJsonAnswer({ bridge, served: { target, response, apiKey: undefined, failures: [], abort: () => undefined }, presentation: presentation({ injectCost: options.injectCost, priceUsd }), estimate: options.estimate, remainingMs: 60_000 });
   return { body: answer.body, usage: answer.usage, ...answer.described };
 }
 

@@ -76,6 +76,37 @@ describe('runGeneration', () => {
     });
   });
 
+  describe('a cost beyond what a record holds exactly (a price stored before prices were capped)', () => {
+    const dearest = { slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 99_999_999_999_999, outputPriceMicrosPer1k: 99_999_999_999_999 };
+    const answered = () => new Response(chatAnswer, { headers: { 'content-type': 'application/json' } });
+
+    it('answers and records the tokens, the cost held at 2^53 − 1 nano-USD and marked cost_out_of_range', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], rates: [dearest], fetch: async () => answered() });
+
+      const response = await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route);
+
+      expect(response.status).toBe(200);
+      expect(fake.records).toHaveLength(1);
+      expect(fake.records[0]).toMatchObject({ status: 'completed', promptTokens: 16, completionTokens: 363, costNanos: Number.MAX_SAFE_INTEGER, errorCode: 'cost_out_of_range' });
+    });
+
+    it.each([false, true])('shows that cost when the project injects it (stream: %s)', async (stream) => {
+      const streamed = () => new Response(readFixture('openai-chat/chat-stream-text-include-usage.sse'), { headers: { 'content-type': 'text/event-stream' } });
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], rates: [dearest], fetch: async () => (stream ? streamed() : answered()) });
+      const config = await fake.services.projects.loadProjectConfig('acme');
+      if (config) config.project.usageInjection = true;
+
+      const response = await runGeneration(chatCompletionsEndpoint, request({ ...hello, stream }), fake.services, route);
+      const body = typeof response.body === 'string' ? response.body : await new Response(response.body).text();
+      await response.afterAnswer?.();
+
+      expect(response.status).toBe(200);
+      expect(body).toContain('"cost":9007199.254740991');
+      expect(fake.records).toHaveLength(1);
+      expect(fake.records[0]).toMatchObject({ status: 'completed', costNanos: Number.MAX_SAFE_INTEGER, errorCode: 'cost_out_of_range' });
+    });
+  });
+
   it('relays an upstream refusal in the client protocol and records it once', async () => {
     const fake = createFakeGateway({
       providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')],

@@ -12,7 +12,7 @@ describe('parsePassThroughRequest', () => {
     expect(parsed).toMatchObject({ method: 'GET', upstreamPath: '/vector_stores/vs_1/files?limit=5&order=desc', model: '', payload: { kind: 'none' } });
   });
 
-  it.each(['/v1/files/../../admin', '/v1/files/%2e%2e/%2E%2E/admin', '/v1/./files', '/v1/files/a%5cb'])('refuses %s, which would leave the API, with 400 invalid_path', async (path) => {
+  it.each(['/v1/files/../../admin', '/v1/files/%2e%2e/%2E%2E/admin', '/v1/./files', '/v1/files/a%5cb', '/v1/files%2F..%2F..%2Fadmin', '/v1/files/x%2f.%2fy'])('refuses %s, which would leave the API, with 400 invalid_path', async (path) => {
     await expect(parsePassThroughRequest(request(path))).rejects.toMatchObject({ status: 400, code: 'invalid_path' });
   });
 
@@ -20,6 +20,11 @@ describe('parsePassThroughRequest', () => {
     const body = new TextEncoder().encode(JSON.stringify({ model: 'm', models: ['n'], route: 'fallback', provider: { order: ['x'] }, stream: true, input: 'hi' }));
     const parsed = await parsePassThroughRequest(request('/v1/realtime/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
     expect(parsed).toMatchObject({ model: 'm', models: ['n'], route: 'fallback', stream: true, payload: { kind: 'json', json: { model: 'm', stream: true, input: 'hi' } } });
+  });
+
+  it('refuses a JSON body nested deeper than the gateway accepts with 400 json_too_deep, before it is serialised for the provider', async () => {
+    const body = new TextEncoder().encode(`{"purpose":"batch","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    await expect(parsePassThroughRequest(request('/v1/files', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).rejects.toMatchObject({ status: 400, code: 'json_too_deep' });
   });
 
   it('forwards the beta and organisation headers a provider API may need, and nothing else', async () => {

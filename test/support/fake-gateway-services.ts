@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CoolDown } from '../../shared/core/cool-down.ts';
 import { hashProjectKey } from '../../shared/core/project-keys.ts';
-import type { AllowedModel, ProjectConfig, ProviderConfig, RateCardEntry } from '../../shared/core/project-config.ts';
+import type { AllowedModel, Project, ProjectConfig, ProviderConfig, RateCardEntry } from '../../shared/core/project-config.ts';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
@@ -30,11 +30,13 @@ export function createFakeGateway(options: {
   rates?: RateCardEntry[];
   fetch: UpstreamFetch;
   balanceNanos?: number;
+  /** Settings of the project beyond the defaults (pass-through, an access policy). */
+  project?: Partial<Project>;
 }): FakeGateway {
   const records: UsageRecord[] = [];
   let reserved = 0;
   const config: ProjectConfig = {
-    project: { projectId: 'acme', name: 'acme', plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: AT, updatedAt: AT, ...(options.balanceNanos !== undefined ? { prepaid: true } : {}) },
+    project: { projectId: 'acme', name: 'acme', plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: AT, updatedAt: AT, ...(options.balanceNanos !== undefined ? { prepaid: true } : {}), ...options.project },
     providers: new Map(options.providers.map((provider) => [provider.provider, provider])),
     models: options.models.map((model) => {
       const slash = model.slug.indexOf('/');
@@ -63,6 +65,7 @@ export function createFakeGateway(options: {
       release: async (_projectId, nanos) => void (reserved -= nanos),
     },
     reportUnsentUsage: () => {},
+    reportMalformedUpstreamEvent: () => {},
   };
   return { services, records, reservedNanos: () => reserved };
 }

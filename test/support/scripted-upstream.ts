@@ -2,8 +2,11 @@ import type { ServerResponse } from 'node:http';
 import { sendJson, sseEvents, type ReceivedRequest, type UpstreamScript } from './fake-openai-upstream.ts';
 import { readFixture } from './fixtures.ts';
 
-/** How an upstream answers one model: fine, an HTTP error, a broken connection, or a stream with trouble. */
-export type Behaviour = 'ok' | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stream-break' | 'stream-pause';
+/**
+ * How an upstream answers one model: fine, an HTTP error, a broken connection, a stream with trouble, or a
+ * head followed by nothing (`stall`: part of a JSON body; `stream-stall`: the first event).
+ */
+export type Behaviour = 'ok' | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stall' | 'stream-break' | 'stream-pause' | 'stream-stall';
 
 /** The recorded stream the streaming behaviours send, event by event. */
 export const streamEvents = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
@@ -28,9 +31,11 @@ async function answer(who: string, behaviour: Behaviour, response: ServerRespons
   if (typeof behaviour === 'number') return sendJson(response, behaviour, { error: { message: `${who} overloaded`, type: 'server_error' } });
   if (behaviour === 'drop') return void response.socket?.destroy();
   if (behaviour === 'silent') return;
-  // The head and the first event, then silence (or a dropped connection), then the rest.
+  if (behaviour === 'stall') return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled",');
+  // The head and the first event, then silence (or a dropped connection, or nothing more), then the rest.
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   response.write(streamEvents[0]);
+  if (behaviour === 'stream-stall') return;
   await new Promise((resolve) => setTimeout(resolve, behaviour === 'stream-pause' ? 350 : 20));
   if (behaviour === 'stream-break') return void response.socket?.destroy();
   for (const event of streamEvents.slice(1)) response.write(event);

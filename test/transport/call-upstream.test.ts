@@ -126,6 +126,22 @@ describe('callUpstream', () => {
     expect(signal?.aborted).toBe(false);
   });
 
+  it("leaves the exchange to the caller's controller once the head has arrived, so a body that never ends can be let go", async () => {
+    let signal: AbortSignal | null | undefined;
+    const fetch: UpstreamFetch = async (_url, init) => {
+      signal = init.signal;
+      return new Response('{"id":');
+    };
+    const exchange = new AbortController();
+    await callUpstream({ ...call(fetch, 10), exchange });
+    const reason = new Error('deadline');
+
+    exchange.abort(reason);
+
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe(reason);
+  });
+
   it('treats an abort that is not its own time-out as a connection failure', async () => {
     const aborted: UpstreamFetch = async () => {
       throw new DOMException('This operation was aborted', 'AbortError');

@@ -8,6 +8,8 @@ const nodeHttpFetch = createNodeHttpFetch({ allowPrivateAddresses: true });
 
 let server: Server;
 let base: string;
+/** Set once the server sees the connection of a stalled answer close. */
+let stalledClosed = false;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -24,6 +26,11 @@ beforeAll(async () => {
       } else if (request.url?.startsWith('/headers')) {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ url: request.url, rawHeaders: request.rawHeaders }));
+      } else if (request.url === '/stall') {
+        // A head and part of a body, then nothing: for the abort after the head.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"id":');
+        response.on('close', () => (stalledClosed = true));
       } else if (request.url === '/empty') {
         response.writeHead(204).end();
       } else {
@@ -79,6 +86,18 @@ describe('nodeHttpFetch', () => {
     const reason = new Error('too slow');
     setTimeout(() => abort.abort(reason), 30);
     await expect(nodeHttpFetch(`${base}/silent`, { method: 'POST', body: '', signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError', code: 'ABORT_ERR', cause: reason });
+  });
+
+  it('lets an exchange go when its signal is aborted after the head: the body read whole fails with the reason, and the connection closes', async () => {
+    const abort = new AbortController();
+    const response = await nodeHttpFetch(`${base}/stall`, { method: 'POST', body: '', signal: abort.signal });
+    const reading = response.text();
+    const reason = new Error('deadline');
+
+    abort.abort(reason);
+
+    await expect(reading).rejects.toBe(reason);
+    await expect.poll(() => stalledClosed).toBe(true);
   });
 
   it('sends nothing when its signal was aborted already', async () => {

@@ -6,7 +6,8 @@ import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { jsonResponse } from '../../shared/http/gateway-http.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
-import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';
+import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
+import { createRouteGroupFunction, UPSTREAM_EVENT_DROPPED } from '../../shared/wiring/route-group-function.ts';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
 const SECRET = 'q8W2e4R6t8Y0u2I4o6P8a0S2d4F6g8H0';
@@ -68,5 +69,21 @@ describe('createRouteGroupFunction behind CloudFront', () => {
     expect((await serve(event({}))).statusCode).toBe(200);
     expect(routeGroup).toHaveBeenCalledTimes(1);
     expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+  });
+});
+
+describe('createRouteGroupFunction logs', () => {
+  it('an upstream event dropped for its broken JSON, with where it came from, at warning level', () => {
+    let services: GatewayServices | undefined;
+    const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage' });
+    createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: (given) => ((services = given), async () => jsonResponse(200, {})), renderError: renderOpenAiError });
+    const written = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      services?.reportMalformedUpstreamEvent({ requestId: 'gen-1', provider: 'openai', model: 'openai/gpt-4o-mini', dataLength: 9 });
+      const lines = written.mock.calls.map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>);
+      expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: UPSTREAM_EVENT_DROPPED, requestId: 'gen-1', provider: 'openai', model: 'openai/gpt-4o-mini', dataLength: 9 })]);
+    } finally {
+      written.mockRestore();
+    }
   });
 });

@@ -23,7 +23,7 @@ async function fakeSqs(): Promise<FakeSqs> {
 /** The usage sink the route groups get from this environment, signing with fixed credentials. */
 function usageSinkFor(environment: Record<string, string>) {
   const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: QUEUE_URL, AWS_REGION: 'us-east-1', ...environment });
-  const reports = { spilled: () => undefined, unsent: () => undefined };
+  const reports = { spilled: () => undefined, unsent: () => undefined, malformedEvent: () => undefined };
   return createGatewayServices(config, reports, { awsCredentials: { credentials: async () => CREDENTIALS } }).usageSink;
 }
 

@@ -1,5 +1,5 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile } from '../local-host/host-file.ts';
+import { DEFAULT_DATA_DIR, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile } from '../local-host/host-file.ts';
 
 /** Sends one event to the admin function and returns its answer. */
 export type AdminInvoker = (event: unknown) => Promise<unknown>;
@@ -37,7 +37,7 @@ export async function chooseAdminInvoker(env: Record<string, string | undefined>
     return { invoke: lambdaInvoker(client, functionName), target: 'aws', close: async () => client.destroy() };
   }
 
-  const dataDir = env.GATEWAY_DATA_DIR ?? './.gateway';
+  const dataDir = env.GATEWAY_DATA_DIR ?? DEFAULT_DATA_DIR;
   const host = await readLiveHostFile(dataDir);
   if (host) {
     const client = new LambdaClient({

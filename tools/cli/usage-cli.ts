@@ -8,8 +8,9 @@ import { formatUsageReport } from './format-usage-report.ts';
 import { UsageError } from './usage-error.ts';
 import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
 import { runCli } from './run-cli.ts';
+import { DEFAULT_DATA_DIR } from '../local-host/host-file.ts';
 
-const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default('./.gateway') });
+const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR) });
 
 async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' | 'compact' }>) {
   switch (command.command) {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { routeGroupForPath } from '../../infra/route-groups.ts';
+import { routeGroupForPath } from '../../shared/http/route-groups.ts';
 import { GatewayError } from '../../shared/core/errors.ts';
 import { clientProtocol } from '../../shared/protocols/registry.ts';
 

@@ -2,6 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
+/** Where `npm start`, the admin CLI and the usage CLI keep and look for the local data, unless GATEWAY_DATA_DIR says. */
+export const DEFAULT_DATA_DIR = './.gateway';
+
 /**
  * The running host leaves `host.json` (owner-only) in its data directory so the admin CLI can reach
  * its Invoke API: the embedded store's files are locked while the host has them open.

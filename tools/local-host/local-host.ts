@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { routeGroupForPath, routeGroups } from '../../infra/route-groups.ts';
+import { routeGroupForPath, routeGroups } from '../../shared/http/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import type { RouteGroupDependencies } from '../../shared/wiring/create-gateway-services.ts';
@@ -24,6 +24,13 @@ import { startConsoleHost } from './console-host.ts';
 /** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
 export class LocalHostError extends Error {
   override readonly name = 'LocalHostError';
+  /** The option that is wrong, when changing it is the fix (`npm start` then exits with 2, as for a malformed one). */
+  readonly wrongOption: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { wrongOption?: string }) {
+    super(message, options);
+    this.wrongOption = options?.wrongOption;
+  }
 }
 
 export interface LocalHostOptions {
@@ -80,7 +87,7 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
 /**
  * Hosts the Lambda handlers on one machine: an HTTP server that behaves like their function URLs
- * (streaming included) and routes paths to route groups with CloudFront's table (infra/route-groups.ts),
+ * (streaming included) and routes paths to route groups with CloudFront's table (shared/http/route-groups.ts),
  * the Lambda Invoke API for the admin function, the embedded DynamoDB-compatible store on disk and the
  * owner-only secret file. Each handler is built by its module's factory with what the host injects: the
  * durable usage queue, and one set of configuration caches shared with the admin function and the console
@@ -202,6 +209,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     await backend.shutdown();
     if ((error as { code?: string }).code === 'EADDRINUSE') {
       throw new LocalHostError(`Port ${options.port} is already in use. Stop what uses it, or start on another port: PORT=${options.port + 1} npm start`);
+    }
+    if (['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes((error as { code?: string }).code ?? '')) {
+      throw new LocalHostError(`Cannot listen on HOST=${options.hostname ?? ''}: it is not an address of this machine. Use 127.0.0.1 (the default), or 0.0.0.0 for every interface.`, { wrongOption: 'hostname' });
     }
     throw error;
   }

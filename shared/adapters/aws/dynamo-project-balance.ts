@@ -4,10 +4,17 @@ import { z } from 'zod';
 import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.ts';
 import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 
+/**
+ * An amount of the usage item. Spend only grows and a balance may be set up to a billion USD, so both pass
+ * 2^53 nano-USD (about 9 million USD): the document client reads such a number as an exact BigInt (and a
+ * smaller one as an exact number), and both are read as BigInt.
+ */
+const nanos = z.union([z.number().int(), z.bigint()]).transform((value) => BigInt(value));
+
 const usageItemSchema = z.object({
-  spentNanos: z.number().int().optional(),
+  spentNanos: nanos.optional(),
   requestCount: z.number().int().optional(),
-  availableNanos: z.number().int().optional(),
+  availableNanos: nanos.optional(),
 });
 
 /**
@@ -31,13 +38,13 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: this.key(projectId), ConsistentRead: true }));
     const item = usageItemSchema.parse(Item ?? {});
     return {
-      spentNanos: item.spentNanos ?? 0,
+      spentNanos: item.spentNanos ?? 0n,
       requestCount: item.requestCount ?? 0,
       ...(item.availableNanos !== undefined ? { availableNanos: item.availableNanos } : {}),
     };
   }
 
-  async setBalance(projectId: string, balanceNanos: number | undefined): Promise<void> {
+  async setBalance(projectId: string, balanceNanos: bigint | undefined): Promise<void> {
     await this.write(
       balanceNanos === undefined
         ? new UpdateCommand({ TableName: this.tableName, Key: this.key(projectId), UpdateExpression: 'REMOVE availableNanos' })
@@ -50,7 +57,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
     );
   }
 
-  async addCredit(projectId: string, nanos: number): Promise<void> {
+  async addCredit(projectId: string, nanos: bigint): Promise<void> {
     await this.write(
       new UpdateCommand({
         TableName: this.tableName,

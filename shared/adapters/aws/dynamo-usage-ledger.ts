@@ -173,7 +173,8 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     const claimOfItem: Array<number | undefined> = [];
     const claimants = new Map<string, string>();
     const unclaimed = new Set<number>();
-    const spend = new Map<string, { cost: number; count: number; settlement: number; released: number; prepaid: boolean; updatedAt: string }>();
+    // Summed as BigInt: each record's cost is exact up to 2^53, the sum of a batch's need not be.
+    const spend = new Map<string, { cost: bigint; count: number; settlement: bigint; released: bigint; prepaid: boolean; updatedAt: string }>();
     for (const index of indices) {
       const record = records[index] as UsageRecord;
       const expiresAt = generationExpiresAt(record.createdAt, this.tables.retentionDays);
@@ -195,14 +196,14 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
           unclaimed.add(index);
         }
       }
-      const project = spend.get(record.projectId) ?? { cost: 0, count: 0, settlement: 0, released: 0, prepaid: false, updatedAt: record.createdAt };
-      project.cost += record.costNanos;
+      const project = spend.get(record.projectId) ?? { cost: 0n, count: 0, settlement: 0n, released: 0n, prepaid: false, updatedAt: record.createdAt };
+      project.cost += BigInt(record.costNanos);
       project.count += 1;
       // A prepaid request settles against the balance: its reservation back (no longer held), its real cost taken.
       if (record.prepaid) {
         project.prepaid = true;
-        project.settlement += record.reservedNanos - record.costNanos;
-        project.released += record.reservedNanos;
+        project.settlement += BigInt(record.reservedNanos) - BigInt(record.costNanos);
+        project.released += BigInt(record.reservedNanos);
       }
       if (record.createdAt > project.updatedAt) project.updatedAt = record.createdAt;
       spend.set(record.projectId, project);

@@ -1,14 +1,17 @@
 import type { GatewayRequest } from '../../http/gateway-http.ts';
 import { createSseDecoder } from '../../transport/stream-decoder.ts';
+import { presentWithUsageCost } from '../usage-cost.ts';
 import type { WireProtocol } from '../wire-protocol.ts';
 import { anthropicStreamErrorFrame, readAnthropicErrorWords, relayAnthropicUpstreamError, renderAnthropicError, writeAnthropicErrorBody } from './anthropic-errors.ts';
 import { createAnthropicStreamReader } from './anthropic-stream-reader.ts';
 import { createMessagesEventWriter } from './messages-event-writer.ts';
+import { createMessagesPassThrough } from './messages-pass-through.ts';
 import { buildUpstreamMessagesBody, type MessagesRequest } from './messages-request.ts';
 import { readMessagesRequest } from './messages-request-reader.ts';
 import { writeMessagesRequest } from './messages-request-writer.ts';
 import { isAnthropicMessage, readMessagesResponse } from './messages-response-reader.ts';
 import { writeMessagesResponse } from './messages-response-writer.ts';
+import { renderAnthropicUsage } from './messages-usage.ts';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 
@@ -46,16 +49,20 @@ export const anthropicMessagesProtocol: WireProtocol = {
   // Anthropic streams always carry usage.
   clientAskedForStreamUsage: () => true,
   writeResponse: writeMessagesResponse,
-  presentNativeResponse: (text) => text,
+  presentNativeResponse: (text, payload, usage, presentation) => presentWithUsageCost(text, payload, usage, presentation, renderAnthropicUsage),
   createStreamWriter(presentation) {
-    const writer = createMessagesEventWriter({ model: presentation.model, messageId: `msg_${presentation.responseId}`, inputTokensEstimate: presentation.promptTokensEstimate });
+    const writer = createMessagesEventWriter({
+      model: presentation.model,
+      messageId: `msg_${presentation.responseId}`,
+      inputTokensEstimate: presentation.promptTokensEstimate,
+      ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
+    });
     return {
       push: (_event, canonical) => canonical.flatMap((item) => writer.push(item)).join(''),
-      end: () => writer.end().join(''),
+      end: async () => writer.end(presentation.injectCost ? await presentation.finalUsage() : undefined).join(''),
     };
   },
-  // A native Anthropic stream reaches the client byte for byte (thinking, signatures, server tools, unknown events).
-  createPassThrough: () => ({ push: (event) => event.raw, end: () => '' }),
+  createPassThrough: createMessagesPassThrough,
   writeErrorBody: writeAnthropicErrorBody,
   relayUpstreamError: relayAnthropicUpstreamError,
   relaysFailedAttempt: true,

@@ -1,6 +1,7 @@
 import type { CanonicalEvent, FinishReason } from '../../canonical/canonical-events.ts';
 import { CUSTOM_TOOL_INPUT_PROPERTY } from '../../canonical/custom-tool-input.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
+import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import { toAnthropicErrorType } from './anthropic-errors.ts';
 import { anthropicStopReasonFor } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
@@ -12,6 +13,8 @@ export interface MessagesEventWriterOptions {
   messageId: string;
   /** Input tokens to announce in message_start before the upstream's usage arrives (it comes last in chat). */
   inputTokensEstimate?: number;
+  /** Shows message_delta's usage with `cost`, priced by this function (usage-cost injection). */
+  priceUsd?: (usage: TokenUsage) => string;
 }
 
 type OpenBlock =
@@ -136,14 +139,21 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       return [...messageStart(), ...write(event)];
     },
 
-    /** Closes the message: stops any open block, then message_delta (stop_reason, usage) and message_stop. */
-    end(): string[] {
+    /**
+     * Closes the message: stops any open block, then message_delta (stop_reason, usage: `finalUsage` when
+     * given, e.g. an estimate, else what the stream reported; with `cost` when priced) and message_stop.
+     */
+    end(finalUsage?: TokenUsage): string[] {
       if (closed) return [];
       closed = true;
       const frames = [...messageStart(), ...closeBlock()];
-      const stopReason = anthropicStopReasonFor(finish ?? 'stop', madeToolCalls);
-      const finalUsage = usage ? renderAnthropicUsage(usage) : { output_tokens: 0 };
-      frames.push(frame('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: finalUsage }));
+      const delta = { delta: { stop_reason: anthropicStopReasonFor(finish ?? 'stop', madeToolCalls), stop_sequence: null } };
+      const shown = finalUsage ?? usage;
+      if (options.priceUsd && shown) {
+        frames.push(`event: message_delta\ndata: ${stringifyWithUsageCost({ type: 'message_delta', ...delta }, renderAnthropicUsage(shown), options.priceUsd(shown))}\n\n`);
+      } else {
+        frames.push(frame('message_delta', { ...delta, usage: shown ? renderAnthropicUsage(shown) : { output_tokens: 0 } }));
+      }
       frames.push(frame('message_stop', {}));
       return frames;
     },

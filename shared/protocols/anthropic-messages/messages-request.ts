@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
+import { USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -27,10 +28,12 @@ export const messagesRequestSchema = z.looseObject({
   fallbacks: z.array(fallbackEntrySchema).optional(),
   route: z.literal('fallback').optional(),
   provider: z.record(z.string(), z.unknown()).nullish(),
+  /** OpenRouter's usage-accounting switch, `usage: {include}`: consumed by the gateway, never sent upstream. */
+  ...usageAccountingShape,
 });
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 
-export const messagesRoutingOnlyFields = ['models', 'fallbacks', 'route', 'provider'] as const;
+export const messagesGatewayOnlyFields = ['models', 'fallbacks', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
 
 /**
  * Parses the client's body, turning every defect into a 400 that names the field. `fallbacks` becomes
@@ -48,10 +51,10 @@ export function parseMessagesRequest(body: RequestBodyJson): MessagesRequest {
   return { ...request, models: request.fallbacks.map((entry) => (typeof entry === 'string' ? entry : entry.model)) };
 }
 
-/** The body the upstream receives: its own model id, routing-only fields removed, every other field as sent. */
+/** The body the upstream receives: its own model id, gateway-only fields removed, every other field as sent. */
 /** (`omit` names further fields an endpoint does not take, e.g. count_tokens.) */
 export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string, omit: readonly string[] = []): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
-  for (const field of [...messagesRoutingOnlyFields, ...omit]) delete upstream[field];
+  for (const field of [...messagesGatewayOnlyFields, ...omit]) delete upstream[field];
   return JSON.stringify(upstream);
 }

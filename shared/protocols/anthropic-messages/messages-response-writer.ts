@@ -1,6 +1,7 @@
 import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { jsonToolCallInput } from '../../canonical/custom-tool-input.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
+import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { anthropicStopReasonFor } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
@@ -8,7 +9,8 @@ import { renderAnthropicUsage } from './messages-usage.ts';
 /**
  * A canonical answer as an Anthropic message: reasoning as a thinking block (an empty signature when the
  * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
- * for broken JSON; a custom tool's text as its `input`), the stop reason, and usage with cache reads apart (input_tokens is the uncached rest).
+ * for broken JSON; a custom tool's text as its `input`), the stop reason, and usage with cache reads apart (input_tokens is the uncached rest),
+ * with `cost` when the presentation injects it.
  */
 export function writeMessagesResponse(response: CanonicalResponse, presentation: Presentation): string {
   const content = response.content.map((part) => {
@@ -17,7 +19,8 @@ export function writeMessagesResponse(response: CanonicalResponse, presentation:
     return { type: 'tool_use', id: part.id, name: part.name, input: jsonToolCallInput(part) };
   });
   const madeToolCalls = response.content.some((part) => part.type === 'tool-call');
-  return JSON.stringify({
+  const usage = response.usage ?? ZERO_USAGE;
+  const message = {
     id: `msg_${presentation.responseId}`,
     type: 'message',
     role: 'assistant',
@@ -25,6 +28,8 @@ export function writeMessagesResponse(response: CanonicalResponse, presentation:
     content,
     stop_reason: anthropicStopReasonFor(response.finish, madeToolCalls),
     stop_sequence: null,
-    usage: renderAnthropicUsage(response.usage ?? ZERO_USAGE),
-  });
+    usage: renderAnthropicUsage(usage),
+  };
+  if (presentation.injectCost) return stringifyWithUsageCost(message, message.usage, presentation.priceUsd(usage));
+  return JSON.stringify(message);
 }

@@ -1,5 +1,5 @@
 import type { GatewayRequest } from '../../http/gateway-http.ts';
-import { messagesRoutingOnlyFields } from '../anthropic-messages/messages-request.ts';
+import { messagesGatewayOnlyFields } from '../anthropic-messages/messages-request.ts';
 import { bedrockBetas } from './bedrock-anthropic-betas.ts';
 
 /** The Messages API version InvokeModel takes for Claude, in the body (Bedrock ignores the header). */
@@ -20,6 +20,6 @@ export function toBedrockMessagesBody(body: Record<string, unknown>, betas: read
  */
 export function nativeBedrockMessagesBody(body: Record<string, unknown>, _upstreamModel: string, client: GatewayRequest['headers']): string {
   const withoutRouting = { ...body };
-  for (const field of messagesRoutingOnlyFields) delete withoutRouting[field];
+  for (const field of messagesGatewayOnlyFields) delete withoutRouting[field];
   return JSON.stringify(toBedrockMessagesBody(withoutRouting, bedrockBetas(client['anthropic-beta'] ?? client['upstream-beta'])));
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /**
  * The fields of a speech request the gateway reads. `voice`, `response_format` (mp3, opus, aac, flac,
@@ -11,7 +11,7 @@ import { routingFieldsShape } from '../routing-fields.ts';
 export const speechRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.string().min(1),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type SpeechRequest = z.infer<typeof speechRequestSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { asJsonObject } from '../../core/json-object.ts';
+import { gatewayFieldsShape, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
 
 /** The most choices one request may ask for (OpenAI's limit for `n`): each can be billed up to the output cap. */
 export const MAX_CHOICES_PER_REQUEST = 128;
@@ -15,14 +16,12 @@ export const chatCompletionRequestSchema = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().min(1).max(MAX_CHOICES_PER_REQUEST).nullish(),
-  /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
-  models: z.array(z.string().min(1)).optional(),
-  route: z.literal('fallback').optional(),
-  provider: z.record(z.string(), z.unknown()).nullish(),
+  /** Routing-only fields (spec 2.2) and the usage-accounting switch: consumed by the gateway, never sent upstream. */
+  ...gatewayFieldsShape,
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 
-export const routingOnlyFields = ['models', 'route', 'provider'] as const;
+export const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
 
 /** Parses the client's body, turning every defect into a 400 that names the field. */
 export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletionRequest {
@@ -30,12 +29,12 @@ export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletio
 }
 
 /**
- * The body the upstream receives: its own model id, routing-only fields removed, and, for streams, a
+ * The body the upstream receives: its own model id, gateway-only fields removed, and, for streams, a
  * request for usage (the gateway meters every stream; what the client did not ask for it does not see).
  */
 export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
-  for (const field of routingOnlyFields) delete upstream[field];
+  for (const field of gatewayOnlyFields) delete upstream[field];
   if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
   return JSON.stringify(upstream);
 }

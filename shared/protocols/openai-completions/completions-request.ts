@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Generations } from '../../pipeline/generation-endpoint.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative());
 
@@ -21,7 +21,7 @@ export const completionsRequestSchema = z.looseObject({
   max_tokens: z.number().int().nonnegative().nullish(),
   n: z.number().int().min(1).max(MAX_COMPLETIONS_PER_PROMPT).nullish(),
   best_of: z.number().int().min(1).max(MAX_BEST_OF).nullish(),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type CompletionsRequest = z.infer<typeof completionsRequestSchema>;
 

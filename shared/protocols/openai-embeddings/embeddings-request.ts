@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative()).min(1);
 
@@ -11,7 +11,7 @@ const tokenArray = z.array(z.number().int().nonnegative()).min(1);
 export const embeddingsRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(z.string()).min(1), tokenArray, z.array(tokenArray).min(1)]),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
 

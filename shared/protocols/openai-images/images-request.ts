@@ -3,7 +3,7 @@ import type { BilledUnits } from '../../core/billed-units.ts';
 import { formValue } from '../../http/multipart-form.ts';
 import type { FormRequest } from '../form-request.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /** The most images one request may ask for (OpenAI's limit for `n`), for the balance's worst case. */
 export const MAX_IMAGES_PER_REQUEST = 10;
@@ -14,7 +14,7 @@ export const imageGenerationRequestSchema = z.looseObject({
   prompt: z.string().min(1),
   n: z.number().int().min(1).max(MAX_IMAGES_PER_REQUEST).nullish(),
   stream: z.boolean().nullish(),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type ImageGenerationRequest = z.infer<typeof imageGenerationRequestSchema>;
 

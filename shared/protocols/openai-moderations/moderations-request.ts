@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /** A moderation input part (omni-moderation reads text and images). */
 const inputPart = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -9,7 +9,7 @@ const inputPart = z.looseObject({ type: z.string(), text: z.string().optional() 
 export const moderationsRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(z.string()).min(1), z.array(inputPart).min(1)]),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type ModerationsRequest = z.infer<typeof moderationsRequestSchema>;
 

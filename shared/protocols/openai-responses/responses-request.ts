@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
+import { gatewayFieldsShape, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
 
 /**
  * The fields of a Responses request the gateway reads. Everything else passes to the upstream untouched,
@@ -14,14 +15,12 @@ export const responsesRequestSchema = z.looseObject({
   max_output_tokens: z.number().int().positive().nullish(),
   previous_response_id: z.string().min(1).nullish(),
   background: z.boolean().nullish(),
-  /** Routing-only fields (spec 2.2): consumed by the gateway, never sent upstream. */
-  models: z.array(z.string().min(1)).optional(),
-  route: z.literal('fallback').optional(),
-  provider: z.record(z.string(), z.unknown()).nullish(),
+  /** Routing-only fields (spec 2.2) and the usage-accounting switch: consumed by the gateway, never sent upstream. */
+  ...gatewayFieldsShape,
 });
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
 
-const routingOnlyFields = ['models', 'route', 'provider'] as const;
+const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
 
 /**
  * Parses the client's body, turning every defect into a 400 that names the field. Background responses
@@ -39,10 +38,10 @@ export function parseResponsesRequest(body: RequestBodyJson): ResponsesRequest {
   return request;
 }
 
-/** The body the upstream receives: its own model id, routing-only fields removed, every other field as sent. */
+/** The body the upstream receives: its own model id, gateway-only fields removed, every other field as sent. */
 export function buildUpstreamResponsesBody(request: Record<string, unknown>, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
-  for (const field of routingOnlyFields) delete upstream[field];
+  for (const field of gatewayOnlyFields) delete upstream[field];
   return JSON.stringify(upstream);
 }
 

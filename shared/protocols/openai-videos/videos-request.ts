@@ -4,10 +4,10 @@ import type { BilledUnits } from '../../core/billed-units.ts';
 import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';
 import { formValue, type MultipartForm } from '../../http/multipart-form.ts';
 import type { RoutableBody } from '../../pipeline/generation-endpoint.ts';
-import { withoutRoutingFields } from '../../pipeline/generation-endpoint.ts';
+import { withoutGatewayFields } from '../../pipeline/generation-endpoint.ts';
 import { parseFormRequest } from '../form-request.ts';
 import { parseModelRequest } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /** The longest video OpenAI's API makes (`seconds` is "4", "8" or "12"): the worst case when a request names none. */
 export const MAX_VIDEO_SECONDS = 12;
@@ -16,12 +16,12 @@ const videoJsonSchema = z.looseObject({
   model: z.string().min(1),
   prompt: z.string().min(1),
   seconds: z.union([z.string(), z.number()]).nullish(),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 
 /**
  * A video to create, sent as JSON or as a form (the SDK's way, with an optional `input_reference` image):
- * the routing fields, and the client's body (without them) as it was sent.
+ * the gateway-only fields, and the client's body (without them) as it was sent.
  */
 export interface VideoCreateRequest extends RoutableBody {
   sent: { kind: 'json'; json: Record<string, unknown> } | { kind: 'form'; form: MultipartForm };
@@ -34,7 +34,14 @@ export async function parseVideoCreateRequest(request: GatewayRequest): Promise<
     return { ...routing, sent: { kind: 'form', form } };
   }
   const json = parseModelRequest(parsedJsonBody(request), videoJsonSchema);
-  return { model: json.model, ...(json.models ? { models: json.models } : {}), ...(json.route ? { route: json.route } : {}), provider: json.provider, sent: { kind: 'json', json: withoutRoutingFields(json) } };
+  return {
+    model: json.model,
+    ...(json.models ? { models: json.models } : {}),
+    ...(json.route ? { route: json.route } : {}),
+    provider: json.provider,
+    ...(json.usage ? { usage: json.usage } : {}),
+    sent: { kind: 'json', json: withoutGatewayFields(json) },
+  };
 }
 
 function field(request: VideoCreateRequest, name: string): string | undefined {

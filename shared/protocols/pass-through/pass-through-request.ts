@@ -1,4 +1,5 @@
 import { GatewayError } from '../../core/errors.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { asJsonObject } from '../../core/json-object.ts';
 import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';
 import { formValue, formValues, parseMultipartForm, withoutFormFields, type MultipartForm } from '../../http/multipart-form.ts';
@@ -71,16 +72,17 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
 }
 
 /**
- * The path below the provider's base URL (which ends in `/v1` by convention): the client's path without
- * `/v1`, with its query string. Dot segments are refused: they would climb above the base URL.
+ * The path below the provider's base URL (which ends in `/v1` by convention): the client's path (normalised
+ * by the route group) without `/v1`, with its query string. Dot segments are refused, encoded ones and
+ * ones behind an encoded slash too: a provider that decodes them would climb above the base URL.
  */
 function upstreamPathOf(request: GatewayRequest): string {
-  const below = request.path.replace(/^\/v1(?=\/)/, '').replace(/\/{2,}/g, '/');
-  const segments = below.split('/').map((segment) => {
+  const below = request.path.replace(/^\/v1(?=\/)/, '');
+  const segments = below.split('/').flatMap((segment) => {
     try {
-      return decodeURIComponent(segment);
+      return decodeURIComponent(segment).split('/');
     } catch {
-      return segment;
+      return [segment];
     }
   });
   if (segments.some((segment) => segment === '.' || segment === '..' || segment.includes('\\'))) {
@@ -90,9 +92,15 @@ function upstreamPathOf(request: GatewayRequest): string {
   return `${below}${query ? `?${query}` : ''}`;
 }
 
-/** The body parsed once for the request (the shared parse refuses text that is not UTF-8 or not JSON), as an object. */
+/**
+ * The body parsed once for the request (the shared parse refuses text that is not UTF-8 or not JSON), as an
+ * object no deeper than the gateway accepts: it is serialised again for the provider, which recursion does.
+ */
 function jsonObjectBody(request: GatewayRequest): Record<string, unknown> {
   const object = asJsonObject(parsedJsonBody(request).value);
   if (!object) throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
+  if (exceedsJsonDepth(object)) {
+    throw new GatewayError('invalid_request', `The request body nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
+  }
   return object;
 }

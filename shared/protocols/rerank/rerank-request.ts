@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { routingFieldsShape } from '../routing-fields.ts';
+import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /**
  * A rerank request in Cohere's v2 shape, the one clients speak on `/v1/rerank`: a query, the documents
@@ -14,7 +14,7 @@ export const rerankRequestSchema = z.looseObject({
   documents: z.array(z.union([z.string(), z.looseObject({ text: z.string() })])).min(1),
   top_n: z.number().int().positive().nullish(),
   return_documents: z.boolean().nullish(),
-  ...routingFieldsShape,
+  ...gatewayFieldsShape,
 });
 export type RerankRequest = z.infer<typeof rerankRequestSchema>;
 

@@ -49,7 +49,7 @@ describe('DynamoUsageLedger: recording usage', () => {
               TableName: 'projects-table',
               Key: { projectId: 'acme', itemKey: 'usage' },
               UpdateExpression: 'ADD spentNanos :cost, requestCount :count SET updatedAt = :now',
-              ExpressionAttributeValues: { ':cost': 1_234_567, ':count': 1, ':now': '2025-03-01T10:00:00.000Z' },
+              ExpressionAttributeValues: { ':cost': 1_234_567n, ':count': 1, ':now': '2025-03-01T10:00:00.000Z' },
             },
           },
         ],

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDeploySettings, parseDeploySettings } from '../../../infra/settings/deploy-settings.ts';
-import { deploySettingsOf, stackPropsFromSettings } from '../../../infra/settings/stack-props-from-settings.ts';
+import { deploySettingsOf, RETIRED_CONTEXT_FLAGS, stackPropsFromSettings } from '../../../infra/settings/stack-props-from-settings.ts';
+import { PROJECT_ROOT } from '../../../infra/bundling/handler-code.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'deploy-settings-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -67,13 +68,22 @@ describe('deploy settings', () => {
     expect(() => parseDeploySettings({ bedrock: { models: [], regions: ['mars'] } }, 'prod.json')).toThrow(/bedrock\.regions\.0/);
   });
 
-  it('names the missing file of an unknown environment', () => {
-    expect(() => loadDeploySettings('staging', directory)).toThrow(/staging\.json/);
+  it('names the missing file of an unknown environment, and the environments there are', () => {
+    const settings = mkdtempSync(join(directory, 'envs-'));
+    writeFileSync(join(settings, 'prod.json'), '{}');
+    writeFileSync(join(settings, 'default.json'), '{}');
+    expect(() => loadDeploySettings('staging', settings)).toThrow(`No deploy settings for env "staging": ${settings}/staging.json does not exist (envs: default, prod)`);
   });
 
   it('takes the environment from -c env and refuses the retired -c flags', () => {
     expect(deploySettingsOf(new App({ context: { env: 'default' } })).environment).toBe('default');
     expect(deploySettingsOf(new App()).environment).toBe('default');
     expect(() => deploySettingsOf(new App({ context: { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:x' } }))).toThrow(/alarmTopicArn/);
+  });
+
+  it('are given in the file by every document: neither the README nor docs/ passes a retired -c flag', () => {
+    const documents = ['README.md', ...readdirSync(join(PROJECT_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+    const retired = new RegExp(`-c (${RETIRED_CONTEXT_FLAGS.join('|')})\\b`);
+    for (const document of documents) expect(readFileSync(join(PROJECT_ROOT, document), 'utf8'), document).not.toMatch(retired);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../shared/core/errors.ts';
 import {
   buildUpstreamMessagesBody,
-  messagesRoutingOnlyFields,
+  messagesGatewayOnlyFields,
   parseMessagesRequest,
 } from '../../../shared/protocols/anthropic-messages/messages-request.ts';
 import { recordedRequestBody } from './anthropic-fixtures.ts';
@@ -90,16 +90,16 @@ describe('buildUpstreamMessagesBody', () => {
     expect(upstream).toEqual({ ...(JSON.parse(body) as object), model: 'claude-haiku-4-5-20251001-v1' });
   });
 
-  it('removes the routing-only fields, fallbacks alias included', () => {
+  it('removes the gateway-only fields, fallbacks alias and usage switch included', () => {
     const request = parseMessagesRequest(
-      JSON.stringify({ model: 'a', max_tokens: 5, messages, fallbacks: [{ model: 'b' }], route: 'fallback', provider: { order: ['x'] } }),
+      JSON.stringify({ model: 'a', max_tokens: 5, messages, fallbacks: [{ model: 'b' }], route: 'fallback', provider: { order: ['x'] }, usage: { include: true } }),
     );
     expect(JSON.parse(buildUpstreamMessagesBody(request, 'up'))).toEqual({ model: 'up', max_tokens: 5, messages });
-    expect(messagesRoutingOnlyFields).toEqual(['models', 'fallbacks', 'route', 'provider']);
+    expect(messagesGatewayOnlyFields).toEqual(['models', 'fallbacks', 'route', 'provider', 'usage']);
   });
 
   it('keeps fields and content blocks the gateway does not know, values untouched', () => {
-    const known = new Set(['model', 'messages', ...messagesRoutingOnlyFields, '__proto__']);
+    const known = new Set(['model', 'messages', ...messagesGatewayOnlyFields, '__proto__']);
     const extraFields = fc.dictionary(fc.string({ minLength: 1 }).filter((key) => !known.has(key)), fc.jsonValue());
     fc.assert(
       fc.property(extraFields, fc.array(fc.jsonValue(), { maxLength: 3 }), (extra, blocks) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withoutRoutingFields } from '../../../shared/pipeline/generation-endpoint.ts';
+import { withoutGatewayFields } from '../../../shared/pipeline/generation-endpoint.ts';
 import { parseEditorRequest } from '../../../shared/protocols/editor-chat/editor-request.ts';
 import { writeEditorResponsesBody } from '../../../shared/protocols/editor-chat/editor-responses-rewrite.ts';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../../../shared/protocols/editor-chat/editor-prompt-compression.ts';
 import { cursorResponsesBody, LONG_SERVER_INSTRUCTIONS, MCP_BLOCK, TOOL_TURN_ITEMS } from './cursor-bodies.ts';
 
-const upstreamJson = (body: unknown) => JSON.stringify(writeEditorResponsesBody(withoutRoutingFields(parseEditorRequest(JSON.stringify(body))), 'gpt-5.4'));
+const upstreamJson = (body: unknown) => JSON.stringify(writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), 'gpt-5.4'));
 
 describe('shortenText', () => {
   it('keeps a text within the limit as it is', () => {

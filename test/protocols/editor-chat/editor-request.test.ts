@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../shared/core/errors.ts';
-import { withoutRoutingFields } from '../../../shared/pipeline/generation-endpoint.ts';
+import { withoutGatewayFields } from '../../../shared/pipeline/generation-endpoint.ts';
 import { editorChatProtocol } from '../../../shared/protocols/editor-chat/editor-chat-protocol.ts';
 import { editorProfileOf, parseEditorRequest } from '../../../shared/protocols/editor-chat/editor-request.ts';
 import { writeEditorResponsesBody } from '../../../shared/protocols/editor-chat/editor-responses-rewrite.ts';
@@ -10,7 +10,7 @@ import { APPLY_PATCH_GRAMMAR, cursorResponsesBody, LONG_SERVER_INSTRUCTIONS, PAT
 
 /** The body that goes to a provider serving the Responses API, as JSON sees it. */
 const upstreamBodyOf = (body: unknown, upstreamModel = 'gpt-5.4') =>
-  JSON.parse(JSON.stringify(writeEditorResponsesBody(withoutRoutingFields(parseEditorRequest(JSON.stringify(body))), upstreamModel))) as Record<string, unknown>;
+  JSON.parse(JSON.stringify(writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), upstreamModel))) as Record<string, unknown>;
 
 const refusal = (body: unknown) => {
   try {
@@ -79,7 +79,7 @@ describe('the editor profile on a Responses-shaped agent body', () => {
   it('remembers what the client asked for and its conversation, outside the body', () => {
     const request = parseEditorRequest(JSON.stringify(cursorResponsesBody()));
     expect(editorProfileOf(request)).toMatchObject({ shape: 'responses', includeUsage: true, conversationId: '5e66cef0-7372-496e-aa21-476a66401a2a' });
-    expect(editorChatProtocol.clientAskedForStreamUsage(withoutRoutingFields(request))).toBe(true);
+    expect(editorChatProtocol.clientAskedForStreamUsage(withoutGatewayFields(request))).toBe(true);
     expect(JSON.stringify(request)).not.toContain('includeUsage');
   });
 
@@ -161,7 +161,7 @@ describe('the editor profile on chat-shaped bodies', () => {
 
   it('reads a chat-shaped body into canonical terms for providers without the Responses API', () => {
     const recorded = JSON.parse(readFixture('editor/cursor-chat-request-parallel-tool-results.json')) as unknown;
-    const canonical = editorChatProtocol.readRequest(withoutRoutingFields(parseEditorRequest(JSON.stringify(recorded))));
+    const canonical = editorChatProtocol.readRequest(withoutGatewayFields(parseEditorRequest(JSON.stringify(recorded))));
     expect(canonical.messages.map((message) => message.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool']);
     expect(canonical.messages[3]?.parts.filter((part) => part.type === 'tool-call').map((part) => (part as { id: string }).id)).toEqual(['call_Dke46usJNOchzqyvXSJQQMXP', 'call_jefCQLGSyAUpkBE78xklruzf']);
     expect(canonical.tools[0]).toMatchObject({ name: 'REDACTED', strict: false });

@@ -4,7 +4,7 @@ import { GatewayError } from '../../../shared/core/errors.ts';
 import {
   buildUpstreamChatBody,
   parseChatCompletionRequest,
-  routingOnlyFields,
+  gatewayOnlyFields,
 } from '../../../shared/protocols/openai-chat/chat-request.ts';
 
 function refusal(body: string): GatewayError {
@@ -121,8 +121,8 @@ describe('buildUpstreamChatBody', () => {
     expect(JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'))).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
-  it('strips the routing-only fields models, route and provider', () => {
-    expect(routingOnlyFields).toEqual(['models', 'route', 'provider']);
+  it('strips the gateway-only fields models, route, provider and usage', () => {
+    expect(gatewayOnlyFields).toEqual(['models', 'route', 'provider', 'usage']);
     const request = parseChatCompletionRequest(
       JSON.stringify({
         model: 'openai/gpt-4o-mini',
@@ -130,6 +130,7 @@ describe('buildUpstreamChatBody', () => {
         models: ['openai/gpt-4o-mini', 'groq/llama-3.1-8b-instant'],
         route: 'fallback',
         provider: { order: ['openai'] },
+        usage: { include: true },
       }),
     );
     const upstream: unknown = JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'));
@@ -160,7 +161,7 @@ describe('buildUpstreamChatBody', () => {
   it('passes any extra fields through and never sends a routing-only field', () => {
     const extraKey = fc
       .string({ minLength: 1, maxLength: 12 })
-      .filter((key) => !['model', 'messages', 'stream', 'stream_options', 'n', ...routingOnlyFields, '__proto__'].includes(key));
+      .filter((key) => !['model', 'messages', 'stream', 'stream_options', 'n', ...gatewayOnlyFields, '__proto__'].includes(key));
     fc.assert(
       fc.property(fc.dictionary(extraKey, fc.jsonValue()), fc.string({ minLength: 1 }), (extra, upstreamModel) => {
         const body = { ...extra, model: 'client/model', messages, route: 'fallback', models: ['x/y'], provider: {} };
@@ -169,7 +170,7 @@ describe('buildUpstreamChatBody', () => {
           unknown
         >;
         expect(upstream).toEqual(JSON.parse(JSON.stringify({ ...extra, model: upstreamModel, messages })));
-        for (const field of routingOnlyFields) expect(field in upstream).toBe(false);
+        for (const field of gatewayOnlyFields) expect(field in upstream).toBe(false);
       }),
     );
   });

@@ -1,3 +1,5 @@
+import { MAX_PRICE_MICROS, MAX_USD_AMOUNT } from '../../../shared/core/money-limits.ts';
+import { usdAmountProblem } from '../../../shared/core/price-usage.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** Turns a flag's text into the admin event's value, or refuses it naming the flag as the user typed it. */
@@ -22,28 +24,32 @@ export const positiveIntegerOrNone: FlagValue = (raw, flag) => {
   return Number(raw);
 };
 
-/** Integer micro-USD per 1,000 tokens (0 is a price: free). */
+/** Integer micro-USD per 1,000 tokens (0 is a price: free), at most MAX_PRICE_MICROS. */
 export const microsPer1k: FlagValue = (raw, flag) => {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD per 1,000 tokens (0 or more), not "${raw}"`);
+  if (!isPrice(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD per 1,000 tokens (0 to ${MAX_PRICE_MICROS}), not "${raw}"`);
   return Number(raw);
 };
 
-/** Integer micro-USD (0 is a price: free). */
+/** Integer micro-USD (0 is a price: free), at most MAX_PRICE_MICROS. */
 export const wholeMicros: FlagValue = (raw, flag) => {
-  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD (0 or more), not "${raw}"`);
+  if (!isPrice(raw)) throw new UsageError(`${flag} must be a whole number of micro-USD (0 to ${MAX_PRICE_MICROS}), not "${raw}"`);
   return Number(raw);
 };
 
-const USD = /^\d{1,9}(\.\d{1,9})?$/;
+function isPrice(raw: string): boolean {
+  return /^\d+$/.test(raw) && Number(raw) <= MAX_PRICE_MICROS;
+}
+
+const USD_AMOUNT = `an amount in USD such as 25 or 0.5 (at most 9 decimals, at most ${MAX_USD_AMOUNT})`;
 
 export const usd: FlagValue = (raw, flag) => {
-  if (!USD.test(raw)) throw new UsageError(`${flag} must be an amount in USD such as 25 or 0.5 (at most 9 decimals), not "${raw}"`);
+  if (usdAmountProblem(raw) !== undefined) throw new UsageError(`${flag} must be ${USD_AMOUNT}, not "${raw}"`);
   return raw;
 };
 
 export const usdOrNone: FlagValue = (raw, flag) => {
-  if (raw === 'none' || USD.test(raw)) return raw;
-  throw new UsageError(`${flag} must be an amount in USD such as 25 or 0.5 (at most 9 decimals), or "none", not "${raw}"`);
+  if (raw === 'none' || usdAmountProblem(raw) === undefined) return raw;
+  throw new UsageError(`${flag} must be ${USD_AMOUNT}, or "none", not "${raw}"`);
 };
 
 export const onOff: FlagValue = (raw, flag) => {

@@ -2,7 +2,8 @@ import { projectIdArgument, type CliCommand } from './cli-command.ts';
 import { listOrNone, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
 
 const keyIdArgument = { name: 'keyId', description: 'the key id, as key create and key list print it', field: 'keyId' };
-const KEY_VIEW = '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools}';
+const KEY_FIELDS = 'id, project_id, name, hint, created_at, revoked_at, status, member, rpm, last_used_at, mcp_servers, mcp_tools';
+const KEY_VIEW = `{${KEY_FIELDS}}`;
 
 export const keyCommands: CliCommand[] = [
   {
@@ -18,7 +19,7 @@ export const keyCommands: CliCommand[] = [
       { name: '--rpm', value: 'N', description: 'requests per minute for this key', field: 'rpm', parse: positiveInteger },
     ],
     examples: ['key create acme --name laptop', 'key create acme --member alice@example.com --rpm 60'],
-    prints: '{id, project_id, name, hint, created_at, revoked_at, status, member, rpm, mcp_servers, mcp_tools, key}: the key\'s description and, in "key", the key itself',
+    prints: `{${KEY_FIELDS}, key}: the key's description and, in "key", the key itself`,
   },
   {
     group: 'key',
@@ -46,7 +47,11 @@ export const keyCommands: CliCommand[] = [
       { name: '--mcp-servers', value: 'LIST|none', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": all)', field: 'mcpServers', parse: listOrNone() },
       { name: '--mcp-tools', value: 'LIST|none', description: 'the bridged tools it may list and call, e.g. docs__search ("none": all)', field: 'mcpTools', parse: listOrNone() },
     ],
-    examples: ['key update acme key_4kTq9 --enabled off', 'key update acme key_4kTq9 --rpm none', 'key update acme key_4kTq9 --mcp-servers docs --mcp-tools docs__search,docs__fetch'],
+    examples: [
+      'key update acme key_7hQ2mX9pLc4RtV8w --enabled off',
+      'key update acme key_7hQ2mX9pLc4RtV8w --rpm none',
+      'key update acme key_7hQ2mX9pLc4RtV8w --mcp-servers docs --mcp-tools docs__search,docs__fetch',
+    ],
     prints: KEY_VIEW,
   },
   {
@@ -56,7 +61,7 @@ export const keyCommands: CliCommand[] = [
     summary: 'Revoke a key for good (401 within a minute everywhere, at once on this host)',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [],
-    examples: ['key revoke acme key_4kTq9'],
+    examples: ['key revoke acme key_7hQ2mX9pLc4RtV8w'],
     prints: KEY_VIEW,
   },
 ];

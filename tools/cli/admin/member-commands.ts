@@ -36,7 +36,7 @@ export const memberCommands: CliCommand[] = [
     details: 'Works for people who only hold keys (key create --member) too. The last owner cannot be removed: add another owner first.',
     arguments: [projectIdArgument, memberArgument],
     flags: [],
-    examples: ['member remove acme alice@example.com'],
+    examples: ['member remove acme bob@example.com'],
     prints: PROJECT_VIEW,
   },
   {
@@ -46,7 +46,7 @@ export const memberCommands: CliCommand[] = [
     summary: "Accept a removed member's keys again (without console access: that is member add)",
     arguments: [projectIdArgument, memberArgument],
     flags: [],
-    examples: ['member restore acme alice@example.com'],
+    examples: ['member restore acme bob@example.com'],
     prints: PROJECT_VIEW,
   },
 ];

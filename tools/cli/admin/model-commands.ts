@@ -1,6 +1,6 @@
 import { modelArgument, projectIdArgument, type CliCommand } from './cli-command.ts';
 import { oneOf, positiveInteger, text } from './flag-values.ts';
-import { priceFlags } from './price-flags.ts';
+import { PRICE_BOUND, priceFlags, UNIT_PRICE_FIELDS } from './price-flags.ts';
 
 export const modelCommands: CliCommand[] = [
   {
@@ -11,7 +11,8 @@ export const modelCommands: CliCommand[] = [
     details:
       'The provider must be configured on the project first (provider set). Flags not given keep their ' +
       "current value; prices not set fall back to the organisation's rate card (ratecard set), then 0. " +
-      'Known models get their published context length and max output tokens by default (docs/decisions/model-limits.md).',
+      'Known models get their published context length and max output tokens by default (docs/decisions/model-limits.md). ' +
+      PRICE_BOUND,
     arguments: [projectIdArgument, modelArgument],
     flags: [
       { name: '--alias', value: 'NAME', description: 'another name clients may use for the model', field: 'alias', parse: text },
@@ -46,8 +47,9 @@ export const modelCommands: CliCommand[] = [
     flags: [],
     examples: ['model list acme --output table'],
     prints:
-      '{"models": [{slug, provider, model, alias, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      'cache_write_input_price_micros_per_1k, price_source, context_length, max_output_tokens, description, upstream_api}]}, sorted by slug',
+      '{"models": [{slug, provider, model, alias, kind, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
+      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api}]}, ` +
+      'sorted by slug; a price beyond tokens (?) only when set',
   },
   {
     group: 'model',
@@ -64,6 +66,7 @@ export const modelCommands: CliCommand[] = [
     verb: 'set',
     event: 'ratecard.set',
     summary: "Set the organisation's default prices of a model (a project's own prices win)",
+    details: PRICE_BOUND,
     arguments: [{ ...modelArgument }],
     flags: priceFlags(true),
     examples: ['ratecard set openai/gpt-4o-mini --input-micros-per-1k 150 --output-micros-per-1k 600'],
@@ -77,6 +80,8 @@ export const modelCommands: CliCommand[] = [
     arguments: [],
     flags: [],
     examples: ['ratecard list'],
-    prints: '{"rates": [{slug, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, cache_write_input_price_micros_per_1k}]}',
+    prints:
+      '{"rates": [{slug, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
+      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}}]}; a price beyond tokens (?) only when set`,
   },
 ];

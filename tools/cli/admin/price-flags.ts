@@ -1,6 +1,10 @@
 import type { CliFlag } from './cli-command.ts';
+import { MAX_PRICE_MICROS } from '../../../shared/core/money-limits.ts';
 import { UNIT_PRICES } from '../../../shared/core/unit-prices.ts';
 import { microsPer1k, wholeMicros } from './flag-values.ts';
+
+/** The bound of every price flag, for the commands' help (money-limits.ts says why). */
+export const PRICE_BOUND = `Each price is at most ${MAX_PRICE_MICROS} micro-USD (100 USD per 1,000 tokens or per unit), so that every request's cost stays exact.`;
 
 /** The prices of `model allow` (the project's own) and `ratecard set` (the organisation's default). */
 export function priceFlags(required: boolean): CliFlag[] {
@@ -25,3 +29,6 @@ export function priceFlags(required: boolean): CliFlag[] {
     ...UNIT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: wholeMicros })),
   ];
 }
+
+/** The prices beyond tokens as admin answers print them, each only when set (a unit without a price is free). */
+export const UNIT_PRICE_FIELDS = UNIT_PRICES.map((price) => `${price.listName}?`).join(', ');

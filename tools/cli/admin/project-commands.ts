@@ -1,4 +1,5 @@
 import { ENDPOINT_GROUPS } from '../../../shared/core/endpoints.ts';
+import { MAX_USD_AMOUNT } from '../../../shared/core/money-limits.ts';
 import { projectIdArgument, type CliCommand } from './cli-command.ts';
 import { listOrNone, onOff, oneOf, positiveIntegerOrNone, text, usd, usdOrNone } from './flag-values.ts';
 
@@ -55,12 +56,18 @@ export const projectCommands: CliCommand[] = [
         field: 'passThrough',
         parse: onOff,
       },
-      { name: '--balance-usd', value: 'AMOUNT|none', description: 'make the project prepaid with this balance; "none": postpaid again', field: 'balanceUsd', parse: usdOrNone },
-      { name: '--credit-usd', value: 'AMOUNT', description: 'add to the balance (makes the project prepaid)', field: 'creditUsd', parse: usd },
+      {
+        name: '--balance-usd',
+        value: 'AMOUNT|none',
+        description: `make the project prepaid with this balance (at most ${MAX_USD_AMOUNT}); "none": postpaid again`,
+        field: 'balanceUsd',
+        parse: usdOrNone,
+      },
+      { name: '--credit-usd', value: 'AMOUNT', description: `add to the balance, at most ${MAX_USD_AMOUNT} at a time (makes the project prepaid)`, field: 'creditUsd', parse: usd },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for the whole project', field: 'rpm', parse: positiveIntegerOrNone },
       { name: '--tpm', value: 'N|none', description: 'tokens per minute for the whole project', field: 'tpm', parse: positiveIntegerOrNone },
-      { name: '--first-byte-timeout-ms', value: 'N|none', description: "how long to wait for a provider's first byte, per attempt", field: 'firstByteTimeoutMs', parse: positiveIntegerOrNone },
-      { name: '--deadline-ms', value: 'N|none', description: "the whole request's time budget across failover attempts", field: 'deadlineMs', parse: positiveIntegerOrNone },
+      { name: '--first-byte-timeout-ms', value: 'N|none', description: "how long to wait for a provider's first byte, per attempt, and the longest silence of its stream after that", field: 'firstByteTimeoutMs', parse: positiveIntegerOrNone },
+      { name: '--deadline-ms', value: 'N|none', description: "the whole request's time budget across failover attempts, the answer's body included", field: 'deadlineMs', parse: positiveIntegerOrNone },
       { name: '--allowed-cidrs', value: 'LIST|none', description: 'client addresses allowed, e.g. 10.0.0.0/8,2001:db8::/32', field: 'allowedCidrs', parse: listOrNone() },
       { name: '--allowed-environments', value: 'LIST|none', description: 'X-Environment values allowed, e.g. prod,staging', field: 'allowedEnvironments', parse: listOrNone() },
       {

@@ -1,4 +1,7 @@
+import { START_USAGE } from '../../local-host/parse-start-command-line.ts';
 import { USAGE_CLI_USAGE } from '../parse-usage-args.ts';
+import { REPLAY_USAGE } from '../replay-cli.ts';
+import { ROTATE_ORIGIN_SECRET_USAGE } from '../rotate-origin-secret.ts';
 import { ADMIN_CLI_COMMANDS, ADMIN_CLI_GROUPS, commandSynopsis } from './admin-cli-commands.ts';
 import { EXIT_CODES_TEXT } from './build-admin-program.ts';
 import { ADMIN_CLI, type CliCommand } from './cli-command.ts';
@@ -40,7 +43,7 @@ function renderCommand(command: CliCommand): string {
   return parts.join('\n');
 }
 
-/** docs/cli.md: the reference of both CLIs, generated from their definitions (`npm run docs:cli`). */
+/** docs/cli.md: the reference of every command, generated from their definitions and help texts (`npm run docs:cli`). */
 export function renderCliReference(): string {
   const groups = Object.entries(ADMIN_CLI_GROUPS).map(([group, description]) =>
     [`## ${group}`, '', `${description}.`, '', ...ADMIN_CLI_COMMANDS.filter((command) => command.group === group).map(renderCommand)].join('\n\n').replace(/\n{3,}/g, '\n\n'),
@@ -48,7 +51,15 @@ export function renderCliReference(): string {
   return `${[
     '# CLI reference',
     '',
-    '<!-- Generated from tools/cli/admin/*-commands.ts and tools/cli/parse-usage-args.ts by `npm run docs:cli`. Do not edit: a test fails when it is stale. -->',
+    '<!-- Generated from tools/cli/admin/*-commands.ts and the other commands\' help texts by `npm run docs:cli`. Do not edit: a test fails when it is stale. -->',
+    '',
+    'Every command prints its help with `-h` or `--help` (exit code 0).',
+    '',
+    '## npm start',
+    '',
+    '```text',
+    START_USAGE,
+    '```',
     '',
     '## Admin CLI',
     '',
@@ -70,6 +81,18 @@ export function renderCliReference(): string {
     '',
     '```text',
     USAGE_CLI_USAGE,
+    '```',
+    '',
+    '## Replay CLI',
+    '',
+    '```text',
+    REPLAY_USAGE,
+    '```',
+    '',
+    '## Origin secret rotation',
+    '',
+    '```text',
+    ROTATE_ORIGIN_SECRET_USAGE,
     '```',
   ].join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { MAX_PRICE_MICROS } from '../../../shared/core/money-limits.ts';
 import { formatScaledInteger } from '../../../shared/core/usd-decimal.ts';
 
 /** "2025-03-01 10:04 UTC": dates are shown in UTC, like the usage files' days. */
@@ -23,14 +24,19 @@ export function formatPricePerMillion(microsPer1k: number | null): string {
   return `$${(microsPer1k / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })}`;
 }
 
+/** The dearest price the model form takes, in USD per million tokens: the rate card's bound (100,000). */
+export const MAX_PRICE_PER_MILLION = MAX_PRICE_MICROS / 1000;
+
 /**
  * "0.15" USD per million tokens → 150 micro-USD per 1,000 tokens, exactly (decimal text, no float
- * arithmetic); undefined when the text is not a price with at most 3 decimals.
+ * arithmetic); undefined when the text is not a price with at most 3 decimals, or is dearer than the
+ * rate card takes (MAX_PRICE_MICROS).
  */
 export function parsePricePerMillion(text: string): number | undefined {
   const match = /^\s*(\d{1,9})(?:\.(\d{1,3}))?\s*$/.exec(text);
   if (!match) return undefined;
-  return Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(3, '0'));
+  const micros = Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(3, '0'));
+  return micros <= MAX_PRICE_MICROS ? micros : undefined;
 }
 
 export function formatCount(value: number): string {

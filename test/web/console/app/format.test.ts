@@ -8,11 +8,12 @@ describe('the console page\'s formats', () => {
     ['3', 3000],
     ['1.125', 1125],
     [' 15.000 ', 15000],
+    ['100000', 100_000_000],
   ])('reads %j USD per million tokens as %i micro-USD per 1,000 tokens, exactly', (text, micros) => {
     expect(parsePricePerMillion(text)).toBe(micros);
   });
 
-  it.each(['', '-1', '0.0001', '1e3', 'free', '1,5'])('refuses the price %j', (text) => {
+  it.each(['', '-1', '0.0001', '1e3', 'free', '1,5', '100000.001', '99999999999'])('refuses the price %j', (text) => {
     expect(parsePricePerMillion(text)).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@ import { api } from '../api.ts';
 import type { Project } from '../api-types.ts';
 import { confirmAction } from '../dialog.ts';
 import { h, replaceChildren } from '../dom.ts';
-import { formatPricePerMillion, parsePricePerMillion } from '../format.ts';
+import { formatPricePerMillion, MAX_PRICE_PER_MILLION, parsePricePerMillion } from '../format.ts';
 import { announce } from '../status.ts';
 import { dataTable, field } from '../table.ts';
 import type { SectionContext } from './project-page.ts';
@@ -72,7 +72,7 @@ function allowForm(base: string, show: (models: Model[]) => void): HTMLElement {
           if (control.value.trim() === '') continue;
           const micros = parsePricePerMillion(control.value);
           if (micros === undefined) {
-            announce('Prices are USD per million tokens, e.g. 0.15 (at most 3 decimals).', 'error');
+            announce(`Prices are USD per million tokens, e.g. 0.15 (at most 3 decimals, at most ${MAX_PRICE_PER_MILLION.toLocaleString('en-US')}).`, 'error');
             control.focus();
             return;
           }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesPathPattern, routeGroupForPath, routeGroups, type RouteGroup } from '../../infra/route-groups.ts';
+import { matchesPathPattern, routeGroupForPath, routeGroups, type RouteGroup } from '../../shared/http/route-groups.ts';
 
 describe('matchesPathPattern (CloudFront path patterns)', () => {
   it.each([
@@ -28,6 +28,11 @@ describe('routeGroupForPath', () => {
     expect(routeGroupForPath('/v1/editor/chat/completions', groups).name).toBe('editor');
     expect(routeGroupForPath('/v1/chat/completions', groups).name).toBe('openai');
     expect(routeGroupForPath('/health', groups).name).toBe('openai');
+  });
+
+  it('matches the path as sent, as CloudFront does: a repeated slash reaches the default group, which normalises it', () => {
+    expect(routeGroupForPath('/v1//messages', groups).name).toBe('openai');
+    expect(routeGroupForPath('//v1/editor/chat/completions', groups).name).toBe('openai');
   });
 });
 

@@ -72,7 +72,12 @@ function patternExpression(pattern: string): RegExp {
   return expression;
 }
 
-/** The route group CloudFront sends a path to: the first whose patterns match, else the default group. */
+/**
+ * The route group CloudFront sends a path to: the first whose patterns match, else the default group. The
+ * path is matched as sent, as CloudFront matches it (`/v1//messages` goes to the default group); the route
+ * group then normalises it (normaliseRequestPath), and pass-through refuses a path that normalised belongs
+ * to another group.
+ */
 export function routeGroupForPath(path: string, groups: readonly RouteGroup[] = routeGroups): RouteGroup {
   const matched = groups.find((group) => group.paths !== 'default' && group.paths.some((pattern) => matchesPathPattern(path, pattern)));
   return matched ?? (groups.find((group) => group.paths === 'default') as RouteGroup);

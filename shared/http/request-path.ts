@@ -1,0 +1,16 @@
+/** RFC 3986's unreserved characters: percent-encoding one changes nothing about what the path names. */
+const ENCODED_UNRESERVED = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
+
+/**
+ * The one form of a request path every route group chooses its route by and its handlers read: repeated
+ * slashes read as one (as most web servers read them), a trailing slash dropped, and percent-encoded
+ * unreserved characters decoded (RFC 3986 6.2.2.2: `%65` is `e`). Without it `/v1//messages` and
+ * `/v1/%65mbeddings` miss their routes and land in pass-through, past the access policy and the meter of
+ * the route they name. Reserved characters stay encoded (`%2F` is not a slash), and dot segments are left
+ * for the routes to refuse.
+ */
+export function normaliseRequestPath(path: string): string {
+  const decoded = path.replace(ENCODED_UNRESERVED, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const collapsed = decoded.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { readBridgeMessage } from '../../shared/mcp/read-bridge-message.ts';
+
+const body = (text: string) => ({ body: new TextEncoder().encode(text) });
+
+describe('readBridgeMessage', () => {
+  it('parses a message or a batch', () => {
+    expect(readBridgeMessage(body('{"jsonrpc":"2.0","id":1,"method":"ping"}'))).toEqual({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(readBridgeMessage(body('[{"jsonrpc":"2.0","id":1,"method":"ping"}]'))).toHaveLength(1);
+  });
+
+  it('leaves a body that is not JSON to the transport, which answers its parse error', () => {
+    expect(readBridgeMessage(body('{"jsonrpc": '))).toBeUndefined();
+  });
+
+  it('refuses a message nested deeper than the gateway accepts with 400 json_too_deep, before the SDK recurses into it', () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"docs__search","arguments":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
+    expect(() => readBridgeMessage(body(deep))).toThrow(expect.objectContaining({ status: 400, code: 'json_too_deep' }));
+  });
+
+  it('refuses a body that is not UTF-8 with 400 invalid_utf8', () => {
+    expect(() => readBridgeMessage({ body: new Uint8Array([0x7b, 0xff, 0x7d]) })).toThrow(expect.objectContaining({ status: 400, code: 'invalid_utf8' }));
+  });
+});

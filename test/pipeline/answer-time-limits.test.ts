@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { UpstreamFetch } from '../../shared/core/ports.ts';
+import { createMessagesRouteGroup } from '../../shared/endpoints/messages-route-group.ts';
+import { createOpenAiRouteGroup } from '../../shared/endpoints/openai-route-group.ts';
+import type { GatewayRequest, GatewayResponse } from '../../shared/http/gateway-http.ts';
+import { SseEventSplitter } from '../../shared/http/sse-event-splitter.ts';
+import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
+import { readFixture } from '../support/fixtures.ts';
+
+const encoder = new TextEncoder();
+const chatEvents = new SseEventSplitter().push(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
+/** The head of a stream: the role chunk and two words, then nothing. */
+const streamHead = chatEvents.slice(0, 3).join('');
+const hello = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };
+
+/**
+ * An upstream that answers its status (200) and headers at once, sends `sent`, then stalls (until let go). The
+ * signal of its exchange and whether its body was cancelled are kept.
+ */
+function stallingUpstream(contentType: string, sent: string, status = 200) {
+  const seen = { signal: undefined as AbortSignal | undefined, bodyCancelled: false };
+  const fetch: UpstreamFetch = async (_url, init) => {
+    seen.signal = init.signal ?? undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(encoder.encode(sent)),
+      pull: () => new Promise<void>(() => {}),
+      cancel: () => void (seen.bodyCancelled = true),
+    });
+    return new Response(body, { status, headers: { 'content-type': contentType } });
+  };
+  return { fetch, seen };
+}
+
+/** A gateway with a chat provider behind the stalling upstream, and short limits: 100 ms of silence, 400 ms in all. */
+function gatewayBehind(fetch: UpstreamFetch) {
+  const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch });
+  const services = { ...fake.services, settings: { ...fake.services.settings, upstreamFirstByteTimeoutMs: 100, requestDeadlineMs: 400 } };
+  return { openAi: createOpenAiRouteGroup(services), messages: createMessagesRouteGroup(services), records: fake.records };
+}
+
+function request(path: string, body: Record<string, unknown>): GatewayRequest {
+  return { method: 'POST', path, query: new URLSearchParams(), headers: { authorization: `Bearer ${FAKE_KEY}` }, body: Buffer.from(JSON.stringify(body)), sourceIp: '127.0.0.1' };
+}
+
+async function textOf(response: GatewayResponse): Promise<string> {
+  return typeof response.body === 'string' ? response.body : new Response(response.body).text();
+}
+
+describe('an upstream that sends its head, then stops', () => {
+  it('answers a JSON request 502 upstream_timeout at the deadline, lets the upstream go, and settles one failed record', async () => {
+    const upstream = stallingUpstream('application/json', '{"id":"chatcmpl-1","object":"chat.completion",');
+    const gateway = gatewayBehind(upstream.fetch);
+
+    const response = await gateway.openAi(request('/v1/chat/completions', hello));
+
+    expect(response.status).toBe(502);
+    expect(JSON.parse(await textOf(response))).toEqual({
+      error: { message: `Provider "openai" did not finish its answer within the request's deadline.`, type: 'upstream_error', code: 'upstream_timeout', param: null },
+    });
+    expect(upstream.seen.signal?.aborted).toBe(true);
+    expect(gateway.records).toHaveLength(1);
+    expect(gateway.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_timeout', estimated: true, completionTokens: 0 });
+    expect(gateway.records[0]?.promptTokens).toBeGreaterThan(0);
+  });
+
+  it('ends a native stream with an upstream_timeout error event once the upstream is silent past the idle limit, and settles one failed record', async () => {
+    const upstream = stallingUpstream('text/event-stream', streamHead);
+    const gateway = gatewayBehind(upstream.fetch);
+
+    const response = await gateway.openAi(request('/v1/chat/completions', { ...hello, stream: true }));
+    const text = await textOf(response);
+
+    expect(response.status).toBe(200);
+    const events = new SseEventSplitter().push(text);
+    expect(events.slice(0, 3)).toEqual(chatEvents.slice(0, 3));
+    expect(JSON.parse(events.at(-1)?.replace(/^data: /, '') ?? '')).toEqual({
+      error: { message: 'Provider "openai" sent nothing for 100 ms.', type: 'upstream_error', code: 'upstream_timeout', param: null },
+    });
+    expect(upstream.seen.bodyCancelled).toBe(true);
+    expect(gateway.records).toHaveLength(1);
+    expect(gateway.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_timeout', estimated: true });
+    expect(gateway.records[0]?.completionTokens).toBeGreaterThan(0);
+  });
+
+  it('ends a translated stream (Messages to a chat upstream) with an Anthropic error event, and settles one failed record', async () => {
+    const upstream = stallingUpstream('text/event-stream', streamHead);
+    const gateway = gatewayBehind(upstream.fetch);
+
+    const response = await gateway.messages(request('/v1/messages', { ...hello, max_tokens: 64, stream: true }));
+    const text = await textOf(response);
+
+    expect(response.status).toBe(200);
+    expect(text).toContain('event: message_start');
+    const last = new SseEventSplitter().push(text).at(-1) ?? '';
+    expect(last.startsWith('event: error\n')).toBe(true);
+    expect(JSON.parse(last.slice(last.indexOf('data: ') + 'data: '.length))).toMatchObject({ type: 'error', error: { message: 'Provider "openai" sent nothing for 100 ms.' } });
+    expect(upstream.seen.bodyCancelled).toBe(true);
+    expect(gateway.records).toHaveLength(1);
+    expect(gateway.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_timeout', endpoint: 'messages' });
+  });
+
+  it('fails an upstream error answer whose body never ends at the deadline, instead of waiting for it', async () => {
+    const upstream = stallingUpstream('application/json', '{"error":{"message":"overloaded",', 500);
+    const gateway = gatewayBehind(upstream.fetch);
+
+    const response = await gateway.openAi(request('/v1/chat/completions', hello));
+
+    expect(response.status).toBe(502);
+    expect(JSON.parse(await textOf(response))).toMatchObject({ error: { code: 'upstream_timeout' } });
+    expect(upstream.seen.signal?.aborted).toBe(true);
+    expect(gateway.records).toHaveLength(1);
+    expect(gateway.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_timeout' });
+  });
+});
