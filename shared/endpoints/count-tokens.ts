@@ -3,6 +3,7 @@ import { jsonResponse, parsedJsonBody, type GatewayRequest, type GatewayResponse
 import { admitRequest } from '../pipeline/admit-request.ts';
 import { admitTokenCountRate } from '../pipeline/admit-usage.ts';
 import { AttemptsExhaustedError, tryTargets } from '../pipeline/failover.ts';
+import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits, planTargets } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
@@ -35,8 +36,9 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
   if (!target?.provider.protocols.includes('anthropic-messages')) {
     return jsonResponse(200, await countMessagesTokensEstimate(countRequest), { ...rateHeaders, [TOKEN_COUNT_HEADER]: 'estimated' });
   }
+  const limits = attemptLimits(services, admitted, route.receivedAt);
   try {
-    const { response } = await tryTargets(
+    const { response, target: served, abort } = await tryTargets(
       [target],
       // count_tokens takes neither an output cap nor streaming.
       (chosen) => ({
@@ -44,9 +46,10 @@ export async function handleCountTokens(request: GatewayRequest, services: Gatew
         headers: anthropicProtocolHeaders(request.headers, false),
         body: buildUpstreamMessagesBody(countRequest, chosen.model.model, ['max_tokens', 'stream']),
       }),
-      { services, projectId: admitted.config.project.projectId, ...attemptLimits(services, admitted, route.receivedAt) },
+      { services, projectId: admitted.config.project.projectId, ...limits },
     );
-    const body = await response.text();
+    // The count's body is bounded by the request's deadline, as a generation's is.
+    const body = await readBeforeDeadline(response.text(), { remainingMs: limits.deadlineAt - services.clock.now(), provider: served.provider.provider, abort });
     return { status: response.status, headers: { ...rateHeaders, 'content-type': response.headers.get('content-type') ?? 'application/json', [TOKEN_COUNT_HEADER]: 'provider' }, body };
   } catch (thrown) {
     const error = toGatewayError(thrown);

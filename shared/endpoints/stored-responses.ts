@@ -50,7 +50,7 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
   if (called.refusal) return called.refusal;
   const { response } = called;
   const contentType = response.headers.get('content-type') ?? 'application/json';
-  const body = contentType.startsWith('text/event-stream') && response.body ? response.body : await response.text();
+  const body = contentType.startsWith('text/event-stream') && response.body ? response.body : await called.readText();
   return { status: response.status, headers: { 'content-type': contentType, 'x-gateway-provider': provider.provider }, body };
 }
 

@@ -42,7 +42,7 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
     await billFinishedVideo(services, admitted, job, { ...job.video, status: 'completed' }, route);
     return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream', ...served }, body: response.body ?? '' };
   }
-  const text = await response.text();
+  const text = await called.readText();
   const video = parseJsonObject(text);
   if (video && request.method === 'GET') {
     await saveQuietly(services, { ...job, video });

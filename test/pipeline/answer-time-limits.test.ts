@@ -112,3 +112,30 @@ describe('an upstream that sends its head, then stops', () => {
     expect(gateway.records[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_timeout' });
   });
 });
+
+describe('a pass-through read of the upstream (a stored response, a token count) whose body never ends', () => {
+  it('answers GET /v1/responses/{id} 502 upstream_timeout at the deadline and lets the upstream go', async () => {
+    const upstream = stallingUpstream('application/json', '{"id":"resp_1","object":"response",');
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat', 'openai-responses'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: upstream.fetch });
+    const owner = { projectId: 'acme', provider: 'openai', model: 'openai/gpt-4o-mini', requestId: 'gen-1' };
+    const services = { ...fake.services, generations: { findGeneration: async () => undefined, findStoredResponse: async () => owner }, settings: { ...fake.services.settings, upstreamFirstByteTimeoutMs: 100, requestDeadlineMs: 400 } };
+
+    const response = await createOpenAiRouteGroup(services)({ ...request('/v1/responses/resp_1', {}), method: 'GET', body: Buffer.alloc(0) });
+
+    expect(response.status).toBe(502);
+    expect(JSON.parse(await textOf(response))).toMatchObject({ error: { code: 'upstream_timeout' } });
+    expect(upstream.seen.signal?.aborted).toBe(true);
+  });
+
+  it('answers /v1/messages/count_tokens 502 upstream_timeout at the deadline and lets the upstream go', async () => {
+    const upstream = stallingUpstream('application/json', '{"input_tokens":');
+    const fake = createFakeGateway({ providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')], models: [{ slug: 'anthropic/claude-haiku-4-5' }], fetch: upstream.fetch });
+    const services = { ...fake.services, settings: { ...fake.services.settings, upstreamFirstByteTimeoutMs: 100, requestDeadlineMs: 400 } };
+
+    const response = await createMessagesRouteGroup(services)(request('/v1/messages/count_tokens', { model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }] }));
+
+    expect(response.status).toBe(502);
+    expect(JSON.parse(await textOf(response))).toMatchObject({ type: 'error', error: { message: `Provider "anthropic" did not finish its answer within the request's deadline.` } });
+    expect(upstream.seen.signal?.aborted).toBe(true);
+  });
+});
