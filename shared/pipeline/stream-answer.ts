@@ -84,5 +84,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   if (!output.heldFailure) return { status: 200, headers, body };
   const held = await holdStatusUntilContent(body, () => output.heldFailure?.());
   if ('failure' in held) return bridge.renderError(held.failure, answer.servedBy);
+  // The status goes out with the first bytes, a heartbeat maybe: later failures are the stream's to tell.
+  output.statusCommitted?.();
   return { status: 200, headers, body: held.body };
 }

@@ -179,6 +179,12 @@ export interface ClientStream {
    * failure that came before anything was written, which the pipeline then answers with its status.
    */
   heldFailure?(): GatewayError | undefined;
+  /**
+   * Tells a stream that holds its failures (heldFailure) that its status went out before any content (a
+   * heartbeat committed it while the upstream was silent): a failure from then on can no longer be answered
+   * with a status, so it is written in-band.
+   */
+  statusCommitted?(): void;
 }
 
 /** How an answer is shown to the client: the names it asked for, and whether and how usage appears. */

@@ -5,7 +5,7 @@ import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { heldUpstreamFailure, inBandErrorText } from './editor-errors.ts';
 import { THINK_CLOSE, THINK_OPEN } from './editor-think-block.ts';
 
-export type EditorStream = ClientStream & { fail(error: GatewayError): string; heldFailure(): GatewayError | undefined };
+export type EditorStream = ClientStream & { fail(error: GatewayError): string; heldFailure(): GatewayError | undefined; statusCommitted(): void };
 
 /**
  * Canonical events as the `chat.completion.chunk` stream the editor parses (OpenAI's chunks, written by the
@@ -16,7 +16,8 @@ export type EditorStream = ClientStream & { fail(error: GatewayError): string; h
  *   arguments: the editor reads no other kind of call;
  * - reasoning is text inside `<think>` tags before the answer (the editor reads no reasoning field);
  * - a failure after the first content is text of its own, then a `stop` finish, the usage chunk when
- *   asked for, and `[DONE]`: the editor shows what was answered and why it stopped.
+ *   asked for, and `[DONE]`: the editor shows what was answered and why it stopped. So is a failure after a
+ *   heartbeat sent the status before any content (statusCommitted): no status can carry it any more.
  */
 export function createEditorStreamWriter(presentation: Presentation): EditorStream {
   const includeUsage = presentation.showUsage || presentation.injectCost;
@@ -31,6 +32,7 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
   let thinking = false;
   let held: GatewayError | undefined;
   let failed = false;
+  let committed = false;
 
   function open(): string[] {
     if (opened) return [];
@@ -62,7 +64,7 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
       case 'usage':
         return chunks.push(event);
       case 'error':
-        if (opened) return failInBand(event.message);
+        if (opened || committed) return failInBand(event.message);
         held = heldUpstreamFailure(event.errorType, event.message);
         return [];
       case 'reasoning-delta': {
@@ -90,13 +92,15 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
       return canonical.flatMap(write).join('');
     },
     async end() {
-      if (held) return '';
+      // A failure held just before the status went out: told in-band, as nothing else can tell it now.
+      if (held) return committed && !failed ? [...failInBand(held.publicMessage), ...chunks.end()].join('') : '';
       const finalUsage = includeUsage ? await presentation.finalUsage() : undefined;
       return [...before({ type: 'finish', reason: 'stop' }), ...chunks.end(finalUsage)].join('');
     },
     fail(error) {
-      if (held) return '';
-      if (!opened) {
+      if (held && !committed) return '';
+      if (held && !failed) return [...failInBand(held.publicMessage), ...chunks.end()].join('');
+      if (!opened && !committed) {
         held = error;
         return '';
       }
@@ -104,5 +108,8 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
       return [...failInBand(error.publicMessage), ...chunks.end()].join('');
     },
     heldFailure: () => held,
+    statusCommitted: () => {
+      committed = true;
+    },
   };
 }

@@ -181,6 +181,32 @@ describe('the editor bridge when the upstream fails', () => {
   });
 });
 
+describe('an editor stream whose status a heartbeat sent before any content', () => {
+  const none = { raw: '', data: undefined, payload: undefined };
+  const lost = new GatewayError('upstream', 'Provider "openai" sent nothing for 300 s.', { code: 'upstream_timeout' });
+
+  it('tells a failure of the gateway in-band: the editor would otherwise get an empty answer', async () => {
+    const writer = createEditorStreamWriter(presentation());
+    writer.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }]);
+    writer.statusCommitted();
+    const read = await readChatStreamWithOpenAiSdk(splitFrames(writer.fail(lost)));
+    expect(read.text.trim()).toBe('[The gateway could not finish this answer: Provider "openai" sent nothing for 300 s.]');
+    expect(writer.heldFailure()).toBeUndefined();
+  });
+
+  it("tells the upstream's own error event in-band, and a failure held just before the status went out", async () => {
+    const failing = createEditorStreamWriter(presentation());
+    failing.statusCommitted();
+    const frames = [failing.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'error', errorType: 'rate-limit', message: 'Rate limit reached' }]), await failing.end()].join('');
+    expect((await readChatStreamWithOpenAiSdk(splitFrames(frames))).text).toContain('Rate limit reached');
+
+    const heldFirst = createEditorStreamWriter(presentation());
+    heldFirst.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'error', errorType: 'rate-limit', message: 'Rate limit reached' }]);
+    heldFirst.statusCommitted();
+    expect((await readChatStreamWithOpenAiSdk(splitFrames(await heldFirst.end()))).text).toContain('could not finish this answer');
+  });
+});
+
 describe('editorStreamErrorFrame (a stream committed before the provider answered, then failed)', () => {
   it('is a whole answer that says why, which the SDK parses', async () => {
     const frames = splitFrames(`: keep-alive\n\n${editorStreamErrorFrame(new GatewayError('upstream', 'Provider "openai" failed with HTTP 500: boom', { code: 'upstream_error' }))}`).slice(1);
