@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicStreamFrames, converseStreamFrames, exceptionFrame } from '../support/bedrock-event-stream.ts';
+import { anthropicStreamFrames, converseStreamFrames, errorFrame, exceptionFrame } from '../support/bedrock-event-stream.ts';
 import { sendBedrockError, sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type BedrockScript, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -200,6 +200,22 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5 });
     expect(lastRequest()).toMatchObject({ operation: 'invoke-with-response-stream', body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] } });
     expect(lastRequest().body).not.toHaveProperty('model');
+  });
+
+  it('ends a chat stream with an error, metered as failed, when ConverseStream sends an unmodelled error message', async () => {
+    bedrock.answerWith((_request, response) => {
+      const frames = converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')).slice(0, 3);
+      return sendEventStream(response, [...frames, errorFrame('InternalFailure', 'The request processing has failed because of an unknown error.')]);
+    });
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-converse-error-message' } }).chat.completions.create({ model: 'nova', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const finishes: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) finishes.push(chunk.choices[0]?.finish_reason);
+    })().catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ message: 'The request processing has failed because of an unknown error.' });
+    expect(finishes.filter(Boolean)).toEqual([]);
+    expect(await generation('bedrock-converse-error-message')).toMatchObject({ status: 'failed' });
   });
 
   it("maps Bedrock's refusal into an OpenAI client's error body", async () => {

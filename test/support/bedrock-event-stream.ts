@@ -23,6 +23,14 @@ export function exceptionFrame(exceptionType: string, message: string): Uint8Arr
   });
 }
 
+/** An unmodelled error: `:message-type: error`, its code and message in headers and no payload. */
+export function errorFrame(errorCode: string, message: string): Uint8Array {
+  return codec.encode({
+    headers: { ':message-type': header('error'), ':error-code': header(errorCode), ':error-message': header(message) },
+    body: new Uint8Array(0),
+  });
+}
+
 /** InvokeModelWithResponseStream's `chunk`: one Anthropic event's JSON, base64 in `bytes` (`p` pads, as Bedrock does). */
 export function anthropicChunkFrame(eventJson: string): Uint8Array {
   return eventFrame('chunk', { bytes: Buffer.from(eventJson, 'utf8').toString('base64'), p: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0' });

@@ -4,7 +4,9 @@ import type { StreamDecoder, UpstreamEvent } from '../../transport/stream-decode
 
 /**
  * ConverseStream's messages as events shaped the way the AWS SDK shapes them: `{<event type>: <payload>}`
- * (`{contentBlockDelta: {…}}`), an exception as `{<exception type>: {message}}`.
+ * (`{contentBlockDelta: {…}}`), an exception as `{<exception type>: {message}}`. An unmodelled error (an
+ * `error` message, its code in `:error-code`: `InternalFailure`, …) is an exception too, keyed
+ * `<code>Exception` when its code does not say so, so that the reader ends the stream with it.
  */
 export function createConverseStreamDecoder(): Promise<StreamDecoder> {
   return createAwsEventStreamDecoder(toConverseEvent);
@@ -12,7 +14,8 @@ export function createConverseStreamDecoder(): Promise<StreamDecoder> {
 
 function toConverseEvent(message: EventStreamMessage): UpstreamEvent | undefined {
   if (!message.type) return undefined;
-  const payload = { [message.type]: parseJsonObject(message.body) ?? {} };
+  const key = message.messageType === 'event' || message.type.endsWith('Exception') ? message.type : `${message.type}Exception`;
+  const payload = { [key]: parseJsonObject(message.body) ?? {} };
   const data = JSON.stringify(payload);
   return { raw: data, data, payload };
 }

@@ -4,7 +4,7 @@ import { createCanonicalMeter } from '../../../shared/canonical/canonical-meter.
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
-import { concatFrames, converseStreamFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
+import { concatFrames, converseStreamFrames, errorFrame, exceptionFrame } from '../../support/bedrock-event-stream.ts';
 import { readFixture } from '../../support/fixtures.ts';
 import { translateStream } from '../../canonical/support/translate.ts';
 
@@ -61,6 +61,14 @@ describe('createConverseStreamReader', () => {
 
     expect(events.at(-1)).toEqual({ type: 'error', errorType: 'rate-limit', message: 'Too many tokens, please wait before trying again.' });
     expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(2);
+  });
+
+  it('ends with the error an unmodelled error message carries in its headers, whatever its code', async () => {
+    const payloads = await recordedPayloads('converse-stream-text.chunks.txt', [errorFrame('InternalFailure', 'The request processing has failed because of an unknown error.')]);
+    const events = read([...payloads.slice(0, 3), ...payloads.slice(-1), ...payloads.slice(3)]);
+
+    expect(events.at(-1)).toEqual({ type: 'error', errorType: 'server', message: 'The request processing has failed because of an unknown error.' });
+    expect(events.some((event) => event.type === 'finish')).toBe(false);
   });
 
   it("is translated into a chat stream and into Anthropic's events with the recorded usage", async () => {
