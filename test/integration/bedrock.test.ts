@@ -218,6 +218,22 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(await generation('bedrock-converse-error-message')).toMatchObject({ status: 'failed' });
   });
 
+  it('answers a turn after tool calls that offers no tools (Converse requires a toolConfig then)', async () => {
+    bedrock.answerWith(recordedAnswers);
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'nova',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+        { role: 'user', content: 'Summarise the conversation.' },
+      ],
+    });
+
+    expect(completion.choices[0]?.message.content).toContain('strawberry');
+    expect(lastRequest().body.toolConfig).toMatchObject({ tools: [{ toolSpec: { name: 'no_tools_available' } }] });
+  });
+
   it("maps Bedrock's refusal into an OpenAI client's error body", async () => {
     bedrock.answerWith((_request, response) => sendBedrockError(response, 400, 'ValidationException', 'The model returned the following errors: messages: text field is blank'));
 

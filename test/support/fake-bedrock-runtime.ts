@@ -45,7 +45,9 @@ const PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|co
  * service `bedrock` and the runtime's region, made with one of the known credentials over exactly the
  * method, path, signed headers and body received (the body's SHA-256 included): the fake signs the
  * received request again with the AWS SDK's signer and compares. A Bedrock API key (bearer) is accepted
- * when configured. Refusals are Bedrock's: 403 with `x-amzn-errortype`.
+ * when configured. Refusals are Bedrock's: 403 with `x-amzn-errortype`. A Converse request that breaks a rule
+ * the real runtime enforces (a conversation with tool blocks and no toolConfig) is refused as Bedrock
+ * refuses it: 400 ValidationException.
  */
 export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Promise<FakeBedrockRuntime> {
   const received: BedrockRequest[] = [];
@@ -77,6 +79,8 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
       authorization: verdict.authorization,
     };
     received.push(seen);
+    const invalid = converseValidationError(seen);
+    if (invalid) return sendBedrockError(response, 400, 'ValidationException', invalid);
     await script(seen, response);
   }
 
@@ -95,6 +99,15 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
         server.closeAllConnections();
       }),
   };
+}
+
+/** The Converse rules the real runtime enforces whatever the model (the ones the gateway's writer must keep). */
+function converseValidationError(request: BedrockRequest): string | undefined {
+  if (request.operation !== 'converse' && request.operation !== 'converse-stream') return undefined;
+  const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
+  const holdsToolBlocks = messages.some((message) => Array.isArray(message.content) && message.content.some((block: Record<string, unknown>) => 'toolUse' in block || 'toolResult' in block));
+  if (holdsToolBlocks && !request.body.toolConfig) return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
+  return undefined;
 }
 
 async function authorize(request: IncomingMessage, body: string, options: FakeBedrockOptions): Promise<SigV4Verdict<BedrockAuthorization>> {

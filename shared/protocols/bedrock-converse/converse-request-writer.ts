@@ -21,7 +21,8 @@ import type {
  *   fetch, and other files are dropped and named; a text file becomes a `txt` document;
  * - max_tokens, temperature (capped at 1, the range of Bedrock's models), top_p and stop sequences go to
  *   `inferenceConfig`; tools to `toolConfig` (a custom tool as one `input` string, custom-tool-input.ts);
- *   tool choice auto → auto, required → any, a named tool → tool;
+ *   tool choice auto → auto, required → any, a named tool → tool; a conversation with earlier tool calls
+ *   and no tools in this turn gets a placeholder tool (NO_TOOLS_PLACEHOLDER), as Converse requires;
  * - what Converse has no common field for is dropped and named: `tool_choice: none`, one call at a time,
  *   reasoning effort (each model takes its own `additionalModelRequestFields`), structured output, user,
  *   and earlier reasoning (only its own model could read it back).
@@ -46,7 +47,6 @@ export function writeConverseRequest(request: CanonicalRequest): Record<string, 
       },
     }),
   );
-  const toolChoice = writeToolChoice(request, tools.length > 0);
   for (const [field, present] of [
     ['reasoning_effort', request.reasoning !== undefined && request.reasoning.effort !== 'none'],
     ['response_format', request.responseFormat !== undefined],
@@ -54,11 +54,13 @@ export function writeConverseRequest(request: CanonicalRequest): Record<string, 
   ] as const) {
     if (present) dropped.add(field);
   }
+  const messages = writeConversation(request.messages, dropped);
+  const toolConfig = writeToolConfig(request, tools, messages);
   const body: ConverseRequestBody = {
-    messages: writeConversation(request.messages, dropped),
+    messages,
     ...(system.length > 0 ? { system } : {}),
     ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
-    ...(tools.length > 0 ? { toolConfig: { tools, ...(toolChoice ? { toolChoice } : {}) } } : {}),
+    ...(toolConfig ? { toolConfig } : {}),
   };
   return { ...body };
 }
@@ -134,6 +136,23 @@ function documentBlock(part: Extract<CanonicalPart, { type: 'file' }>): Converse
   const dataUrl = DATA_URL.exec(part.dataUrl ?? '');
   if (!dataUrl || dataUrl[1] !== 'application/pdf') return undefined;
   return { document: { format: 'pdf', name, source: { bytes: dataUrl[2] ?? '' } } };
+}
+
+/**
+ * Converse refuses a conversation holding toolUse or toolResult blocks without a toolConfig ("The toolConfig
+ * field must be defined when using toolUse and toolResult content blocks"), which is what a client sends
+ * when it offers no tools in a turn after earlier calls (a summary, a last answer). Such a request gets
+ * this one tool, which tells the model not to call it.
+ */
+export const NO_TOOLS_PLACEHOLDER: ConverseTool = {
+  toolSpec: { name: 'no_tools_available', description: 'No tool is available in this turn: never call this one.', inputSchema: { json: { type: 'object', properties: {} } } },
+};
+
+function writeToolConfig(request: CanonicalRequest, tools: ConverseTool[], messages: readonly ConverseMessage[]): ConverseRequestBody['toolConfig'] {
+  const toolChoice = writeToolChoice(request, tools.length > 0);
+  if (tools.length > 0) return { tools, ...(toolChoice ? { toolChoice } : {}) };
+  const holdsToolBlocks = messages.some((message) => message.content.some((block) => 'toolUse' in block || 'toolResult' in block));
+  return holdsToolBlocks ? { tools: [NO_TOOLS_PLACEHOLDER] } : undefined;
 }
 
 function writeToolChoice(request: CanonicalRequest, hasTools: boolean): ConverseToolChoice | undefined {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DroppedFields } from '../../../shared/canonical/dropped-fields.ts';
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
+import { NO_TOOLS_PLACEHOLDER } from '../../../shared/protocols/bedrock-converse/converse-request-writer.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 import type { WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
@@ -89,6 +90,21 @@ describe('writeConverseRequest', () => {
       inferenceConfig: { maxTokens: 100 },
     });
     expect(dropped).toContain('messages[].content[type=thinking]');
+  });
+
+  it('gives a conversation with earlier tool calls and no tools in this turn the toolConfig Converse requires, with one placeholder tool', () => {
+    const { body } = toConverse(openAiChatProtocol, {
+      model: 'nova',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+        { role: 'user', content: 'Summarise the conversation.' },
+      ],
+    });
+
+    expect(body.toolConfig).toEqual({ tools: [NO_TOOLS_PLACEHOLDER] });
+    expect(toConverse(openAiChatProtocol, { model: 'nova', messages: [{ role: 'user', content: 'Hi' }] }).body).not.toHaveProperty('toolConfig');
   });
 
   it('leaves out reasoning an earlier assistant turn carried (only its own model could read it back), naming it', () => {
