@@ -21,9 +21,10 @@ import type {
  *   fetch, and other files are dropped and named; a text file becomes a `txt` document;
  * - max_tokens, temperature (capped at 1, the range of Bedrock's models), top_p and stop sequences go to
  *   `inferenceConfig`; tools to `toolConfig` (a custom tool as one `input` string, custom-tool-input.ts);
- *   tool choice auto → auto, required → any, a named tool → tool; a conversation with earlier tool calls
- *   and no tools in this turn gets a placeholder tool (NO_TOOLS_PLACEHOLDER), as Converse requires;
- * - what Converse has no common field for is dropped and named: `tool_choice: none`, one call at a time,
+ *   tool choice auto → auto, required → any, a named tool → tool, none → no tools offered (Converse has
+ *   no "none"); a conversation with earlier tool calls and no tools in this turn gets a placeholder tool
+ *   (NO_TOOLS_PLACEHOLDER), as Converse requires;
+ * - what Converse has no common field for is dropped and named: one call at a time,
  *   reasoning effort (each model takes its own `additionalModelRequestFields`), structured output, user,
  *   and earlier reasoning (only its own model could read it back).
  */
@@ -149,8 +150,10 @@ export const NO_TOOLS_PLACEHOLDER: ConverseTool = {
 };
 
 function writeToolConfig(request: CanonicalRequest, tools: ConverseTool[], messages: readonly ConverseMessage[]): ConverseRequestBody['toolConfig'] {
-  const toolChoice = writeToolChoice(request, tools.length > 0);
-  if (tools.length > 0) return { tools, ...(toolChoice ? { toolChoice } : {}) };
+  // Converse has no "none": a turn that allows no call is offered no tools.
+  const offered = request.toolChoice === 'none' ? [] : tools;
+  const toolChoice = writeToolChoice(request, offered.length > 0);
+  if (offered.length > 0) return { tools: offered, ...(toolChoice ? { toolChoice } : {}) };
   const holdsToolBlocks = messages.some((message) => message.content.some((block) => 'toolUse' in block || 'toolResult' in block));
   return holdsToolBlocks ? { tools: [NO_TOOLS_PLACEHOLDER] } : undefined;
 }
@@ -158,9 +161,9 @@ function writeToolConfig(request: CanonicalRequest, tools: ConverseTool[], messa
 function writeToolChoice(request: CanonicalRequest, hasTools: boolean): ConverseToolChoice | undefined {
   const choice = request.toolChoice;
   if (request.parallelToolCalls === false) request.dropped.add('parallel_tool_calls');
-  if (choice === undefined) return undefined;
-  if (!hasTools || choice === 'none') {
-    if (choice !== 'none' || hasTools) request.dropped.add('tool_choice');
+  if (choice === undefined || choice === 'none') return undefined;
+  if (!hasTools) {
+    request.dropped.add('tool_choice');
     return undefined;
   }
   if (choice === 'auto') return { auto: {} };

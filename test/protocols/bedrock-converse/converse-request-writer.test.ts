@@ -60,12 +60,29 @@ describe('writeConverseRequest', () => {
       user: 'user-7',
       parallel_tool_calls: false,
       tools: [{ type: 'function', function: { name: 'noop', parameters: { type: 'object', properties: {} } } }],
-      tool_choice: 'none',
     });
 
     expect(body.messages).toEqual([{ role: 'user', content: [{ text: 'Describe' }] }]);
-    expect(body.toolConfig).toEqual({ tools: [{ toolSpec: { name: 'noop', inputSchema: { json: { type: 'object', properties: {} } } } }] });
-    expect(dropped).toEqual(expect.arrayContaining(['messages[].content[type=image_url]', 'reasoning_effort', 'response_format', 'user', 'parallel_tool_calls', 'tool_choice']));
+    expect(dropped).toEqual(expect.arrayContaining(['messages[].content[type=image_url]', 'reasoning_effort', 'response_format', 'user', 'parallel_tool_calls']));
+  });
+
+  it('keeps tool_choice none by offering no tools (Converse has no "none"), the placeholder tool when earlier calls need a toolConfig', () => {
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
+    const fresh = toConverse(openAiChatProtocol, { model: 'nova', messages: [{ role: 'user', content: 'Hi' }], tools, tool_choice: 'none' });
+    expect(fresh.body).not.toHaveProperty('toolConfig');
+    expect(fresh.dropped).toEqual([]);
+
+    const after = toConverse(openAiChatProtocol, {
+      model: 'nova',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+      ],
+      tools,
+      tool_choice: 'none',
+    });
+    expect(after.body.toolConfig).toEqual({ tools: [NO_TOOLS_PLACEHOLDER] });
   });
 
   it("writes a Messages request's blocks: documents, tool results marked as errors, earlier thinking left out", () => {
