@@ -154,6 +154,11 @@ export interface ErrorWords {
   code?: string;
   /** The request field the upstream found fault with, when it named one (OpenAI's `param`). */
   param?: string;
+  /**
+   * The prompt does not fit the model's context window. Each protocol words this its own way, and agents
+   * recover on their own protocol's words (Codex compacts on OpenAI's code `context_length_exceeded`).
+   */
+  contextWindowExceeded?: boolean;
 }
 
 export interface StreamReader {

@@ -98,6 +98,14 @@ describe('/v1/responses on an Anthropic model', () => {
     expect(error).toMatchObject({ code: 'previous_response_not_supported', param: 'previous_response_id' });
   });
 
+  it('answers Anthropic’s prompt-too-long 400 with OpenAI’s code context_length_exceeded, on which Codex compacts the conversation', async () => {
+    const tooLong = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' }, request_id: 'req_011' };
+    anthropic.answerWith((_request, response) => sendJson(response, 400, tooLong));
+    const error = await gateway.openai(key).responses.create({ model: 'claude-haiku-4-5', input: 'x' }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ code: 'context_length_exceeded', type: 'invalid_request_error', message: expect.stringContaining('prompt is too long') });
+  });
+
   it('answers a provider 429 in OpenAI’s error body, and fails over from a failing OpenAI model to the Anthropic one', async () => {
     anthropic.answerWith((_request, response) => sendJson(response, 429, readFixture('anthropic/messages-error-429-rate-limit.json'), { 'retry-after': '3' }));
     const limited = await gateway.openai(key).responses.create({ model: 'claude-haiku-4-5', input: 'x' }).catch((thrown: unknown) => thrown);

@@ -138,10 +138,21 @@ export function toAnthropicErrorType(type: CanonicalErrorType): string {
   return toAnthropic[type];
 }
 
-/** What an Anthropic-shaped error body says (an empty body still gets a message); its type stays as `code`. */
+/**
+ * Anthropic's words for a prompt too long for the context window: the prompt alone ("prompt is too long:
+ * 208310 tokens > 200000 maximum"), or with max_tokens ("input length and `max_tokens` exceed context limit: …").
+ */
+const CONTEXT_WINDOW_EXCEEDED = /^prompt is too long\b|exceed context limit/i;
+
+/**
+ * What an Anthropic-shaped error body says (an empty body still gets a message); its type stays as `code`.
+ * Anthropic has no type for a full context window, only its message: that is read here, once.
+ */
 export function readAnthropicErrorWords(body: string): ErrorWords {
   const words = readErrorWords(body);
-  return { type: mapAnthropicErrorType(words.type), message: words.message.trim() || 'The provider failed.', ...(words.type ? { code: words.type } : {}) };
+  const message = words.message.trim() || 'The provider failed.';
+  const contextWindowExceeded = words.type === 'invalid_request_error' && CONTEXT_WINDOW_EXCEEDED.test(message);
+  return { type: mapAnthropicErrorType(words.type), message, ...(words.type ? { code: words.type } : {}), ...(contextWindowExceeded ? { contextWindowExceeded } : {}) };
 }
 
 /** An upstream error's words as Anthropic's error body. */

@@ -53,8 +53,12 @@ export function readBedrockErrorWords(answer: UpstreamErrorAnswer): ErrorWords {
   const message = refusedCredentials
     ? "Bedrock refused the gateway's AWS credentials: its role (or the provider's profile) may not invoke this model in this region."
     : readErrorWords(answer.body).message.trim() || `Bedrock failed with HTTP ${answer.status}.`;
-  return { type, message, ...(name ? { code: name } : {}) };
+  const contextWindowExceeded = name === 'ValidationException' && CONTEXT_WINDOW_EXCEEDED.test(message);
+  return { type, message, ...(name ? { code: name } : {}), ...(contextWindowExceeded ? { contextWindowExceeded } : {}) };
 }
+
+/** Bedrock's words for a prompt too long for the context window ("Input is too long for requested model."; Claude's own through InvokeModel). */
+const CONTEXT_WINDOW_EXCEEDED = /input is too long for requested model|^prompt is too long\b/i;
 
 /** The canonical kind of a Bedrock error type (a stream's exception, or an answer's), else by its status. */
 export function canonicalTypeOf(name: string | undefined, status = 500): CanonicalErrorType {

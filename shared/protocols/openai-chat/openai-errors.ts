@@ -95,9 +95,14 @@ export function readOpenAiErrorWords(body: string): ErrorWords {
   };
 }
 
-/** An upstream error's words as an OpenAI error body; the upstream's own code (or type) stays in `code`. */
+/**
+ * An upstream error's words as an OpenAI error body; the upstream's own code (or type) stays in `code`, but
+ * a full context window is OpenAI's `context_length_exceeded`, the code its clients recover on (Codex
+ * compacts the conversation; otherwise it shows the error and stops).
+ */
 export function writeOpenAiErrorBody(words: ErrorWords): string {
-  return JSON.stringify({ error: { message: words.message, type: toChatErrorType(words.type), code: words.code ?? null, param: words.param ?? null } });
+  const code = words.contextWindowExceeded ? 'context_length_exceeded' : (words.code ?? null);
+  return JSON.stringify({ error: { message: words.message, type: toChatErrorType(words.type), code, param: words.param ?? null } });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   anthropicStreamErrorFrame,
   passThroughUpstreamError,
   readAnthropicErrorBody,
+  readAnthropicErrorWords,
   relayAnthropicUpstreamError,
   renderAnthropicError,
 } from '../../../shared/protocols/anthropic-messages/anthropic-errors.ts';
@@ -153,5 +154,25 @@ describe('relayAnthropicUpstreamError', () => {
     const body = readFixture('anthropic/messages-error-429-rate-limit.json');
     const response = relayAnthropicUpstreamError({ status: 429, retryAfter: '7', contentType: 'application/json', body });
     expect(response).toEqual({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' }, body });
+  });
+});
+
+describe('readAnthropicErrorWords', () => {
+  const body = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_011' });
+
+  it('knows a full context window by its message, the only place Anthropic says so', () => {
+    expect(readAnthropicErrorWords(body('invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'))).toEqual({
+      type: 'invalid-request',
+      message: 'prompt is too long: 208310 tokens > 200000 maximum',
+      code: 'invalid_request_error',
+      contextWindowExceeded: true,
+    });
+    const withMaxTokens = 'input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again';
+    expect(readAnthropicErrorWords(body('invalid_request_error', withMaxTokens)).contextWindowExceeded).toBe(true);
+  });
+
+  it('leaves every other refusal as it is', () => {
+    expect(readAnthropicErrorWords(readFixture('anthropic/messages-error-400-invalid-request.json')).contextWindowExceeded).toBeUndefined();
+    expect(readAnthropicErrorWords(body('overloaded_error', 'prompt is too long')).contextWindowExceeded).toBeUndefined();
   });
 });

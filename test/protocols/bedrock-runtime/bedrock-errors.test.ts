@@ -26,6 +26,12 @@ describe("Bedrock's error types", () => {
     expect(readBedrockErrorWords(interpreted)).toEqual({ type: words, message, code: type });
   });
 
+  it('knows a full context window by the validation message Bedrock gives it', () => {
+    expect(readBedrockErrorWords(answer(400, 'ValidationException', 'Input is too long for requested model.')).contextWindowExceeded).toBe(true);
+    expect(readBedrockErrorWords(answer(400, 'ValidationException', 'prompt is too long: 208310 tokens > 200000 maximum')).contextWindowExceeded).toBe(true);
+    expect(readBedrockErrorWords(answer(400, 'ValidationException', 'messages: text content blocks must be non-empty')).contextWindowExceeded).toBeUndefined();
+  });
+
   it('moves on to the next target for throttling, a model not ready, a time-out and a model error, not for validation', () => {
     const failover = (type: string, status: number) => isGatewaySideUpstreamStatus(interpretBedrockErrorAnswer(answer(status, type, 'x')).status);
 

@@ -108,3 +108,10 @@ describe('an OpenAI-shaped upstream error relayed to another OpenAI protocol (ch
     expect(JSON.parse(writeOpenAiErrorBody(readOpenAiErrorWords(body))).error).toEqual({ message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_error', param: null });
   });
 });
+
+describe('writeOpenAiErrorBody', () => {
+  it("names a full context window by OpenAI's code, context_length_exceeded, whatever code the upstream used", () => {
+    const words = { type: 'invalid-request' as const, message: 'prompt is too long: 208310 tokens > 200000 maximum', code: 'invalid_request_error', contextWindowExceeded: true };
+    expect(JSON.parse(writeOpenAiErrorBody(words)).error).toEqual({ message: words.message, type: 'invalid_request_error', code: 'context_length_exceeded', param: null });
+  });
+});
