@@ -90,6 +90,13 @@ describe('complete answers to and from Responses', () => {
     expect(response.status).toBe('completed');
   });
 
+  it('marks the message the output cap cut off incomplete, as OpenAI does, in an incomplete response', async () => {
+    const source = JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json')) as { choices: Array<{ finish_reason: string }> };
+    for (const choice of source.choices) choice.finish_reason = 'length';
+    const response = await createWithSdk(openAiResponsesProtocol.writeResponse(openAiChatProtocol.readResponse(source), presentation()));
+    expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ type: 'message', status: 'incomplete' }] });
+  });
+
   it('writes a recorded Responses answer (reasoning summary, then the message) as a chat completion and as an Anthropic message', () => {
     const canonical = openAiResponsesProtocol.readResponse(JSON.parse(readFixture('openai-responses/responses-nonstream-reasoning-summary.json')));
     const completion = JSON.parse(openAiChatProtocol.writeResponse(canonical, presentation())) as { choices: Array<{ message: { content: string; reasoning_content: string } }>; usage: Record<string, unknown> };

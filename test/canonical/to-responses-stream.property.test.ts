@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
@@ -31,6 +32,12 @@ function expectWellFormedEnvelope(events: Array<{ type: string; sequence_number:
   expect(events.at(-1)?.type).toMatch(/^response\.(completed|incomplete)$/);
 }
 
+/** The message items' statuses: a message the output cap or the content filter cut off (the last item) is incomplete, as OpenAI marks it. */
+function expectMessageStatuses(response: OpenAI.Responses.Response) {
+  const messages = response.output.flatMap((item, position) => (item.type === 'message' ? [{ item, last: position === response.output.length - 1 }] : []));
+  expect(messages.map(({ item }) => item.status)).toEqual(messages.map(({ last }) => (last && response.status === 'incomplete' ? 'incomplete' : 'completed')));
+}
+
 describe('chat streams translated to Responses streams', () => {
   it('are well formed for the official SDK and carry the source text, reasoning, calls, end and usage', async () => {
     await fc.assert(
@@ -43,6 +50,7 @@ describe('chat streams translated to Responses streams', () => {
         expect(read.reasoning).toBe(meaning.reasoning);
         expect(read.toolCalls).toEqual(meaning.toolCalls);
         expect([read.status, read.incompleteReason ?? undefined]).toEqual(endByChatFinish[finish]);
+        expectMessageStatuses(read.response);
         expect(read.usage).toEqual({
           input_tokens: usage.input + usage.cacheRead,
           input_tokens_details: { cached_tokens: usage.cacheRead },
@@ -80,6 +88,7 @@ describe('Anthropic streams translated to Responses streams', () => {
         expect(read.encrypted).toEqual(items.filter((item) => item.kind === 'reasoning').map(() => 'gateway-anthropic-signature:c2lnbmF0dXJl'));
         expect(read.toolCalls).toEqual(meaning.toolCalls);
         expect([read.status, read.incompleteReason ?? undefined]).toEqual(endByStopReason[stopReason]);
+        expectMessageStatuses(read.response);
         expect(read.usage).toMatchObject({
           input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
           input_tokens_details: { cached_tokens: usage.cacheRead },

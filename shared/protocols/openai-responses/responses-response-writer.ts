@@ -9,8 +9,9 @@ import { renderResponsesUsage } from './responses-usage.ts';
 /**
  * A canonical answer as a response object: reasoning items (the thinking as summary text, a signature or
  * encrypted content carried in `encrypted_content`), one message item per run of text, function and custom
- * tool calls, the status (incomplete for the output cap or the content filter), and usage, with `cost`
- * when the presentation injects it. The id is the gateway's (`resp_…`): a translated answer is stored nowhere.
+ * tool calls, the status (incomplete for the output cap or the content filter, and so is a message they cut
+ * off), and usage, with `cost` when the presentation injects it. The id is the gateway's (`resp_…`): a
+ * translated answer is stored nowhere.
  */
 export function writeResponsesResponse(response: CanonicalResponse, presentation: Presentation): string {
   const responseId = presentation.responseId;
@@ -30,6 +31,9 @@ export function writeResponsesResponse(response: CanonicalResponse, presentation
     }
   }
   const end = toResponsesStatus(response.finish);
+  // The output cap and the content filter stop the answer in its last item: a message they cut off is incomplete.
+  const last = output.at(-1) as ReturnType<typeof messageItem> | undefined;
+  if (end.status === 'incomplete' && last?.type === 'message') last.status = 'incomplete';
   const usage = response.usage ?? ZERO_USAGE;
   const build = (usageShown: Record<string, unknown>) =>
     responseObject({

@@ -20,7 +20,8 @@ type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
  * and response.in_progress first; then one output item at a time, each added, given its deltas and done
  * before the next is added (a message with one output_text part; reasoning with one summary part; a
  * function_call or custom_tool_call with its argument or input deltas); finally response.completed (or
- * response.incomplete for the output cap and the content filter) with every item and the usage (with `cost`
+ * response.incomplete for the output cap and the content filter, the message they cut off `incomplete` as
+ * OpenAI marks it) with every item and the usage (with `cost`
  * when injected), written by `end` once the final usage is known. Every event carries a `sequence_number`
  * from 0; item events carry `output_index` and `item_id`. An upstream error, or the gateway's own failure
  * after the first byte (`fail`), becomes an `error` event and response.failed, and ends the output.
@@ -96,7 +97,8 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     if (closing.kind === 'message') {
       frames += emit('response.output_text.done', { ...where, content_index: 0, text: closing.text, logprobs: [] });
       frames += emit('response.content_part.done', { ...where, content_index: 0, part: outputTextPart(closing.text) });
-      finished = messageItem(closing.id, 'completed', closing.text);
+      // Closed by a finish for the output cap or the content filter, the message is the text they cut off.
+      finished = messageItem(closing.id, toResponsesStatus(finish).status === 'incomplete' ? 'incomplete' : 'completed', closing.text);
     } else if (closing.kind === 'reasoning') {
       if (closing.summaryOpen) {
         frames += emit('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: closing.text });
