@@ -242,5 +242,6 @@ function presentationFor<Body extends RoutableBody>(
     injectCost,
     priceUsd: (usage) => formatUsd(priceUsage(withAcceptedRequest(usage), target.rate)),
     promptTokensEstimate: Math.ceil(prompt().length / 4),
+    clientBody: body,
   };
 }

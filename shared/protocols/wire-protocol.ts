@@ -213,4 +213,6 @@ export interface Presentation {
   finalUsage(): Promise<TokenUsage>;
   /** The prompt's size as estimated before the upstream reports it (Anthropic announces it first). */
   promptTokensEstimate: number;
+  /** The client's request body, for answers that repeat its parameters (a Responses object does). */
+  clientBody: Readonly<Record<string, unknown>>;
 }

@@ -58,6 +58,8 @@ describe('/v1/responses on an Anthropic model', () => {
     expect(anthropic.received[0]?.path).toBe('/v1/messages');
     expect(anthropic.received[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', system: [{ type: 'text', text: 'Be brief.' }], max_tokens: 500, tools: [{ name: 'retrieve_entity_info' }] });
     expect(response.id).toMatch(/^resp_/);
+    // The response repeats the request's parameters, as OpenAI's do; nothing is stored for a translated answer.
+    expect(response).toMatchObject({ instructions: 'Be brief.', max_output_tokens: 500, tools: [lookup], tool_choice: 'auto', store: false, previous_response_id: null });
     expect(response.output.filter((item) => item.type === 'function_call').map((item) => item.type === 'function_call' && JSON.parse(item.arguments))).toEqual([
       { name: 'Alice' },
       { name: 'Bob' },
@@ -77,6 +79,7 @@ describe('/v1/responses on an Anthropic model', () => {
     expect(reasoning?.encrypted_content).toMatch(/^gateway-anthropic-signature:EoQDCm0IDhgC/);
     expect(call).toMatchObject({ name: 'fixed_version', call_id: 'toolu_01825dXWLSoJwCst1qTsiWdb' });
     expect(anthropic.received.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled' } });
+    expect(first).toMatchObject({ reasoning: { effort: 'low', summary: null }, tools: [{ name: 'fixed_version' }], text: { format: { type: 'text' } } });
 
     anthropic.answerWith(recordedAnthropicAnswer());
     const next = await gateway.openai(key).responses.create({

@@ -1,4 +1,5 @@
 import { writeReasoningCarrier } from './reasoning-carrier.ts';
+import { echoedRequestFields } from './responses-echo.ts';
 
 /**
  * The output items and the response object of a translated answer, in the shape OpenAI sends them (one
@@ -46,9 +47,11 @@ export interface ResponseObjectShape {
   output: unknown[];
   usage: Record<string, unknown> | null;
   incompleteReason?: string | undefined;
+  /** The client's request, whose parameters the response repeats. */
+  request: Readonly<Record<string, unknown>>;
 }
 
-/** A response object with the fields the official SDKs type as required (echoed request fields at their defaults). */
+/** A response object with every field the official SDKs type as required, the request's parameters among them. */
 export function responseObject(shape: ResponseObjectShape) {
   return {
     id: shape.id,
@@ -57,21 +60,9 @@ export function responseObject(shape: ResponseObjectShape) {
     status: shape.status,
     error: null,
     incomplete_details: shape.incompleteReason ? { reason: shape.incompleteReason } : null,
-    instructions: null,
-    max_output_tokens: null,
     model: shape.model,
     output: shape.output,
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: false,
-    temperature: null,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: null,
-    truncation: 'disabled',
+    ...echoedRequestFields(shape.request),
     usage: shape.usage,
-    metadata: {},
   };
 }

@@ -44,6 +44,7 @@ export function writeResponsesResponse(response: CanonicalResponse, presentation
       output,
       usage: usageShown,
       incompleteReason: end.incompleteReason,
+      request: presentation.clientBody,
     });
   if (presentation.injectCost) return stringifyWithResponseCost((withCost) => build(withCost(renderResponsesUsage(usage))), presentation.priceUsd(usage));
   return JSON.stringify(build(renderResponsesUsage(usage)));

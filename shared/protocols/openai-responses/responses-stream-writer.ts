@@ -37,7 +37,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
   let finish: FinishReason | undefined;
 
   const emit = (type: string, payload: Record<string, unknown>) => responsesEventFrame(type, { ...payload, sequence_number: sequence++ });
-  const response = (status: 'in_progress' | 'failed') => responseObject({ id: responseId, createdAt: presentation.created, model, status, output: [...done], usage: null });
+  const response = (status: 'in_progress' | 'failed') => responseObject({ id: responseId, createdAt: presentation.created, model, status, output: [...done], usage: null, request: presentation.clientBody });
 
   function start(): string {
     if (started) return '';
@@ -178,7 +178,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     const type = end.status === 'completed' ? 'response.completed' : 'response.incomplete';
     const build = (usageShown: Record<string, unknown>) => ({
       type,
-      response: responseObject({ id: responseId, createdAt: presentation.created, model, status: end.status, output: done, usage: usageShown, incompleteReason: end.incompleteReason }),
+      response: responseObject({ id: responseId, createdAt: presentation.created, model, status: end.status, output: done, usage: usageShown, incompleteReason: end.incompleteReason, request: presentation.clientBody }),
       sequence_number: sequence++,
     });
     const data = presentation.injectCost

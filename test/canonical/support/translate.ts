@@ -56,6 +56,7 @@ export function presentation(overrides: Partial<Presentation> = {}): Presentatio
     priceUsd: () => '0',
     finalUsage: async () => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: true }),
     promptTokensEstimate: 0,
+    clientBody: {},
     ...overrides,
   };
 }
