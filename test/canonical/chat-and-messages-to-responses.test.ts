@@ -53,11 +53,11 @@ describe('recorded Anthropic streams translated to Responses streams', () => {
     expect(read.encrypted).toEqual([`gateway-anthropic-signature:${signature}`]);
   });
 
-  it('ends a stream with an in-band overloaded error as an error event and response.failed, which the SDK rejects', async () => {
+  it("ends a stream with an in-band overloaded error as an error event and response.failed (code server_is_overloaded, which Codex retries), which the SDK rejects", async () => {
     const data = [...sseData(anthropicFixtureBody('messages-stream-text.sse')).slice(0, 3), readFixture('anthropic/messages-stream-error-overloaded.data.json')];
     const frames = await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, data);
     expect(frames.slice(-2).map((frame) => frame.split('\n')[0])).toEqual(['event: error', 'event: response.failed']);
-    expect(JSON.parse(frames.at(-1)?.split('data: ')[1] ?? '')).toMatchObject({ response: { status: 'failed', error: { code: 'server_error', message: 'Overloaded' } } });
+    expect(JSON.parse(frames.at(-1)?.split('data: ')[1] ?? '')).toMatchObject({ response: { status: 'failed', error: { code: 'server_is_overloaded', message: 'Overloaded' } } });
     await expect(readResponsesStreamWithOpenAiSdk(frames)).rejects.toThrow(/Overloaded/);
   });
 });

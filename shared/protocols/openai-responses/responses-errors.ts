@@ -10,10 +10,20 @@ export interface ResponsesFailure {
   message: string;
 }
 
+/**
+ * The codes OpenAI's Responses streams give the failures a client acts on (Codex waits and retries an
+ * overloaded server or a rate limit, and stops on a quota): the type otherwise.
+ */
+const RESPONSES_FAILURE_CODES: Partial<Record<CanonicalErrorType, string>> = {
+  overloaded: 'server_is_overloaded',
+  'rate-limit': 'rate_limit_exceeded',
+  billing: 'insufficient_quota',
+};
+
 /** A canonical error (an upstream's in-band failure) as a Responses stream failure. */
 export function responsesFailureOf(errorType: CanonicalErrorType, message: string): ResponsesFailure {
   const type = toChatErrorType(errorType);
-  return { type, code: type, message };
+  return { type, code: RESPONSES_FAILURE_CODES[errorType] ?? type, message };
 }
 
 /** A gateway error after the first streamed byte (an upstream that broke off) as a Responses stream failure. */
