@@ -12,6 +12,8 @@ export interface UpstreamErrorAnswer {
   body: string;
   /** The error's name where an AWS service gives it in `x-amzn-errortype` (Bedrock: `ThrottlingException:…`). */
   errorType?: string;
+  /** The status the upstream sent, when its error type means another (`status`): messages quote what it sent. */
+  sentStatus?: number;
 }
 
 export async function readUpstreamErrorAnswer(response: Response, apiKey: string | undefined): Promise<UpstreamErrorAnswer> {
@@ -149,7 +151,7 @@ export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provid
       headers: answer.retryAfter ? { 'retry-after': answer.retryAfter } : {},
     });
   }
-  return new GatewayError('upstream', `Provider "${provider}" failed with HTTP ${answer.status}: ${message}`, {
+  return new GatewayError('upstream', `Provider "${provider}" failed with HTTP ${answer.sentStatus ?? answer.status}: ${message}`, {
     code: 'upstream_error',
   });
 }

@@ -38,7 +38,7 @@ function errorNameOf(answer: UpstreamErrorAnswer): string | undefined {
 /** The answer with the status its error type means (unknown types keep the status Bedrock sent). */
 export function interpretBedrockErrorAnswer(answer: UpstreamErrorAnswer): UpstreamErrorAnswer {
   const known = BEDROCK_ERRORS[errorNameOf(answer) ?? ''];
-  return known ? { ...answer, status: known.status } : answer;
+  return known && known.status !== answer.status ? { ...answer, status: known.status, sentStatus: answer.status } : answer;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpretBedrockErrorAnswer, readBedrockErrorWords } from '../../../shared/protocols/bedrock-runtime/bedrock-errors.ts';
 import { awsErrorName } from '../../../shared/transport/aws-error-name.ts';
-import { isGatewaySideUpstreamStatus, type UpstreamErrorAnswer } from '../../../shared/transport/upstream-errors.ts';
+import { isGatewaySideUpstreamStatus, upstreamAnswerToGatewayError, type UpstreamErrorAnswer } from '../../../shared/transport/upstream-errors.ts';
 
 function answer(status: number, errorType: string | undefined, message: string): UpstreamErrorAnswer {
   return { status, retryAfter: null, contentType: 'application/json', body: JSON.stringify({ message }), ...(errorType ? { errorType } : {}) };
@@ -24,6 +24,12 @@ describe("Bedrock's error types", () => {
     expect(interpreted.status).toBe(meant);
     const message = meant === 403 ? expect.stringContaining("refused the gateway's AWS credentials") : 'It failed.';
     expect(readBedrockErrorWords(interpreted)).toEqual({ type: words, message, code: type });
+  });
+
+  it('quotes the status Bedrock sent in the failure message, not the one its error type means', () => {
+    const interpreted = interpretBedrockErrorAnswer(answer(408, 'ModelTimeoutException', 'Model has timed out in processing the request.'));
+    expect(interpreted.status).toBe(504);
+    expect(upstreamAnswerToGatewayError(interpreted, 'bedrock', 'aws').message).toBe('Provider "bedrock" failed with HTTP 408: Model has timed out in processing the request.');
   });
 
   it('knows a full context window by the validation message Bedrock gives it', () => {
