@@ -1,6 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
-import { asJsonObject } from '../core/json-object.ts';
-import { scrubUpstreamMessage } from '../transport/upstream-errors.ts';
+import { errorMessageOf, scrubUpstreamMessage } from '../transport/upstream-errors.ts';
 
 const INVALID_ANSWER = 'upstream_invalid_response';
 
@@ -12,7 +11,7 @@ const INVALID_ANSWER = 'upstream_invalid_response';
  */
 export function invalidAnswer(provider: string, payload: Record<string, unknown> | undefined, apiKey: string | undefined): GatewayError {
   if (!payload) return new GatewayError('upstream', `Provider "${provider}" answered with a body that is not JSON.`, { code: INVALID_ANSWER });
-  const words = errorMessageOf(payload);
+  const words = errorMessageOf(payload)?.trim();
   const message = words
     ? `Provider "${provider}" answered with an error instead of an answer: ${scrubUpstreamMessage(words, apiKey)}`
     : `Provider "${provider}" answered with a body that is not an answer of its protocol.`;
@@ -22,11 +21,4 @@ export function invalidAnswer(provider: string, payload: Record<string, unknown>
 /** Whether a failure is a 200 that held no answer (failover may try another target). */
 export function isInvalidAnswer(error: unknown): error is GatewayError {
   return error instanceof GatewayError && error.code === INVALID_ANSWER;
-}
-
-/** `{"error": {"message": …}}` or `{"error": "…"}`. */
-function errorMessageOf(payload: Record<string, unknown>): string | undefined {
-  const { error } = payload;
-  const message = typeof error === 'string' ? error : asJsonObject(error)?.message;
-  return typeof message === 'string' && message.trim() ? message : undefined;
 }

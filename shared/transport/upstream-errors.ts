@@ -38,11 +38,17 @@ export interface ErrorWords {
   message: string;
 }
 
+/** The message of an error payload's `error`: `{"error": {"message": …}}` or `{"error": "…"}`. */
+export function errorMessageOf(payload: Record<string, unknown> | undefined): string | undefined {
+  const error = payload?.error;
+  const message = typeof error === 'string' ? error : asJsonObject(error)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
 export function readErrorWords(body: string): ErrorWords {
   const payload = parseJsonObject(body);
-  const error = payload?.error;
-  const detail = asJsonObject(error);
-  const message = typeof error === 'string' ? error : typeof detail?.message === 'string' ? detail.message : typeof payload?.message === 'string' ? payload.message : body;
+  const detail = asJsonObject(payload?.error);
+  const message = errorMessageOf(payload) ?? (typeof payload?.message === 'string' ? payload.message : body);
   return {
     type: typeof detail?.type === 'string' ? detail.type : undefined,
     code: typeof detail?.code === 'string' ? detail.code : undefined,
