@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { converseStreamFrames, errorFrame } from '../support/bedrock-event-stream.ts';
+import { sendBedrockError, sendEventStream } from '../support/fake-bedrock-runtime.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { anthropic, bedrock, gateway, generation, key, lastRequest, NOVA, recordedAnswers, useBedrockGateway } from './bedrock-fixtures.ts';
+
+useBedrockGateway();
+
+describe('other models on Bedrock through Converse, and Claude for other clients', () => {
+  it('streams a chat completion from ConverseStream, with the recorded usage', async () => {
+    bedrock.answerWith(recordedAnswers);
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-converse-stream' } }).chat.completions.create({
+      model: 'nova',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 100,
+      messages: [{ role: 'system', content: 'Count letters.' }, { role: 'user', content: 'How many r in strawberry?' }],
+    });
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+
+    expect(text).toBe('Let me count the "r"s in "strawberry":\n\ns-t-**r**-a-w-b-e-**r**-**r**-y\n\nThere are **3** r\'s in "strawberry."');
+    expect(usage).toMatchObject({ prompt_tokens: 22, completion_tokens: 55 });
+    expect(lastRequest()).toMatchObject({
+      model: NOVA,
+      operation: 'converse-stream',
+      body: { system: [{ text: 'Count letters.' }], messages: [{ role: 'user', content: [{ text: 'How many r in strawberry?' }] }], inferenceConfig: { maxTokens: 100 } },
+    });
+    expect(await generation('bedrock-converse-stream')).toMatchObject({ model: `bedrock/${NOVA}`, tokens_prompt: 22, tokens_completion: 55, total_cost: (22 * 800 + 55 * 3200) / 1e9 });
+  });
+
+  it("answers a chat completion and a Responses request from Converse, and a Messages client from Converse too", async () => {
+    bedrock.answerWith(recordedAnswers);
+    const client = gateway.openai(key);
+    const completion = await client.chat.completions.create({ model: `bedrock/${NOVA}`, messages: [{ role: 'user', content: 'strawberry?' }] });
+    expect(completion).toMatchObject({ model: NOVA, choices: [{ message: { content: expect.stringContaining('There are **3**') }, finish_reason: 'stop' }], usage: { prompt_tokens: 22, completion_tokens: 57 } });
+
+    const response = await client.responses.create({ model: 'nova', input: 'strawberry?' });
+    expect(response.output_text).toContain('There are **3**');
+
+    const message = await anthropic().messages.create({ model: 'nova', max_tokens: 100, messages: [{ role: 'user', content: 'strawberry?' }] });
+    expect(message).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('There are **3**') }], usage: { input_tokens: 22, output_tokens: 57 } });
+    expect(bedrock.received.slice(-3).map((request) => request.operation)).toEqual(['converse', 'converse', 'converse']);
+  });
+
+  it('translates a chat completion for Claude into the Messages body InvokeModel takes, streaming it back as chat chunks', async () => {
+    bedrock.answerWith(recordedAnswers);
+    const stream = await gateway.openai(key).chat.completions.create({ model: 'claude-haiku-4-5', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Say hello' }] });
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+
+    expect(text).toBe('Hello');
+    expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5 });
+    expect(lastRequest()).toMatchObject({ operation: 'invoke-with-response-stream', body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] } });
+    expect(lastRequest().body).not.toHaveProperty('model');
+  });
+
+  it('ends a chat stream with an error, metered as failed, when ConverseStream sends an unmodelled error message', async () => {
+    bedrock.answerWith((_request, response) => {
+      const frames = converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')).slice(0, 3);
+      return sendEventStream(response, [...frames, errorFrame('InternalFailure', 'The request processing has failed because of an unknown error.')]);
+    });
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-converse-error-message' } }).chat.completions.create({ model: 'nova', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const finishes: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) finishes.push(chunk.choices[0]?.finish_reason);
+    })().catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ message: 'The request processing has failed because of an unknown error.' });
+    expect(finishes.filter(Boolean)).toEqual([]);
+    expect(await generation('bedrock-converse-error-message')).toMatchObject({ status: 'failed' });
+  });
+
+  it('answers a turn after tool calls that offers no tools (Converse requires a toolConfig then)', async () => {
+    bedrock.answerWith(recordedAnswers);
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'nova',
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '18°C' },
+        { role: 'user', content: 'Summarise the conversation.' },
+      ],
+    });
+
+    expect(completion.choices[0]?.message.content).toContain('strawberry');
+    expect(lastRequest().body.toolConfig).toMatchObject({ tools: [{ toolSpec: { name: 'no_tools_available' } }] });
+  });
+
+  it("maps Bedrock's refusal into an OpenAI client's error body", async () => {
+    bedrock.answerWith((_request, response) => sendBedrockError(response, 400, 'ValidationException', 'The model returned the following errors: messages: text field is blank'));
+
+    await expect(gateway.openai(key).chat.completions.create({ model: 'nova', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({
+      status: 400,
+      error: { type: 'invalid_request_error', message: 'The model returned the following errors: messages: text field is blank' },
+    });
+  });
+});
