@@ -1,53 +1,29 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { apiError, chat, fallback, generationOf, startFailoverGateway, type FailoverGateway } from '../support/failover-gateway.ts';
+import type { FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
-import { scriptedUpstream, streamEvents, type Behaviour } from '../support/scripted-upstream.ts';
-import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+import type { Behaviour } from '../support/scripted-upstream.ts';
+import type { TestGateway } from '../support/test-gateway.ts';
 
+let setup: FailoverGateway;
 let gateway: TestGateway;
 let primary: FakeUpstream;
 let backup: FakeUpstream;
 let key: string;
 let failoverProjectKey: string;
-/** A project whose requests must end within 1.5 s. */
-let hastyProjectKey: string;
 /** Each upstream request as `<provider>:<model it received>`, across both upstreams, in order. */
 const log: string[] = [];
 /** Keyed like the log; unlisted models answer 'ok'. Each test uses its own model ids: cool-down is per process. */
 let behaviours: Record<string, Behaviour> = {};
 
-async function allow(projectId: string, slugs: string[]): Promise<void> {
-  for (const slug of slugs) await gateway.admin({ command: 'model.allow', projectId, slug });
-}
-
 beforeAll(async () => {
-  primary = await startFakeOpenAiUpstream();
-  backup = await startFakeOpenAiUpstream();
-  primary.answerWith(scriptedUpstream('openai', log, () => behaviours));
-  backup.answerWith(scriptedUpstream('backup', log, () => behaviours));
-  // The first-byte time-out is also the longest silence of a stream after its head: well above the 350 ms pause of 'stream-pause'.
-  gateway = await startTestGateway({ GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '800', GATEWAY_HEARTBEAT_INTERVAL_MS: '100' });
-  key = await createProjectWithKey(gateway, { projectId: 'acme', baseUrl: primary.baseUrl, models: [] });
-  failoverProjectKey = await createProjectWithKey(gateway, { projectId: 'resilient', baseUrl: primary.baseUrl, models: [] });
-  await gateway.admin({ command: 'project.update', projectId: 'resilient', failover: true });
-  hastyProjectKey = await createProjectWithKey(gateway, { projectId: 'hasty', baseUrl: primary.baseUrl, models: [{ slug: 'openai/m-stall' }, { slug: 'openai/m-stream-stall' }] });
-  await gateway.admin({ command: 'project.update', projectId: 'hasty', deadlineMs: 1_500 });
-  for (const projectId of ['acme', 'resilient']) {
-    await gateway.admin({ command: 'provider.set', projectId, provider: 'backup', apiKey: 'sk-backup-secret-0123456789', baseUrl: backup.baseUrl, protocol: 'openai' });
-  }
-  // The same model under two providers: `backup/openai/m` is the model `openai/m`.
-  const pairs = ['m-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat', 'm-cool-429', 'm-cool-drop', 'm-cool-silent', 'm-cool-400'];
-  await allow('acme', pairs.flatMap((id) => [`openai/${id}`, `backup/openai/${id}`]));
-  await allow('acme', ['openai/m-chain-b', 'backup/openai/m-chain-c', 'openai/m-alone']);
-  await allow('resilient', ['openai/m-flag', 'backup/openai/m-flag', 'openai/m-shared', 'backup/openai/m-shared']);
-  await allow('acme', ['openai/m-shared', 'backup/openai/m-shared']);
+  setup = await startFailoverGateway(log, () => behaviours);
+  ({ gateway, primary, backup, key, failoverProjectKey } = setup);
 });
 
 afterAll(async () => {
-  await gateway.close();
-  await primary.close();
-  await backup.close();
+  await setup.close();
 });
 
 beforeEach(() => {
@@ -55,32 +31,7 @@ beforeEach(() => {
   behaviours = {};
 });
 
-interface Generation {
-  model: string;
-  provider: string;
-  fallback_attempts: number;
-  status: string;
-  error_code: string | null;
-}
-
-async function generation(id: string, projectKey = key): Promise<Generation> {
-  const lookup = () => fetch(`${gateway.url}/v1/generation?id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${projectKey}` } });
-  await expect.poll(async () => (await lookup()).status, { timeout: 2_000, interval: 50 }).toBe(200);
-  return (await (await lookup()).json()) as Generation;
-}
-
-/** Extra body fields the SDK's types do not know (`route`, `models`, `provider`). */
-function chat(model: string, extra: Record<string, unknown> = {}): OpenAI.ChatCompletionCreateParamsNonStreaming {
-  return { model, messages: [{ role: 'user', content: 'hi' }], ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-}
-
-const fallback = { route: 'fallback' };
-
-async function apiError(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  const error = await call.then(() => undefined, (thrown: unknown) => thrown);
-  if (!(error instanceof OpenAI.APIError)) throw new Error(`expected an APIError, got ${String(error)}`);
-  return error;
-}
+const generation = (id: string, projectKey = key) => generationOf(gateway, id, projectKey);
 
 describe('failover with route "fallback"', () => {
   it.each([
@@ -240,62 +191,5 @@ describe('when failover applies', () => {
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as Error).message).toMatch(/Provider "openai" broke off the stream/);
     expect(log).toEqual(['openai:m-stream']);
-  });
-});
-
-describe('heartbeats', () => {
-  const streamed = { ...chat('openai/m-beat'), stream: true };
-  const expectedText = streamEvents
-    .map((event) => event.slice('data: '.length).trim())
-    .filter((data) => data !== '[DONE]')
-    .map((data) => (JSON.parse(data) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content ?? '')
-    .join('');
-
-  it('sends SSE keep-alive comments while the upstream is silent', async () => {
-    behaviours = { 'openai:m-beat': 'stream-pause' };
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      // With include_usage the relay forwards every upstream event unchanged.
-      body: JSON.stringify({ ...streamed, stream_options: { include_usage: true } }),
-    });
-    const text = await response.text();
-
-    expect(text.startsWith(streamEvents[0] ?? '')).toBe(true);
-    expect(text.match(/^: keep-alive\n\n/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
-    expect(text.replace(/^: keep-alive\n\n/gm, '')).toBe(streamEvents.join(''));
-  });
-
-  it('keeps the SDK reading the stream correctly across keep-alive comments', async () => {
-    behaviours = { 'openai:m-beat': 'stream-pause' };
-    const stream = await gateway.openai(key).chat.completions.create(streamed as OpenAI.ChatCompletionCreateParamsStreaming);
-    let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-
-    expect(expectedText.length).toBeGreaterThan(0);
-    expect(text).toBe(expectedText);
-  });
-});
-
-describe('an upstream that sends its head, then stops', () => {
-  it('answers a JSON request 502 upstream_timeout at the request deadline, and records it as failed', async () => {
-    behaviours = { 'openai:m-stall': 'stall' };
-    const error = await apiError(gateway.openai(hastyProjectKey).chat.completions.create(chat('openai/m-stall', fallback), { headers: { 'x-request-id': 'fo-stall' } }));
-
-    expect(error.status).toBe(502);
-    expect(error.code).toBe('upstream_timeout');
-    expect(await generation('fo-stall', hastyProjectKey)).toMatchObject({ status: 'failed', error_code: 'upstream_timeout', fallback_attempts: 0 });
-  });
-
-  it('ends a stream silent past the first-byte time-out with an error event, and records it as failed', async () => {
-    behaviours = { 'openai:m-stream-stall': 'stream-stall' };
-    const stream = await gateway.openai(hastyProjectKey).chat.completions.create({ ...chat('openai/m-stream-stall'), stream: true }, { headers: { 'x-request-id': 'fo-stream-stall' } });
-    const failure = await (async () => {
-      for await (const _chunk of stream);
-    })().then(() => undefined, (thrown: unknown) => thrown);
-
-    expect(failure).toBeInstanceOf(OpenAI.APIError);
-    expect((failure as Error).message).toMatch(/Provider "openai" sent nothing for 800 ms/);
-    expect(await generation('fo-stream-stall', hastyProjectKey)).toMatchObject({ status: 'failed', error_code: 'upstream_timeout' });
   });
 });

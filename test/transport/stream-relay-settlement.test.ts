@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { openAiStreamErrorFrame } from '../../shared/protocols/openai-chat/openai-errors.ts';
+import type { StreamEventHandler } from '../../shared/transport/stream-relay.ts';
+import { encoder, recorded, events, passThrough, cutAt, relay, readAll } from './stream-relay-fixtures.ts';
+
+describe('relayStream when the upstream breaks off', () => {
+  const whole = events.slice(0, 3).join('');
+  const partial = events[3]?.slice(0, 40) ?? '';
+
+  it('yields the whole events before, then exactly one error frame, then the end', async () => {
+    const { body, settlements } = relay([encoder.encode(whole), encoder.encode(partial)], passThrough, 'error');
+    const text = new TextDecoder().decode(await readAll(body));
+    expect(settlements).toHaveLength(1);
+    const settlement = settlements[0];
+    if (settlement?.outcome !== 'failed') throw new Error(`expected a failed settlement, got ${JSON.stringify(settlement)}`);
+    expect(settlement.error.code).toBe('upstream_stream_interrupted');
+    expect(settlement.error.status).toBe(502);
+    expect(text).toBe(whole + openAiStreamErrorFrame(settlement.error));
+    expect(JSON.parse(text.slice(whole.length + 'data: '.length))).toEqual({
+      error: { message: 'Provider "openai" broke off the stream.', type: 'upstream_error', code: 'upstream_stream_interrupted', param: null },
+    });
+  });
+
+  it('does not call onEnd after a failure', async () => {
+    const handler: StreamEventHandler = { onEvent: (event) => event.raw, onEnd: () => 'data: should-not-appear\n\n' };
+    const text = new TextDecoder().decode(await readAll(relay([encoder.encode(whole)], handler, 'error').body));
+    expect(text).not.toContain('should-not-appear');
+  });
+});
+
+describe('relayStream settlement', () => {
+  it("calls onSettled once with 'completed', and it has finished by the time the reader sees the end", async () => {
+    const { body, settlements } = relay(cutAt(encoder.encode(recorded), [100, 5000]));
+    const reader = body.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(settlements).toEqual([]);
+    for (;;) {
+      const read = await reader.read();
+      if (read.done) break;
+    }
+    expect(settlements).toEqual([{ outcome: 'completed' }]);
+  });
+
+  it("calls onSettled once with 'cancelled' and cancels the upstream when the client cancels", async () => {
+    const { body, settlements, upstream } = relay([encoder.encode(events[0] ?? '')], passThrough, 'hang');
+    const reader = body.getReader();
+    expect((await reader.read()).done).toBe(false);
+    await reader.cancel('client went away');
+    expect(upstream.state.cancelledWith).toBe('client went away');
+    expect(settlements).toEqual([{ outcome: 'cancelled' }]);
+  });
+
+  it('pulls from the upstream only as the client reads', async () => {
+    const { body, upstream } = relay(events.map((event) => encoder.encode(event)));
+    const reader = body.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(upstream.state.reads).toBe(1);
+    await reader.cancel();
+  });
+});
+
+describe('relayStream with a handler that fails', () => {
+  it('ends the stream with one error frame and settles it as failed, so the request is still metered', async () => {
+    let seen = 0;
+    const failing: StreamEventHandler = {
+      onEvent: (event) => {
+        seen += 1;
+        if (seen === 2) throw new Error('translator bug');
+        return event.raw;
+      },
+      onEnd: () => '',
+    };
+    const { body, settlements } = relay([encoder.encode(recorded)], failing);
+
+    const text = new TextDecoder().decode(await readAll(body));
+
+    expect(text).toContain('"code":"stream_relay_failed"');
+    expect(text).not.toContain('translator bug');
+    expect(settlements).toHaveLength(1);
+    expect(settlements[0]).toMatchObject({ outcome: 'failed' });
+  });
+});
