@@ -1,3 +1,4 @@
+import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import { jsonResponse } from '../http/gateway-http.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { lazyRoutes } from '../pipeline/lazy-routes.ts';
@@ -9,13 +10,15 @@ import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { MODEL_API_METHODS } from './model-api-methods.ts';
 import { MODEL_LIST_METHODS } from './model-list-methods.ts';
-import { responsesEndpoint } from './responses.ts';
 import { handleStoredResponse } from './stored-responses.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
 /** The editor's endpoint, loaded on first use: few clients of this route group need it (the editor route group bundles it). */
-let editorEndpoint: Promise<typeof import('./editor-chat-completions.ts')> | undefined;
+const editorEndpoint = loadOnFirstUse(() => import('./editor-chat-completions.ts'));
+
+/** The Responses endpoint and its protocol, loaded on first use: a cold start for chat does without them. */
+const responsesEndpoint = loadOnFirstUse(() => import('./responses.ts'));
 
 /**
  * The editor client on the legacy base URL (`/v1`) gets the editor profile too, once detected (by its
@@ -23,7 +26,7 @@ let editorEndpoint: Promise<typeof import('./editor-chat-completions.ts')> | und
  */
 const completeChat: RouteHandler = async (request, services, route) => {
   if (!isEditorClientRequest(request)) return runGeneration(chatCompletionsEndpoint, request, services, route);
-  const { editorChatCompletionsEndpoint } = await (editorEndpoint ??= import('./editor-chat-completions.ts'));
+  const { editorChatCompletionsEndpoint } = await editorEndpoint();
   return runGeneration(editorChatCompletionsEndpoint, request, services, route);
 };
 
@@ -31,7 +34,7 @@ const completeChat: RouteHandler = async (request, services, route) => {
 export const openAiRoutes: RouteTable = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
   '/v1/chat/completions': { POST: completeChat },
-  '/v1/responses': { POST: (request, services, route) => runGeneration(responsesEndpoint, request, services, route) },
+  '/v1/responses': { POST: async (request, services, route) => runGeneration((await responsesEndpoint()).responsesEndpoint, request, services, route) },
   // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
   '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
   // The list and one model (whose id may itself hold slashes: `/v1/models/openai/gpt-4o-mini`), loaded on first use.

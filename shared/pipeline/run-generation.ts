@@ -5,8 +5,8 @@ import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
-import { REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
+import { bridgeProtocols, chooseBridge, type Bridge } from '../protocols/bridge.ts';
+import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { asksForUsageCost } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
@@ -50,6 +50,10 @@ export async function runGeneration<Body extends RoutableBody>(
   const targets =
     endpoint.targetsWithoutModel?.(routed, admitted) ??
     planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+  // The protocols of every target load before anything is reserved (a warm request has none to load), so
+  // failing over never waits for one.
+  const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, target.provider)));
+  if (loadingProtocols) await loadingProtocols;
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const admission = await admitUsage(services, { key, project, targets }, () =>

@@ -2,7 +2,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { GatewayError } from '../core/errors.ts';
-import { isConversationProtocol, type WireProtocolId } from '../core/project-config.ts';
+import { isConversationProtocol, type ConversationProtocolId, type WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
@@ -114,7 +114,18 @@ export interface BridgeTarget {
 }
 
 /**
- * Chooses the bridge to a provider:
+ * The registry's protocols chooseBridge may use for a target, which must be loaded before it is called
+ * (registry.ts loads each on first use): the target's conversation protocols, or the one a translation
+ * falls back to when it names none.
+ */
+export function bridgeProtocols(client: ClientProtocol, target: Pick<BridgeTarget, 'protocols'>): ConversationProtocolId[] {
+  const conversational = target.protocols.filter(isConversationProtocol);
+  if (conversational.length > 0) return conversational;
+  return [isClientDialect(client) ? (client.rewrites[0]?.upstream ?? 'openai-chat') : client.id];
+}
+
+/**
+ * Chooses the bridge to a provider, its protocols loaded (bridgeProtocols):
  * - native when the provider speaks a protocol that carries the client's (its own; Anthropic's Messages in
  *   Bedrock's InvokeModel): the body as sent, the upstream's events back; unless the body uses custom tools
  *   the provider does not take, which only a translation can encode for it and decode on the way back;

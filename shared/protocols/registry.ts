@@ -1,36 +1,58 @@
-import type { ClientProtocolId, ConversationProtocolId } from '../core/project-config.ts';
-import { anthropicMessagesProtocol } from './anthropic-messages/anthropic-messages-protocol.ts';
-import { bedrockAnthropicMessagesProtocol } from './bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts';
-import { bedrockConverseProtocol } from './bedrock-converse/bedrock-converse-protocol.ts';
-import { openAiChatProtocol } from './openai-chat/openai-chat-protocol.ts';
-import { openAiResponsesProtocol } from './openai-responses/openai-responses-protocol.ts';
-import type { UpstreamProtocol, WireProtocol } from './wire-protocol.ts';
-
-/** The protocols clients speak to the gateway, each also spoken with providers. */
-export const clientProtocols: Readonly<Record<ClientProtocolId, WireProtocol>> = {
-  'openai-chat': openAiChatProtocol,
-  'anthropic-messages': anthropicMessagesProtocol,
-  'openai-responses': openAiResponsesProtocol,
-};
+import type { ConversationProtocolId } from '../core/project-config.ts';
+import type { UpstreamProtocol } from './wire-protocol.ts';
 
 /**
  * Every conversation protocol the gateway speaks with providers, each reaching every other through the
  * canonical model: adding one is adding its module here. (Rerank dialects have their own registry:
- * rerank/registry.ts.)
+ * rerank/registry.ts.) Each loads on first use, in a chunk of its own once bundled: a request speaks one
+ * or two of them, and a cold start pays only for those its route group's endpoints import themselves
+ * (docs/performance.md).
  */
-export const wireProtocols: Readonly<Record<ConversationProtocolId, UpstreamProtocol>> = {
-  ...clientProtocols,
-  'bedrock-anthropic-messages': bedrockAnthropicMessagesProtocol,
-  'bedrock-converse': bedrockConverseProtocol,
+const protocolModules: Readonly<Record<ConversationProtocolId, () => Promise<UpstreamProtocol>>> = {
+  'openai-chat': async () => (await import('./openai-chat/openai-chat-protocol.ts')).openAiChatProtocol,
+  'anthropic-messages': async () => (await import('./anthropic-messages/anthropic-messages-protocol.ts')).anthropicMessagesProtocol,
+  'openai-responses': async () => (await import('./openai-responses/openai-responses-protocol.ts')).openAiResponsesProtocol,
+  'bedrock-anthropic-messages': async () => (await import('./bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts')).bedrockAnthropicMessagesProtocol,
+  'bedrock-converse': async () => (await import('./bedrock-converse/bedrock-converse-protocol.ts')).bedrockConverseProtocol,
 };
 
 /** Every conversation protocol: each reaches every other through the canonical model. */
-export const REACHABLE_PROTOCOLS = Object.keys(wireProtocols) as ConversationProtocolId[];
+export const REACHABLE_PROTOCOLS = Object.keys(protocolModules) as ConversationProtocolId[];
 
-export function wireProtocol(id: ConversationProtocolId): UpstreamProtocol {
-  return wireProtocols[id];
+const loadedProtocols = new Map<ConversationProtocolId, UpstreamProtocol>();
+const loadingProtocols = new Map<ConversationProtocolId, Promise<UpstreamProtocol>>();
+
+/**
+ * Loads the protocols not yet loaded; nothing to wait for (undefined) once they all are, so a warm request
+ * takes no extra turn. A load that fails is tried again by the next request.
+ */
+export function loadWireProtocols(ids: readonly ConversationProtocolId[]): Promise<unknown> | undefined {
+  const missing = ids.filter((id) => !loadedProtocols.has(id));
+  if (missing.length === 0) return undefined;
+  return Promise.all(missing.map(loadWireProtocol));
 }
 
-export function clientProtocol(id: ClientProtocolId): WireProtocol {
-  return clientProtocols[id];
+function loadWireProtocol(id: ConversationProtocolId): Promise<UpstreamProtocol> {
+  let loading = loadingProtocols.get(id);
+  if (!loading) {
+    loading = protocolModules[id]().then(
+      (protocol) => {
+        loadedProtocols.set(id, protocol);
+        return protocol;
+      },
+      (error: unknown) => {
+        loadingProtocols.delete(id);
+        throw error;
+      },
+    );
+    loadingProtocols.set(id, loading);
+  }
+  return loading;
+}
+
+/** A protocol loaded by loadWireProtocols: asking for another is the caller's mistake. */
+export function wireProtocol(id: ConversationProtocolId): UpstreamProtocol {
+  const protocol = loadedProtocols.get(id);
+  if (!protocol) throw new Error(`The wire protocol "${id}" was used before it was loaded (loadWireProtocols).`);
+  return protocol;
 }

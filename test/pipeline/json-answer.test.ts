@@ -1,12 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd, priceUsage } from '../../shared/core/price-usage.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RouteTarget } from '../../shared/core/plan-route.ts';
 import { readJsonAnswer } from '../../shared/pipeline/json-answer.ts';
 import { chooseBridge } from '../../shared/protocols/bridge.ts';
+import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../shared/protocols/registry.ts';
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
+
+// chooseBridge takes the protocols the pipeline loads first (registry.ts).
+beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const priceUsd = (usage: TokenUsage) =>
   formatUsd(priceUsage(usage, { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600, cachedInputPriceMicrosPer1k: 75 }));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTarget } from '../../shared/core/plan-route.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import { SseEventSplitter } from '../../shared/http/sse-event-splitter.ts';
@@ -6,9 +6,13 @@ import type { GatewayServices, MalformedUpstreamEvent } from '../../shared/pipel
 import type { AttemptOutcome, UsageSettlement } from '../../shared/pipeline/record-usage.ts';
 import { streamAnswer } from '../../shared/pipeline/stream-answer.ts';
 import { chooseBridge } from '../../shared/protocols/bridge.ts';
+import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../shared/protocols/registry.ts';
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
+
+// chooseBridge takes the protocols the pipeline loads first (registry.ts).
+beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const recorded = new SseEventSplitter().push(readFixture('openai-chat/chat-stream-tool-calls-include-usage.sse'));
 const withoutUsage = recorded.filter((event) => !event.includes('"usage":{'));

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { routeGroupForPath } from '../../shared/http/route-groups.ts';
 import { GatewayError } from '../../shared/core/errors.ts';
-import { clientProtocol } from '../../shared/protocols/registry.ts';
+import { clientProtocol } from '../../shared/protocols/client-protocols.ts';
 
 /**
  * Answers the local host gives before any handler runs (a body too large or too slow, a request Node cannot

@@ -1,13 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
 import { createCanonicalMeter } from '../../../shared/canonical/canonical-meter.ts';
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockAnthropicMessagesProtocol } from '../../../shared/protocols/bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts';
 import { chooseBridge } from '../../../shared/protocols/bridge.ts';
+import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../../shared/protocols/registry.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { anthropicStreamFrames, concatFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
 import { sseEvents } from '../../support/fake-openai-upstream.ts';
 import { readFixture } from '../../support/fixtures.ts';
+
+// chooseBridge takes the protocols the pipeline loads first (registry.ts).
+beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const MODEL = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
 /** What Bedrock takes beyond its protocols: no custom tools. */

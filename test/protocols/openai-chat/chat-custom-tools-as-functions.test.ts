@@ -1,13 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
 import { takesCustomTools } from '../../../shared/core/provider-catalog.ts';
 import { chooseBridge } from '../../../shared/protocols/bridge.ts';
+import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../../shared/protocols/registry.ts';
 import { chatBodyUsesCustomTools } from '../../../shared/protocols/openai-chat/chat-request.ts';
 import { readChatRequest } from '../../../shared/protocols/openai-chat/chat-request-reader.ts';
 import { writeChatRequest } from '../../../shared/protocols/openai-chat/chat-request-writer.ts';
 import { readChatResponse } from '../../../shared/protocols/openai-chat/chat-response-reader.ts';
 import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+
+// chooseBridge takes the protocols the pipeline loads first (registry.ts).
+beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const PATCH = '*** Begin Patch\n*** Add File: a.txt\n+"quoted"\n*** End Patch';
 const WRAPPED = JSON.stringify({ input: PATCH });
