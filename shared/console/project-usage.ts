@@ -35,8 +35,18 @@ ${FROM_PROJECT} ORDER BY cost_nanos DESC, created_at DESC, record_id LIMIT 10`,
 ${FROM_PROJECT} ORDER BY created_at, record_id LIMIT ${MAX_EXPORTED_ROWS + 1}`,
 } as const;
 
+/** A count that stays far below 2^53 (requests, a status, milliseconds): a number. */
 const count = z.union([z.number(), z.string()]).nullable().transform((value) => Number(value ?? 0));
-const totalsSchema = z.object({ requests: count, prompt_tokens: count, completion_tokens: count, cost_nanos: count });
+/**
+ * Tokens and nano-USD: sums outgrow 2^53 (about 9 million USD a day), beyond which a JSON number is not exact.
+ * The runners give an integer beyond it as its decimal text; it stays decimal text, digit for digit, as
+ * `project get` gives spend and balance.
+ */
+const exactInteger = z
+  .union([z.number().int(), z.string().regex(/^-?\d+$/)])
+  .nullable()
+  .transform((value) => BigInt(value ?? 0).toString());
+const totalsSchema = z.object({ requests: count, prompt_tokens: exactInteger, completion_tokens: exactInteger, cost_nanos: exactInteger });
 const dayRowSchema = totalsSchema.extend({ day: z.string() });
 const modelRowSchema = totalsSchema.extend({ model: z.string() });
 const requestRowSchema = z.object({
@@ -46,9 +56,9 @@ const requestRowSchema = z.object({
   model: z.string(),
   status: z.string(),
   http_status: count,
-  prompt_tokens: count,
-  completion_tokens: count,
-  cost_nanos: count,
+  prompt_tokens: exactInteger,
+  completion_tokens: exactInteger,
+  cost_nanos: exactInteger,
   latency_ms: count,
 });
 
@@ -62,9 +72,12 @@ export function parseUsageRange(projectId: string, from: string | null, to: stri
 }
 
 const paramsOf = (range: UsageRange) => [range.from, range.to, range.projectId];
-const withUsd = <T extends { cost_nanos: number }>(row: T) => ({ ...row, cost_usd: formatUsd(row.cost_nanos) });
+const withUsd = <T extends { cost_nanos: string }>(row: T) => ({ ...row, cost_usd: formatUsd(BigInt(row.cost_nanos)) });
 
-/** Cost by day and by model, and the ten most expensive requests: the usage page. */
+/**
+ * Cost by day and by model, and the ten most expensive requests: the usage page. Tokens and `cost_nanos` are
+ * decimal integer strings (exact beyond 2^53), `cost_usd` the same cost as an exact USD decimal.
+ */
 export async function summarizeProjectUsage(usage: UsageQueryRunner, range: UsageRange) {
   const [byDay, byModel, topRequests] = await Promise.all([
     usage.query(projectUsageSql.byDay, paramsOf(range)),

@@ -217,6 +217,22 @@ describe('the console API', () => {
     expect((await consoleApi.call('GET', '/projects/acme/usage?from=2025-01-09&to=2025-01-02', { token: member })).status).toBe(400);
   });
 
+  it('answers sums beyond 2^53 nano-USD as exact decimal strings, and writes the rows exactly to the CSV', async () => {
+    await writeUsageFiles(consoleApi.dataDir, [
+      sampleRecord({ projectId: 'acme', model: 'mock/echo', costNanos: 5_000_000_000_000_001, createdAt: '2025-01-05T08:00:00.000Z' }),
+      sampleRecord({ projectId: 'acme', model: 'mock/echo', costNanos: 5_000_000_000_000_002, createdAt: '2025-01-05T09:00:00.000Z' }),
+    ]);
+
+    const summary = await consoleApi.call('GET', '/projects/acme/usage?from=2025-01-05&to=2025-01-05', { token: member });
+    const exact = { requests: 2, cost_nanos: '10000000000000003', cost_usd: '10000000.000000003' };
+    expect(summary.json).toMatchObject({ by_day: [{ day: '2025-01-05', ...exact }], by_model: [{ model: 'mock/echo', ...exact }] });
+
+    const csv = await consoleApi.call('GET', '/projects/acme/usage.csv?from=2025-01-05&to=2025-01-05', { token: member });
+    const [header = '', ...lines] = csv.text.trim().split('\r\n');
+    const costColumn = header.split(',').indexOf('cost_nanos');
+    expect(lines.map((line) => line.split(',')[costColumn])).toEqual(['5000000000000001', '5000000000000002']);
+  });
+
   it('ends a session when it expires, and on sign-out', async () => {
     const token = await consoleApi.signIn('max@example.com');
     expect((await consoleApi.call('DELETE', '/session', { token })).status).toBe(200);

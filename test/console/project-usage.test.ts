@@ -27,13 +27,30 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     const summary = await summarizeProjectUsage(usage, parseUsageRange('acme', '2025-03-01', '2025-03-31'));
 
     expect(summary.by_day).toEqual([
-      { day: '2025-03-01', requests: 2, prompt_tokens: 200, completion_tokens: 40, cost_nanos: 3_500, cost_usd: '0.0000035' },
-      { day: '2025-03-03', requests: 1, prompt_tokens: 100, completion_tokens: 20, cost_nanos: 9_000_000, cost_usd: '0.009' },
+      { day: '2025-03-01', requests: 2, prompt_tokens: '200', completion_tokens: '40', cost_nanos: '3500', cost_usd: '0.0000035' },
+      { day: '2025-03-03', requests: 1, prompt_tokens: '100', completion_tokens: '20', cost_nanos: '9000000', cost_usd: '0.009' },
     ]);
     expect(summary.by_model.map((row) => [row.model, row.requests, row.cost_nanos])).toEqual([
-      ['anthropic/claude-sonnet-4-5', 1, 9_000_000],
-      ['openai/gpt-4o-mini', 2, 3_500],
+      ['anthropic/claude-sonnet-4-5', 1, '9000000'],
+      ['openai/gpt-4o-mini', 2, '3500'],
     ]);
+  });
+
+  it('keeps sums beyond 2^53 nano-USD and tokens exact, by day, by model and in the JSON answer', async () => {
+    const bigDir = await makeTempDataDir();
+    // Two records of about 5 million USD each: their sum, 10,000,000.000000003 USD, is no JSON number.
+    await writeUsageFiles(bigDir, [
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', costNanos: 5_000_000_000_000_001, promptTokens: 5_000_000_000_000_001, createdAt: '2025-03-01T10:00:00.000Z' }),
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', costNanos: 5_000_000_000_000_002, promptTokens: 5_000_000_000_000_002, createdAt: '2025-03-01T11:00:00.000Z' }),
+    ]);
+    const summary = await summarizeProjectUsage(new DuckDbUsageQuery(bigDir), parseUsageRange('acme', '2025-03-01', '2025-03-01'));
+
+    const exact = { requests: 2, prompt_tokens: '10000000000000003', cost_nanos: '10000000000000003', cost_usd: '10000000.000000003' };
+    expect(summary.by_day).toEqual([expect.objectContaining({ day: '2025-03-01', ...exact })]);
+    expect(summary.by_model).toEqual([expect.objectContaining({ model: 'openai/gpt-4o', ...exact })]);
+    expect(JSON.stringify(summary.by_day)).toContain('"cost_nanos":"10000000000000003"');
+    expect(summary.top_requests.map((row) => row.cost_nanos)).toEqual(['5000000000000002', '5000000000000001']);
+    await rm(bigDir, { recursive: true, force: true });
   });
 
   it('lists the most expensive requests first', async () => {
@@ -63,7 +80,7 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     const range = parseUsageRange('acme', '2025-03-01', '2025-03-01');
 
     const summary = await summarizeProjectUsage(twice, range);
-    expect(summary.by_day).toEqual([expect.objectContaining({ requests: 2, cost_nanos: 3_000 })]);
+    expect(summary.by_day).toEqual([expect.objectContaining({ requests: 2, cost_nanos: '3000' })]);
     expect(summary.top_requests.filter((row) => row.request_id === 'req-twice')).toHaveLength(1);
     expect((await exportUsageRows(twice, range)).rows).toHaveLength(2);
     await rm(twiceDir, { recursive: true, force: true });

@@ -17,6 +17,10 @@ describe('toCsv', () => {
     expect(csv).toBe(`app_title,http_referer,environment\r\n"'=HYPERLINK(""http://evil"")",'+1,'@SUM(A1)\r\n`);
   });
 
+  it('writes integers beyond 2^53, which the usage runners give as decimal text, digit for digit', () => {
+    expect(toCsv(['cost_nanos'], [{ cost_nanos: '10000000000000003' }])).toBe('cost_nanos\r\n10000000000000003\r\n');
+  });
+
   it('leaves negative numbers alone: only text is guarded', () => {
     expect(toCsv(['delta'], [{ delta: -3 }])).toBe('delta\r\n-3\r\n');
   });

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureChromium, launchChromium, type HeadlessChromium } from '../support/chromium.ts';
 import { projectRoot } from '../support/run-command.ts';
+import { sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /** Screenshots of each page, for review (git-ignored). */
@@ -158,6 +159,21 @@ if (!chromiumAvailability.available) {
         await shoot(`05c-usage-${width}`);
       }
       await page.setViewportSize({ width: 1280, height: 860 });
+    });
+
+    it('adds up and shows costs and tokens beyond 2^53 exactly', async () => {
+      // Two records of about 5 million USD each, on a day of their own: their sum is no JSON number.
+      await writeUsageFiles(gateway.dataDir, [
+        sampleRecord({ projectId: 'acme', model: 'mock/echo', costNanos: 5_000_000_000_000_001, promptTokens: 5_000_000_000_000_001, completionTokens: 0, createdAt: '2025-02-01T08:00:00.000Z' }),
+        sampleRecord({ projectId: 'acme', model: 'mock/echo', costNanos: 5_000_000_000_000_002, promptTokens: 5_000_000_000_000_002, completionTokens: 0, createdAt: '2025-02-01T09:00:00.000Z' }),
+      ]);
+      await page.getByLabel('From (UTC)').fill('2025-02-01');
+      await page.getByLabel('To (UTC)').fill('2025-02-01');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => page.locator('.stat', { hasText: 'Cost' }).locator('dd').textContent()).toBe('$10000000.000000003');
+      expect(await page.locator('.stat', { hasText: 'Tokens' }).locator('dd').textContent()).toBe('10,000,000,000,000,003');
+      expect(await page.getByRole('img', { name: 'Cost by model' }).textContent()).toContain('$10000000.000000003');
+      await shoot('05d-usage-beyond-2-53');
     });
 
     it('lets an owner allow a model with its prices', async () => {

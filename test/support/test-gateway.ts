@@ -8,6 +8,8 @@ import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../too
 export interface TestGateway {
   host: LocalHost;
   url: string;
+  /** The host's data directory (usage files under usage/), removed on close. */
+  dataDir: string;
   /** Runs an admin command through the admin handler; throws when it is refused. */
   admin<T = Record<string, unknown>>(event: Record<string, unknown>): Promise<T>;
   /** Runs an admin command and returns the refusal (throws when it succeeds). */
@@ -25,6 +27,7 @@ export async function startTestGateway(env: Record<string, string> = {}, hostOpt
   return {
     host,
     url: host.url,
+    dataDir,
     async admin<T>(event: Record<string, unknown>) {
       const answer = await invoke(event);
       if (!answer.ok) throw new Error(`admin ${String(event.command)} refused: ${answer.error.message}`);

@@ -2,7 +2,8 @@ import { h, s } from './dom.ts';
 
 export interface Bar {
   label: string;
-  value: number;
+  /** An exact amount (nano-USD, which outgrow 2^53): shown exactly, drawn as its share of the largest. */
+  value: bigint;
   /** What a reader hears and a tooltip shows, e.g. "2025-03-01: $0.0042 (12 requests)". */
   description: string;
 }
@@ -19,8 +20,8 @@ const SIDE = 22;
  * made at the width it is shown at (one unit, one CSS pixel), so its text keeps the page's size on a phone
  * and on a wide screen; fewer days are labelled when they would not fit, counted back from the last one.
  */
-export function columnChart(caption: string, bars: Bar[], formatValue: (value: number) => string): HTMLElement {
-  const max = Math.max(...bars.map((bar) => bar.value), 0);
+export function columnChart(caption: string, bars: Bar[], formatValue: (value: bigint) => string): HTMLElement {
+  const max = largest(bars);
   const draw = (width: number) => {
     const top = 28;
     const baseline = 190;
@@ -33,7 +34,7 @@ export function columnChart(caption: string, bars: Bar[], formatValue: (value: n
       s('line', { x1: 0, x2: width, y1: top, y2: top, class: 'chart-grid' }),
       s('line', { x1: 0, x2: width, y1: baseline + 0.5, y2: baseline + 0.5, class: 'chart-baseline' }),
       bars.map((bar, index) => {
-        const height = max > 0 && bar.value > 0 ? Math.max(2, (bar.value / max) * (baseline - top)) : 0;
+        const height = max > 0n && bar.value > 0n ? Math.max(2, share(bar.value, max) * (baseline - top)) : 0;
         const x = SIDE + index * step + step * 0.15;
         return s(
           'g',
@@ -46,12 +47,12 @@ export function columnChart(caption: string, bars: Bar[], formatValue: (value: n
       }),
     );
   };
-  return h('figure', { class: 'chart' }, h('figcaption', {}, caption), drawnAtWidth(draw), numbersTable(caption, bars.filter((bar) => bar.value > 0)));
+  return h('figure', { class: 'chart' }, h('figcaption', {}, caption), drawnAtWidth(draw), numbersTable(caption, bars.filter((bar) => bar.value > 0n)));
 }
 
 /** A bar chart with one labelled row per item (cost by model), largest first as given; drawn at its shown width. */
-export function barChart(caption: string, bars: Bar[], formatValue: (value: number) => string): HTMLElement {
-  const max = Math.max(...bars.map((bar) => bar.value), 0);
+export function barChart(caption: string, bars: Bar[], formatValue: (value: bigint) => string): HTMLElement {
+  const max = largest(bars);
   const row = 30;
   const draw = (width: number) => {
     const labelWidth = Math.min(240, Math.round(width * 0.35));
@@ -64,7 +65,7 @@ export function barChart(caption: string, bars: Bar[], formatValue: (value: numb
       { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': caption, class: 'chart-svg' },
       bars.map((bar, index) => {
         const y = index * row + 4;
-        const barWidth = max > 0 ? Math.max(2, (bar.value / max) * barSpace) : 0;
+        const barWidth = max > 0n ? Math.max(2, share(bar.value, max) * barSpace) : 0;
         return s(
           'g',
           {},
@@ -76,6 +77,16 @@ export function barChart(caption: string, bars: Bar[], formatValue: (value: numb
     );
   };
   return h('figure', { class: 'chart' }, h('figcaption', {}, caption), drawnAtWidth(draw), numbersTable(caption, bars));
+}
+
+/** The largest value, 0 when none is positive. */
+function largest(bars: Bar[]): bigint {
+  return bars.reduce((max, bar) => (bar.value > max ? bar.value : max), 0n);
+}
+
+/** A value's share of the largest, for drawing only: a pixel needs no more than a float's precision. */
+function share(value: bigint, max: bigint): number {
+  return Number(value) / Number(max);
 }
 
 /**

@@ -12,10 +12,11 @@ export function formatTime(iso: string | null | undefined): string {
 
 /**
  * Nano-USD as the exact USD decimal the API and the CLI show (`spent_usd`, `cost_usd`): $0.00009075, $12.345,
- * $0. Costs are whole nano-USD; rounding them here would disagree with the rest of the product.
+ * $0. Costs are whole nano-USD, given as decimal text or BigInt (sums outgrow 2^53); rounding them here would
+ * disagree with the rest of the product.
  */
-export function formatUsdNanos(nanos: number): string {
-  return `$${formatScaledInteger(BigInt(Math.round(nanos)), 9)}`;
+export function formatUsdNanos(nanos: bigint | string): string {
+  return `$${formatScaledInteger(BigInt(nanos), 9)}`;
 }
 
 /** Micro-USD per 1,000 tokens as the "USD per million tokens" providers publish (× 1,000 / 1e6). */
@@ -39,8 +40,14 @@ export function parsePricePerMillion(text: string): number | undefined {
   return micros <= MAX_PRICE_MICROS ? micros : undefined;
 }
 
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+/** A count with thousands separators; token sums come as decimal text, exact beyond 2^53. */
+export function formatCount(value: number | bigint | string): string {
+  return (typeof value === 'string' ? BigInt(value) : value).toLocaleString('en-US');
+}
+
+/** The exact sum of integers given as decimal text (tokens, nano-USD). */
+export function sumExact(values: readonly string[]): bigint {
+  return values.reduce((sum, value) => sum + BigInt(value), 0n);
 }
 
 /** A UTC day, YYYY-MM-DD, `daysAgo` days before today. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPricePerMillion, formatTime, formatUsdNanos, parsePricePerMillion, utcDay } from '../../../../web/console/app/format.ts';
+import { formatCount, formatPricePerMillion, formatTime, formatUsdNanos, parsePricePerMillion, sumExact, utcDay } from '../../../../web/console/app/format.ts';
 
 describe('the console page\'s formats', () => {
   it.each([
@@ -20,11 +20,19 @@ describe('the console page\'s formats', () => {
   it('shows prices per million tokens, and costs as the exact USD decimals the API gives', () => {
     expect(formatPricePerMillion(150)).toBe('$0.15');
     expect(formatPricePerMillion(null)).toBe('—');
-    expect(formatUsdNanos(0)).toBe('$0');
-    expect(formatUsdNanos(90_750)).toBe('$0.00009075');
-    expect(formatUsdNanos(11_250)).toBe('$0.00001125');
-    expect(formatUsdNanos(12_345_000_001)).toBe('$12.345000001');
-    expect(formatUsdNanos(3_000_000_000)).toBe('$3');
+    expect(formatUsdNanos('0')).toBe('$0');
+    expect(formatUsdNanos('90750')).toBe('$0.00009075');
+    expect(formatUsdNanos(11_250n)).toBe('$0.00001125');
+    expect(formatUsdNanos('12345000001')).toBe('$12.345000001');
+    expect(formatUsdNanos(3_000_000_000n)).toBe('$3');
+  });
+
+  it('sums and shows costs and token counts beyond 2^53 exactly', () => {
+    const total = sumExact(['5000000000000001', '5000000000000002']);
+    expect(total).toBe(10_000_000_000_000_003n);
+    expect(formatUsdNanos(total)).toBe('$10000000.000000003');
+    expect(formatCount('9007199254740993')).toBe('9,007,199,254,740,993');
+    expect(formatCount(1234)).toBe('1,234');
   });
 
   it('shows times in UTC, never wrapped, and days back from today', () => {

@@ -3,7 +3,7 @@ import { api, apiBlob } from '../api.ts';
 import type { UsageSummary } from '../api-types.ts';
 import { barChart, columnChart } from '../charts.ts';
 import { h, replaceChildren } from '../dom.ts';
-import { formatCount, formatUsdNanos, utcDay } from '../format.ts';
+import { formatCount, formatUsdNanos, sumExact, utcDay } from '../format.ts';
 import { announce } from '../status.ts';
 import { dataTable, field, timeCell } from '../table.ts';
 import type { SectionContext } from './project-page.ts';
@@ -90,8 +90,9 @@ function addDays(day: string, days: number): string {
 
 function showUsage(results: HTMLElement, usage: UsageSummary): void {
   const requests = usage.by_day.reduce((sum, day) => sum + day.requests, 0);
-  const cost = usage.by_day.reduce((sum, day) => sum + day.cost_nanos, 0);
-  const tokens = usage.by_day.reduce((sum, day) => sum + day.prompt_tokens + day.completion_tokens, 0);
+  // Tokens and nano-USD come as decimal text, exact beyond 2^53: summed as BigInt, never as numbers.
+  const cost = sumExact(usage.by_day.map((day) => day.cost_nanos));
+  const tokens = sumExact(usage.by_day.flatMap((day) => [day.prompt_tokens, day.completion_tokens]));
   if (requests === 0) {
     replaceChildren(results, h('p', { class: 'empty' }, `No usage between ${usage.from} and ${usage.to}. Usage files appear within seconds of a request locally, within a minute in AWS.`));
     return;
@@ -112,14 +113,14 @@ function showUsage(results: HTMLElement, usage: UsageSummary): void {
         'Cost by day',
         everyDay(usage.from, usage.to).map((day) => {
           const found = usage.by_day.find((entry) => entry.day === day);
-          const cost = found?.cost_nanos ?? 0;
+          const cost = BigInt(found?.cost_nanos ?? 0);
           return { label: day.slice(5), value: cost, description: `${day}: ${formatUsdNanos(cost)} (${formatCount(found?.requests ?? 0)} requests)` };
         }),
         formatUsdNanos,
       ),
       barChart(
         'Cost by model',
-        usage.by_model.map((model) => ({ label: model.model, value: model.cost_nanos, description: `${model.model}: ${formatUsdNanos(model.cost_nanos)} (${formatCount(model.requests)} requests)` })),
+        usage.by_model.map((model) => ({ label: model.model, value: BigInt(model.cost_nanos), description: `${model.model}: ${formatUsdNanos(model.cost_nanos)} (${formatCount(model.requests)} requests)` })),
         formatUsdNanos,
       ),
     ),
