@@ -28,6 +28,8 @@ export class UsageQueue extends Construct {
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // SQS's longest, for an operator to redrive. A standard queue counts it from the record's first send, not
+      // from its move here: the backlog alarm keeps the time spent in the queue to minutes.
       retentionPeriod: Duration.days(14),
     });
     this.queue = new Queue(this, 'Records', {

@@ -78,6 +78,16 @@ describe('what keeps usage from being lost', () => {
     });
   });
 
+  it('keeps every dead-lettered record 14 days, SQS\'s longest, for an operator to redrive', () => {
+    const queues = resourcesOfType(gateway.template, 'AWS::SQS::Queue');
+    const deadLetterIds = Object.values(queues).flatMap(({ Properties }) => {
+      const target = (Properties.RedrivePolicy as { deadLetterTargetArn?: { 'Fn::GetAtt'?: [string, string] } } | undefined)?.deadLetterTargetArn;
+      return target?.['Fn::GetAtt'] ? [target['Fn::GetAtt'][0]] : [];
+    });
+    expect(deadLetterIds).toEqual([logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueDeadLetters')]);
+    for (const id of deadLetterIds) expect(queues[id]?.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+  });
+
   it('retains every function\'s log group when the stack is deleted', () => {
     for (const logGroup of Object.values(gateway.template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.DeletionPolicy).toBe('Retain');
