@@ -14,7 +14,7 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   clientProtocol: editorChatProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseEditorRequest),
-  promptText: (request) => responsesPromptText({ model: request.model, input: request.input, instructions: request.instructions }),
+  promptText: (request) => responsesPromptText({ input: request.input, instructions: request.instructions, tools: request.tools }),
   maxOutputTokens: (request) => request.max_output_tokens,
   annotateRecord: annotateEditorRecord,
 };

@@ -45,15 +45,35 @@ export function buildUpstreamResponsesBody(request: Record<string, unknown>, ups
   return JSON.stringify(upstream);
 }
 
+/** The parts of a Responses body that make up its input (the editor's bodies are Responses bodies too). */
+export interface ResponsesPrompt {
+  instructions?: string | null;
+  input?: string | readonly unknown[] | null;
+  tools?: unknown;
+}
+
 /**
  * The prompt as a tokenizer sees it, for estimates when the upstream reports no usage: the instructions,
- * every text of the input items, tool-call arguments and inputs, and tool outputs.
+ * every text of the input items, tool-call arguments and inputs, tool outputs, and the tool definitions,
+ * which the model reads as part of its prompt (as the Messages estimate counts them).
  */
-export function responsesPromptText(request: ResponsesRequest): string {
+export function responsesPromptText(request: ResponsesPrompt): string {
   const parts: string[] = request.instructions ? [request.instructions] : [];
   if (typeof request.input === 'string') parts.push(request.input);
   for (const item of Array.isArray(request.input) ? request.input : []) collectTexts(item, parts);
+  if (Array.isArray(request.tools)) for (const tool of request.tools as unknown[]) toolText(tool, parts);
   return parts.join('\n');
+}
+
+/** A tool definition's text: its name, description and parameter schema, and a custom tool's grammar. */
+function toolText(tool: unknown, parts: string[]): void {
+  if (typeof tool !== 'object' || tool === null) return;
+  const { name, description, parameters, format } = tool as Record<string, unknown>;
+  if (typeof name === 'string') parts.push(name);
+  if (typeof description === 'string') parts.push(description);
+  if (parameters !== undefined && parameters !== null) parts.push(JSON.stringify(parameters));
+  const grammar = typeof format === 'object' && format !== null ? (format as Record<string, unknown>).definition : undefined;
+  if (typeof grammar === 'string') parts.push(grammar);
 }
 
 const TEXT_FIELDS = ['text', 'arguments', 'input', 'output', 'content'] as const;

@@ -226,4 +226,19 @@ describe('parseResponsesRequest and the native body', () => {
     expect(text).toContain('{"cmd":"echo hi-from-tool"}');
     expect(text).toContain('hi-from-tool\n');
   });
+
+  it('counts the tool definitions for estimates: names, descriptions, parameter schemas and a custom tool\'s grammar', () => {
+    const text = responsesPromptText(parseResponsesRequest(JSON.stringify(codexTurn(1))));
+    expect(text).toContain('exec_command\nRuns a command in a PTY');
+    expect(text).toContain('"cmd":{"type":"string","description":"Shell command to execute."}');
+    expect(text).toContain('apply_patch\nThe `apply_patch` tool can be used to edit files.');
+    expect(text).toContain('start: begin_patch hunk+ end_patch');
+  });
+
+  it('counts a function tool after the instructions and a string input; a hosted tool adds no text', () => {
+    const request = parseResponsesRequest(
+      JSON.stringify({ model: 'm', instructions: 'Be brief.', input: 'Weather?', tools: [{ type: 'function', name: 'get_weather', description: 'Looks up the weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }, { type: 'web_search' }] }),
+    );
+    expect(responsesPromptText(request)).toBe('Be brief.\nWeather?\nget_weather\nLooks up the weather.\n{"type":"object","properties":{"city":{"type":"string"}}}');
+  });
 });
