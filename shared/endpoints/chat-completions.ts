@@ -12,9 +12,13 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   clientProtocol: openAiChatProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseChatCompletionRequest),
-  promptText: (request) => chatPromptText(request.messages),
+  promptText: (request) => chatPromptText(request.messages, [...asArray(request.tools), ...asArray(request.functions)]),
   maxOutputTokens: (request) =>
     [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),
   // Each of the `n` choices can use the whole cap, and OpenAI bills them all.
   generations: (request) => ({ prompts: 1, choices: request.n ?? 1 }),
 };
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

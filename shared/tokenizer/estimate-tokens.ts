@@ -1,3 +1,5 @@
+import { asJsonObject } from '../core/json-object.ts';
+
 /**
  * Counts tokens with a real tokenizer (o200k_base, the encoding of current OpenAI models) when an upstream
  * reports no usage. Loaded on first use only: the encoding tables are large, and most upstreams do report.
@@ -39,8 +41,11 @@ function cutLongWords(text: string): string {
   return text.replace(LONG_WORD, (word) => `${word} `);
 }
 
-/** The text of chat messages as a tokenizer sees it: string contents and text parts, plus tool-call arguments. */
-export function chatPromptText(messages: readonly unknown[]): string {
+/**
+ * The text of a chat request as a tokenizer sees it: string contents and text parts, tool-call arguments, and
+ * the tool definitions (`tools`, or the older `functions`), which the model reads as part of its prompt.
+ */
+export function chatPromptText(messages: readonly unknown[], tools?: unknown): string {
   const parts: string[] = [];
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
@@ -53,5 +58,21 @@ export function chatPromptText(messages: readonly unknown[]): string {
     }
     if (Array.isArray(toolCalls)) parts.push(JSON.stringify(toolCalls));
   }
+  if (Array.isArray(tools)) for (const tool of tools as unknown[]) chatToolText(tool, parts);
   return parts.join('\n');
+}
+
+/**
+ * A chat tool definition's text: name, description and parameter schema, and a custom tool's grammar. Chat
+ * nests the definition under `function` or `custom`; an entry of the older `functions` is the definition.
+ */
+function chatToolText(tool: unknown, parts: string[]): void {
+  const entry = asJsonObject(tool);
+  const definition = asJsonObject(entry?.function) ?? asJsonObject(entry?.custom) ?? entry;
+  if (!definition) return;
+  if (typeof definition.name === 'string') parts.push(definition.name);
+  if (typeof definition.description === 'string') parts.push(definition.description);
+  if (definition.parameters !== undefined && definition.parameters !== null) parts.push(JSON.stringify(definition.parameters));
+  const grammar = asJsonObject(asJsonObject(definition.format)?.grammar)?.definition;
+  if (typeof grammar === 'string') parts.push(grammar);
 }

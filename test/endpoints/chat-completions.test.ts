@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { chatCompletionsEndpoint } from '../../shared/endpoints/chat-completions.ts';
+import { parseChatCompletionRequest } from '../../shared/protocols/openai-chat/chat-request.ts';
+
+const promptTextOf = (body: Record<string, unknown>) => chatCompletionsEndpoint.promptText(parseChatCompletionRequest(JSON.stringify({ model: 'm', ...body })));
+
+describe('the chat completions endpoint', () => {
+  it('estimates the prompt with its tool definitions: function and custom tools, as the model reads them', () => {
+    const text = promptTextOf({
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: 'Looks up the weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+        { type: 'custom', custom: { name: 'patch', description: 'Edits files.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: "*** Begin Patch"' } } } },
+      ],
+    });
+    expect(text).toBe('Weather in Paris?\nget_weather\nLooks up the weather.\n{"type":"object","properties":{"city":{"type":"string"}}}\npatch\nEdits files.\nstart: "*** Begin Patch"');
+  });
+
+  it('counts the older `functions` definitions too', () => {
+    const text = promptTextOf({ messages: [{ role: 'user', content: 'Hi' }], functions: [{ name: 'lookup', description: 'Finds a record.', parameters: { type: 'object' } }] });
+    expect(text).toBe('Hi\nlookup\nFinds a record.\n{"type":"object"}');
+  });
+});
