@@ -32,7 +32,7 @@ export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
   const body = relayBytes(upstreamBody, {
     provider: served.target.provider.provider,
     observe: (chunk) => meter.push(chunk),
-    remainingMs: answer.remainingMs,
+    timeLimits: { remainingMs: answer.remainingMs },
     onSettled: async (settlement) => {
       const metered = meter.end();
       const counted = metered.usage ?? (await answer.estimate({ completionText: '' }));

@@ -22,6 +22,46 @@ export function answerIdleError(provider: string, idleMs: number): GatewayError 
   return new GatewayError('upstream', `Provider "${provider}" sent nothing for ${describeDuration(idleMs)}.`, { code: 'upstream_timeout' });
 }
 
+/** A relay's watch over its time limits, told when each read of the upstream begins and ends. */
+export interface TimeLimitWatch {
+  /** A read of the upstream begins: the idle limit counts from here. */
+  readStarted(): void;
+  /** The read ended (a chunk, the end, a failure): a client reading slowly is no silent upstream. */
+  readEnded(): void;
+  stop(): void;
+}
+
+/**
+ * Watches a body relayed chunk by chunk: the deadline runs from now, the idle limit only while a read is
+ * pending (one timer, pushed back at every read: a race per read would cost more). `expire` gets the
+ * error of the limit that passed; the relay lets the upstream go and ends the client's body with it.
+ */
+export function watchTimeLimits(limits: Partial<AnswerTimeLimits>, provider: string, expire: (error: GatewayError) => void): TimeLimitWatch {
+  const { remainingMs, idleMs } = limits;
+  let reading = false;
+  let stopped = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  // Unref'd: the upstream's socket keeps the process alive while the body is relayed, not these timers.
+  const deadlineTimer = remainingMs === undefined ? undefined : setTimeout(() => expire(answerDeadlineError(provider)), Math.max(0, remainingMs)).unref();
+  return {
+    readStarted() {
+      if (idleMs !== undefined && !stopped) {
+        if (idleTimer) idleTimer.refresh();
+        else idleTimer = setTimeout(() => reading && expire(answerIdleError(provider, idleMs)), idleMs).unref();
+      }
+      reading = true;
+    },
+    readEnded() {
+      reading = false;
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(deadlineTimer);
+      clearTimeout(idleTimer);
+    },
+  };
+}
+
 /** A body read whole (no chunk-by-chunk limit can watch it) against what is left of the request's deadline. */
 export interface BodyDeadline {
   remainingMs: number;

@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
-import { answerDeadlineError, answerIdleError, type AnswerTimeLimits } from './answer-time-limits.ts';
+import { watchTimeLimits, type AnswerTimeLimits, type TimeLimitWatch } from './answer-time-limits.ts';
 import { createSseDecoder, type StreamDecoder, type UpstreamEvent } from './stream-decoder.ts';
 
 /** Decides, event by event, what the client sees of an upstream stream. */
@@ -54,11 +54,8 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
   // One timer for the whole stream, pushed back at every read: it enqueues a comment itself when the
   // upstream stays silent, so a read needs no race against it (a promise pair per event costs more).
   let heartbeatTimer: NodeJS.Timeout | undefined;
-  // The time limits work the same way: the idle timer is pushed back at every read and fires only while a
-  // read is pending (a client reading slowly is no silent upstream); the deadline timer runs from the start.
-  let idleTimer: NodeJS.Timeout | undefined;
-  let deadlineTimer: NodeJS.Timeout | undefined;
-  let reading = false;
+  // The time limits work the same way (answer-time-limits.ts), from the start of the stream.
+  let timeLimits: TimeLimitWatch | undefined;
   let pulling = false;
   /** The time limit that ended the stream: the pull under way, or the next one, fails with it. */
   let expired: GatewayError | undefined;
@@ -71,12 +68,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
       // Unref'd: the upstream's socket keeps the process alive while the stream is open, not this timer.
       else heartbeatTimer = setTimeout(() => beat(controller), interval).unref();
     }
-    const idleMs = options.timeLimits?.idleMs;
-    if (idleMs !== undefined && !settled) {
-      if (idleTimer) idleTimer.refresh();
-      else idleTimer = setTimeout(() => reading && expire(controller, answerIdleError(options.provider, idleMs)), idleMs).unref();
-    }
-    reading = true;
+    timeLimits?.readStarted();
     return reader.read();
   }
 
@@ -92,16 +84,13 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     if (!pulling) fail(controller, error).catch((cause: unknown) => controller.error(cause));
   }
 
-  function startDeadline(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    const remainingMs = options.timeLimits?.remainingMs;
-    if (remainingMs === undefined) return;
-    deadlineTimer = setTimeout(() => expire(controller, answerDeadlineError(options.provider)), Math.max(0, remainingMs)).unref();
+  function watchLimits(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    if (options.timeLimits) timeLimits = watchTimeLimits(options.timeLimits, options.provider, (error) => expire(controller, error));
   }
 
   function stopTimers(): void {
     clearTimeout(heartbeatTimer);
-    clearTimeout(idleTimer);
-    clearTimeout(deadlineTimer);
+    timeLimits?.stop();
   }
 
   function beat(controller: ReadableStreamDefaultController<Uint8Array>): void {
@@ -169,7 +158,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
       } catch (cause) {
         return fail(controller, expired ?? new GatewayError('upstream', `Provider "${options.provider}" broke off the stream.`, { code: 'upstream_stream_interrupted', cause }));
       } finally {
-        reading = false;
+        timeLimits?.readEnded();
       }
       if (expired) return fail(controller, expired);
       try {
@@ -187,7 +176,7 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
 
   return new ReadableStream<Uint8Array>(
     {
-      start: startDeadline,
+      start: watchLimits,
       async pull(controller) {
         pulling = true;
         try {

@@ -23,10 +23,10 @@ function upstreamOf(chunks: Uint8Array[], end: 'close' | 'hang') {
   return { stream, state };
 }
 
-function relay(upstream: ReadableStream<Uint8Array>, remainingMs: number) {
+function relay(upstream: ReadableStream<Uint8Array>, remainingMs: number, idleMs?: number) {
   const settlements: StreamSettlement[] = [];
   const observed: number[] = [];
-  const body = relayBytes(upstream, { provider: 'openai', observe: (chunk) => void observed.push(chunk.byteLength), onSettled: async (settlement) => void settlements.push(settlement), remainingMs });
+  const body = relayBytes(upstream, { provider: 'openai', observe: (chunk) => void observed.push(chunk.byteLength), onSettled: async (settlement) => void settlements.push(settlement), timeLimits: { remainingMs, idleMs } });
   return { body, settlements, observed };
 }
 
@@ -53,5 +53,32 @@ describe('relayBytes', () => {
     expect(failure).toMatchObject({ code: 'upstream_timeout', status: 502 });
     expect(settlements).toEqual([{ outcome: 'failed', error: failure }]);
     expect(upstream.state.cancelledWith).toBe(failure);
+  });
+
+  it("fails the client's body with upstream_timeout when the upstream is silent longer than the idle limit, cancels it, and settles once", async () => {
+    const upstream = upstreamOf([audio], 'hang');
+    const { body, settlements } = relay(upstream.stream, 60_000, 30);
+    const reader = body.getReader();
+    expect((await reader.read()).value).toEqual(audio);
+
+    const failure = await reader.read().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toMatchObject({ code: 'upstream_timeout', status: 502, message: 'Provider "openai" sent nothing for 30 ms.' });
+    expect(settlements).toEqual([{ outcome: 'failed', error: failure }]);
+    expect(upstream.state.cancelledWith).toBe(failure);
+  });
+
+  it('does not count a client that reads slowly as a silent upstream', async () => {
+    const { body, settlements } = relay(upstreamOf([audio, audio], 'close').stream, 60_000, 20);
+    const reader = body.getReader();
+    expect((await reader.read()).value).toEqual(audio);
+    // Longer than the idle limit between two reads of the client: no upstream read was pending.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((await reader.read()).value).toEqual(audio);
+    expect((await reader.read()).done).toBe(true);
+    expect(settlements).toEqual([{ outcome: 'completed' }]);
   });
 });
