@@ -1,10 +1,13 @@
 import { GatewayError } from '../core/errors.ts';
 import type { StoredResponseOwner } from '../core/ports.ts';
+import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { decodePathId } from '../http/path-id.ts';
 import { admitRequest, readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
+import { createResponsesPassThrough } from '../protocols/openai-responses/responses-pass-through.ts';
+import { relayStream, type StreamEventHandler } from '../transport/stream-relay.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
 
 export const STORED_RESPONSES_PREFIX = '/v1/responses/';
@@ -23,6 +26,7 @@ const OPERATIONS: Record<string, { method: string; suffix: string }> = {
  * `?limit=`), and only for the project that made it. The gateway knows a response once the usage record of
  * the request that made it is written (seconds after it ended); until then, and for another project's
  * responses or translated answers (stored nowhere), it answers 404. Nothing is generated: not metered.
+ * A response streamed back (`?stream=true`) is relayed within a generation stream's time limits.
  */
 export async function handleStoredResponse(request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   // The key first: a client without one learns nothing of which paths exist.
@@ -50,8 +54,21 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
   if (called.refusal) return called.refusal;
   const { response } = called;
   const contentType = response.headers.get('content-type') ?? 'application/json';
-  const body = contentType.startsWith('text/event-stream') && response.body ? response.body : await called.readText();
-  return { status: response.status, headers: { 'content-type': contentType, 'x-gateway-provider': provider.provider }, body };
+  const headers = { 'content-type': contentType, 'x-gateway-provider': provider.provider };
+  if (!contentType.startsWith('text/event-stream') || !response.body) return { status: response.status, headers, body: await called.readText() };
+  const events = replayedEvents();
+  const body = relayStream(response.body, { ...called.relay(), handler: events, errorFrame: events.fail, heartbeatIntervalMs: services.settings.heartbeatIntervalMs });
+  return { status: response.status, headers, body };
+}
+
+/**
+ * A stored response's events as the provider sends them; a stream the gateway ends itself (a time limit
+ * passed) ends as OpenAI ends a failed one, numbered after the last event the client saw.
+ */
+function replayedEvents(): StreamEventHandler & { fail(error: GatewayError): string } {
+  // Nothing is metered here, so no cost is shown: the usage functions are never asked.
+  const passThrough = createResponsesPassThrough({ injectCost: false, priceUsd: () => '0', finalUsage: async () => ZERO_USAGE });
+  return { onEvent: (event) => passThrough.push(event, []), onEnd: () => passThrough.end(), fail: (error) => passThrough.fail(error) };
 }
 
 function findOwner(services: GatewayServices, responseId: string): Promise<StoredResponseOwner | undefined> {

@@ -8,6 +8,7 @@ import { admitRequest, readStore, type AdmittedRequest } from '../pipeline/admit
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 import { billFinishedVideo } from './bill-finished-video.ts';
+import { relayBytes } from '../transport/bytes-relay.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
 
 export const VIDEOS_PREFIX = '/v1/videos/';
@@ -40,7 +41,9 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
   if (content) {
     // Only a finished video has content: its seconds are those the job last showed.
     await billFinishedVideo(services, admitted, job, { ...job.video, status: 'completed' }, route);
-    return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream', ...served }, body: response.body ?? '' };
+    // Relayed as they come, within a generation stream's time limits: a provider silent too long cuts the body.
+    const body = response.body ? relayBytes(response.body, called.relay()) : '';
+    return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream', ...served }, body };
   }
   const text = await called.readText();
   const video = parseJsonObject(text);

@@ -49,7 +49,9 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
     let requestId: string | undefined;
     try {
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
-      const response = await dispatch(definition.routes, request, services, { requestId, receivedAt, ...(deferred ? { afterAnswer: deferred.add } : {}) });
+      const named = requestId;
+      const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
+      const response = await dispatch(definition.routes, request, services, route);
       response.headers['x-request-id'] = requestId;
       return withDeferred(response);
     } catch (thrown) {

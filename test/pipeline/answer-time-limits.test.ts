@@ -139,3 +139,53 @@ describe('a pass-through read of the upstream (a stored response, a token count)
     expect(upstream.seen.signal?.aborted).toBe(true);
   });
 });
+
+describe('an object passed through and relayed as it comes (a stored response streamed, a video) whose upstream falls silent', () => {
+  /** A gateway whose provider made `resp_1` and `video_1`, behind the stalling upstream; what it logs is kept. */
+  async function ownerGatewayBehind(fetch: UpstreamFetch) {
+    const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat', 'openai-responses'])], models: [{ slug: 'openai/gpt-4o-mini' }, { slug: 'openai/sora-2', kind: 'video' }], fetch });
+    const owner = { projectId: 'acme', provider: 'openai', model: 'openai/gpt-4o-mini', requestId: 'gen-1' };
+    await fake.services.videoJobs.save({ projectId: 'acme', videoId: 'video_1', provider: 'openai', model: 'openai/sora-2', requestId: 'gen-2', keyId: 'key_1', createdAt: '2025-01-01T00:00:00.000Z', video: { id: 'video_1', status: 'completed', seconds: '4' } });
+    const services = { ...fake.services, generations: { findGeneration: async () => undefined, findStoredResponse: async () => owner }, settings: { ...fake.services.settings, upstreamFirstByteTimeoutMs: 100, requestDeadlineMs: 60_000 } };
+    const logged: Array<{ code: string; requestId: string }> = [];
+    const serve = createOpenAiRouteGroup(services, (error, requestId) => logged.push({ code: error.code, requestId }));
+    return { serve, logged };
+  }
+
+  const get = (path: string, query = ''): GatewayRequest => ({ ...request(path, {}), method: 'GET', query: new URLSearchParams(query), body: Buffer.alloc(0), headers: { authorization: `Bearer ${FAKE_KEY}`, 'x-request-id': 'req-silent' } });
+
+  it("ends GET /v1/responses/{id}?stream=true with OpenAI's upstream_timeout error event, lets the upstream go and logs the failure", async () => {
+    const created = 'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","status":"in_progress"}}\n\n';
+    const upstream = stallingUpstream('text/event-stream', created);
+    const gateway = await ownerGatewayBehind(upstream.fetch);
+
+    const response = await gateway.serve(get('/v1/responses/resp_1', 'stream=true'));
+    const text = await textOf(response);
+
+    expect(response.status).toBe(200);
+    const events = new SseEventSplitter().push(text);
+    expect(events[0]).toBe(created);
+    expect(events.slice(1).map((event) => event.split('\n')[0])).toEqual(['event: error', 'event: response.failed']);
+    expect(events[1]).toContain('"code":"upstream_timeout","message":"Provider \\"openai\\" sent nothing for 100 ms."');
+    expect(upstream.seen.bodyCancelled).toBe(true);
+    expect(upstream.seen.signal?.aborted).toBe(true);
+    expect(gateway.logged).toEqual([{ code: 'upstream_timeout', requestId: 'req-silent' }]);
+  });
+
+  it("cuts GET /v1/videos/{id}/content off with upstream_timeout, lets the upstream go and logs the failure", async () => {
+    const upstream = stallingUpstream('video/mp4', '\u0000\u0000\u0000\u0018ftyp');
+    const gateway = await ownerGatewayBehind(upstream.fetch);
+
+    const response = await gateway.serve(get('/v1/videos/video_1/content'));
+    const failure = await textOf(response).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(response.status).toBe(200);
+    expect(failure).toMatchObject({ code: 'upstream_timeout', message: 'Provider "openai" sent nothing for 100 ms.' });
+    expect(upstream.seen.bodyCancelled).toBe(true);
+    expect(upstream.seen.signal?.aborted).toBe(true);
+    expect(gateway.logged).toEqual([{ code: 'upstream_timeout', requestId: 'req-silent' }]);
+  });
+});
