@@ -81,7 +81,10 @@ async function dispatch(routes: RouteTable, request: GatewayRequest, services: G
     throw new GatewayError('request_too_large', 'The request body is larger than the 6 MB the gateway accepts.', { code: 'request_too_large' });
   }
   const response = await handler(head ? { ...request, method: 'GET' } : request, services, route);
-  return head ? { ...response, body: '' } : response;
+  if (!head) return response;
+  // A body relayed as it comes is let go at once (settled as cancelled), not left to its time limits.
+  if (typeof response.body !== 'string') await response.body.cancel().catch(() => undefined);
+  return { ...response, body: '' };
 }
 
 /** Work a request defers until its answer has ended; work added while it runs is run too. */

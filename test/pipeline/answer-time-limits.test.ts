@@ -188,4 +188,16 @@ describe('an object passed through and relayed as it comes (a stored response st
     expect(upstream.seen.signal?.aborted).toBe(true);
     expect(gateway.logged).toEqual([{ code: 'upstream_timeout', requestId: 'req-silent' }]);
   });
+
+  it("answers HEAD of a video's content with its head only, letting the upstream's body go at once", async () => {
+    const upstream = stallingUpstream('video/mp4', '\u0000\u0000\u0000\u0018ftyp');
+    const gateway = await ownerGatewayBehind(upstream.fetch);
+
+    const response = await gateway.serve({ ...get('/v1/videos/video_1/content'), method: 'HEAD' });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toBe('');
+    expect(upstream.seen.bodyCancelled).toBe(true);
+    expect(gateway.logged).toEqual([]);
+  });
 });
