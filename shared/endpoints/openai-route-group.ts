@@ -10,15 +10,12 @@ import { chatCompletionsEndpoint } from './chat-completions.ts';
 import { handleGetGeneration } from './get-generation.ts';
 import { MODEL_API_METHODS } from './model-api-methods.ts';
 import { MODEL_LIST_METHODS } from './model-list-methods.ts';
-import { handleStoredResponse } from './stored-responses.ts';
+import { RESPONSES_METHODS } from './responses-methods.ts';
 
 export type { ErrorReporter } from '../pipeline/route-group.ts';
 
 /** The editor's endpoint, loaded on first use: few clients of this route group need it (the editor route group bundles it). */
 const editorEndpoint = loadOnFirstUse(() => import('./editor-chat-completions.ts'));
-
-/** The Responses endpoint and its protocol, loaded on first use: a cold start for chat does without them. */
-const responsesEndpoint = loadOnFirstUse(() => import('./responses.ts'));
 
 /**
  * The editor client on the legacy base URL (`/v1`) gets the editor profile too, once detected (by its
@@ -34,9 +31,8 @@ const completeChat: RouteHandler = async (request, services, route) => {
 export const openAiRoutes: RouteTable = {
   '/health': { GET: async () => jsonResponse(200, { status: 'ok' }) },
   '/v1/chat/completions': { POST: completeChat },
-  '/v1/responses': { POST: async (request, services, route) => runGeneration((await responsesEndpoint()).responsesEndpoint, request, services, route) },
-  // A stored response, its cancellation and its input items: `/v1/responses/{id}[/cancel|/input_items]`.
-  '/v1/responses/*': { GET: handleStoredResponse, DELETE: handleStoredResponse, POST: handleStoredResponse },
+  // The Responses API and its protocol, loaded on first use: a cold start for chat does without them.
+  ...lazyRoutes(RESPONSES_METHODS, () => import('./responses-routes.ts').then((module) => module.responsesRoutes)),
   // The list and one model (whose id may itself hold slashes: `/v1/models/openai/gpt-4o-mini`), loaded on first use.
   ...lazyRoutes(MODEL_LIST_METHODS, () => import('./model-list-routes.ts').then((module) => module.modelListRoutes)),
   '/v1/generation': { GET: handleGetGeneration },

@@ -113,10 +113,10 @@ describe('function bundles', () => {
     for (const prefix of ['Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi']) expect(sizes.get(prefix), prefix).toBeLessThanOrEqual(OTHER_FUNCTION_BUDGET);
   });
 
-  it('loads the editor profile of the legacy /v1 route, the tokenizer, the usage queue client and the generation lookups in chunks on first use, not at cold start', () => {
+  it('loads the editor profile of the legacy /v1 route, the Responses routes, the tokenizer, the usage queue client and the generation lookups in chunks on first use, not at cold start', () => {
     const directory = assetDirectory('RouteGroupopenai');
-    const lazy = files(directory).filter((path) => /^chunks[\\/](editor-chat-completions|o200k_base|sqs-usage-sink|s3-usage-spill|dynamo-usage-ledger)-.*\.mjs$/.test(path));
-    expect(lazy).toHaveLength(5);
+    const lazy = files(directory).filter((path) => /^chunks[\\/](editor-chat-completions|responses-routes|o200k_base|sqs-usage-sink|s3-usage-spill|dynamo-usage-ledger)-.*\.mjs$/.test(path));
+    expect(lazy).toHaveLength(6);
     const coldStart = coldStartFiles(directory);
     for (const path of lazy) expect(coldStart.has(join(directory, path)), path).toBe(false);
   });
