@@ -14,15 +14,15 @@ export interface BytesAnswer {
   settlement: UsageSettlement;
   attempt: AttemptDescription;
   servedBy: Record<string, string>;
-  /** What is left of the request's deadline: the body must have ended by then. */
-  remainingMs: number;
+  /** What is left of the request's deadline (the body must have ended by then), and how long the upstream may be silent. */
+  timeLimits: { remainingMs: number; idleMs: number };
 }
 
 /**
  * An answer that is not JSON nor an event stream (speech audio, a transcript as text or subtitles): the
  * upstream's bytes reach the client as they arrive, with the upstream's content type. The bridge's meter
  * watches them go by; the request settles when the body ends, fails (a body still coming at the request's
- * deadline too) or is cancelled.
+ * deadline, or an upstream silent for longer than its head could take, too) or is cancelled.
  */
 export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
   const { bridge, served } = answer;
@@ -32,7 +32,7 @@ export function bytesAnswer(answer: BytesAnswer): GatewayResponse {
   const body = relayBytes(upstreamBody, {
     provider: served.target.provider.provider,
     observe: (chunk) => meter.push(chunk),
-    timeLimits: { remainingMs: answer.remainingMs },
+    timeLimits: answer.timeLimits,
     onSettled: async (settlement) => {
       const metered = meter.end();
       const counted = metered.usage ?? (await answer.estimate({ completionText: '' }));

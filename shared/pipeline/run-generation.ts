@@ -130,7 +130,7 @@ export async function runGeneration<Body extends RoutableBody>(
       served = taken;
       // The request's deadline bounds the answer's body too, and a stream may not fall silent for longer
       // than its head could take (docs/decisions/routing-and-failover.md).
-      const remainingMs = limits.deadlineAt - services.clock.now();
+      const timeLimits = { remainingMs: limits.deadlineAt - services.clock.now(), idleMs: limits.firstByteTimeoutMs };
       const servedBy = { ...admission.headers, 'x-gateway-model': taken.target.model.slug, 'x-gateway-provider': taken.target.provider.provider, 'x-generation-id': route.requestId };
 
       const { answer } = taken;
@@ -152,14 +152,13 @@ export async function runGeneration<Body extends RoutableBody>(
           throw error;
         });
         handedToStream = true;
-        const timeLimits = { remainingMs, idleMs: limits.firstByteTimeoutMs };
         return await streamAnswer({ bridge, served: taken, decoder, presentation, estimate, settlement, attempt, servedBy, services, requestId: route.requestId, timeLimits });
       }
       if (answer.relay === 'bytes') {
         // Only the endpoints beyond chat answer with bytes: their relay loads with them, not at every cold start.
         const { bytesAnswer } = await import('./bytes-answer.ts');
         handedToStream = true;
-        return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy, remainingMs });
+        return bytesAnswer({ bridge, served: taken, estimate, settlement, attempt, servedBy, timeLimits });
       }
       const { json, stream } = answer;
       const upstreamId = json.described.upstreamId;
