@@ -24,7 +24,9 @@ type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
  * OpenAI marks it) with every item and the usage (with `cost`
  * when injected), written by `end` once the final usage is known. Every event carries a `sequence_number`
  * from 0; item events carry `output_index` and `item_id`. An upstream error, or the gateway's own failure
- * after the first byte (`fail`), becomes an `error` event and response.failed, and ends the output.
+ * after the first byte (`fail`), becomes an `error` event and response.failed, and ends the output; the
+ * failed response carries the items sent so far, as OpenAI's does, the one the failure cut off `incomplete`
+ * with what it had received.
  */
 export function createResponsesStreamWriter(presentation: Presentation): ClientStream & { fail(error: GatewayError): string } {
   const responseId = `resp_${presentation.responseId}`;
@@ -37,7 +39,8 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
   let finish: FinishReason | undefined;
 
   const emit = (type: string, payload: Record<string, unknown>) => responsesEventFrame(type, { ...payload, sequence_number: sequence++ });
-  const response = (status: 'in_progress' | 'failed') => responseObject({ id: responseId, createdAt: presentation.created, model, status, output: [...done], usage: null, request: presentation.clientBody });
+  const response = (status: 'in_progress' | 'failed', output: readonly unknown[] = done) =>
+    responseObject({ id: responseId, createdAt: presentation.created, model, status, output: [...output], usage: null, request: presentation.clientBody });
 
   function start(): string {
     if (started) return '';
@@ -165,8 +168,9 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     if (closed) return '';
     const frames = start();
     closed = true;
+    const output = item ? [...done, cutOffItem(item)] : done;
     item = undefined;
-    const frameText = frames + responsesFailureFrames(failure, sequence, response('failed'));
+    const frameText = frames + responsesFailureFrames(failure, sequence, response('failed', output));
     sequence += 2;
     return frameText;
   }
@@ -204,4 +208,11 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     },
     fail: (error) => failWith(responsesFailureOfGatewayError(error)),
   };
+}
+
+/** An item a failure cut off, as far as it was sent (it never got its `.done` events): `incomplete`. */
+function cutOffItem(open: OpenItem): unknown {
+  if (open.kind === 'message') return messageItem(open.id, 'incomplete', open.text);
+  if (open.kind === 'reasoning') return reasoningItem(open.id, open.summaryOpen ? open.text : undefined, open);
+  return toolCallItem(open.id, 'incomplete', { callId: open.callId, name: open.name, input: open.input, custom: open.custom });
 }
