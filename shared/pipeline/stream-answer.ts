@@ -59,6 +59,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         return output.push(event, canonical);
       },
       onEnd: () => output.end(),
+      cutOff: () => reader.cutOff?.() ?? false,
     },
     errorFrame: (error) => output.fail?.(error) ?? bridge.streamErrorFrame(error),
     heartbeatIntervalMs: services.settings.heartbeatIntervalMs,

@@ -164,6 +164,12 @@ export interface ErrorWords {
 export interface StreamReader {
   /** Takes one event's data: parsed JSON, or its raw text (`[DONE]` and comments are ignored). */
   push(data: unknown): CanonicalEvent[];
+  /**
+   * Once the upstream has ended: whether its stream stopped before its protocol's end (an answer cut off,
+   * which the relay then fails). Not after an in-band error, which ended the stream in its own words.
+   * Absent: the reader cannot tell, and an end is an end.
+   */
+  cutOff?(): boolean;
 }
 
 /** What a client sees of a stream: frames for each upstream event, and the closing frames. */

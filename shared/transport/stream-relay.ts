@@ -8,6 +8,11 @@ export interface StreamEventHandler {
   onEvent(event: UpstreamEvent): Promise<string> | string;
   /** Text to append once the upstream has ended (not after a failure). */
   onEnd(): Promise<string> | string;
+  /**
+   * Once the upstream has ended, before onEnd: whether its stream stopped short of its protocol's end (no
+   * finish, no end marker). A cut-off answer must not look complete: it fails like a stream that broke off.
+   */
+  cutOff?(): boolean;
 }
 
 export type StreamSettlement =
@@ -39,6 +44,11 @@ export interface StreamRelayOptions {
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';
 
 const encoder = new TextEncoder();
+
+/** `next` after `text`, kept apart from a last event that came without its blank line (they would merge). */
+function appendFrames(text: string, next: string): string {
+  return next && text && !/(\n\n|\r\n\r\n|\r\r)$/.test(text) ? `${text}\n\n${next}` : text + next;
+}
 
 /**
  * Relays an upstream stream as it arrives (pull-based, so backpressure reaches the upstream), whole event
@@ -115,12 +125,13 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
    */
   async function forward(read: ReadableStreamReadResult<Uint8Array>, controller: ReadableStreamDefaultController<Uint8Array>): Promise<boolean> {
     if (read.done) {
-      let text = await handle(decoder.end());
-      const ending = await options.handler.onEnd();
-      // Appended text must not run into a last event that came without its blank line.
-      if (ending && text && !/(\n\n|\r\n\r\n|\r\r)$/.test(text)) text += '\n\n';
-      text += ending;
-      if (text) controller.enqueue(encoder.encode(text));
+      const text = await handle(decoder.end());
+      if (options.handler.cutOff?.()) {
+        await fail(controller, cutOffError(options.provider), text);
+        return true;
+      }
+      const frames = appendFrames(text, await options.handler.onEnd());
+      if (frames) controller.enqueue(encoder.encode(frames));
       await settle({ outcome: 'completed' });
       controller.close();
       return true;
@@ -138,13 +149,14 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     await options.onSettled(settlement);
   }
 
-  async function fail(controller: ReadableStreamDefaultController<Uint8Array>, error: GatewayError): Promise<void> {
+  /** Ends the stream with the error frame, after `sent`: the last events the upstream sent (a cut-off answer's). */
+  async function fail(controller: ReadableStreamDefaultController<Uint8Array>, error: GatewayError, sent = ''): Promise<void> {
     // Once only: a time limit may fail the stream between pulls while a pull finds it expired.
     if (failing) return;
     failing = true;
     // An event cut off mid-way is dropped: its bytes would merge with the error frame into one broken event.
     decoder.discard();
-    controller.enqueue(encoder.encode(options.errorFrame(error)));
+    controller.enqueue(encoder.encode(appendFrames(sent, options.errorFrame(error))));
     await settle({ outcome: 'failed', error });
     controller.close();
   }
@@ -196,4 +208,9 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     },
     { highWaterMark: 0 },
   );
+}
+
+/** An upstream that closed its stream cleanly before the answer's end: as much a failure as one that broke off. */
+function cutOffError(provider: string): GatewayError {
+  return new GatewayError('upstream', `Provider "${provider}" closed the stream before the answer was complete.`, { code: 'upstream_stream_interrupted' });
 }

@@ -5,9 +5,12 @@ import { SseEventSplitter } from '../../shared/http/sse-event-splitter.ts';
 import type { GatewayServices, MalformedUpstreamEvent } from '../../shared/pipeline/gateway-services.ts';
 import type { AttemptOutcome, UsageSettlement } from '../../shared/pipeline/record-usage.ts';
 import { streamAnswer } from '../../shared/pipeline/stream-answer.ts';
+import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { chooseBridge } from '../../shared/protocols/bridge.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../shared/protocols/registry.ts';
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
+import type { WireProtocol } from '../../shared/protocols/wire-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 
@@ -20,16 +23,19 @@ const withoutUsageOrDone = withoutUsage.filter((event) => event !== 'data: [DONE
 const ESTIMATE: TokenUsage = { promptTokens: 40, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0, estimated: true };
 const dataOf = (event: string) => JSON.parse(event.replace(/^data: /, '')) as { usage: Record<string, unknown> };
 
-/** A native chat stream answered through the pipeline's stream step; what it settles is kept. */
-async function answer(upstreamBody: string, options: { showUsage: boolean; injectCost?: boolean }) {
+/**
+ * A chat stream answered through the pipeline's stream step, to a chat client (native) or to a client of
+ * another protocol (translated); what it settles is kept.
+ */
+async function answer(upstreamBody: string, options: { showUsage: boolean; injectCost?: boolean; client?: WireProtocol; clientBody?: Record<string, unknown> }) {
+  const client = options.client ?? openAiChatProtocol;
   const settled: AttemptOutcome[] = [];
   const estimatedFrom: string[] = [];
   const reported: MalformedUpstreamEvent[] = [];
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
-  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true } }, {}, () => {
-    throw new Error('native');
-  });
+  const clientBody = options.clientBody ?? {};
+  const bridge = chooseBridge(client, { protocols: ['openai-chat'], features: { customTools: true } }, clientBody, () => client.readRequest(clientBody));
   const response = await streamAnswer({
     bridge,
     served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [], abort: () => undefined },
@@ -90,5 +96,44 @@ describe('streamAnswer of a native chat stream with an event whose data is broke
     const { settled } = await answer(withBroken.join(''), { showUsage: false });
     expect(settled).toHaveLength(1);
     expect(settled[0]).toMatchObject({ status: 'completed', usage: { promptTokens: 54, completionTokens: 20, estimated: false } });
+  });
+});
+
+describe('streamAnswer of a chat stream that closes before its answer is complete (no finish_reason, no [DONE])', () => {
+  const cutOff = recorded.slice(0, 3);
+  const dataOfFrame = (event: string) => JSON.parse(event.slice(event.indexOf('data: ') + 'data: '.length)) as Record<string, unknown>;
+
+  it('ends a native chat stream with an error frame after the chunks it relayed, and settles it as failed', async () => {
+    const { events, settled } = await answer(cutOff.join(''), { showUsage: false });
+    expect(events.slice(0, -1)).toEqual(cutOff);
+    expect(dataOfFrame(events.at(-1) ?? '')).toMatchObject({ error: { type: 'upstream_error', code: 'upstream_stream_interrupted' } });
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted', usage: ESTIMATE });
+  });
+
+  it('ends a translated Messages stream with an Anthropic error event, not an end_turn, and settles it as failed', async () => {
+    const clientBody = { model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'multiply' }] };
+    const { events, settled } = await answer(cutOff.join(''), { showUsage: true, client: anthropicMessagesProtocol, clientBody });
+    expect(events.some((event) => event.startsWith('event: message_delta') || event.startsWith('event: message_stop'))).toBe(false);
+    expect(events.at(-1)).toMatch(/^event: error\n/);
+    expect(dataOfFrame(events.at(-1) ?? '')).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+    expect(settled[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted' });
+  });
+
+  it('ends a translated Responses stream with an error event and response.failed, not response.completed, and settles it as failed', async () => {
+    const clientBody = { model: 'gpt-4o-mini', stream: true, input: 'multiply' };
+    const { events, settled } = await answer(cutOff.join(''), { showUsage: true, client: openAiResponsesProtocol, clientBody });
+    expect(events.map((event) => event.split('\n')[0]).slice(-2)).toEqual(['event: error', 'event: response.failed']);
+    expect(events.some((event) => event.startsWith('event: response.completed'))).toBe(false);
+    expect(settled[0]).toMatchObject({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted' });
+  });
+
+  it('ends a translated stream whose finish chunk came without [DONE] as a complete answer', async () => {
+    const withoutDone = recorded.filter((event) => event !== 'data: [DONE]\n\n');
+    const clientBody = { model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'multiply' }] };
+    const { events, settled } = await answer(withoutDone.join(''), { showUsage: true, client: anthropicMessagesProtocol, clientBody });
+    expect(dataOfFrame(events.find((event) => event.startsWith('event: message_delta')) ?? '')).toMatchObject({ delta: { stop_reason: 'tool_use' } });
+    expect(events.at(-1)).toMatch(/^event: message_stop\n/);
+    expect(settled[0]).toMatchObject({ status: 'completed', httpStatus: 200, finishReason: 'tool_calls' });
   });
 });

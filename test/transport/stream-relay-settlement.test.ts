@@ -82,3 +82,34 @@ describe('relayStream with a handler that fails', () => {
     expect(settlements[0]).toMatchObject({ outcome: 'failed' });
   });
 });
+
+describe('relayStream when the upstream closes before its answer is complete', () => {
+  const whole = events.slice(0, 3).join('');
+  const cutOffHandler = (ended: string[]): StreamEventHandler => ({ onEvent: (event) => event.raw, onEnd: () => (ended.push('onEnd'), 'data: [DONE]\n\n'), cutOff: () => true });
+
+  it('yields the events it sent, then one error frame instead of the closing frames, and settles as failed', async () => {
+    const ended: string[] = [];
+    const { body, settlements } = relay([encoder.encode(whole)], cutOffHandler(ended));
+    const text = new TextDecoder().decode(await readAll(body));
+    const settlement = settlements[0];
+    if (settlement?.outcome !== 'failed') throw new Error(`expected a failed settlement, got ${JSON.stringify(settlement)}`);
+    expect(settlement.error).toMatchObject({ code: 'upstream_stream_interrupted', status: 502, message: 'Provider "openai" closed the stream before the answer was complete.' });
+    expect(text).toBe(whole + openAiStreamErrorFrame(settlement.error));
+    expect(ended).toEqual([]);
+  });
+
+  it('keeps a last event that came without its blank line apart from the error frame', async () => {
+    const last = events[3] ?? '';
+    const { body, settlements } = relay([encoder.encode(whole + last.trimEnd())], cutOffHandler([]));
+    const text = new TextDecoder().decode(await readAll(body));
+    const settlement = settlements[0];
+    if (settlement?.outcome !== 'failed') throw new Error('expected a failed settlement');
+    expect(text).toBe(`${whole}${last.trimEnd()}\n\n${openAiStreamErrorFrame(settlement.error)}`);
+  });
+
+  it('ends normally when the handler finds the answer complete', async () => {
+    const { body, settlements } = relay([encoder.encode(whole)], { onEvent: (event) => event.raw, onEnd: () => 'data: [DONE]\n\n', cutOff: () => false });
+    expect(new TextDecoder().decode(await readAll(body))).toBe(`${whole}data: [DONE]\n\n`);
+    expect(settlements).toEqual([{ outcome: 'completed' }]);
+  });
+});

@@ -30,7 +30,9 @@ interface ToolCallState {
  * the next one starts or the choice finishes, so tool calls never overlap; providers stream them one
  * after another, and a fragment for a call that has already ended is dropped. A call is new when its
  * `index` is new or when it brings a different `id` at a known index (some servers number every call 0).
- * The usage chunk (sent after the finish chunk, with `choices: []`) becomes a usage event.
+ * The usage chunk (sent after the finish chunk, with `choices: []`) becomes a usage event. A stream that
+ * ends with neither a finish_reason nor `[DONE]` was cut off (`cutOff`); a finish without `[DONE]` is an
+ * end (some providers send none).
  * A function call of a custom tool of the translated `request` (a provider without custom tools got it as a
  * function taking one string, `input`) is a custom tool call again: its text comes as one fragment when it ends.
  */
@@ -41,6 +43,8 @@ export function createChatStreamReader(request?: CanonicalRequest) {
   let nextIndex = 0;
   let started = false;
   let failed = false;
+  /** A finish_reason or `[DONE]` came: the answer ended as its protocol ends one. */
+  let ended = false;
 
   function start(call: ToolCallState, events: CanonicalEvent[]): void {
     if (openCall && !openCall.ended) end(openCall, events);
@@ -94,6 +98,7 @@ export function createChatStreamReader(request?: CanonicalRequest) {
     if (delta?.refusal) events.push({ type: 'text-delta', text: delta.refusal });
     delta?.tool_calls?.forEach((toolCall, position) => readToolCall(toolCall, position, events));
     if (choice?.finish_reason) {
+      ended = true;
       for (const call of calls.values()) if (!call.ended) end(call, events);
       events.push({ type: 'finish', reason: mapChatFinishReason(choice.finish_reason), raw: choice.finish_reason });
     }
@@ -105,6 +110,7 @@ export function createChatStreamReader(request?: CanonicalRequest) {
     /** Takes one chunk (parsed JSON or the raw `data:` text; `[DONE]` is ignored); returns canonical events. */
     push(chatChunk: unknown): CanonicalEvent[] {
       if (failed) return [];
+      if (typeof chatChunk === 'string' && chatChunk.trim() === '[DONE]') ended = true;
       const chunk = parseProviderPayload(chatChunkSchema, chatChunk);
       if (!chunk) return [];
       if (chunk.error) {
@@ -122,5 +128,7 @@ export function createChatStreamReader(request?: CanonicalRequest) {
       read(chunk, events);
       return events;
     },
+    /** Whether the stream ended before a finish_reason or `[DONE]` (and not on an error chunk). */
+    cutOff: () => !ended && !failed,
   };
 }

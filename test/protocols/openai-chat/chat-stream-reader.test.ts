@@ -67,3 +67,25 @@ describe('createChatStreamReader', () => {
     expect(read(['[DONE]', ': keep-alive'])).toEqual([]);
   });
 });
+
+describe('createChatStreamReader at the end of the stream', () => {
+  const readAll = (chunks: unknown[]) => {
+    const reader = createChatStreamReader();
+    for (const data of chunks) reader.push(data);
+    return reader;
+  };
+
+  it('says a stream that ended with neither a finish_reason nor [DONE] was cut off', () => {
+    expect(readAll([chunk({ role: 'assistant', content: '' }), chunk({ content: 'The answer is' })]).cutOff()).toBe(true);
+    expect(readAll([]).cutOff()).toBe(true);
+  });
+
+  it('takes [DONE] as the end of the answer, and so a finish chunk without [DONE] (some providers send none)', () => {
+    expect(readAll([chunk({ content: 'Hi' }), '[DONE]']).cutOff()).toBe(false);
+    expect(readAll([chunk({ content: 'Hi' }), chunk({}, 'stop')]).cutOff()).toBe(false);
+  });
+
+  it('does not call a stream that ended on an error chunk cut off: the error already told the client', () => {
+    expect(readAll([chunk({ content: 'Hi' }), { error: { message: 'Overloaded', type: 'server_overloaded' } }]).cutOff()).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+/**
+ * A chat completions provider that closes its stream cleanly in the middle of the answer (no finish_reason,
+ * no `[DONE]`): every client, native or translated, is told in its own protocol that the answer failed, and
+ * the request is metered as failed. A finish without `[DONE]` is still a complete answer.
+ */
+let gateway: TestGateway;
+let upstream: FakeUpstream;
+let key: string;
+
+const recorded = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
+/** The role chunk, "The" and " result": the answer's first words, then the connection closes. */
+const cutOff = recorded.slice(0, 3);
+const withoutDone = recorded.filter((event) => !event.startsWith('data: [DONE]'));
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAiUpstream();
+  gateway = await startTestGateway();
+  await gateway.admin({ command: 'project.create', projectId: 'cut-off' });
+  await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'vllm', protocol: 'openai', apiKey: 'local-vllm-key', baseUrl: upstream.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'vllm/qwen3-8b', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'cut-off' })).key;
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+});
+
+/** The request's recorded status, once its record is written (a client may read the error frame before the request settles). */
+async function generationStatus(requestId: string): Promise<string | undefined> {
+  const status = async () => {
+    await gateway.host.drainUsage();
+    const response = await fetch(`${gateway.url}/v1/generation?id=${encodeURIComponent(requestId)}`, { headers: { authorization: `Bearer ${key}` } });
+    return ((await response.json()) as { status?: string }).status;
+  };
+  await expect.poll(status, { timeout: 3_000, interval: 50 }).toBeDefined();
+  return status();
+}
+
+const anthropicClient = (requestId: string) => new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: { 'x-request-id': requestId } });
+
+describe('a chat stream the provider closes before the answer is complete', () => {
+  it('ends a native chat stream with an error the OpenAI SDK raises, metered as failed', async () => {
+    upstream.answerWith((_request, response) => sendSse(response, cutOff));
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'cut-chat' } }).chat.completions.create({ model: 'vllm/qwen3-8b', stream: true, messages: [{ role: 'user', content: 'Multiply' }] });
+    let text = '';
+    const failure = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    })().catch((thrown: unknown) => thrown);
+    expect(text).toBe('The result');
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'upstream_stream_interrupted' });
+    expect(await generationStatus('cut-chat')).toBe('failed');
+  });
+
+  it('ends a translated Messages stream with an error event the Anthropic SDK raises, not end_turn, metered as failed', async () => {
+    upstream.answerWith((_request, response) => sendSse(response, cutOff));
+    const stream = anthropicClient('cut-messages').messages.stream({ model: 'vllm/qwen3-8b', max_tokens: 64, messages: [{ role: 'user', content: 'Multiply' }] });
+    await expect(stream.finalMessage()).rejects.toThrow(/closed the stream before the answer was complete/);
+    expect(await generationStatus('cut-messages')).toBe('failed');
+  });
+
+  it('ends a translated Responses stream with response.failed carrying the message as far as it came, metered as failed', async () => {
+    upstream.answerWith((_request, response) => sendSse(response, cutOff));
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'cut-responses' },
+      body: JSON.stringify({ model: 'vllm/qwen3-8b', stream: true, input: 'Multiply' }),
+    });
+    const events = sseEvents(await response.text()).map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 'data: '.length)) as { type: string; response?: { status: string; output: unknown[] } });
+    expect(events.map((event) => event.type).slice(-2)).toEqual(['error', 'response.failed']);
+    expect(events.at(-1)?.response).toMatchObject({
+      status: 'failed',
+      error: { code: 'upstream_stream_interrupted' },
+      output: [{ type: 'message', status: 'incomplete', content: [{ type: 'output_text', text: 'The result' }] }],
+    });
+    expect(await generationStatus('cut-responses')).toBe('failed');
+  });
+
+  it('takes a finish chunk without [DONE] as a complete answer', async () => {
+    upstream.answerWith((_request, response) => sendSse(response, withoutDone));
+    const message = await anthropicClient('finish-without-done').messages.stream({ model: 'vllm/qwen3-8b', max_tokens: 64, messages: [{ role: 'user', content: 'Multiply' }] }).finalMessage();
+    expect(message.stop_reason).toBe('end_turn');
+    expect(await generationStatus('finish-without-done')).toBe('completed');
+  });
+});
