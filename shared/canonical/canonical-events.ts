@@ -88,6 +88,12 @@ export interface FinishEvent {
   type: 'finish';
   reason: FinishReason;
   raw?: string;
+  /**
+   * Present when generation stopped at one of the request's stop sequences (`reason` is then `stop`): the
+   * sequence that matched, or null when the upstream does not say which. Only Anthropic's protocol has a
+   * word for such a stop (`stop_sequence`); the others say `stop`.
+   */
+  stopSequence?: string | null;
 }
 
 /** Protocol-neutral error kinds; each writer renders them in its own protocol's words. */

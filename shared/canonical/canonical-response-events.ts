@@ -23,7 +23,12 @@ export function canonicalEventsOf(response: CanonicalResponse): CanonicalEvent[]
       );
     }
   }
-  events.push({ type: 'finish', reason: response.finish, ...(response.rawFinish ? { raw: response.rawFinish } : {}) });
+  events.push({
+    type: 'finish',
+    reason: response.finish,
+    ...(response.rawFinish ? { raw: response.rawFinish } : {}),
+    ...(response.stopSequence !== undefined ? { stopSequence: response.stopSequence } : {}),
+  });
   if (response.usage) events.push({ type: 'usage', usage: response.usage });
   return events;
 }

@@ -12,6 +12,8 @@ export interface CanonicalResponse {
   finish: FinishReason;
   /** The upstream's own finish word, e.g. `end_turn` or `tool_calls`. */
   rawFinish?: string;
+  /** A stop at one of the request's stop sequences: the one that matched, or null (as FinishEvent's). */
+  stopSequence?: string | null;
   /** Undefined when the upstream reported none (the gateway then estimates). */
   usage?: TokenUsage;
   /** Units the answer is billed beyond tokens (images made), even when it reports no token usage. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { converseStreamFrames, errorFrame } from '../support/bedrock-event-stream.ts';
-import { sendBedrockError, sendEventStream } from '../support/fake-bedrock-runtime.ts';
+import { sendBedrockError, sendBedrockJson, sendEventStream } from '../support/fake-bedrock-runtime.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { anthropic, bedrock, gateway, generation, key, lastRequest, NOVA, recordedAnswers, useBedrockGateway } from './bedrock-fixtures.ts';
 
@@ -102,5 +102,25 @@ describe('other models on Bedrock through Converse, and Claude for other clients
       status: 400,
       error: { type: 'invalid_request_error', message: 'The model returned the following errors: messages: text field is blank' },
     });
+  });
+
+  it("tells a Messages client a stop at its stop sequence as Anthropic does (stop_reason stop_sequence, the sequence named), and a chat client 'stop'", async () => {
+    const atStopSequence = (recorded: string) => recorded.replace(/"stopReason": ?"end_turn"/, '"stopReason":"stop_sequence"');
+    bedrock.answerWith((request, response) =>
+      request.operation === 'converse-stream'
+        ? sendEventStream(response, converseStreamFrames(atStopSequence(readFixture('bedrock/converse-stream-text.chunks.txt'))))
+        : sendBedrockJson(response, atStopSequence(readFixture('bedrock/converse-text.json'))),
+    );
+    const body = { model: 'nova', max_tokens: 100, stop_sequences: ['###'], messages: [{ role: 'user' as const, content: 'strawberry?' }] };
+
+    const streamed = await anthropic().messages.stream(body).finalMessage();
+    expect(streamed).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: '###' });
+    expect(lastRequest().body).toMatchObject({ inferenceConfig: { stopSequences: ['###'] } });
+    expect(await anthropic().messages.create(body)).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: '###' });
+    // Converse does not say which of several sequences matched: the stop is told, the sequence is not.
+    expect(await anthropic().messages.create({ ...body, stop_sequences: ['###', 'END'] })).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: null });
+
+    const completion = await gateway.openai(key).chat.completions.create({ model: 'nova', stop: ['###'], messages: [{ role: 'user', content: 'strawberry?' }] });
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
   });
 });

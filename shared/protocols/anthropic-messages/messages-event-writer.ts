@@ -3,7 +3,7 @@ import { CUSTOM_TOOL_INPUT_PROPERTY } from '../../canonical/custom-tool-input.ts
 import type { TokenUsage } from '../../core/token-usage.ts';
 import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import { toAnthropicErrorType } from './anthropic-errors.ts';
-import { anthropicStopReasonFor } from './messages-stop-reason.ts';
+import { anthropicStopOf } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
 
 export interface MessagesEventWriterOptions {
@@ -30,7 +30,7 @@ const CUSTOM_INPUT_OPENING = `{"${CUSTOM_TOOL_INPUT_PROPERTY}":"`;
  * Writes canonical events as Anthropic Messages stream events (`event: <type>\ndata: <json>\n\n`), well
  * formed the way Anthropic streams them: one message_start first; content blocks one at a time with dense
  * indexes from 0, each started, given its deltas and stopped before the next starts (thinking, text,
- * tool_use with input_json_delta fragments; a custom tool's free text as its `input` string); then one message_delta (stop_reason and usage) and one
+ * tool_use with input_json_delta fragments; a custom tool's free text as its `input` string); then one message_delta (stop_reason, stop_sequence and usage) and one
  * message_stop, written by `end` so the usage that follows a chat finish chunk is included. An error
  * becomes `event: error` and ends the output, as an Anthropic stream does (no message_stop after it).
  */
@@ -41,6 +41,8 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
   let nextBlockIndex = 0;
   let madeToolCalls = false;
   let finish: FinishReason | undefined;
+  /** The stop sequence the finish stopped at (present only for such a stop), as FinishEvent's. */
+  let stopSequence: string | null | undefined;
   let usage: TokenUsage | undefined;
   let model = options.model;
 
@@ -123,7 +125,10 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
         usage = event.usage;
         return [];
       case 'finish':
-        finish ??= event.reason;
+        if (finish === undefined) {
+          finish = event.reason;
+          stopSequence = event.stopSequence;
+        }
         return closeBlock();
       case 'error':
         closed = true;
@@ -140,14 +145,14 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
     },
 
     /**
-     * Closes the message: stops any open block, then message_delta (stop_reason, usage: `finalUsage` when
+     * Closes the message: stops any open block, then message_delta (stop_reason and stop_sequence, usage: `finalUsage` when
      * given, e.g. an estimate, else what the stream reported; with `cost` when priced) and message_stop.
      */
     end(finalUsage?: TokenUsage): string[] {
       if (closed) return [];
       closed = true;
       const frames = [...messageStart(), ...closeBlock()];
-      const delta = { delta: { stop_reason: anthropicStopReasonFor(finish ?? 'stop', madeToolCalls), stop_sequence: null } };
+      const delta = { delta: anthropicStopOf(finish ?? 'stop', madeToolCalls, stopSequence) };
       const shown = finalUsage ?? usage;
       if (options.priceUsd && shown) {
         frames.push(`event: message_delta\ndata: ${stringifyWithUsageCost({ type: 'message_delta', ...delta }, renderAnthropicUsage(shown), options.priceUsd(shown))}\n\n`);

@@ -3,13 +3,13 @@ import { jsonToolCallInput } from '../../canonical/custom-tool-input.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
-import { anthropicStopReasonFor } from './messages-stop-reason.ts';
+import { anthropicStopOf } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
 
 /**
  * A canonical answer as an Anthropic message: reasoning as a thinking block (an empty signature when the
  * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
- * for broken JSON; a custom tool's text as its `input`), the stop reason, and usage with cache reads apart (input_tokens is the uncached rest),
+ * for broken JSON; a custom tool's text as its `input`), the stop reason (and stop sequence), and usage with cache reads apart (input_tokens is the uncached rest),
  * with `cost` when the presentation injects it.
  */
 export function writeMessagesResponse(response: CanonicalResponse, presentation: Presentation): string {
@@ -26,8 +26,7 @@ export function writeMessagesResponse(response: CanonicalResponse, presentation:
     role: 'assistant',
     model: response.model || presentation.model,
     content,
-    stop_reason: anthropicStopReasonFor(response.finish, madeToolCalls),
-    stop_sequence: null,
+    ...anthropicStopOf(response.finish, madeToolCalls, response.stopSequence),
     usage: renderAnthropicUsage(usage),
   };
   if (presentation.injectCost) return stringifyWithUsageCost(message, message.usage, presentation.priceUsd(usage));

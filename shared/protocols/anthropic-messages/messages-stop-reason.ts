@@ -44,3 +44,13 @@ export function toAnthropicStopReason(reason: FinishReason): 'end_turn' | 'max_t
 export function anthropicStopReasonFor(reason: FinishReason, madeToolCalls: boolean) {
   return toAnthropicStopReason(reason === 'stop' && madeToolCalls ? 'tool-calls' : reason);
 }
+
+/**
+ * A message's `stop_reason` and `stop_sequence`. A stop at a stop sequence (`stopSequence` present) is
+ * Anthropic's `stop_sequence`, naming the sequence when the upstream's answer tells which (else null, which
+ * Anthropic's type allows); any other stop names none.
+ */
+export function anthropicStopOf(reason: FinishReason, madeToolCalls: boolean, stopSequence: string | null | undefined) {
+  if (stopSequence !== undefined) return { stop_reason: 'stop_sequence' as const, stop_sequence: stopSequence };
+  return { stop_reason: anthropicStopReasonFor(reason, madeToolCalls), stop_sequence: null };
+}

@@ -4,7 +4,7 @@ import { customToolNames, toolCallArgumentsOf } from '../../canonical/custom-too
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { asJsonObject } from '../../core/json-object.ts';
-import { mapConverseStopReason } from './converse-stop-reason.ts';
+import { converseStopSequence, mapConverseStopReason } from './converse-stop-reason.ts';
 import { readConverseUsage } from './converse-usage.ts';
 import { converseResponseSchema, type ConverseContentBlock } from './converse-wire-types.ts';
 
@@ -26,12 +26,14 @@ export function readConverseResponse(payload: unknown, request?: CanonicalReques
   const customTools = customToolNames(request);
   const content = (answer.output.message.content ?? []).flatMap((block) => readBlock(block, customTools));
   const usage = readConverseUsage(answer.usage);
+  const stopSequence = converseStopSequence(answer.stopReason, request);
   return {
     id: '',
     model: '',
     content,
     finish: mapConverseStopReason(answer.stopReason),
     ...(answer.stopReason ? { rawFinish: answer.stopReason } : {}),
+    ...(stopSequence !== undefined ? { stopSequence } : {}),
     ...(usage ? { usage } : {}),
   };
 }

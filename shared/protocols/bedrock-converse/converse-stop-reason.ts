@@ -1,4 +1,5 @@
 import type { FinishReason } from '../../canonical/canonical-events.ts';
+import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 
 /** Converse's `stopReason` in canonical words. */
 export function mapConverseStopReason(stopReason: string | null | undefined): FinishReason {
@@ -17,4 +18,16 @@ export function mapConverseStopReason(stopReason: string | null | undefined): Fi
     default:
       return 'other';
   }
+}
+
+/**
+ * The stop sequence a `stop_sequence` stop matched; undefined for any other stop. Converse does not say
+ * which one matched (Bedrock names it only for Claude, and only when asked: Claude is reached through
+ * InvokeModel instead). With one stop sequence in the request it can only be that one; with several it is
+ * unknown (null), and the stop is still told as a stop at a stop sequence.
+ */
+export function converseStopSequence(stopReason: string | null | undefined, request: CanonicalRequest | undefined): string | null | undefined {
+  if (stopReason !== 'stop_sequence') return undefined;
+  const stop = request?.stop ?? [];
+  return stop.length === 1 ? (stop[0] ?? null) : null;
 }

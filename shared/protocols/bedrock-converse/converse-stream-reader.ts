@@ -6,7 +6,7 @@ import { asJsonObject } from '../../core/json-object.ts';
 import { awsErrorName } from '../../transport/aws-error-name.ts';
 import { canonicalTypeOf } from '../bedrock-runtime/bedrock-errors.ts';
 import type { StreamReader } from '../wire-protocol.ts';
-import { mapConverseStopReason } from './converse-stop-reason.ts';
+import { converseStopSequence, mapConverseStopReason } from './converse-stop-reason.ts';
 import { readConverseUsage } from './converse-usage.ts';
 import { converseStreamEventSchema, type ConverseStreamEvent } from './converse-wire-types.ts';
 
@@ -64,7 +64,8 @@ export function createConverseStreamReader(request?: CanonicalRequest): StreamRe
     if (event.contentBlockStop) return stopBlock(event.contentBlockStop.contentBlockIndex ?? 0);
     if (event.messageStop) {
       const raw = event.messageStop.stopReason;
-      return [{ type: 'finish', reason: mapConverseStopReason(raw), ...(raw ? { raw } : {}) }];
+      const stopSequence = converseStopSequence(raw, request);
+      return [{ type: 'finish', reason: mapConverseStopReason(raw), ...(raw ? { raw } : {}), ...(stopSequence !== undefined ? { stopSequence } : {}) }];
     }
     const usage = readConverseUsage(event.metadata?.usage);
     return usage ? [{ type: 'usage', usage }] : [];

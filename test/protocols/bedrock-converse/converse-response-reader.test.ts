@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { presentation } from '../../canonical/support/translate.ts';
@@ -42,5 +43,27 @@ describe('readConverseResponse', () => {
 
   it('refuses a body that is not a Converse answer, as an upstream error', () => {
     expect(() => bedrockConverseProtocol.readResponse({ message: 'not an answer' })).toThrow(/not a Converse answer/);
+  });
+
+  describe('a stop at a stop sequence', () => {
+    const atStopSequence = { ...(fixture('converse-text.json') as Record<string, unknown>), stopReason: 'stop_sequence' };
+    const requestWith = (stop: string[]) => anthropicMessagesProtocol.readRequest({ model: 'nova', max_tokens: 100, stop_sequences: stop, messages: [{ role: 'user', content: 'strawberry?' }] });
+
+    it("names the request's only stop sequence, which is the one that matched, and writes it as Anthropic's stop_sequence stop", () => {
+      const answer = bedrockConverseProtocol.readResponse(atStopSequence, requestWith(['###']));
+      expect(answer).toMatchObject({ finish: 'stop', rawFinish: 'stop_sequence', stopSequence: '###' });
+      expect(JSON.parse(anthropicMessagesProtocol.writeResponse(answer, presentation()))).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: '###' });
+    });
+
+    it('leaves the sequence unknown (null) when the request had several: Converse does not say which matched', () => {
+      const answer = bedrockConverseProtocol.readResponse(atStopSequence, requestWith(['###', 'END']));
+      expect(answer.stopSequence).toBeNull();
+      expect(JSON.parse(anthropicMessagesProtocol.writeResponse(answer, presentation()))).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: null });
+    });
+
+    it("is a plain 'stop' for a chat client", () => {
+      const chat = JSON.parse(openAiChatProtocol.writeResponse(bedrockConverseProtocol.readResponse(atStopSequence, requestWith(['###'])), presentation())) as { choices: Array<{ finish_reason: string }> };
+      expect(chat.choices[0]?.finish_reason).toBe('stop');
+    });
   });
 });

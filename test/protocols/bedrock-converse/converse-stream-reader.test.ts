@@ -82,4 +82,20 @@ describe('createConverseStreamReader', () => {
     expect(messages).toContain('"stop_reason":"tool_use"');
     expect(messages).toContain('"output_tokens":116');
   });
+
+  it("translates a stop at the request's only stop sequence into Anthropic's stop_sequence stop naming it, and into a chat 'stop'", async () => {
+    const decoder = await bedrockConverseProtocol.createStreamDecoder();
+    const chunks = readFixture('bedrock/converse-stream-text.chunks.txt').replace('"stopReason":"end_turn"', '"stopReason":"stop_sequence"');
+    const payloads = [...decoder.push(concatFrames(converseStreamFrames(chunks))), ...decoder.end()].map((event) => event.payload);
+    const request = anthropicMessagesProtocol.readRequest({ model: 'nova', max_tokens: 100, stop_sequences: ['###'], messages: [{ role: 'user', content: 'strawberry?' }] });
+
+    const reader = bedrockConverseProtocol.createStreamReader(request);
+    expect(payloads.flatMap((payload) => reader.push(payload)).filter((event) => event.type === 'finish')).toEqual([
+      { type: 'finish', reason: 'stop', raw: 'stop_sequence', stopSequence: '###' },
+    ]);
+    const messageDelta = (await translateStream(bedrockConverseProtocol, anthropicMessagesProtocol, payloads, { request })).find((frame) => frame.startsWith('event: message_delta'));
+    expect(JSON.parse(messageDelta?.split('data: ')[1] ?? '')).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: '###' } });
+    const chat = await translateStream(bedrockConverseProtocol, openAiChatProtocol, payloads, { request });
+    expect(chat.join('')).toContain('"finish_reason":"stop"');
+  });
 });
