@@ -31,7 +31,7 @@ describe('a speech provider that falls silent after its first audio', () => {
       response.writeHead(200, { 'content-type': 'audio/mpeg' });
       response.write(Buffer.alloc(2048, 0xff));
     });
-    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': 'speech-silent' }, timeout: 10_000 });
+    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': 'speech-silent' } });
     const answer = await client.audio.speech.create({ model: 'openai/tts-1', voice: 'alloy', input: 'Then silence.' });
 
     const failure = await answer.arrayBuffer().catch((thrown: unknown) => thrown);
