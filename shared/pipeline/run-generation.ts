@@ -5,7 +5,7 @@ import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
-import { bridgeProtocols, chooseBridge, type Bridge } from '../protocols/bridge.ts';
+import { bridgeProtocols, chooseBridge, type Bridge, type BridgeTarget } from '../protocols/bridge.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { asksForUsageCost } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
@@ -52,7 +52,7 @@ export async function runGeneration<Body extends RoutableBody>(
     planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
   // The protocols of every target load before anything is reserved (a warm request has none to load), so
   // failing over never waits for one.
-  const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, target.provider)));
+  const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, bridgeTarget(target))));
   if (loadingProtocols) await loadingProtocols;
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
@@ -83,12 +83,7 @@ export async function runGeneration<Body extends RoutableBody>(
   const bridgeTo = (target: RouteTarget): Bridge =>
     endpoint.upstream
       ? endpoint.upstream.bridgeTo(target, body)
-      : chooseBridge(
-          endpoint.clientProtocol,
-          { protocols: target.provider.protocols, features: { customTools: takesCustomTools(target.provider.provider) } },
-          clientBody,
-          () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)),
-        );
+      : chooseBridge(endpoint.clientProtocol, bridgeTarget(target), clientBody, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
   const answering = (async (): Promise<GatewayResponse> => {
@@ -223,6 +218,11 @@ type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsag
       stream?: ReadableStream<Uint8Array>;
     }
 );
+
+/** A target as its bridge sees it: the protocols its provider speaks for the model, and whether it takes custom tools. */
+function bridgeTarget(target: RouteTarget): BridgeTarget {
+  return { protocols: target.provider.protocols, features: { customTools: takesCustomTools(target.provider.provider) } };
+}
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {
   return { model: target.model.slug, provider: target.provider.provider, rate: target.rate, streamed, fallbackAttempts };

@@ -7,7 +7,7 @@ import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
-import { wireProtocol } from './registry.ts';
+import { carriedClientProtocol, wireProtocol } from './registry.ts';
 import {
   isClientDialect,
   type ClientDialect,
@@ -114,14 +114,38 @@ export interface BridgeTarget {
 }
 
 /**
- * The registry's protocols chooseBridge may use for a target, which must be loaded before it is called
- * (registry.ts loads each on first use): the target's conversation protocols, or the one a translation
- * falls back to when it names none.
+ * Which protocols of the registry a target's bridge may use, known before they load (registry.ts):
+ * a client dialect's rewrite to a protocol the provider speaks; the protocol that carries the client's
+ * natively; the one a translation goes to (the provider's first conversation protocol).
  */
-export function bridgeProtocols(client: ClientProtocol, target: Pick<BridgeTarget, 'protocols'>): ConversationProtocolId[] {
+interface BridgePlan {
+  rewrite?: DialectRewrite;
+  carrier?: ConversationProtocolId;
+  translatedTo: ConversationProtocolId;
+}
+
+function planBridge(client: ClientProtocol, target: Pick<BridgeTarget, 'protocols'>): BridgePlan {
   const conversational = target.protocols.filter(isConversationProtocol);
-  if (conversational.length > 0) return conversational;
-  return [isClientDialect(client) ? (client.rewrites[0]?.upstream ?? 'openai-chat') : client.id];
+  if (isClientDialect(client)) {
+    const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
+    const translatedTo = conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat';
+    return rewrite ? { rewrite, translatedTo } : { translatedTo };
+  }
+  const carrier = conversational.find((id) => carriedClientProtocol(id) === client.id);
+  const translatedTo = conversational[0] ?? client.id;
+  return carrier ? { carrier, translatedTo } : { translatedTo };
+}
+
+/**
+ * The protocols chooseBridge may use for a target, to load before it is called: the rewrite's, or the
+ * carrier's (and, unless the provider takes custom tools, the translation's, which a body using them
+ * needs), or the translation's.
+ */
+export function bridgeProtocols(client: ClientProtocol, target: BridgeTarget): ConversationProtocolId[] {
+  const plan = planBridge(client, target);
+  if (plan.rewrite) return [plan.rewrite.upstream];
+  if (!plan.carrier) return [plan.translatedTo];
+  return target.features.customTools || plan.carrier === plan.translatedTo ? [plan.carrier] : [plan.carrier, plan.translatedTo];
 }
 
 /**
@@ -136,16 +160,14 @@ export function bridgeProtocols(client: ClientProtocol, target: Pick<BridgeTarge
  * `canonical` reads the client body once for every translated target of the request.
  */
 export function chooseBridge(client: ClientProtocol, target: BridgeTarget, body: Record<string, unknown>, canonical: () => CanonicalRequest): ProtocolBridge {
-  const conversational = target.protocols.filter(isConversationProtocol);
+  const plan = planBridge(client, target);
   if (isClientDialect(client)) {
-    const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
-    if (rewrite) return rewrittenBridge(client, rewrite);
-    return translatedBridge(client, wireProtocol(conversational[0] ?? client.rewrites[0]?.upstream ?? 'openai-chat'), target.features, canonical);
+    return plan.rewrite ? rewrittenBridge(client, plan.rewrite) : translatedBridge(client, wireProtocol(plan.translatedTo), target.features, canonical);
   }
-  const carrier = conversational.map(wireProtocol).find((protocol) => protocol.native?.carries === client.id);
+  const carrier = plan.carrier ? wireProtocol(plan.carrier) : undefined;
   const carriage = carrier?.native;
   if (carrier && carriage && (target.features.customTools || !carriage.usesCustomTools?.(body))) return nativeBridgeBetween(client, carrier, carriage);
-  return translatedBridge(client, wireProtocol(conversational[0] ?? client.id), target.features, canonical);
+  return translatedBridge(client, wireProtocol(plan.translatedTo), target.features, canonical);
 }
 
 function streamingOf(body: Record<string, unknown>): boolean {

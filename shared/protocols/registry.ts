@@ -1,4 +1,4 @@
-import type { ConversationProtocolId } from '../core/project-config.ts';
+import type { ClientProtocolId, ConversationProtocolId } from '../core/project-config.ts';
 import type { UpstreamProtocol } from './wire-protocol.ts';
 
 /**
@@ -8,16 +8,36 @@ import type { UpstreamProtocol } from './wire-protocol.ts';
  * or two of them, and a cold start pays only for those its route group's endpoints import themselves
  * (docs/performance.md).
  */
-const protocolModules: Readonly<Record<ConversationProtocolId, () => Promise<UpstreamProtocol>>> = {
-  'openai-chat': async () => (await import('./openai-chat/openai-chat-protocol.ts')).openAiChatProtocol,
-  'anthropic-messages': async () => (await import('./anthropic-messages/anthropic-messages-protocol.ts')).anthropicMessagesProtocol,
-  'openai-responses': async () => (await import('./openai-responses/openai-responses-protocol.ts')).openAiResponsesProtocol,
-  'bedrock-anthropic-messages': async () => (await import('./bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts')).bedrockAnthropicMessagesProtocol,
-  'bedrock-converse': async () => (await import('./bedrock-converse/bedrock-converse-protocol.ts')).bedrockConverseProtocol,
+const registeredProtocols: Readonly<Record<ConversationProtocolId, RegisteredProtocol>> = {
+  'openai-chat': { carries: 'openai-chat', load: async () => (await import('./openai-chat/openai-chat-protocol.ts')).openAiChatProtocol },
+  'anthropic-messages': {
+    carries: 'anthropic-messages',
+    load: async () => (await import('./anthropic-messages/anthropic-messages-protocol.ts')).anthropicMessagesProtocol,
+  },
+  'openai-responses': { carries: 'openai-responses', load: async () => (await import('./openai-responses/openai-responses-protocol.ts')).openAiResponsesProtocol },
+  'bedrock-anthropic-messages': {
+    carries: 'anthropic-messages',
+    load: async () => (await import('./bedrock-anthropic-messages/bedrock-anthropic-messages-protocol.ts')).bedrockAnthropicMessagesProtocol,
+  },
+  'bedrock-converse': { load: async () => (await import('./bedrock-converse/bedrock-converse-protocol.ts')).bedrockConverseProtocol },
 };
 
+interface RegisteredProtocol {
+  load: () => Promise<UpstreamProtocol>;
+  /**
+   * The client protocol it carries natively (its `native` carriage: its own; Anthropic's Messages inside
+   * Bedrock's InvokeModel), known before it loads, so that a request loads only the protocol its bridge uses.
+   */
+  carries?: ClientProtocolId;
+}
+
+/** The client protocol a protocol carries natively, if any (registeredProtocols). */
+export function carriedClientProtocol(id: ConversationProtocolId): ClientProtocolId | undefined {
+  return registeredProtocols[id].carries;
+}
+
 /** Every conversation protocol: each reaches every other through the canonical model. */
-export const REACHABLE_PROTOCOLS = Object.keys(protocolModules) as ConversationProtocolId[];
+export const REACHABLE_PROTOCOLS = Object.keys(registeredProtocols) as ConversationProtocolId[];
 
 const loadedProtocols = new Map<ConversationProtocolId, UpstreamProtocol>();
 const loadingProtocols = new Map<ConversationProtocolId, Promise<UpstreamProtocol>>();
@@ -35,7 +55,7 @@ export function loadWireProtocols(ids: readonly ConversationProtocolId[]): Promi
 function loadWireProtocol(id: ConversationProtocolId): Promise<UpstreamProtocol> {
   let loading = loadingProtocols.get(id);
   if (!loading) {
-    loading = protocolModules[id]().then(
+    loading = registeredProtocols[id].load().then(
       (protocol) => {
         loadedProtocols.set(id, protocol);
         return protocol;

@@ -62,9 +62,11 @@ export interface UpstreamProtocol {
   interpretErrorAnswer?(answer: UpstreamErrorAnswer): UpstreamErrorAnswer;
 }
 
-/** How an upstream protocol carries a client protocol's requests natively. */
+/**
+ * How an upstream protocol carries a client protocol's requests natively. Which client protocol it carries
+ * is the registry's to say (registry.ts), known before the protocol loads.
+ */
 export interface NativeCarriage {
-  carries: ClientProtocolId;
   /**
    * The client's body for the upstream, with the upstream's model id, routing-only fields removed, and
    * whatever the gateway needs to meter (e.g. stream usage) asked for.

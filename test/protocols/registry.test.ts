@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadWireProtocols, REACHABLE_PROTOCOLS, wireProtocol } from '../../shared/protocols/registry.ts';
+import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { bridgeProtocols, type BridgeTarget } from '../../shared/protocols/bridge.ts';
+import { editorChatProtocol } from '../../shared/protocols/editor-chat/editor-chat-protocol.ts';
+import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
+import { carriedClientProtocol, loadWireProtocols, REACHABLE_PROTOCOLS, wireProtocol } from '../../shared/protocols/registry.ts';
 
 describe('the wire protocol registry', () => {
   it('loads a protocol on first use, and then has nothing left to wait for', async () => {
@@ -15,5 +20,27 @@ describe('the wire protocol registry', () => {
     await loadWireProtocols(REACHABLE_PROTOCOLS);
     expect(REACHABLE_PROTOCOLS.map((id) => wireProtocol(id).id)).toEqual(REACHABLE_PROTOCOLS);
     expect(loadWireProtocols(REACHABLE_PROTOCOLS)).toBeUndefined();
+  });
+});
+
+describe('what a request loads', () => {
+  it('says which client protocol each protocol carries natively exactly when the protocol has a native carriage', async () => {
+    await loadWireProtocols(REACHABLE_PROTOCOLS);
+    for (const id of REACHABLE_PROTOCOLS) expect(Boolean(carriedClientProtocol(id)), id).toBe(Boolean(wireProtocol(id).native));
+  });
+
+  it("loads only the protocol a target's bridge uses: the carrier, the translation's unless custom tools may need it, or the dialect's rewrite", () => {
+    const openAi: BridgeTarget = { protocols: ['openai-chat', 'openai-responses'], features: { customTools: true } };
+    expect(bridgeProtocols(openAiChatProtocol, openAi)).toEqual(['openai-chat']);
+    expect(bridgeProtocols(openAiResponsesProtocol, openAi)).toEqual(['openai-responses']);
+    expect(bridgeProtocols(anthropicMessagesProtocol, openAi)).toEqual(['openai-chat']);
+    // A Responses body with custom tools goes to a provider without them translated to its first protocol.
+    expect(bridgeProtocols(openAiResponsesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: { customTools: false } })).toEqual(['openai-responses', 'openai-chat']);
+    const bedrock: BridgeTarget = { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: { customTools: false } };
+    expect(bridgeProtocols(anthropicMessagesProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
+    expect(bridgeProtocols(openAiChatProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
+    // The editor's dialect goes to Responses rewritten where the provider serves it, else translated.
+    expect(bridgeProtocols(editorChatProtocol, openAi)).toEqual(['openai-responses']);
+    expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: { customTools: false } })).toEqual(['anthropic-messages']);
   });
 });

@@ -36,7 +36,7 @@ export const anthropicMessagesProtocol: WireProtocol = {
 
   upstreamPath: () => '/messages',
   upstreamHeaders: anthropicProtocolHeaders,
-  native: { carries: 'anthropic-messages', requestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel) },
+  native: { requestBody: (body, upstreamModel) => buildUpstreamMessagesBody(body as MessagesRequest, upstreamModel) },
   writeRequest: writeMessagesRequest,
   isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,

@@ -19,7 +19,7 @@ export const bedrockAnthropicMessagesProtocol: UpstreamProtocol = {
 
   upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'invoke-with-response-stream' : 'invoke'),
   upstreamHeaders: bedrockRuntimeHeaders,
-  native: { carries: 'anthropic-messages', requestBody: nativeBedrockMessagesBody },
+  native: { requestBody: nativeBedrockMessagesBody },
   writeRequest: (request, upstreamModel) => toBedrockMessagesBody(writeMessagesRequest(request, upstreamModel), []),
   isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,

@@ -18,7 +18,6 @@ export const openAiChatProtocol: WireProtocol = {
   upstreamPath: () => '/chat/completions',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
   native: {
-    carries: 'openai-chat',
     requestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel),
     usesCustomTools: chatBodyUsesCustomTools,
   },

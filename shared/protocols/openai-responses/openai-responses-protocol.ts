@@ -22,7 +22,7 @@ export const openAiResponsesProtocol: WireProtocol = {
 
   upstreamPath: () => '/responses',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
-  native: { carries: 'openai-responses', requestBody: buildUpstreamResponsesBody },
+  native: { requestBody: buildUpstreamResponsesBody },
   writeRequest: writeResponsesRequest,
   isCompleteAnswer: isResponseObject,
   readResponse: readResponsesResponse,
