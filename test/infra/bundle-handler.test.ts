@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bundleHandler, HANDLER_FILE } from '../../infra/bundling/bundle-handler.ts';
+import { temporaryDirectory } from '../support/temporary-directories.ts';
+
+const fixture = join(dirname(fileURLToPath(import.meta.url)), 'bundling-fixture', 'handler.ts');
+
+/** The bundle's own files a module imports statically (`import … from"./chunks/x.mjs"`), not its `import()`s. */
+function staticImports(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.mjs)"/g)].map((match) => join(dirname(file), match[1] as string));
+}
+
+describe('bundling a handler', () => {
+  it('puts the whole cold start in one chunk beside the handler, what is loaded on first use in chunks of its own, default exports kept', async () => {
+    const outdir = temporaryDirectory('gateway-bundle-handler-');
+    const outputs = await bundleHandler(fixture, outdir);
+    const index = join(outdir, HANDLER_FILE);
+
+    const coldStart = staticImports(index);
+    expect(coldStart).toHaveLength(1);
+    expect(staticImports(coldStart[0] as string)).toEqual([]);
+    // Two lazily loaded chunks besides the handler and its cold-start chunk.
+    expect(outputs.filter((output) => output.file.endsWith('.mjs'))).toHaveLength(4);
+
+    const { handler } = (await import(pathToFileURL(index).href)) as { handler: () => Promise<string[]> };
+    expect(await handler()).toEqual(['hello cold!', 'HELLO NAMED', 'default!']);
+  });
+});

@@ -1,0 +1,1 @@
+export const punctuate = (text: string): string => `${text}!`;
