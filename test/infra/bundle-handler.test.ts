@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -5,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { bundleHandler, HANDLER_FILE } from '../../infra/bundling/bundle-handler.ts';
 import { temporaryDirectory } from '../support/temporary-directories.ts';
 
-const fixture = join(dirname(fileURLToPath(import.meta.url)), 'bundling-fixture', 'handler.ts');
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'bundling-fixture');
+const fixture = join(fixtures, 'handler.ts');
 
 /** The bundle's own files a module imports statically (`import … from"./chunks/x.mjs"`), not its `import()`s. */
 function staticImports(file: string): string[] {
@@ -26,5 +28,14 @@ describe('bundling a handler', () => {
 
     const { handler } = (await import(pathToFileURL(index).href)) as { handler: () => Promise<string[]> };
     expect(await handler()).toEqual(['hello cold!', 'HELLO NAMED', 'default!']);
+  });
+
+  it("reaches Node's built-ins without their ES module facades, so an import() of node:http does not load undici", async () => {
+    const outdir = temporaryDirectory('gateway-bundle-builtins-');
+    await bundleHandler(join(fixtures, 'http-handler.ts'), outdir);
+    // A fresh process: the test runner has long loaded undici itself.
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, HANDLER_FILE)).href)}); console.log(JSON.stringify(await handler()));`], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ agent: 'function', request: 'function', undici: false, read: true });
   });
 });
