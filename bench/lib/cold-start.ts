@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { coldStartBytes } from '../../infra/bundling/cold-start-files.ts';
 import { NODE, PROJECT_ROOT, runToEnd } from './processes.ts';
 import { FIRST_REQUESTS, INIT_PRELOAD, startFirstRequestWorld, timeInit, type FirstRequestWorld, type InitTimes } from './first-request.ts';
 import { median, percentile } from './stats.ts';
@@ -99,7 +100,8 @@ async function measureWith(bundler: Bundler, runs: number, world?: FirstRequestW
     const figures: ColdStartFigure[] = [];
     for (const handler of handlers) {
       const file = await bundler(handler, outdir);
-      const bundleBytes = (await stat(file)).size;
+      // What a cold start loads: the handler file and the chunk(s) it imports statically.
+      const bundleBytes = coldStartBytes(file);
       await timeImport(file, preload); // the first run warms the file cache
       const samples: Array<{ importMs: number; processMs: number }> = [];
       for (let run = 0; run < runs; run += 1) samples.push(await timeImport(file, preload));

@@ -3,6 +3,8 @@ import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HANDLER_FILE } from '../../infra/bundling/bundle-handler.ts';
+import { coldStartBytes as coldStartBytesOf, coldStartFiles as coldStartFilesOf } from '../../infra/bundling/cold-start-files.ts';
 import { routeGroups } from '../../shared/http/route-groups.ts';
 import { temporaryDirectory } from '../support/temporary-directories.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
@@ -49,27 +51,9 @@ function files(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(directory, path)).isFile());
 }
 
-/** A module's static imports of the bundle's own files (`import … from"./chunks/x.mjs"`), not its `import()`s. */
-const STATIC_IMPORT = /(?:from|import)\s*"(\.\.?\/[^"]+\.mjs)"/g;
-
-/**
- * What a cold start loads: index.mjs and every chunk it imports statically, transitively (esbuild moves
- * code that a lazily loaded chunk shares with the handler into a chunk the handler imports at once).
- */
-function coldStartFiles(directory: string): Set<string> {
-  const loaded = new Set<string>();
-  const load = (path: string) => {
-    if (loaded.has(path)) return;
-    loaded.add(path);
-    for (const [, relative] of readFileSync(path, 'utf8').matchAll(STATIC_IMPORT)) load(join(dirname(path), relative as string));
-  };
-  load(join(directory, 'index.mjs'));
-  return loaded;
-}
-
-function coldStartBytes(directory: string): number {
-  return [...coldStartFiles(directory)].reduce((total, path) => total + statSync(path).size, 0);
-}
+/** What a function's cold start loads (infra/bundling/cold-start-files.ts). */
+const coldStartFiles = (directory: string) => coldStartFilesOf(join(directory, HANDLER_FILE));
+const coldStartBytes = (directory: string) => coldStartBytesOf(join(directory, HANDLER_FILE));
 
 function coldStartText(functionPrefix: string): string {
   return [...coldStartFiles(assetDirectory(functionPrefix))].map((path) => readFileSync(path, 'utf8')).join('\n');
