@@ -1,0 +1,53 @@
+import type { OnLoadResult, Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * An ES module import of a Node built-in (`import { request } from 'node:http'`, or `await import('node:http')`
+ * as the AWS SDK's HTTP handler does) makes Node build the module's ESM facade, which reads every export,
+ * getters included: node:http's `WebSocket` getter loads undici (~20 ms in a fresh process), node:fs's
+ * `promises`, node:crypto's `webcrypto`, node:process's stdio streams. In the bundles each built-in is a
+ * small module over `process.getBuiltinModule` (what shared/transport/node-http-fetch.ts does by hand) whose
+ * exports each read their property in a pure call, so esbuild keeps only the reads some code imports; what
+ * `import()` of a built-in gives holds its plain values only (a namespace object keeps every export, and
+ * the getters are what costs). The export names are the build machine's Node's (24, the runtime's); an
+ * import of a name it lacks fails the build.
+ */
+export function nodeBuiltinsWithoutFacades(entry: string): Plugin {
+  const handler = resolve(entry);
+  return {
+    name: 'node-builtins-without-facades',
+    setup(esbuild) {
+      const names = new Set(builtinModules.filter((name) => !name.startsWith('_')));
+      esbuild.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, (args) => {
+        if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined;
+        const name = args.path.replace(/^node:/, '');
+        if (!names.has(name) && !args.path.startsWith('node:')) return undefined;
+        // What `import()` gives is a namespace object holding every export: one without the getters.
+        return { path: `node:${name}`, namespace: args.kind === 'dynamic-import' ? 'node-builtin-namespace' : 'node-builtin' };
+      });
+      esbuild.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => builtinModuleOver(args.path, () => true));
+      // Loaded on first use, it imports the handler as every lazily loaded module does (coldStartInOneChunk).
+      esbuild.onLoad({ filter: /.*/, namespace: 'node-builtin-namespace' }, (args) => builtinModuleOver(args.path, (descriptor) => 'value' in descriptor, handler));
+    },
+  };
+}
+
+function builtinModuleOver(specifier: string, exports: (descriptor: PropertyDescriptor) => boolean, handler?: string): OnLoadResult {
+  const builtin = process.getBuiltinModule(specifier) as Record<string, unknown> | undefined;
+  if (!builtin) return { errors: [{ text: `${specifier} is not a built-in module of this Node.js` }] };
+  const exported = Object.entries(Object.getOwnPropertyDescriptors(builtin))
+    .filter(([name, descriptor]) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default' && exports(descriptor))
+    .map(([name]) => name);
+  return {
+    contents: [
+      ...(handler ? [`import ${JSON.stringify(handler)};`] : []),
+      `const $builtin$ = process.getBuiltinModule(${JSON.stringify(specifier)});`,
+      'const $read$ = (name) => $builtin$[name];',
+      'export default $builtin$;',
+      ...exported.map((name) => `export const ${name} = /* @__PURE__ */ $read$(${JSON.stringify(name)});`),
+    ].join('\n'),
+    loader: 'js',
+    ...(handler ? { resolveDir: dirname(handler) } : {}),
+  };
+}
