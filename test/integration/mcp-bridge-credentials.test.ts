@@ -69,7 +69,7 @@ describe("the tool bridge keeps an MCP server's credential server-side", () => {
     try {
       const progress: unknown[] = [];
       const result = await client.client.callTool({ name: 'vault__whoami', arguments: {} }, undefined, { onprogress: (update) => void progress.push(update) });
-      expect(result).toEqual({ content: [{ type: 'text', text: 'signed in with [redacted]' }], structuredContent: { token: '[redacted]', user: 'ada' } });
+      expect(result).toEqual({ content: [{ type: 'text', text: 'signed in with [redacted]' }], structuredContent: { token: '[redacted]', user: 'ada', sessions: { '[redacted]': 'active' } } });
       expect(progress).toEqual([{ progress: 1, message: 'checking [redacted]' }]);
     } finally {
       await client.close();

@@ -17,6 +17,11 @@ describe('redactAnswer', () => {
     });
   });
 
+  it('renames a property whose name holds a secret, keeping its value and the other properties', () => {
+    const answer = { structuredContent: { sessions: { 'tok-0123456789': { user: 'ada' }, other: 1 } } };
+    expect(redactAnswer(answer, SECRETS)).toEqual({ structuredContent: { sessions: { '[redacted]': { user: 'ada' }, other: 1 } } });
+  });
+
   it('copies only what holds a secret: the rest of the answer is shared, an answer without one is the same object', () => {
     const image = { type: 'image', data: 'A'.repeat(100_000), mimeType: 'image/png' };
     const answer = { content: [image, { type: 'text', text: 'tok-0123456789' }], _meta: { trace: 'x' } };

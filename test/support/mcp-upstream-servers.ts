@@ -130,8 +130,8 @@ export function startTicketsServer(): Promise<McpUpstream> {
 
 /**
  * "vault": a careless server that echoes its bearer token wherever it can. Without `Authorization: Bearer
- * <token>` it answers 401 `invalid token <what it got>`. With it: `whoami` answers with the token (and
- * reports progress naming it), `expired` is an isError result naming it, `reject` and every prompt a
+ * <token>` it answers 401 `invalid token <what it got>`. With it: `whoami` answers with the token (also as
+ * a property name, and reports progress naming it), `expired` is an isError result naming it, `reject` and every prompt a
  * JSON-RPC error naming it.
  */
 export function startBearerEchoServer(token: string): Promise<McpUpstream> {
@@ -145,7 +145,7 @@ export function startBearerEchoServer(token: string): Promise<McpUpstream> {
       if (request.params.name === 'reject') throw new McpError(ErrorCode.InvalidRequest, `token ${token} rejected`);
       if (request.params.name === 'expired') return { content: [{ type: 'text', text: `token ${token} has expired` }], isError: true };
       if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, message: `checking ${token}` } });
-      return { content: [{ type: 'text', text: `signed in with ${token}` }], structuredContent: { token, user: 'ada' } };
+      return { content: [{ type: 'text', text: `signed in with ${token}` }], structuredContent: { token, user: 'ada', sessions: { [token]: 'active' } } };
     });
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'greet' }] }));
     server.setRequestHandler(GetPromptRequestSchema, async () => {
