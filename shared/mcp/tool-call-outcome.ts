@@ -29,6 +29,7 @@ export function describeToolCall(server: string, tool: string, streamed: boolean
 const failures: Record<UpstreamFailure['kind'] | 'internal', Pick<AttemptOutcome, 'status' | 'httpStatus' | 'errorCode'>> = {
   timeout: { status: 'failed', httpStatus: 504, errorCode: 'mcp_upstream_timeout' },
   unavailable: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_unavailable' },
+  invalid: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_invalid_answer' },
   error: { status: 'failed', httpStatus: 200, errorCode: 'mcp_upstream_error' },
   cancelled: { status: 'cancelled', httpStatus: 200, errorCode: 'client_cancelled' },
   internal: { status: 'failed', httpStatus: 500, errorCode: 'internal_error' },

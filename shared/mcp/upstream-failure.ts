@@ -1,22 +1,43 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
 
 /**
- * Why an upstream MCP server gave no answer: it took too long, could not be reached (refused, reset,
- * an HTTP error, a broken stream, its headers unreadable), answered with a JSON-RPC error of its own, or
- * the gateway stopped waiting because its client went away.
+ * Why an upstream MCP server gave no usable answer: it took too long, could not be reached (refused,
+ * reset, an HTTP error, a broken stream, its headers unreadable), answered something that is not MCP (a
+ * body that is not JSON, a message or result its schema refuses), answered with a JSON-RPC error of its
+ * own, or the gateway stopped waiting because its client went away.
  */
 export interface UpstreamFailure {
   server: string;
-  kind: 'timeout' | 'unavailable' | 'error' | 'cancelled';
+  kind: 'timeout' | 'unavailable' | 'invalid' | 'error' | 'cancelled';
   /** Names the server; never holds one of its credentials (header values or their parts: headerSecrets). */
   message: string;
   /** The server's own JSON-RPC error code, for kind `error`. */
   code?: number;
 }
 
+/**
+ * A reply the SDK could not read: JSON.parse's SyntaxError, or the schema's error (zod, as the SDK
+ * validates messages and results). Such a server was reached; a tool it ran may have done its work.
+ */
+function isInvalidAnswer(error: unknown): error is SyntaxError | z.core.$ZodError {
+  return error instanceof SyntaxError || error instanceof z.core.$ZodError;
+}
+
+/** The first thing wrong with it, on one line (`tools[1].inputSchema.type: Invalid input: …`), not the whole issue list. */
+function describeInvalidAnswer(error: SyntaxError | z.core.$ZodError): string {
+  if (error instanceof SyntaxError) return `not JSON (${error.message})`;
+  const [first] = error.issues;
+  if (!first) return 'a message the MCP schema refuses';
+  const path = first.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  return `${path ? `${path}: ` : ''}${first.message}${more}`;
+}
+
 function describeCause(error: unknown): string {
+  if (isInvalidAnswer(error)) return describeInvalidAnswer(error);
   if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
     return `HTTP ${error.code}: ${error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '')}`;
   }
@@ -31,6 +52,9 @@ export function describeUpstreamFailure(server: string, error: unknown, context:
   if (context.cancelled) return { server, kind: 'cancelled', message: `The request to the MCP server "${server}" was cancelled: the client went away.` };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };
+  }
+  if (isInvalidAnswer(error)) {
+    return { server, kind: 'invalid', message: `The MCP server "${server}" answered with something that is not valid MCP: ${said}` };
   }
   if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
     return { server, kind: 'error', code: error.code, message: `The MCP server "${server}" answered with an error: ${said}` };

@@ -36,6 +36,18 @@ interface Session {
 }
 
 /**
+ * The headers of a server's secret. One the store holds unreadable is the gateway's failure, not the
+ * server's answer, and its parse error (which may quote the secret) is not passed on.
+ */
+function storedHeaders(secret: string | undefined): Record<string, string> {
+  try {
+    return parseMcpHeaders(secret);
+  } catch {
+    throw new Error('its stored headers cannot be read; set them again with mcp add');
+  }
+}
+
+/**
  * The upstream MCP servers one bridge request talks to: each connected (an SDK client on the Streamable
  * HTTP transport, the server's headers from the secret store) on first use and reused for the rest of
  * the request, so a batch or an aggregated list costs one handshake per server. Every operation is
@@ -48,8 +60,7 @@ export function createUpstreamPool(options: UpstreamOptions) {
   const secretsOf = new Map<string, string[]>();
 
   async function connect(server: McpServerConfig): Promise<Session> {
-    const secret = await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name));
-    const headers = parseMcpHeaders(secret);
+    const headers = storedHeaders(await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name)));
     secretsOf.set(server.name, headerSecrets(headers));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
     const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });

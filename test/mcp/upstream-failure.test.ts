@@ -1,5 +1,5 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { headerSecrets } from '../../shared/core/header-secrets.ts';
 import { describeUpstreamFailure, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
@@ -34,6 +34,23 @@ describe('describeUpstreamFailure', () => {
     expect(describeUpstreamFailure('r401', refusal, { ...context, secrets }).message).toBe('The MCP server "r401" could not be reached: HTTP 401: invalid token [redacted]');
     const rejected = new McpError(ErrorCode.InvalidRequest, 'token TOKEN-r401-XYZ rejected');
     expect(describeUpstreamFailure('r401', rejected, { ...context, secrets }).message).toBe('The MCP server "r401" answered with an error: token [redacted] rejected');
+  });
+
+  it('reports an answer that is not JSON, or that the MCP schema refuses, as invalid: the server was reached', () => {
+    const notJson = (() => {
+      try {
+        JSON.parse('{not json');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(describeUpstreamFailure('docs', notJson, context)).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/^The MCP server "docs" answered with something that is not valid MCP: not JSON \(/) });
+    const refused = CallToolResultSchema.safeParse({ content: 'none', isError: 's3cret-token' }).error;
+    expect(describeUpstreamFailure('docs', refused, context)).toEqual({
+      server: 'docs',
+      kind: 'invalid',
+      message: 'The MCP server "docs" answered with something that is not valid MCP: content: Invalid input: expected array, received string (and 1 more)',
+    });
   });
 
   it("keeps the code of a JSON-RPC error the server answered with", () => {

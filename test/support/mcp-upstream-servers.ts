@@ -163,6 +163,30 @@ export function startBearerEchoServer(token: string): Promise<McpUpstream> {
   });
 }
 
+/**
+ * "sloppy": a hand-written server that speaks JSON-RPC but not quite MCP. Its initialize is right; its
+ * tools/list holds a tool whose input schema is not an object schema, and every tools/call runs (counted
+ * in `calls`) and then answers a content block of a type MCP does not have.
+ */
+export async function startSloppyServer(): Promise<McpUpstream & { calls: number }> {
+  let calls = 0;
+  const upstream = await serve(async (request, response) => {
+    if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
+    let body = '';
+    for await (const chunk of request) body += String(chunk);
+    const message = JSON.parse(body) as { id?: number; method: string };
+    if (message.id === undefined) return void response.writeHead(202).end();
+    const results: Record<string, unknown> = {
+      initialize: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'sloppy', version: '1.0.0' } },
+      'tools/list': { tools: [{ name: 'fine', inputSchema: { type: 'object' } }, { name: 'loose', inputSchema: {} }] },
+      'tools/call': { content: [{ type: 'markdown', text: '**done**' }] },
+    };
+    if (message.method === 'tools/call') calls += 1;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: results[message.method] ?? {} }));
+  });
+  return Object.defineProperty(upstream, 'calls', { get: () => calls }) as McpUpstream & { calls: number };
+}
+
 /** A URL where nothing listens: a server that is down. */
 export async function downServerUrl(): Promise<string> {
   const placeholder = await serve(async () => {});
