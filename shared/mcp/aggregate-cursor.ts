@@ -15,6 +15,14 @@ export function encodeAggregateCursor(positions: ServerPositions): string | unde
   return Buffer.from(JSON.stringify({ next: positions }), 'utf8').toString('base64url');
 }
 
+/**
+ * Where a server's list goes on; undefined when the cursor has no position for it. Own properties only:
+ * "constructor" is a valid server name, and every object inherits one.
+ */
+export function positionOf(positions: ServerPositions, server: string): string | undefined {
+  return Object.hasOwn(positions, server) ? positions[server] : undefined;
+}
+
 /** The positions of a cursor this bridge handed out; undefined for anything else. */
 export function decodeAggregateCursor(cursor: string): ServerPositions | undefined {
   try {

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../core/mcp-server-config.ts';
-import { decodeAggregateCursor, encodeAggregateCursor } from './aggregate-cursor.ts';
+import { decodeAggregateCursor, encodeAggregateCursor, positionOf } from './aggregate-cursor.ts';
 import type { BridgeContext } from './bridge-context.ts';
 import { BridgeRpcError, type UpstreamFailure } from './upstream-failure.ts';
 
@@ -33,9 +33,9 @@ export async function listAcrossServers<Item>(context: BridgeContext, cursor: st
   const positions = cursor === undefined ? undefined : decodeAggregateCursor(cursor);
   if (cursor !== undefined && positions === undefined) throw new BridgeRpcError(ErrorCode.InvalidParams, 'Invalid cursor: pass back a nextCursor this endpoint gave.');
   const asked: Array<{ server: McpServerConfig; cursor: string | undefined }> = [...context.servers.values()]
-    .filter((server) => positions === undefined || positions[server.name] !== undefined)
+    .filter((server) => positions === undefined || positionOf(positions, server.name) !== undefined)
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((server) => ({ server, cursor: positions?.[server.name] }));
+    .map((server) => ({ server, cursor: positions === undefined ? undefined : positionOf(positions, server.name) }));
 
   const pages = await Promise.all(
     asked.map(({ server, cursor: serverCursor }) =>

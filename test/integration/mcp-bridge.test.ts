@@ -95,6 +95,34 @@ describe('the tool bridge, driven by the MCP SDK client', () => {
     }
   });
 
+  it('pages a server named like a property every object has ("constructor") once, as any other', async () => {
+    await gateway.admin({ command: 'project.create', projectId: 'names' });
+    await gateway.admin({ command: 'project.update', projectId: 'names', mcp: true });
+    // One page of tools, while tickets has three: later pages must not ask it again.
+    await gateway.admin({ command: 'mcp.add', projectId: 'names', name: 'constructor', url: docs.url, headers: [{ name: 'X-Docs-Token', value: DOCS_TOKEN }] });
+    await gateway.admin({ command: 'mcp.add', projectId: 'names', name: 'tickets', url: tickets.url });
+    const { key } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'names' });
+    const names = await connectToGateway(gateway.url, key);
+    try {
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await names.client.listTools(cursor === undefined ? undefined : { cursor });
+        listed.push(...page.tools.map((tool) => tool.name));
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor !== undefined && pages < 10);
+
+      expect(listed).toEqual([
+        ...['search', 'report_progress', 'broken', 'stall'].map((tool) => `constructor__${tool}`),
+        ...['open', 'close', 'assign', 'comment', 'label'].map((tool) => `tickets__${tool}`),
+      ]);
+    } finally {
+      await names.close();
+    }
+  });
+
   it('sends the secret header to the server it belongs to, and to no other', () => {
     expect(docs.received.length).toBeGreaterThan(0);
     expect(docs.received.every((headers) => headers['x-docs-token'] === DOCS_TOKEN)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAggregateCursor, encodeAggregateCursor } from '../../shared/mcp/aggregate-cursor.ts';
+import { decodeAggregateCursor, encodeAggregateCursor, positionOf } from '../../shared/mcp/aggregate-cursor.ts';
 
 describe('the aggregate cursor', () => {
   it("carries each server's own cursor there and back", () => {
@@ -7,6 +7,13 @@ describe('the aggregate cursor', () => {
     const cursor = encodeAggregateCursor(positions);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeAggregateCursor(cursor ?? '')).toEqual(positions);
+  });
+
+  it('gives a position only for a server the cursor names, not for one named like an inherited property', () => {
+    const positions = decodeAggregateCursor(encodeAggregateCursor({ docs: 'page-2' }) ?? '') ?? {};
+    expect(positionOf(positions, 'docs')).toBe('page-2');
+    expect(positionOf(positions, 'constructor')).toBeUndefined();
+    expect(positionOf({ constructor: 'page-3' }, 'constructor')).toBe('page-3');
   });
 
   it('is absent when no server has more: the list is complete', () => {
