@@ -101,6 +101,28 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(forced.droppedFields).toEqual(['reasoning_effort']);
   });
 
+  describe('inside a tool-use loop', () => {
+    const tools = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+    const question = { role: 'user', content: 'What is in a.ts?' };
+    const call = { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] };
+    const result = { role: 'tool', tool_call_id: 'toolu_1', content: 'const a = 1;' };
+
+    it('sends no thinking when the turn’s tool results come back without its signed thinking (Anthropic refuses thinking then)', () => {
+      const { body, droppedFields } = convert({ messages: [question, call, result], tools, reasoning_effort: 'medium' });
+      expect(body.thinking).toBeUndefined();
+      expect(body.max_tokens).toBe(4096);
+      expect(droppedFields).toEqual(['reasoning_effort']);
+      const later = convert({ messages: [question, call, result, { ...call, content: null, tool_calls: [{ ...call.tool_calls[0], id: 'toolu_2' }] }, { ...result, tool_call_id: 'toolu_2' }], tools, reasoning_effort: 'medium' });
+      expect(later.body.thinking).toBeUndefined();
+    });
+
+    it('thinks again once the user asks the next question', () => {
+      const { body, droppedFields } = convert({ messages: [question, call, result, { role: 'assistant', content: 'It sets a to 1.' }, { role: 'user', content: 'And b.ts?' }], tools, reasoning_effort: 'medium' });
+      expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+      expect(droppedFields).toEqual([]);
+    });
+  });
+
   it('names every field it drops: those chat alone has, then those Anthropic cannot take (structured output)', () => {
     const { body, droppedFields } = convert({ messages: hello, n: 2, seed: 7, frequency_penalty: 0.5, response_format: { type: 'json_object' }, logprobs: true });
     expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'logprobs', 'response_format']);

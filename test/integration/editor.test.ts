@@ -5,6 +5,7 @@ import { queryLocalUsage } from '../../tools/cli/local-usage-query.ts';
 import { responsesFixtureBody } from '../canonical/support/sse-replay.ts';
 import { readChatStreamWithOpenAiSdk } from '../canonical/support/openai-sdk-stream.ts';
 import { splitFrames } from '../canonical/support/translate.ts';
+import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
 import { sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -12,6 +13,7 @@ import { cursorResponsesBody, PATCH, TOOL_TURN_ITEMS } from '../protocols/editor
 
 let gateway: TestGateway;
 let openai: FakeUpstream;
+let anthropic: FakeUpstream;
 let key: string;
 
 /** The recorded Responses stream each request's last user words ask for. */
@@ -32,8 +34,12 @@ function answerFromRecordings(request: ReceivedRequest, response: ServerResponse
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
   openai.answerWith(answerFromRecordings);
+  anthropic = await startFakeOpenAiUpstream();
+  anthropic.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' }));
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'cursor' });
+  await gateway.admin({ command: 'provider.set', projectId: 'cursor', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'cursor', slug: 'anthropic/claude-haiku-4-5' });
   await gateway.admin({ command: 'provider.set', projectId: 'cursor', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'cursor', slug: 'openai/gpt-5.4', inputMicrosPer1k: 1250, outputMicrosPer1k: 10_000 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'cursor' })).key;
@@ -42,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await openai?.close();
+  await anthropic?.close();
 });
 
 /** A request as Cursor sends it: to `<base>/v1/editor/chat/completions`, its User-Agent, the key as its OpenAI key. */
@@ -128,7 +135,29 @@ describe('Cursor through /v1/editor against a provider that serves the Responses
   it('serves GET /v1/editor/models like /v1/models, for the editor’s key check', async () => {
     const response = await fetch(`${gateway.url}/v1/editor/models`, { headers: { authorization: `Bearer ${key}` } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ object: 'list', data: [expect.objectContaining({ id: 'openai/gpt-5.4' })] });
+    expect(await response.json()).toMatchObject({ object: 'list', data: expect.arrayContaining([expect.objectContaining({ id: 'openai/gpt-5.4' })]) });
+  });
+});
+
+describe('Cursor through /v1/editor against Anthropic', () => {
+  it('continues a tool-use loop without thinking, since Cursor cannot send back the signed thinking Anthropic then requires', async () => {
+    const first = await readChatStreamWithOpenAiSdk(splitFrames(await (await asCursor({ ...cursorResponsesBody('which version?'), model: 'claude-haiku-4-5' }, 'editor-claude-1')).text()));
+    expect(anthropic.received.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled' } });
+    const [call] = first.toolCalls;
+    expect(call?.id).toMatch(/^toolu_/);
+
+    // The next request of the loop, as Cursor replays what it was shown: the think text, the call, its result.
+    const replayed = [
+      { role: 'assistant', content: [{ type: 'output_text', text: first.text }] },
+      { type: 'function_call', call_id: call?.id, name: call?.name, arguments: JSON.stringify(call?.input) },
+      { type: 'function_call_output', call_id: call?.id, output: '2.1.129' },
+    ];
+    const next = await asCursor({ ...cursorResponsesBody('which version?', replayed), model: 'claude-haiku-4-5' }, 'editor-claude-2');
+    expect(next.status).toBe(200);
+    await next.text();
+    const upstream = anthropic.received.at(-1)?.body as { thinking?: unknown; messages: Array<{ role: string; content: Array<{ type: string }> }> };
+    expect(upstream.thinking).toBeUndefined();
+    expect(upstream.messages.at(-2)?.content.map((block) => block.type)).toEqual(['tool_use']);
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
 import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './reasoning-effort-budget.ts';
+import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
 
 /**
  * A canonical request as an Anthropic Messages request:
@@ -25,7 +26,9 @@ import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './
  *   (Anthropic's range is 0–1, OpenAI's 0–2);
  * - a reasoning effort becomes extended thinking with THINKING_BUDGET_BY_EFFORT's budget, max_tokens raised
  *   above the budget when needed. Thinking admits no temperature and only a top_p of at least 0.95, so
- *   those are dropped with it; a forced tool choice admits no thinking, so then the effort is dropped.
+ *   those are dropped with it; a forced tool choice admits no thinking, so then the effort is dropped, and
+ *   so it is inside a tool-use loop whose assistant turn did not start with signed thinking (a client that
+ *   could not send it back: tool-loop-thinking.ts).
  * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
  *   earlier calls of it carry their text there.
  * Structured output and media Anthropic cannot take are dropped and named.
@@ -183,7 +186,7 @@ function applyReasoning(body: AnthropicMessagesRequestBody, request: CanonicalRe
     if (effort && effort !== 'none') request.dropped.add('reasoning_effort');
     return;
   }
-  if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool') {
+  if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool' || toolLoopLacksThinking(body.messages)) {
     request.dropped.add('reasoning_effort');
     return;
   }
