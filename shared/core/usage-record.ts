@@ -9,6 +9,8 @@ export const attributionSchema = z.object({
   sessionId: z.string().max(256).optional(),
   agentId: z.string().max(256).optional(),
   userAgent: z.string().max(512).optional(),
+  /** The app's own user the request is made for, as the body names it (OpenAI's `user`, Anthropic's `metadata.user_id`). */
+  endUser: z.string().max(256).optional(),
 });
 export type Attribution = z.infer<typeof attributionSchema>;
 

@@ -1,5 +1,6 @@
 import { chatPromptText } from '../tokenizer/estimate-tokens.ts';
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { parseChatCompletionRequest, type ChatCompletionRequest } from '../protocols/openai-chat/chat-request.ts';
 import { openAiChatProtocol } from '../protocols/openai-chat/openai-chat-protocol.ts';
 
@@ -12,6 +13,7 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   clientProtocol: openAiChatProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseChatCompletionRequest),
+  endUser: openAiEndUser,
   promptText: (request) => chatPromptText(request.messages, [...asArray(request.tools), ...asArray(request.functions)]),
   maxOutputTokens: (request) =>
     [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),

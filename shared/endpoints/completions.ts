@@ -1,4 +1,5 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { completionsApi } from '../protocols/openai-completions/completions-api.ts';
 import { completionsGenerations, completionsPromptText, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
@@ -8,6 +9,7 @@ export const completionsEndpoint = openAiApiEndpoint({
   name: 'completions',
   modelKinds: ['chat'],
   parse: jsonBody(parseCompletionsRequest),
+  endUser: openAiEndUser,
   promptText: completionsPromptText,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
   generations: completionsGenerations,

@@ -1,4 +1,5 @@
 import { jsonBody, type GenerationEndpoint, type RecordAnnotations } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { editorChatProtocol } from '../protocols/editor-chat/editor-chat-protocol.ts';
 import { editorProfileOf, parseEditorRequest, type EditorRequest } from '../protocols/editor-chat/editor-request.ts';
 import { responsesPromptText } from '../protocols/openai-responses/responses-request.ts';
@@ -14,6 +15,8 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   clientProtocol: editorChatProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseEditorRequest),
+  // Both of the editor's shapes (chat and Responses) are OpenAI bodies: `user` passes on as sent.
+  endUser: openAiEndUser,
   promptText: (request) => responsesPromptText({ input: request.input, instructions: request.instructions, tools: request.tools }),
   maxOutputTokens: (request) => request.max_output_tokens,
   annotateRecord: annotateEditorRecord,

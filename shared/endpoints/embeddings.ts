@@ -1,4 +1,5 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { embeddingsApi } from '../protocols/openai-embeddings/embeddings-api.ts';
 import { embeddingsPromptText, parseEmbeddingsRequest } from '../protocols/openai-embeddings/embeddings-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
@@ -8,6 +9,7 @@ export const embeddingsEndpoint = openAiApiEndpoint({
   name: 'embeddings',
   modelKinds: ['embedding'],
   parse: jsonBody(parseEmbeddingsRequest),
+  endUser: openAiEndUser,
   promptText: embeddingsPromptText,
   // Nothing is generated: no output tokens to reserve for.
   maxOutputTokens: () => 0,

@@ -1,4 +1,5 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { parseFormRequest } from '../protocols/form-request.ts';
 import { imagesApi } from '../protocols/openai-images/images-api.ts';
 import { formValue } from '../http/multipart-form.ts';
@@ -13,6 +14,7 @@ export const imageGenerationsEndpoint = openAiApiEndpoint({
   name: 'images.generations',
   modelKinds: ['image'],
   parse: jsonBody(parseImageGenerationRequest),
+  endUser: openAiEndUser,
   promptText: (request) => request.prompt,
   unitsBound: generationImagesBound,
   api: () => generations,
@@ -23,6 +25,7 @@ export const imageEditsEndpoint = openAiApiEndpoint({
   name: 'images.edits',
   modelKinds: ['image'],
   parse: (request) => parseFormRequest(request, { files: ['image'] }),
+  endUser: (request) => formValue(request.form, 'user'),
   promptText: (request) => formValue(request.form, 'prompt') ?? '',
   unitsBound: editImagesBound,
   api: () => edits,

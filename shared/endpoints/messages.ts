@@ -1,4 +1,5 @@
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { anthropicEndUser } from '../protocols/end-user-fields.ts';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
 import { parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
@@ -12,6 +13,7 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
   clientProtocol: anthropicMessagesProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseMessagesRequest),
+  endUser: anthropicEndUser,
   promptText: messagesPromptText,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
 };

@@ -20,6 +20,8 @@ export interface OpenAiApiEndpointSpec<Body extends RoutableBody> {
   /** The API for this request (its shape may depend on the body: a response format, a stream). */
   api(body: Body): EndpointApi;
   maxOutputTokens?(body: Body): number | undefined;
+  /** The end user the body names, on the APIs whose bodies carry one (OpenAI's `user`). */
+  endUser?(body: NoInfer<Body>): string | undefined;
   generations?: GenerationEndpoint<Body>['generations'];
   unitsBound?: GenerationEndpoint<Body>['unitsBound'];
 }
@@ -36,5 +38,6 @@ export function openAiApiEndpoint<Body extends RoutableBody>(spec: OpenAiApiEndp
     upstream: { protocols: OPENAI_API_PROTOCOLS, bridgeTo: (_target, body) => apiBridge(spec.api(body)) },
     ...(spec.generations ? { generations: spec.generations } : {}),
     ...(spec.unitsBound ? { unitsBound: spec.unitsBound } : {}),
+    ...(spec.endUser ? { endUser: spec.endUser } : {}),
   };
 }

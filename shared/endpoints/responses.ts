@@ -1,4 +1,5 @@
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
 import { routeToStoredResponse } from './route-to-stored-response.ts';
@@ -13,6 +14,7 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   clientProtocol: openAiResponsesProtocol,
   modelKinds: ['chat'],
   parse: jsonBody(parseResponsesRequest),
+  endUser: openAiEndUser,
   promptText: responsesPromptText,
   maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
   refineRouting: routeToStoredResponse,

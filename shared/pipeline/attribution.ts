@@ -24,11 +24,16 @@ function readUtf8(value: string): string {
   return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
+/** The most of an end user's id kept: Anthropic's limit for `metadata.user_id`, and room for any hashed or e-mail id. */
+const END_USER_MAX_LENGTH = 256;
+
 /**
  * Attribution headers (spec 6) for the generation record. The real client names come first (Claude Code
- * sends X-Claude-Code-*); the spec's generic names are accepted too.
+ * sends X-Claude-Code-*); the spec's generic names are accepted too. `endUser` is the end user the body
+ * names (the endpoint reads it: GenerationEndpoint.endUser), bounded like the headers.
  */
-export function readAttribution(headers: Headers): Attribution {
+export function readAttribution(headers: Headers, endUser?: string): Attribution {
+  const namedUser = endUser?.trim();
   const attribution: Attribution = {
     environment: first(headers, ['x-environment', 'x-llm-environment'], 256),
     referer: first(headers, ['http-referer', 'referer'], 1024),
@@ -36,6 +41,7 @@ export function readAttribution(headers: Headers): Attribution {
     sessionId: first(headers, ['x-claude-code-session-id', 'x-agent-code-session-id'], 256),
     agentId: first(headers, ['x-claude-code-agent-id', 'x-agent-code-agent-id'], 256),
     userAgent: first(headers, ['user-agent'], 512),
+    endUser: namedUser ? textPrefix(namedUser, END_USER_MAX_LENGTH) : undefined,
   };
   return Object.fromEntries(Object.entries(attribution).filter(([, value]) => value !== undefined));
 }

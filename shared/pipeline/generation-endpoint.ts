@@ -46,6 +46,12 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   admitProject?(project: Project): void;
   /** Parses and validates the client's request body (a defect is a 400 in the client's protocol). */
   parse(request: GatewayRequest): Body | Promise<Body>;
+  /**
+   * The end user the body says the request is made for (OpenAI's `user`, Anthropic's `metadata.user_id`), as
+   * sent: recorded as attribution (`endUser`), while the field itself goes upstream unchanged. Absent: the
+   * endpoint's bodies name none.
+   */
+  endUser?(body: Body): string | undefined;
   /** The prompt as a tokenizer sees it, for estimates when the upstream reports no usage. */
   promptText(body: Body): string;
   /** The request's own cap on output tokens, if it sets one: per choice where the request asks for several. */

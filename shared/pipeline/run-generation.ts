@@ -71,7 +71,7 @@ export async function runGeneration<Body extends RoutableBody>(
     projectId: project.projectId,
     keyId: key.keyId,
     endpoint: endpoint.name,
-    attribution: readAttribution(request.headers),
+    attribution: readAttribution(request.headers, endpoint.endUser?.(body)),
     startedAt: route.receivedAt,
     admission,
     ...(annotateRecord ? { annotate: () => annotateRecord(body) } : {}),

@@ -10,4 +10,10 @@ describe('the editor endpoint', () => {
     expect(text).toContain('ReadFile\nRead a file.\n{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]');
     expect(text).toContain(`ApplyPatch\nUse this tool to edit files.\n${APPLY_PATCH_GRAMMAR}`);
   });
+
+  it('names the end user the editor’s body carries in `user`, and keeps the field for the upstream', () => {
+    const request = parseEditorRequest(JSON.stringify({ ...cursorResponsesBody(), user: 'user-123' }));
+    expect(editorChatCompletionsEndpoint.endUser?.(request)).toBe('user-123');
+    expect(request.user).toBe('user-123');
+  });
 });

@@ -81,6 +81,22 @@ describe('readAttribution', () => {
     expect(readAttribution({ authorization: 'Bearer secret', 'x-api-key': 'k', 'x-request-id': 'r' })).toEqual({});
   });
 
+  it('records the end user the body names, trimmed, beside the headers', () => {
+    expect(readAttribution({ 'x-title': 'App' }, '  user-123 ')).toEqual({ title: 'App', endUser: 'user-123' });
+  });
+
+  it('records no end user when the body names none, or only blanks', () => {
+    expect(readAttribution({}, undefined)).toEqual({});
+    expect(readAttribution({}, ' \t')).toEqual({});
+  });
+
+  it('bounds the end user to 256 characters without leaving half of an emoji, and the record schema accepts it', () => {
+    expect(readAttribution({}, 'a'.repeat(256))).toEqual({ endUser: 'a'.repeat(256) });
+    const long = readAttribution({}, `${'a'.repeat(255)}🚀overflow`);
+    expect(long).toEqual({ endUser: 'a'.repeat(255) });
+    expect(attributionSchema.safeParse(long).success).toBe(true);
+  });
+
   it('cuts a long value without leaving half of an emoji, so the record stays valid Unicode in every view', () => {
     const title = readAttribution({ 'x-title': Buffer.from(`${'a'.repeat(255)}🚀`, 'utf8').toString('latin1') }).title;
     expect(title).toBe('a'.repeat(255));

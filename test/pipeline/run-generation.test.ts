@@ -107,6 +107,31 @@ describe('runGeneration', () => {
     });
   });
 
+  describe('the end user the body names', () => {
+    it('is recorded from chat’s `user`, which still goes upstream as it came', async () => {
+      const sent: string[] = [];
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async (_url, init) => (sent.push(String(init?.body)), new Response(chatAnswer, { headers: { 'content-type': 'application/json' } })) });
+      await runGeneration(chatCompletionsEndpoint, request({ ...hello, user: 'user-123' }), fake.services, route);
+      expect(fake.records[0]?.attribution).toEqual({ endUser: 'user-123' });
+      expect(JSON.parse(sent[0] ?? '{}')).toMatchObject({ user: 'user-123' });
+    });
+
+    it('is recorded from a Messages body’s `metadata.user_id`, which still goes upstream as it came', async () => {
+      const sent: string[] = [];
+      const fake = createFakeGateway({ providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')], models: [{ slug: 'anthropic/claude-haiku-4-5' }], fetch: async (_url, init) => (sent.push(String(init?.body)), new Response(readFixture('anthropic/messages-nonstream-text.json'), { headers: { 'content-type': 'application/json' } })) });
+      const messages = { model: 'anthropic/claude-haiku-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], metadata: { user_id: 'user-456' } };
+      await runGeneration(messagesEndpoint, { ...request(messages), path: '/v1/messages' }, fake.services, route);
+      expect(fake.records[0]?.attribution).toEqual({ endUser: 'user-456' });
+      expect(JSON.parse(sent[0] ?? '{}')).toMatchObject({ metadata: { user_id: 'user-456' } });
+    });
+
+    it('is recorded from a legacy completion’s `safety_identifier` when it has no `user`', async () => {
+      const fake = createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response(readFixture('other/openai-completion-text.json'), { headers: { 'content-type': 'application/json' } }) });
+      await runGeneration(completionsEndpoint, request({ model: 'openai/gpt-4o-mini', prompt: 'Hi', safety_identifier: 'hashed-42' }, '/v1/completions'), fake.services, route);
+      expect(fake.records[0]?.attribution).toEqual({ endUser: 'hashed-42' });
+    });
+  });
+
   it('relays an upstream refusal in the client protocol and records it once', async () => {
     const fake = createFakeGateway({
       providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')],
