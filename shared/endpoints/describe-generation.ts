@@ -59,5 +59,7 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     session_id: record.attribution.sessionId ?? null,
     agent_id: record.attribution.agentId ?? null,
     user_agent: record.attribution.userAgent ?? null,
+    // OpenRouter's name for the end user the request body named (`user`, `metadata.user_id`); `end_user` in the usage files.
+    external_user: record.attribution.endUser ?? null,
   };
 }

@@ -57,7 +57,7 @@ describe('describeGeneration', () => {
     const record = sampleRecord({ attribution: {} });
     delete record.finishReason;
     const generation = describeGeneration(record);
-    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'request_bytes', 'response_bytes', 'compression_saved_tokens'] as const) {
+    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'external_user', 'request_bytes', 'response_bytes', 'compression_saved_tokens'] as const) {
       expect(generation[field], field).toBeNull();
     }
     expect(generation.cancelled).toBe(false);
@@ -81,6 +81,10 @@ describe('describeGeneration', () => {
       agent_id: 'a',
       user_agent: 'ua',
     });
+  });
+
+  it('shows the end user the request body named as OpenRouter’s external_user', () => {
+    expect(describeGeneration(sampleRecord({ attribution: { endUser: 'user-123' } }))).toMatchObject({ external_user: 'user-123' });
   });
 
   it('shows a bridged tool call: its server and tool in the model slug, the bytes each way', () => {
