@@ -80,6 +80,13 @@ FROM deduplicated_usage
 WHERE session_id IS NOT NULL
 GROUP BY session_id
 ORDER BY SUM(cost_nanos) DESC, session_id`),
+  // Per project: each app names its users its own way, so one id in two projects is two users.
+  namedQuery('cost-by-end-user', "Requests, tokens and cost per end user the request bodies named (OpenAI's user, Anthropic's metadata.user_id) in each project, most expensive first.", `SELECT project_id, end_user,
+  ${totals}
+FROM deduplicated_usage
+WHERE end_user IS NOT NULL
+GROUP BY project_id, end_user
+ORDER BY SUM(cost_nanos) DESC, project_id, end_user`),
   namedQuery('top-requests-by-cost', 'The 20 most expensive requests.', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, status,
   tokens_prompt AS prompt_tokens, tokens_completion AS completion_tokens,
   cost_nanos, cost_nanos / 1e9 AS cost_usd

@@ -14,9 +14,10 @@ const parquetTypeOf = {
 /**
  * One Parquet file (Snappy-compressed, every column optional, in the table's column order) holding the rows.
  * Only the writer's side: reading lives in usage-parquet-reader.ts, so the writer's bundle has no reader.
+ * `columns` is the table's (tests pass fewer, to write a file as an earlier version did).
  */
-export function encodeUsageRows(rows: readonly UsageRow[]): Uint8Array {
-  const columnData = usageColumns.map(({ name, type }) => ({
+export function encodeUsageRows(rows: readonly UsageRow[], columns: ReadonlyArray<(typeof usageColumns)[number]> = usageColumns): Uint8Array {
+  const columnData = columns.map(({ name, type }) => ({
     name,
     type: parquetTypeOf[type],
     nullable: true,

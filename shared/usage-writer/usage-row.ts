@@ -45,6 +45,9 @@ export const usageColumns = [
   { name: 'units_characters', type: 'bigint' },
   { name: 'units_search_units', type: 'bigint' },
   { name: 'units_video_seconds', type: 'bigint' },
+  // Added with end-user attribution, after usage files existed: files written before it lack the column, and
+  // every reader takes its absence as null (the compaction, the local view, Athena's by-name Parquet reads).
+  { name: 'end_user', type: 'string' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -90,6 +93,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     units_characters: record.units?.characters ?? null,
     units_search_units: record.units?.searchUnits ?? null,
     units_video_seconds: record.units?.videoSeconds ?? null,
+    end_user: record.attribution.endUser ?? null,
   };
 }
 

@@ -12,7 +12,7 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     dataDir = await makeTempDataDir();
     usage = new DuckDbUsageQuery(dataDir);
     await writeUsageFiles(dataDir, [
-      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 1_000, createdAt: '2025-03-01T10:00:00.000Z', requestId: 'req-cheap' }),
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 1_000, createdAt: '2025-03-01T10:00:00.000Z', requestId: 'req-cheap', attribution: { endUser: 'user-123' } }),
       sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 2_500, createdAt: '2025-03-01T11:00:00.000Z' }),
       sampleRecord({ projectId: 'acme', model: 'anthropic/claude-sonnet-4-5', costNanos: 9_000_000, createdAt: '2025-03-03T09:00:00.000Z', requestId: 'req-dear' }),
       sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o-mini', costNanos: 7, createdAt: '2025-04-01T00:00:00.000Z' }),
@@ -60,14 +60,16 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     expect(summary.top_requests[0]).toMatchObject({ key_id: 'key-1', model: 'anthropic/claude-sonnet-4-5', status: 'completed', http_status: 200, cost_usd: '0.009' });
   });
 
-  it('exports every column of the usage rows of the range, oldest first', async () => {
+  it('exports every column of the usage rows of the range, oldest first, the end user included', async () => {
     const exported = await exportUsageRows(usage, parseUsageRange('acme', '2025-03-01', '2025-03-01'));
 
     expect(exported.truncated).toBe(false);
     expect(exported.rows).toHaveLength(2);
     expect(exported.columns).toContain('record_id');
     expect(exported.columns.at(-1)).toBe('dt');
-    expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, dt: '2025-03-01', streamed: false, error_code: null });
+    expect(exported.columns).toContain('end_user');
+    expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, dt: '2025-03-01', streamed: false, error_code: null, end_user: 'user-123' });
+    expect(exported.rows[1]).toMatchObject({ end_user: null });
   });
 
   it('counts a record the usage files hold twice (a redelivered batch, before compaction) once', async () => {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import { type UsageRecord, usageRecordSchema } from '../../shared/core/usage-record.ts';
-import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts';
+import { usageBatchFiles, type UsageFile } from '../../shared/usage-writer/usage-batch-files.ts';
+import { encodeUsageRows } from '../../shared/usage-writer/usage-parquet.ts';
+import { toUsageRow, usageColumns } from '../../shared/usage-writer/usage-row.ts';
 import { temporaryDirectory } from './temporary-directories.ts';
 
 let sequence = 0;
@@ -44,6 +46,21 @@ export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): 
   const files = usageBatchFiles(records);
   for (const file of files) await archive.write(file.key, file.body);
   return files.map((file) => file.key);
+}
+
+/** The usage files of one batch as a version before the `end_user` column wrote them: without that column. */
+export function usageFilesBeforeEndUser(records: UsageRecord[]): UsageFile[] {
+  const earlierColumns = usageColumns.filter((column) => column.name !== 'end_user');
+  return usageBatchFiles(records).map((file) => {
+    const rows = records.filter((record) => file.recordIds.includes(record.recordId)).map(toUsageRow);
+    return { ...file, body: encodeUsageRows(rows, earlierColumns) };
+  });
+}
+
+/** Writes usageFilesBeforeEndUser's files under `<dataDir>/usage/dt=…/`. */
+export async function writeUsageFilesBeforeEndUser(dataDir: string, records: UsageRecord[]): Promise<void> {
+  const archive = new FileUsageArchive(dataDir);
+  for (const file of usageFilesBeforeEndUser(records)) await archive.write(file.key, file.body);
 }
 
 export function makeTempDataDir(): Promise<string> {

@@ -5,7 +5,7 @@ import { usageBatchFiles } from '../../shared/usage-writer/usage-batch-files.ts'
 import { UnreadableUsageFileError } from '../../shared/usage-writer/usage-parquet-reader.ts';
 import { toUsageRow } from '../../shared/usage-writer/usage-row.ts';
 import { MemoryUsageArchive } from '../support/memory-usage-archive.ts';
-import { sampleRecord } from '../support/sample-usage-record.ts';
+import { sampleRecord, usageFilesBeforeEndUser } from '../support/sample-usage-record.ts';
 
 const DAY = '2025-03-01';
 const PREFIX = `usage/dt=${DAY}/`;
@@ -82,6 +82,21 @@ describe('compactUsageDay', () => {
     expect(first.records).toBe(2);
     expect(second).toMatchObject({ files: 2, records: 3 });
     expect(await archive.list(PREFIX)).toEqual([second.compactedKey]);
+  });
+
+  it('merges files written before end_user existed with newer ones: end_user is null for their records', async () => {
+    const archive = new MemoryUsageArchive();
+    const earlier = at('07:00:00', { attribution: { environment: 'staging' } });
+    const later = at('08:00:00', { attribution: { endUser: 'user-123' } });
+    for (const file of usageFilesBeforeEndUser([earlier])) await archive.write(file.key, file.body);
+    await deliver(archive, [later]);
+
+    const outcome = await compactUsageDay(archive, DAY);
+
+    expect(outcome).toMatchObject({ files: 2, records: 2 });
+    const rows = (await archive.rowsByKey()).get(outcome.compactedKey ?? '');
+    expect(rows).toEqual([earlier, later].map(toUsageRow));
+    expect(rows?.map((row) => row.end_user)).toEqual([null, 'user-123']);
   });
 
   it('converts the legacy JSON files of a day (one row per line) into its Parquet file', async () => {

@@ -34,15 +34,15 @@ describe('the named queries', () => {
 describe('the named queries run in DuckDB on usage files', () => {
   const march: NamedQueryDays = ['2025-03-01', '2025-03-31'];
   const a = sampleRecord({ projectId: 'acme', keyId: 'key-1', model: 'openai/gpt-4o', createdAt: '2025-03-01T08:00:00Z',
-    promptTokens: 100, completionTokens: 20, cachedTokens: 10, costNanos: 1_000_000_000, attribution: { environment: 'production', sessionId: 'session-1' } });
+    promptTokens: 100, completionTokens: 20, cachedTokens: 10, costNanos: 1_000_000_000, attribution: { environment: 'production', sessionId: 'session-1', endUser: 'user-1' } });
   const b = sampleRecord({ projectId: 'acme', keyId: 'key-2', model: 'openai/gpt-4o', createdAt: '2025-03-01T09:00:00Z',
     promptTokens: 50, completionTokens: 10, reasoningTokens: 5, costNanos: 250_000_000, fallbackAttempts: 1,
-    attribution: { environment: 'staging', sessionId: 'session-2' } });
+    attribution: { environment: 'staging', sessionId: 'session-2', endUser: 'user-2' } });
   const c = sampleRecord({ projectId: 'acme', keyId: 'key-1', model: 'anthropic/claude-sonnet', provider: 'anthropic',
     createdAt: '2025-03-02T08:00:00Z', promptTokens: 300, completionTokens: 30, costNanos: 3_000_000_001,
-    attribution: { environment: 'production', sessionId: 'session-1' } });
+    attribution: { environment: 'production', sessionId: 'session-1', endUser: 'user-1' } });
   const d = sampleRecord({ projectId: 'globex', keyId: 'key-9', model: 'openai/gpt-4o', createdAt: '2025-03-02T10:00:00Z',
-    promptTokens: 10, completionTokens: 1, costNanos: 7, fallbackAttempts: 2, status: 'failed', httpStatus: 502 });
+    promptTokens: 10, completionTokens: 1, costNanos: 7, fallbackAttempts: 2, status: 'failed', httpStatus: 502, attribution: { endUser: 'user-1' } });
 
   const totals = (requests: number, prompt: number, completion: number, nanos: number) => ({
     requests, prompt_tokens: prompt, completion_tokens: completion, cost_nanos: nanos, cost_usd: nanos / 1e9,
@@ -76,6 +76,11 @@ describe('the named queries run in DuckDB on usage files', () => {
     'cost-by-session': [
       { session_id: 'session-1', ...totals(2, 400, 50, 4_000_000_001) },
       { session_id: 'session-2', ...totals(1, 50, 10, 250_000_000) },
+    ],
+    'cost-by-end-user': [
+      { project_id: 'acme', end_user: 'user-1', ...totals(2, 400, 50, 4_000_000_001) },
+      { project_id: 'acme', end_user: 'user-2', ...totals(1, 50, 10, 250_000_000) },
+      { project_id: 'globex', end_user: 'user-1', ...totals(1, 10, 1, 7) },
     ],
     'top-requests-by-cost': [c, a, b, d].map((record) => ({
       ...request(record), prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens,

@@ -31,6 +31,10 @@ describe('the Glue table Athena reads', () => {
     }
   });
 
+  it('has the end_user column, a string, added last so that files written before it keep their columns', () => {
+    expect(table.storageDescriptor.columns.at(-1)).toEqual({ name: 'end_user', type: 'string' });
+  });
+
   it('is partitioned by the string dt, which is not also a data column (Athena rejects duplicates)', () => {
     expect(table.partitionKeys).toEqual([{ name: 'dt', type: 'string' }]);
     expect(table.storageDescriptor.columns.map((column) => column.name)).not.toContain('dt');

@@ -62,13 +62,19 @@ function sqlString(text: string): string {
 }
 
 /**
- * The table's columns in its order, cast to its types (a file written by a later version with more columns
- * still reads: columns are matched by name, as Athena does for Parquet), then `dt` from the path.
+ * The table's columns in its order, cast to its types, then `dt` from the path. Columns are matched by name,
+ * as Athena does for Parquet: a file written by a later version with more columns still reads, and so does
+ * one written before a column was added (`end_user`): the union with the table's empty row set gives every
+ * column a type, so a column no file has yet is null instead of a binder error.
  */
 function readUsageFilesSql(glob: string): string {
   const columns = usageColumns.map(({ name, type }) => `CAST(${name} AS ${duckdbTypeOf[type]}) AS ${name}`);
-  return `SELECT ${columns.join(', ')}, ${USAGE_PARTITION_KEY} FROM read_parquet(${sqlString(glob)}, hive_partitioning = true,
-    hive_types = {${sqlString(USAGE_PARTITION_KEY)}: 'VARCHAR'}, union_by_name = true)`;
+  return `SELECT ${columns.join(', ')}, ${USAGE_PARTITION_KEY} FROM (
+    ${emptyUsageSql()}
+    UNION ALL BY NAME
+    SELECT * FROM read_parquet(${sqlString(glob)}, hive_partitioning = true,
+      hive_types = {${sqlString(USAGE_PARTITION_KEY)}: 'VARCHAR'}, union_by_name = true)
+  )`;
 }
 
 /** Same columns, no rows: what the view is before the first record is written. */

@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalUsage, openLocalUsage, queryLocalUsage, toJsonValue } from '../../../tools/cli/local-usage-query.ts';
-import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../../support/sample-usage-record.ts';
+import { makeTempDataDir, sampleRecord, writeUsageFiles, writeUsageFilesBeforeEndUser } from '../../support/sample-usage-record.ts';
 
 let dataDir: string;
 let usage: LocalUsage | undefined;
@@ -76,6 +76,28 @@ describe('local usage queries over the usage files', () => {
       streamed: false,
       dt: '2025-03-01',
     });
+  });
+
+  it('reads the end user the request body named in end_user, and null for records without one', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ attribution: { endUser: 'user-123' }, costNanos: 100 }),
+      sampleRecord({ attribution: { endUser: 'user-123' }, costNanos: 20 }),
+      sampleRecord({ attribution: {}, costNanos: 3 }),
+    ]);
+    const rows = await queryLocalUsage(dataDir, 'SELECT end_user, SUM(cost_nanos) AS nanos FROM usage_records GROUP BY end_user ORDER BY end_user NULLS LAST');
+    expect(rows).toEqual([{ end_user: 'user-123', nanos: 120 }, { end_user: null, nanos: 3 }]);
+  });
+
+  it('reads files written before end_user existed, alone or beside newer ones, with end_user null there', async () => {
+    const earlier = sampleRecord({ createdAt: '2025-03-01T08:00:00.000Z', attribution: { environment: 'production' } });
+    await writeUsageFilesBeforeEndUser(dataDir, [earlier]);
+    expect(await queryLocalUsage(dataDir, 'SELECT record_id, environment, end_user, typeof(end_user) AS type FROM usage_records'))
+      .toEqual([{ record_id: earlier.recordId, environment: 'production', end_user: null, type: 'VARCHAR' }]);
+
+    const later = sampleRecord({ createdAt: '2025-03-01T09:00:00.000Z', attribution: { endUser: 'user-123' } });
+    await writeUsageFiles(dataDir, [later]);
+    expect(await queryLocalUsage(dataDir, 'SELECT record_id, end_user FROM usage_records ORDER BY created_at'))
+      .toEqual([{ record_id: earlier.recordId, end_user: null }, { record_id: later.recordId, end_user: 'user-123' }]);
   });
 
   it('reads the bytes of bridged tool calls, and null for records without them', async () => {
