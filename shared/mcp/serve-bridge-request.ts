@@ -29,12 +29,6 @@ function mcpDisabled(projectId: string): GatewayError {
 
 /** POST answers as JSON or SSE as Accept asks; DELETE ends nothing (no sessions) and is answered by the transport. */
 function answerFormatOf(request: GatewayRequest): AnswerFormat {
-  if (request.method === 'GET') {
-    throw new GatewayError('method_not_allowed', 'This MCP endpoint is stateless and offers no server-initiated stream (GET): send requests with POST.', {
-      code: 'stream_not_offered',
-      headers: { allow: 'POST, DELETE' },
-    });
-  }
   if (request.method !== 'POST') return 'json';
   const format = chooseAnswerFormat(request.headers.accept);
   if (!format) throw new GatewayError('invalid_request', 'Not Acceptable: accept application/json or text/event-stream.', { code: 'not_acceptable', status: 406 });

@@ -185,6 +185,13 @@ describe('the Streamable HTTP transport of the bridge', () => {
     expect(deleted.status).toBe(200);
   });
 
+  it('answers any other method 405 with an Allow that lists only POST and DELETE, not the GET it refuses', async () => {
+    for (const method of ['PUT', 'OPTIONS', 'PATCH', 'HEAD']) {
+      const refused = await fetch(`${gateway.url}/mcp/v1`, { method, headers: { authorization: `Bearer ${key}` } });
+      expect({ method, status: refused.status, allow: refused.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST, DELETE' });
+    }
+  });
+
   it('answers a malformed body with a JSON-RPC parse error', async () => {
     const response = await fetch(`${gateway.url}/mcp/v1`, {
       method: 'POST',
