@@ -3,10 +3,18 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
 
 /**
+ * The most messages one JSON-RPC batch may hold. A batch's requests run at once, each a call to one or
+ * every upstream server, and the rate limits count only its tool calls; MCP dropped batches in 2025-06-18
+ * (its clients send one message a POST), and the SDK's transport refuses more than 100 after the bridge
+ * has counted them. 32 keeps one POST's fan-out small, and is refused before anything is counted or called.
+ */
+export const MAX_BATCH_MESSAGES = 32;
+
+/**
  * A POST's JSON-RPC message (or batch), parsed once before the MCP SDK sees it; undefined when the body is
  * not JSON, a parse error the SDK's transport answers itself (400, -32700). A body nested deeper than the
  * gateway accepts is refused here, with the same status and code: the SDK's schemas and handlers recurse
- * into it and run out of stack.
+ * into it and run out of stack. A batch of more than MAX_BATCH_MESSAGES is an invalid request (400, -32600).
  */
 export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknown {
   let message: unknown;
@@ -18,6 +26,13 @@ export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknow
   }
   if (exceedsJsonDepth(message)) {
     throw new GatewayError('invalid_request', `Parse error: the message nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
+  }
+  if (Array.isArray(message) && message.length > MAX_BATCH_MESSAGES) {
+    throw new GatewayError(
+      'invalid_request',
+      `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages; this one holds ${message.length}. Send the rest in further POSTs.`,
+      { code: 'batch_too_large' },
+    );
   }
   return message;
 }

@@ -214,6 +214,26 @@ describe('the Streamable HTTP transport of the bridge', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code: 'json_too_deep' } } });
     expect(docs.received.length).toBe(before);
   });
+
+  it('refuses a batch of more than 32 messages with 400 and a JSON-RPC invalid request, before any server is called', async () => {
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'tickets__close', arguments: {} } });
+    const before = tickets.received.length;
+    const response = await post(Array.from({ length: 33 }, (_, index) => call(index + 1)), { accept: 'application/json' });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Invalid Request: a batch may hold at most 32 messages; this one holds 33. Send the rest in further POSTs.',
+        data: { type: 'invalid_request', code: 'batch_too_large', status: 400 },
+      },
+    });
+    expect(tickets.received.length).toBe(before);
+    const answered = await post(Array.from({ length: 32 }, (_, index) => call(index + 1)), { accept: 'application/json' });
+    expect(await answered.json()).toHaveLength(32);
+  });
 });
 
 describe('metering of bridged tool calls', () => {

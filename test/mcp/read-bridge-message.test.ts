@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBridgeMessage } from '../../shared/mcp/read-bridge-message.ts';
+import { MAX_BATCH_MESSAGES, readBridgeMessage } from '../../shared/mcp/read-bridge-message.ts';
 
 const body = (text: string) => ({ body: new TextEncoder().encode(text) });
 
@@ -20,5 +20,11 @@ describe('readBridgeMessage', () => {
 
   it('refuses a body that is not UTF-8 with 400 invalid_utf8', () => {
     expect(() => readBridgeMessage({ body: new Uint8Array([0x7b, 0xff, 0x7d]) })).toThrow(expect.objectContaining({ status: 400, code: 'invalid_utf8' }));
+  });
+
+  it('refuses a batch of more messages than the bridge takes with 400 batch_too_large, and takes one of exactly that many', () => {
+    const batch = (size: number) => JSON.stringify(Array.from({ length: size }, (_, index) => ({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'docs__search' } })));
+    expect(readBridgeMessage(body(batch(MAX_BATCH_MESSAGES)))).toHaveLength(MAX_BATCH_MESSAGES);
+    expect(() => readBridgeMessage(body(batch(MAX_BATCH_MESSAGES + 1)))).toThrow(expect.objectContaining({ status: 400, code: 'batch_too_large' }));
   });
 });
