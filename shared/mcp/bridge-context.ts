@@ -1,3 +1,4 @@
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { McpAccess } from '../core/mcp-access.ts';
 import type { McpServerConfig } from '../core/mcp-server-config.ts';
@@ -23,6 +24,8 @@ export interface BridgeContext {
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   format: AnswerFormat;
+  /** The request id a tool call's usage record carries, by the call's JSON-RPC id (see callRequestIds). */
+  callRequestId(callId: RequestId): string;
   /** Tool calls in flight: a client that goes away is answered only once they are metered. */
   track(work: Promise<unknown>): void;
 }

@@ -50,7 +50,7 @@ function upstreamParams(params: CallParams, tool: string) {
 async function meteredToolCall(context: BridgeContext, server: McpServerConfig, tool: string, params: CallParams, extra: Extra): Promise<CallToolResult> {
   const { services, route, key, project } = context;
   const settlement = createUsageSettlement(services, {
-    requestId: route.requestId,
+    requestId: context.callRequestId(extra.requestId),
     projectId: project.projectId,
     keyId: key.keyId,
     endpoint: 'mcp.tools_call',

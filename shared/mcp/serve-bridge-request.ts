@@ -9,6 +9,7 @@ import type { RouteHandler } from '../pipeline/route-group.ts';
 import { admitToolCalls, countToolCalls } from './admit-tool-calls.ts';
 import { chooseAnswerFormat, type AnswerFormat } from './answer-format.ts';
 import type { BridgeContext } from './bridge-context.ts';
+import { callRequestIds } from './call-request-ids.ts';
 import { createBridgeServer } from './create-bridge-server.ts';
 import { readBridgeMessage } from './read-bridge-message.ts';
 import { createUpstreamPool } from './upstream-pool.ts';
@@ -67,6 +68,7 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
       upstreamTimeoutMs: settings.upstreamTimeoutMs,
       signal: abort.signal,
       format,
+      callRequestId: callRequestIds(message, route.requestId),
       track: (work) => void inFlight.push(work.catch(() => undefined)),
     };
     const server = createBridgeServer(context);

@@ -262,6 +262,21 @@ describe('metering of bridged tool calls', () => {
     }
   });
 
+  it('records each call of a batch under the request id and its position in the batch, one record per call', async () => {
+    const call = (id: string, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: name === 'docs__search' ? { query: 'batch' } : {} } });
+    const response = await post([{ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, call('close', 'tickets__close'), call('search', 'docs__search')], { accept: 'application/json' });
+    const requestId = response.headers.get('x-request-id') ?? '';
+    expect(await response.json()).toHaveLength(3);
+
+    await expect(generation(`${requestId}-2`)).resolves.toMatchObject({ id: `${requestId}-2`, model: 'mcp/tickets/close', status: 'completed' });
+    await expect(generation(`${requestId}-3`)).resolves.toMatchObject({ id: `${requestId}-3`, model: 'mcp/docs/search', status: 'completed' });
+    const rows = await queryLocalUsage(gateway.host.dataDir, `SELECT id, model FROM usage_records WHERE id LIKE '${requestId}%' ORDER BY id`);
+    expect(rows).toEqual([
+      { id: `${requestId}-2`, model: 'mcp/tickets/close' },
+      { id: `${requestId}-3`, model: 'mcp/docs/search' },
+    ]);
+  });
+
   it('meters a call to a server that is down as failed, and meters nothing for lists', async () => {
     await gateway.admin({ command: 'mcp.add', projectId: 'access', name: 'gone', url: 'http://127.0.0.1:9/mcp' });
     const response = await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'gone__x', arguments: {} } }, { accept: 'application/json' });

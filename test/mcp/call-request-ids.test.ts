@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { callRequestIds } from '../../shared/mcp/call-request-ids.ts';
+
+const call = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'docs__search' } });
+
+describe('callRequestIds', () => {
+  it("gives a lone message's call the POST's request id", () => {
+    expect(callRequestIds(call(1), 'gen-abc')(1)).toBe('gen-abc');
+  });
+
+  it('gives each message of a batch the request id and its position, counted from 1 over every message', () => {
+    const ids = callRequestIds([{ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, call('a'), call(7)], 'gen-abc');
+    expect([ids('a'), ids(7)]).toEqual(['gen-abc-3', 'gen-abc-4']);
+  });
+
+  it('tells a numeric id from the same digits as a string, and keeps the first position of an id a batch repeats', () => {
+    const ids = callRequestIds([call(1), call('1'), call(1)], 'gen-abc');
+    expect([ids(1), ids('1')]).toEqual(['gen-abc-1', 'gen-abc-2']);
+  });
+});
