@@ -22,7 +22,7 @@ export interface UpstreamFailure {
  * A reply the SDK could not read: JSON.parse's SyntaxError, or the schema's error (zod, as the SDK
  * validates messages and results). Such a server was reached; a tool it ran may have done its work.
  */
-function isInvalidAnswer(error: unknown): error is SyntaxError | z.core.$ZodError {
+export function isInvalidAnswer(error: unknown): error is SyntaxError | z.core.$ZodError {
   return error instanceof SyntaxError || error instanceof z.core.$ZodError;
 }
 

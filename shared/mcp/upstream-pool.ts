@@ -1,14 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import type { z } from 'zod';
 import { headerSecrets } from '../core/header-secrets.ts';
 import { mcpHeaderSecretName, parseMcpHeaders } from '../core/mcp-header-secrets.ts';
 import type { McpServerConfig } from '../core/mcp-server-config.ts';
 import { loadProviderApiKey } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { redactAnswer } from './redact-answer.ts';
-import { describeUpstreamFailure, type UpstreamFailure } from './upstream-failure.ts';
-import { mcpUpstreamFetch } from './upstream-fetch.ts';
+import { describeUpstreamFailure, isInvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
+import { isUnansweredStream, mcpUpstreamFetch } from './upstream-fetch.ts';
 
 export const BRIDGE_CLIENT_INFO = { name: 'aws-model-gateway', version: '0.1.0' };
 
@@ -33,6 +34,22 @@ export type UpstreamResult<T> = { ok: true; value: T } | { ok: false; failure: U
 interface Session {
   client: Client;
   transport: StreamableHTTPClientTransport;
+  /** The server's last message the SDK could not read, which it reports only to onerror. */
+  unreadable?: SyntaxError | z.core.$ZodError;
+}
+
+/**
+ * Work on a session, its failure told right: a request whose answer stream ended without the answer, after
+ * the server sent something the SDK could not read, failed for what it sent (not valid MCP), not for the
+ * stream's end. Something unreadable from a call in flight beside it may be taken for it: both failed.
+ */
+async function explainingUnreadable<T>(opened: Session, work: () => Promise<T>): Promise<T> {
+  const before = opened.unreadable;
+  try {
+    return await work();
+  } catch (error) {
+    throw isUnansweredStream(error) && opened.unreadable !== before ? opened.unreadable : error;
+  }
 }
 
 /**
@@ -64,13 +81,17 @@ export function createUpstreamPool(options: UpstreamOptions) {
     secretsOf.set(server.name, headerSecrets(headers));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
     const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
+    const opened: Session = { client, transport };
+    client.onerror = (error) => {
+      if (isInvalidAnswer(error)) opened.unreadable = error;
+    };
     try {
-      await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+      await explainingUnreadable(opened, () => client.connect(transport, { timeout: options.timeoutMs, signal: options.signal }));
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return { client, transport };
+    return opened;
   }
 
   function session(server: McpServerConfig): Promise<Session> {
@@ -86,8 +107,9 @@ export function createUpstreamPool(options: UpstreamOptions) {
     /** Runs one operation on a server's client; a failure (connecting or in the operation) is returned, named. */
     async run<T>(server: McpServerConfig, operation: (client: Client) => Promise<T>): Promise<UpstreamResult<T>> {
       try {
-        const { client } = await session(server);
-        return { ok: true, value: redactAnswer(await operation(client), secretsOf.get(server.name) ?? []) };
+        const opened = await session(server);
+        const value = await explainingUnreadable(opened, () => operation(opened.client));
+        return { ok: true, value: redactAnswer(value, secretsOf.get(server.name) ?? []) };
       } catch (error) {
         const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs: options.timeoutMs, cancelled: options.signal.aborted };
         return { ok: false, failure: describeUpstreamFailure(server.name, error, context) };

@@ -1,23 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectToGateway, type GatewayMcpClient } from '../support/mcp-gateway-client.ts';
-import { startSloppyServer, startTicketsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
+import { startHangUpServer, startSloppyServer, startTicketsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 let gateway: TestGateway;
 let sloppy: McpUpstream & { calls: number };
 let tickets: McpUpstream;
 let mcp: GatewayMcpClient;
+let hangup: McpUpstream & { methods: string[] };
+let hangupKey: string;
 
 beforeAll(async () => {
-  gateway = await startTestGateway();
+  // Shorter than a test may take: a call that waited it out would fail its assertions, not the test's time limit.
+  gateway = await startTestGateway({ GATEWAY_MCP_UPSTREAM_TIMEOUT_MS: '10000' });
   sloppy = await startSloppyServer();
   tickets = await startTicketsServer();
+  hangup = await startHangUpServer();
   await gateway.admin({ command: 'project.create', projectId: 'sloppy' });
   await gateway.admin({ command: 'project.update', projectId: 'sloppy', mcp: true });
   await gateway.admin({ command: 'mcp.add', projectId: 'sloppy', name: 'sloppy', url: sloppy.url });
   await gateway.admin({ command: 'mcp.add', projectId: 'sloppy', name: 'tickets', url: tickets.url });
   const { key } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'sloppy' });
   mcp = await connectToGateway(gateway.url, key);
+  await gateway.admin({ command: 'project.create', projectId: 'hangup' });
+  await gateway.admin({ command: 'project.update', projectId: 'hangup', mcp: true });
+  await gateway.admin({ command: 'mcp.add', projectId: 'hangup', name: 'hangup', url: hangup.url });
+  await gateway.admin({ command: 'mcp.add', projectId: 'hangup', name: 'tickets', url: tickets.url });
+  ({ key: hangupKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'hangup' }));
 }, 30_000);
 
 afterAll(async () => {
@@ -25,6 +34,7 @@ afterAll(async () => {
   await gateway?.close();
   await sloppy?.close();
   await tickets?.close();
+  await hangup?.close();
 });
 
 describe('a server that answers something that is not valid MCP', () => {
@@ -52,5 +62,31 @@ describe('a server that answers something that is not valid MCP', () => {
     await gateway.host.drainUsage();
     const lookup = await fetch(`${gateway.url}/v1/generation?id=${requestId}`, { headers: { authorization: `Bearer ${mcp.key}` } });
     expect(await lookup.json()).toMatchObject({ model: 'mcp/sloppy/fine', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+  });
+});
+
+describe('a server that closes its answer stream without the answer', () => {
+  it('fails that call at once, as unavailable, or as not valid MCP when the stream carried something unreadable, while the rest of the batch is answered on the same connection', async () => {
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const before = hangup.methods.length;
+    const response = await fetch(`${gateway.url}/mcp/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${hangupKey}`, 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify([call(1, 'hangup__silent'), call(2, 'hangup__garbled'), call(3, 'hangup__fine'), call(4, 'tickets__close')]),
+    });
+    const requestId = response.headers.get('x-request-id') ?? '';
+    const answers = (await response.json()) as Array<{ id: number; result: unknown }>;
+
+    expect(Object.fromEntries(answers.map(({ id, result }) => [id, result]))).toEqual({
+      1: { content: [{ type: 'text', text: 'The MCP server "hangup" could not be reached: the stream of its answer ended without the answer' }], isError: true },
+      2: { content: [{ type: 'text', text: expect.stringMatching(/^The MCP server "hangup" answered with something that is not valid MCP: not JSON \(/) }], isError: true },
+      3: { content: [{ type: 'text', text: 'fine' }] },
+      4: { content: [{ type: 'text', text: 'ticket closed' }] },
+    });
+    expect(hangup.methods.slice(before).filter((method) => method === 'initialize')).toEqual(['initialize']);
+    await gateway.host.drainUsage();
+    const recorded = async (id: string) => (await fetch(`${gateway.url}/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${hangupKey}` } })).json();
+    await expect(recorded(`${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/hangup/silent', status: 'failed', http_status: 502, error_code: 'mcp_upstream_unavailable' });
+    await expect(recorded(`${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/hangup/garbled', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
   });
 });

@@ -187,6 +187,38 @@ export async function startSloppyServer(): Promise<McpUpstream & { calls: number
   return Object.defineProperty(upstream, 'calls', { get: () => calls }) as McpUpstream & { calls: number };
 }
 
+/**
+ * "hangup": a hand-written server whose initialize and tools/list answer in JSON, and whose tools/call
+ * answers on an SSE stream that it then closes: `fine` with its result, `silent` with a comment and no
+ * answer, `garbled` with an event that is not JSON. `methods` lists every request it got, in order.
+ */
+export async function startHangUpServer(): Promise<McpUpstream & { methods: string[] }> {
+  const methods: string[] = [];
+  const upstream = await serve(async (request, response) => {
+    if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
+    let body = '';
+    for await (const chunk of request) body += String(chunk);
+    const message = JSON.parse(body) as { id?: number; method: string; params?: { name?: string } };
+    methods.push(message.method);
+    if (message.id === undefined) return void response.writeHead(202).end();
+    const answer = (result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
+    if (message.method !== 'tools/call') {
+      const results: Record<string, unknown> = {
+        initialize: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'hangup', version: '1.0.0' } },
+        'tools/list': { tools: ['fine', 'silent', 'garbled'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
+      };
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(answer(results[message.method] ?? {}));
+    }
+    const events: Record<string, string> = {
+      fine: `event: message\ndata: ${answer({ content: [{ type: 'text', text: 'fine' }] })}\n\n`,
+      silent: ': hi\n\n',
+      garbled: 'event: message\ndata: not json\n\n',
+    };
+    response.writeHead(200, { 'content-type': 'text/event-stream' }).end(events[message.params?.name ?? ''] ?? '');
+  });
+  return Object.assign(upstream, { methods });
+}
+
 /** A URL where nothing listens: a server that is down. */
 export async function downServerUrl(): Promise<string> {
   const placeholder = await serve(async () => {});

@@ -1,0 +1,57 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { isUnansweredStream, mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
+
+const request = (message: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search' } };
+const sse = (body: BodyInit) => async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+
+/** The events of an SSE body, as their data lines. */
+async function dataOf(response: Response): Promise<string[]> {
+  return (await response.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+}
+
+describe('mcpUpstreamFetch', () => {
+  it('answers a GET (the server-initiated stream) 405 without a connection', async () => {
+    const response = await mcpUpstreamFetch(() => Promise.reject(new Error('no connection expected')))('https://mcp.example.com/mcp', { method: 'GET' });
+    expect(response.status).toBe(405);
+  });
+
+  it("ends a request's SSE answer with a JSON-RPC error for that request, after everything the server sent", async () => {
+    const response = await mcpUpstreamFetch(sse(': hi\n\nevent: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}\n\n'))('https://mcp.example.com/mcp', request(call));
+
+    const data = await dataOf(response);
+    expect(data.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { content: [] } },
+      { jsonrpc: '2.0', id: 7, error: { code: ErrorCode.ConnectionClosed, message: 'the stream of its answer ended without the answer', data: { 'model-gateway/answer-stream-ended': true } } },
+    ]);
+  });
+
+  it('ends a stream that breaks off, or stops mid-event, with the error as an event of its own', async () => {
+    const chunks = ['event: message\ndata: {"jsonrpc":'];
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const chunk = chunks.shift();
+        if (chunk === undefined) controller.error(new TypeError('terminated'));
+        else controller.enqueue(new TextEncoder().encode(chunk));
+      },
+    });
+    const response = await mcpUpstreamFetch(sse(broken))('https://mcp.example.com/mcp', request(call));
+
+    expect(await dataOf(response)).toEqual(['{"jsonrpc":', expect.stringContaining('"model-gateway/answer-stream-ended":true')]);
+  });
+
+  it('passes a JSON answer, and the answer to a notification, as they are', async () => {
+    const json = await mcpUpstreamFetch(async () => Response.json({ jsonrpc: '2.0', id: 7, result: {} }))('https://mcp.example.com/mcp', request(call));
+    expect(await json.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    const notified = await mcpUpstreamFetch(sse(': hi\n\n'))('https://mcp.example.com/mcp', request({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(await notified.text()).toBe(': hi\n\n');
+  });
+});
+
+describe('isUnansweredStream', () => {
+  it("tells the bridge's error from the same code a server answers with", () => {
+    expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': true }))).toBe(true);
+    expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x'))).toBe(false);
+  });
+});
