@@ -123,6 +123,63 @@ describe('convertChatRequestToMessages: parameters', () => {
     });
   });
 
+  describe('on a model that takes adaptive thinking only (Claude Opus 4.7 and later)', () => {
+    const onOpus47 = (body: Record<string, unknown>) => convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-opus-4-7' });
+
+    it.each([
+      ['minimal', 'low', 4096],
+      ['low', 'low', 4096],
+      ['medium', 'medium', 8192],
+      ['high', 'high', 20480],
+      ['xhigh', 'xhigh', 36864],
+    ])('turns reasoning_effort %s into adaptive thinking at effort %s, no budget, max_tokens %i as with a budget', (effort, level, maxTokens) => {
+      const { body, droppedFields } = onOpus47({ messages: hello, reasoning_effort: effort });
+      expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+      expect(body.output_config).toEqual({ effort: level });
+      expect(body.max_tokens).toBe(maxTokens);
+      expect(droppedFields).toEqual([]);
+    });
+
+    it('gives xhigh as max to Opus 4.6, which takes adaptive thinking but has no xhigh', () => {
+      const { body } = convertChatRequestToMessages({ model: 'claude-alias', messages: hello, reasoning_effort: 'xhigh' }, { upstreamModel: 'claude-opus-4-6' });
+      expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+      expect(body.output_config).toEqual({ effort: 'max' });
+    });
+
+    it('drops temperature and a low top_p with adaptive thinking as with a budget', () => {
+      const { body, droppedFields } = onOpus47({ messages: hello, reasoning_effort: 'low', temperature: 0.2, top_p: 0.5 });
+      expect(body).not.toHaveProperty('temperature');
+      expect(body).not.toHaveProperty('top_p');
+      expect(droppedFields).toEqual(['temperature', 'top_p']);
+    });
+
+    it('sends no thinking for effort none, and names an effort it does not know as dropped', () => {
+      const none = onOpus47({ messages: hello, reasoning_effort: 'none' });
+      expect(none.body).not.toHaveProperty('thinking');
+      expect(none.droppedFields).toEqual([]);
+      const unknown = onOpus47({ messages: hello, reasoning_effort: 'ultra' });
+      expect(unknown.body).not.toHaveProperty('thinking');
+      expect(unknown.body).not.toHaveProperty('output_config');
+      expect(unknown.droppedFields).toEqual(['reasoning_effort']);
+    });
+
+    it('sends no thinking when a tool is forced, as with a budget', () => {
+      const forced = onOpus47({ messages: hello, reasoning_effort: 'high', tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required' });
+      expect(forced.body).not.toHaveProperty('thinking');
+      expect(forced.body).not.toHaveProperty('output_config');
+      expect(forced.droppedFields).toEqual(['reasoning_effort']);
+    });
+
+    it('keeps adaptive thinking inside a tool-use loop whose turn lacks its signed thinking: adaptive thinking may skip thinking at any step', () => {
+      const tools = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+      const call = { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] };
+      const { body, droppedFields } = onOpus47({ messages: [{ role: 'user', content: 'What is in a.ts?' }, call, { role: 'tool', tool_call_id: 'toolu_1', content: 'const a = 1;' }], tools, reasoning_effort: 'medium' });
+      expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+      expect(body.output_config).toEqual({ effort: 'medium' });
+      expect(droppedFields).toEqual([]);
+    });
+  });
+
   it('names every field it drops: those chat alone has, then those Anthropic cannot take (structured output)', () => {
     const { body, droppedFields } = convert({ messages: hello, n: 2, seed: 7, frequency_penalty: 0.5, response_format: { type: 'json_object' }, logprobs: true });
     expect(droppedFields).toEqual(['n', 'seed', 'frequency_penalty', 'logprobs', 'response_format']);

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
+import { recordedAnthropicAnswer, refusingThinkingBudget } from '../support/fake-anthropic-upstream.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -20,6 +20,7 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'mixed', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'provider.set', projectId: 'mixed', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'anthropic/claude-opus-4-7', inputMicrosPer1k: 5000, outputMicrosPer1k: 25000 });
   await gateway.admin({ command: 'model.allow', projectId: 'mixed', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'mixed' })).key;
   await gateway.admin({ command: 'project.create', projectId: 'mixed-costed' });
@@ -84,6 +85,32 @@ describe('/v1/chat/completions with an Anthropic model', () => {
     const error = await gateway.openai(key).chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe('invalid_request_error');
+  });
+});
+
+describe('/v1/chat/completions with reasoning_effort on a Claude model that takes adaptive thinking only', () => {
+  it('thinks on Claude Opus 4.7 with adaptive thinking at the effort asked for, where a thinking budget gets a 400', async () => {
+    anthropic.answerWith(refusingThinkingBudget(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking.sse' })));
+    anthropic.received.length = 0;
+
+    const stream = await gateway.openai(key).chat.completions.create({
+      model: 'anthropic/claude-opus-4-7',
+      stream: true,
+      reasoning_effort: 'high',
+      messages: [{ role: 'user', content: 'Two names for a pet pelican, be brief' }],
+    });
+    let text = '';
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+
+    expect(text).toContain('Pouch');
+    expect(finish).toBe('stop');
+    const sent = anthropic.received[0]?.body;
+    expect(sent).toMatchObject({ model: 'claude-opus-4-7', thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
+    expect(sent?.thinking).not.toHaveProperty('budget_tokens');
   });
 });
 

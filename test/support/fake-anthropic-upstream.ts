@@ -27,3 +27,15 @@ export function recordedAnthropicAnswer(options: { stream?: string; json?: strin
     return sendJson(response, 200, readFixture(options.json ?? 'anthropic/messages-nonstream-text.json'));
   };
 }
+
+/**
+ * Answers like a Claude model that takes adaptive thinking only (Claude Opus 4.7 and later): a thinking
+ * budget gets Anthropic's recorded 400, any other request the given answer.
+ */
+export function refusingThinkingBudget(answer: (request: ReceivedRequest, response: ServerResponse) => void) {
+  return (request: ReceivedRequest, response: ServerResponse): void => {
+    const thinking = request.body.thinking as { type?: string } | undefined;
+    if (thinking?.type === 'enabled') return sendJson(response, 400, readFixture('anthropic/messages-error-400-thinking-enabled-unsupported.json'));
+    return answer(request, response);
+  };
+}

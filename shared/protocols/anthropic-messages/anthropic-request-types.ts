@@ -1,3 +1,5 @@
+import type { AnthropicEffort } from './adaptive-effort.ts';
+
 /** The Anthropic Messages request a translation produces (only what it can emit). */
 export interface AnthropicTextBlock {
   type: 'text';
@@ -75,6 +77,14 @@ export interface AnthropicMessagesRequestBody {
   stream?: boolean;
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
-  thinking?: { type: 'enabled'; budget_tokens: number };
+  thinking?: AnthropicThinking;
+  output_config?: { effort: AnthropicEffort };
   metadata?: { user_id: string };
 }
+
+/**
+ * Extended thinking with a budget (Claude 4.5 and older), or adaptive thinking (Claude 4.6 and later), its
+ * depth set by `output_config.effort`. `display: summarized` keeps the thinking text, which Claude 4.7 and
+ * later omit by default.
+ */
+export type AnthropicThinking = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive'; display: 'summarized' };

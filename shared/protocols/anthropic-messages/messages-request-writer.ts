@@ -11,8 +11,8 @@ import type {
   AnthropicTool,
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
-import { DEFAULT_MAX_TOKENS, maxTokensWithThinking, thinkingBudgetFor } from './reasoning-effort-budget.ts';
-import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
+import { writeThinking } from './messages-thinking.ts';
+import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
 
 /**
  * A canonical request as an Anthropic Messages request:
@@ -24,11 +24,9 @@ import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
  *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
  * - max_tokens is required: the client's cap, else DEFAULT_MAX_TOKENS (4096); temperature is capped at 1
  *   (Anthropic's range is 0–1, OpenAI's 0–2);
- * - a reasoning effort becomes extended thinking with THINKING_BUDGET_BY_EFFORT's budget, max_tokens raised
- *   above the budget when needed. Thinking admits no temperature and only a top_p of at least 0.95, so
- *   those are dropped with it; a forced tool choice admits no thinking, so then the effort is dropped, and
- *   so it is inside a tool-use loop whose assistant turn did not start with signed thinking (a client that
- *   could not send it back: tool-loop-thinking.ts).
+ * - a reasoning effort becomes thinking in the form the upstream model takes: adaptive thinking with an
+ *   effort level on Claude 4.6 and later, extended thinking with a budget on older models
+ *   (messages-thinking.ts, which also says when thinking is left out and what goes with it);
  * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
  *   earlier calls of it carry their text there.
  * Structured output and media Anthropic cannot take are dropped and named.
@@ -54,7 +52,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(request.user ? { metadata: { user_id: request.user } } : {}),
   };
-  applyReasoning(body, request);
+  writeThinking(body, request, upstreamModel);
   return { ...body };
 }
 
@@ -177,27 +175,4 @@ function writeToolChoice(request: CanonicalRequest, hasTools: boolean): Anthropi
   if (typeof choice === 'object') return { type: 'tool', name: choice.name, ...serial };
   if (choice === 'auto' || request.parallelToolCalls === false) return { type: 'auto', ...serial };
   return undefined;
-}
-
-function applyReasoning(body: AnthropicMessagesRequestBody, request: CanonicalRequest): void {
-  const effort = request.reasoning?.effort;
-  const budget = request.reasoning?.budgetTokens ?? thinkingBudgetFor(effort);
-  if (budget === undefined) {
-    if (effort && effort !== 'none') request.dropped.add('reasoning_effort');
-    return;
-  }
-  if (body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool' || toolLoopLacksThinking(body.messages)) {
-    request.dropped.add('reasoning_effort');
-    return;
-  }
-  body.thinking = { type: 'enabled', budget_tokens: budget };
-  body.max_tokens = maxTokensWithThinking(body.max_tokens, budget);
-  if (body.temperature !== undefined) {
-    delete body.temperature;
-    request.dropped.add('temperature');
-  }
-  if (body.top_p !== undefined && body.top_p < 0.95) {
-    delete body.top_p;
-    request.dropped.add('top_p');
-  }
 }

@@ -1,6 +1,7 @@
 /**
  * Thinking budgets for OpenAI's `reasoning_effort`, in tokens. Anthropic's minimum budget is 1024; the
- * steps grow about fourfold so each level is a noticeably deeper think. `none` turns thinking off.
+ * steps grow about fourfold so each level is a noticeably deeper think. `none` turns thinking off. Adaptive
+ * models take no budget, but their max_tokens makes the same room for thinking (messages-thinking.ts).
  */
 export const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
   minimal: 1024,

@@ -56,6 +56,15 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(JSON.parse(request.body)).toEqual({ max_tokens: 20, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], system: [{ type: 'text', text: 'Terse.' }], anthropic_version: 'bedrock-2023-05-31' });
   });
 
+  it('gives Claude Opus 4.7 on Bedrock a reasoning effort as adaptive thinking, the only thinking it takes', () => {
+    const body = { model: 'claude', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'high' };
+    const bridge = chooseBridge(openAiChatProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_CUSTOM_TOOLS }, body, () => openAiChatProtocol.readRequest(body));
+    const sent = JSON.parse(bridge.request(body, 'us.anthropic.claude-opus-4-7', {}).body) as Record<string, unknown>;
+
+    expect(sent).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'high' }, anthropic_version: 'bedrock-2023-05-31' });
+    expect(sent.thinking).not.toHaveProperty('budget_tokens');
+  });
+
   it("turns each chunk back into Anthropic's SSE event, its JSON byte for byte", async () => {
     const recorded = readFixture('anthropic/messages-stream-text.sse');
     const events = await decode(anthropicStreamFrames(recorded, { inputTokenCount: 10, outputTokenCount: 4 }));

@@ -42,6 +42,12 @@ describe('readResponsesRequest over Codex requests', () => {
     expect(results?.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'call_1' });
   });
 
+  it('gives a Codex turn on a Claude model that takes adaptive thinking only its effort as adaptive thinking, kept inside the tool-use loop', () => {
+    const body = writeMessagesRequest(readResponsesRequest(codexTurn(2)), 'claude-opus-4-7') as unknown as AnthropicMessagesRequestBody;
+    expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    expect(body.output_config).toEqual({ effort: 'medium' });
+  });
+
   it('translates a Codex turn into a chat request: custom tools stay custom, the call and its tool message in order', () => {
     const body = writeChatRequest(readResponsesRequest(codexTurn(2)), 'gpt-5', { customTools: true }) as { tools: Array<{ type: string }>; messages: Array<{ role: string }>; stream_options: unknown };
     expect(body.tools.find((tool) => tool.type === 'custom')).toMatchObject({ custom: { name: 'apply_patch' } });

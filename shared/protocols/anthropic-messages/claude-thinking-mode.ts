@@ -1,0 +1,46 @@
+/**
+ * How a model behind the Messages protocol takes thinking:
+ * - `budget`: `thinking: {type: "enabled", budget_tokens}`, the only form Claude 4.5 and older know;
+ * - `adaptive`: `thinking: {type: "adaptive"}` with `output_config.effort`, the only form Claude Opus 4.7
+ *   and every later model accepts (they answer `enabled` with a 400), and the recommended one on Claude
+ *   Opus 4.6 and Sonnet 4.6, where `enabled` is deprecated. `xhigh` says whether the model has that effort
+ *   level (Claude 4.7 and later, Mythos Preview excepted).
+ * Sources: docs/decisions/messages-and-translation.md.
+ */
+export type ThinkingMode = { type: 'budget' } | { type: 'adaptive'; xhigh: boolean };
+
+const BUDGET: ThinkingMode = { type: 'budget' };
+
+/** Ids of Claude's older naming (`claude-3-7-sonnet`, `claude-2.1`, `claude-instant-1.2`, Bedrock's `claude-v2`). */
+const OLDER_NAMING = /claude-(?:\d|instant|v\d)/;
+
+/**
+ * A family Claude 4.5 and older also had, and its version: `claude-opus-4-6`, `claude-sonnet-4-5-20250929`,
+ * `claude-opus-4-20250514` (4.0: a date is no minor version), `anthropic.claude-opus-4-6-v1`, `claude-sonnet-4.6`.
+ */
+const VERSIONED_FAMILY = /claude-(?:opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2})(?!\d))?/;
+
+/** Claude models that take adaptive thinking but predate the `xhigh` effort level. */
+const WITHOUT_XHIGH = /claude-mythos-preview/;
+
+const atLeast = (major: number, minor: number, [wantMajor, wantMinor]: readonly [number, number]) =>
+  major > wantMajor || (major === wantMajor && minor >= wantMinor);
+
+/**
+ * The thinking mode for an upstream model id, as Anthropic's API, Bedrock (`anthropic.…`, `us.anthropic.…`
+ * inference profiles, their ARNs) and Vertex (`…@date`) name it. Claude models of an older generation (the
+ * older naming, or Opus/Sonnet/Haiku before 4.6) keep the budget; every other Claude id is taken for a newer
+ * generation (Fable, Mythos, a version from 4.6 on, a family not seen yet), since all models Anthropic has
+ * released since 4.7 refuse the budget. An id that names no Claude (another vendor's Anthropic-compatible
+ * API, an opaque Bedrock application inference profile) keeps the budget, as before.
+ */
+export function thinkingModeFor(upstreamModel: string): ThinkingMode {
+  const id = upstreamModel.toLowerCase();
+  if (!id.includes('claude-') || OLDER_NAMING.test(id)) return BUDGET;
+  const versioned = VERSIONED_FAMILY.exec(id);
+  if (!versioned) return { type: 'adaptive', xhigh: !WITHOUT_XHIGH.test(id) };
+  const major = Number(versioned[1]);
+  const minor = Number(versioned[2] ?? 0);
+  if (!atLeast(major, minor, [4, 6])) return BUDGET;
+  return { type: 'adaptive', xhigh: atLeast(major, minor, [4, 7]) };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+
+describe('thinkingModeFor', () => {
+  it.each([
+    'claude-opus-4-7',
+    'claude-opus-4-8',
+    'claude-sonnet-5',
+    'claude-opus-5',
+    'claude-opus-5-5',
+    'claude-sonnet-5-5',
+    'claude-haiku-5-5',
+    'claude-fable-5',
+    'claude-fable-5-1',
+    'claude-mythos-5',
+    'anthropic.claude-opus-4-7',
+    'us.anthropic.claude-opus-4-7',
+    'global.anthropic.claude-fable-5',
+    'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-opus-4-8',
+    'claude-opus-4-7@20260416',
+  ])('gives %s, which refuses a thinking budget, adaptive thinking with xhigh', (model) => {
+    expect(thinkingModeFor(model)).toEqual({ type: 'adaptive', xhigh: true });
+  });
+
+  it.each(['claude-opus-4-6', 'claude-sonnet-4-6', 'anthropic.claude-opus-4-6-v1', 'us.anthropic.claude-sonnet-4-6', 'claude-sonnet-4.6', 'claude-mythos-preview', 'anthropic.claude-mythos-preview'])(
+    'gives %s, where a budget is deprecated, adaptive thinking without xhigh, a level it lacks',
+    (model) => {
+      expect(thinkingModeFor(model)).toEqual({ type: 'adaptive', xhigh: false });
+    },
+  );
+
+  it.each([
+    'claude-sonnet-4-5',
+    'claude-sonnet-4-5-20250929',
+    'claude-opus-4-5-20251101',
+    'claude-haiku-4-5',
+    'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+    'claude-opus-4-1-20250805',
+    'claude-opus-4-20250514',
+    'anthropic.claude-sonnet-4-20250514-v1:0',
+    'claude-3-7-sonnet-20250219',
+    'claude-3-7-sonnet-latest',
+    'anthropic.claude-3-5-haiku-20241022-v1:0',
+    'claude-2.1',
+    'claude-instant-1.2',
+    'anthropic.claude-v2:1',
+  ])('keeps the thinking budget for %s, which takes no adaptive thinking', (model) => {
+    expect(thinkingModeFor(model)).toEqual({ type: 'budget' });
+  });
+
+  it('takes a Claude id of a family or version not seen yet for a newer generation', () => {
+    expect(thinkingModeFor('claude-saga-6')).toEqual({ type: 'adaptive', xhigh: true });
+    expect(thinkingModeFor('claude-opus-6-2')).toEqual({ type: 'adaptive', xhigh: true });
+  });
+
+  it('keeps the thinking budget for ids that name no Claude (another vendor’s Anthropic-compatible API, an application inference profile)', () => {
+    expect(thinkingModeFor('kimi-k2-thinking')).toEqual({ type: 'budget' });
+    expect(thinkingModeFor('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5f6')).toEqual({ type: 'budget' });
+  });
+});
