@@ -183,9 +183,10 @@ export interface ClientStream {
   /**
    * The frames that end the stream when the gateway fails after the first byte (the upstream broke off),
    * for a protocol whose failure frame depends on what was sent (Responses numbers its events and closes
-   * the response it opened); absent, the protocol's stateless `streamErrorFrame`.
+   * the response it opened); absent, the protocol's stateless `streamErrorFrame`. A promise when the frames
+   * show the request's final usage (`Presentation.finalUsage`), as the editor's usage chunk does.
    */
-  fail?(error: GatewayError): string;
+  fail?(error: GatewayError): string | Promise<string>;
   /**
    * Present on a stream that writes nothing for the upstream's opening events, so that the response's
    * status can wait for the first content (the editor client shows an HTTP error, not an in-band one): the

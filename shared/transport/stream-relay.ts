@@ -25,8 +25,12 @@ export interface StreamRelayOptions {
   handler: StreamEventHandler;
   /** The upstream's framing; SSE unless given. */
   decoder?: StreamDecoder;
-  /** Renders an error in the client protocol's stream format (after the first byte no status can change). */
-  errorFrame: (error: GatewayError) => string;
+  /**
+   * Renders an error in the client protocol's stream format (after the first byte no status can change).
+   * Awaited only when it returns a promise: a frame that shows the request's final usage (counted with the
+   * tokenizer when the upstream reported none) is known only then.
+   */
+  errorFrame: (error: GatewayError) => string | Promise<string>;
   /** Runs once, before the client's stream closes: metering hands its record over here. */
   onSettled: (settlement: StreamSettlement) => Promise<void>;
   /**
@@ -154,9 +158,12 @@ export function relayStream(upstream: ReadableStream<Uint8Array>, options: Strea
     // Once only: a time limit may fail the stream between pulls while a pull finds it expired.
     if (failing) return;
     failing = true;
+    // No heartbeat or time limit may slip in while an asynchronous frame is written: the stream ends here.
+    stopTimers();
     // An event cut off mid-way is dropped: its bytes would merge with the error frame into one broken event.
     decoder.discard();
-    controller.enqueue(encoder.encode(appendFrames(sent, options.errorFrame(error))));
+    const frame = options.errorFrame(error);
+    controller.enqueue(encoder.encode(appendFrames(sent, typeof frame === 'string' ? frame : await frame)));
     await settle({ outcome: 'failed', error });
     controller.close();
   }

@@ -126,9 +126,9 @@ describe('POST /v1/editor/chat/completions to a provider that serves the Respons
 });
 
 describe('POST /v1/editor/chat/completions when the provider’s stream breaks off', () => {
-  /** The recorded text turn's first events, then a broken connection. */
-  function brokenAfter(eventCount: number): Response {
-    const events = responsesFixtureBody('azure-responses-text-pong.sse').split(/(?<=\n\n)/).slice(0, eventCount);
+  /** A recorded stream's first events (the Responses text turn's unless given), then a broken connection. */
+  function brokenAfter(eventCount: number, recorded = responsesFixtureBody('azure-responses-text-pong.sse')): Response {
+    const events = recorded.split(/(?<=\n\n)/).slice(0, eventCount);
     const encoder = new TextEncoder();
     // One event a read, then the error (an error in `start` would discard what was queued).
     const body = new ReadableStream<Uint8Array>({
@@ -151,6 +151,24 @@ describe('POST /v1/editor/chat/completions when the provider’s stream breaks o
     expect(read.text).toBe('pong\n\n[The gateway could not finish this answer: Provider "openai" broke off the stream.]');
     expect(read.finishReason).toBe('stop');
     expect(fake.records).toEqual([expect.objectContaining({ status: 'failed', httpStatus: 502, errorCode: 'upstream_stream_interrupted' })]);
+  });
+
+  it.each([
+    ['a Responses upstream', 'openai/gpt-5.4', responsesFixtureBody('azure-responses-text-pong.sse'), 'event: response.output_text.delta'],
+    ['a chat upstream', 'groq/llama-3.3-70b', chatFixtureBody('chat-stream-text-include-usage.sse'), 'data: {"id":"chatcmpl-BWlJCN7VZTtSHROczp0AbrjFGhRMA","object":"chat.completion.chunk","created":1747148050,"model":"gpt-4o-mini-2024-07-18","service_tier":"default","system_fingerprint":"fp_0392822090","choices":[{"index":0,"delta":{"content":" of"}'],
+  ])('after content, from %s, with `include_usage`: the usage chunk the request is metered with, before [DONE]', async (_upstream, model, recorded, lastEventSent) => {
+    const events = recorded.split(/(?<=\n\n)/);
+    const fake = gateway(() => brokenAfter(events.findIndex((event) => event.startsWith(lastEventSent)) + 1, recorded));
+    const response = await fake.editor(post('/v1/editor/chat/completions', { ...cursorResponsesBody(), model, stream_options: { include_usage: true } }));
+    const frames = await framesOf(response);
+    expect(frames.at(-1)).toBe('data: [DONE]\n\n');
+    const read = await readChatStreamWithOpenAiSdk(frames);
+    expect(read.text).toMatch(/\n\n\[The gateway could not finish this answer: Provider "(openai|groq)" broke off the stream\.\]$/);
+    expect(read.finishReason).toBe('stop');
+    const [record] = fake.records;
+    expect(record).toMatchObject({ status: 'failed', errorCode: 'upstream_stream_interrupted' });
+    expect(read.usage).toEqual(expect.objectContaining({ prompt_tokens: record?.promptTokens, completion_tokens: record?.completionTokens }));
+    expect(record?.completionTokens).toBeGreaterThan(0);
   });
 
   it('before content: an HTTP error the editor shows, metered with it', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openAiStreamErrorFrame } from '../../shared/protocols/openai-chat/openai-errors.ts';
-import type { StreamEventHandler } from '../../shared/transport/stream-relay.ts';
-import { encoder, recorded, events, passThrough, cutAt, relay, readAll } from './stream-relay-fixtures.ts';
+import { relayStream, type StreamEventHandler, type StreamSettlement } from '../../shared/transport/stream-relay.ts';
+import { encoder, recorded, events, passThrough, cutAt, relay, readAll, upstreamOf } from './stream-relay-fixtures.ts';
 
 describe('relayStream when the upstream breaks off', () => {
   const whole = events.slice(0, 3).join('');
@@ -19,6 +19,21 @@ describe('relayStream when the upstream breaks off', () => {
     expect(JSON.parse(text.slice(whole.length + 'data: '.length))).toEqual({
       error: { message: 'Provider "openai" broke off the stream.', type: 'upstream_error', code: 'upstream_stream_interrupted', param: null },
     });
+  });
+
+  it('awaits an error frame given as a promise (one that shows the final usage): it ends the stream, and the request settles as failed', async () => {
+    const settlements: StreamSettlement[] = [];
+    const usageFrame = 'data: {"usage":"final"}\n\n';
+    const body = relayStream(upstreamOf([encoder.encode(whole), encoder.encode(partial)], 'error').stream, {
+      provider: 'openai',
+      handler: passThrough,
+      errorFrame: async (error) => usageFrame + openAiStreamErrorFrame(error),
+      onSettled: async (settlement) => void settlements.push(settlement),
+    });
+    const text = new TextDecoder().decode(await readAll(body));
+    const settlement = settlements[0];
+    if (settlements.length !== 1 || settlement?.outcome !== 'failed') throw new Error(`expected one failed settlement, got ${JSON.stringify(settlements)}`);
+    expect(text).toBe(whole + usageFrame + openAiStreamErrorFrame(settlement.error));
   });
 
   it('does not call onEnd after a failure', async () => {

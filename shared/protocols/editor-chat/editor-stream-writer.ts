@@ -5,7 +5,7 @@ import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { heldUpstreamFailure, inBandErrorText } from './editor-errors.ts';
 import { THINK_CLOSE, THINK_OPEN } from './editor-think-block.ts';
 
-export type EditorStream = ClientStream & { fail(error: GatewayError): string; heldFailure(): GatewayError | undefined; statusCommitted(): void };
+export type EditorStream = ClientStream & { fail(error: GatewayError): Promise<string>; heldFailure(): GatewayError | undefined; statusCommitted(): void };
 
 /**
  * Canonical events as the `chat.completion.chunk` stream the editor parses (OpenAI's chunks, written by the
@@ -16,8 +16,10 @@ export type EditorStream = ClientStream & { fail(error: GatewayError): string; h
  *   arguments: the editor reads no other kind of call;
  * - reasoning is text inside `<think>` tags before the answer (the editor reads no reasoning field);
  * - a failure after the first content is text of its own, then a `stop` finish, the usage chunk when
- *   asked for, and `[DONE]`: the editor shows what was answered and why it stopped. So is a failure after a
- *   heartbeat sent the status before any content (statusCommitted): no status can carry it any more.
+ *   asked for (the usage the request is metered with, the upstream's or the estimate of what it generated,
+ *   whether the upstream told the failure or broke off), and `[DONE]`: the editor shows what was answered
+ *   and why it stopped. So is a failure after a heartbeat sent the status before any content
+ *   (statusCommitted): no status can carry it any more.
  */
 export function createEditorStreamWriter(presentation: Presentation): EditorStream {
   const includeUsage = presentation.showUsage || presentation.injectCost;
@@ -48,6 +50,11 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
       frames.push(...chunks.push({ type: 'text-delta', text: THINK_CLOSE }));
     }
     return frames;
+  }
+
+  /** The last chunks: the usage chunk when asked for (the request's final usage), then `[DONE]`. */
+  async function close(): Promise<string[]> {
+    return chunks.end(includeUsage ? await presentation.finalUsage() : undefined);
   }
 
   function failInBand(message: string): string[] {
@@ -93,19 +100,18 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
     },
     async end() {
       // A failure held just before the status went out: told in-band, as nothing else can tell it now.
-      if (held) return committed && !failed ? [...failInBand(held.publicMessage), ...chunks.end()].join('') : '';
-      const finalUsage = includeUsage ? await presentation.finalUsage() : undefined;
-      return [...before({ type: 'finish', reason: 'stop' }), ...chunks.end(finalUsage)].join('');
+      if (held) return committed && !failed ? [...failInBand(held.publicMessage), ...(await close())].join('') : '';
+      return [...before({ type: 'finish', reason: 'stop' }), ...(await close())].join('');
     },
-    fail(error) {
+    async fail(error) {
       if (held && !committed) return '';
-      if (held && !failed) return [...failInBand(held.publicMessage), ...chunks.end()].join('');
+      if (held && !failed) return [...failInBand(held.publicMessage), ...(await close())].join('');
       if (!opened && !committed) {
         held = error;
         return '';
       }
-      if (failed) return chunks.end().join('');
-      return [...failInBand(error.publicMessage), ...chunks.end()].join('');
+      if (failed) return (await close()).join('');
+      return [...failInBand(error.publicMessage), ...(await close())].join('');
     },
     heldFailure: () => held,
     statusCommitted: () => {

@@ -17,7 +17,7 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
  * broke off), the stream ends as OpenAI ends a failed one: an `error` event and response.failed, numbered
  * after the last event the client saw.
  */
-export function createResponsesPassThrough(presentation: Pick<Presentation, 'injectCost' | 'priceUsd' | 'finalUsage'>): ClientStream & { fail(error: GatewayError): string } {
+export function createResponsesPassThrough(presentation: Pick<Presentation, 'injectCost' | 'priceUsd' | 'finalUsage'>): Omit<ClientStream, 'fail'> & { fail(error: GatewayError): string } {
   let lastSequence = -1;
   let response: Record<string, unknown> = {};
   let ended = false;

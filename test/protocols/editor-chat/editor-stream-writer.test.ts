@@ -168,16 +168,25 @@ describe('the editor bridge when the upstream fails', () => {
     expect(read.finishReason).toBe('stop');
   });
 
-  it('a stream the gateway loses after content ends as an answer; before content, the failure is held', () => {
+  it('a stream the gateway loses after content ends as an answer; before content, the failure is held', async () => {
     const lost = new GatewayError('upstream', 'Provider "openai" broke off the stream.', { code: 'upstream_stream_interrupted' });
     const started = createEditorStreamWriter(presentation());
     started.push({ raw: '', data: undefined, payload: undefined }, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'text-delta', text: 'Hel' }]);
     const chunk = chunksOf('resp_1', 'gpt-5', 0);
-    expect(splitFrames(started.fail(lost))).toEqual([chunk.delta({ content: '\n\n[The gateway could not finish this answer: Provider "openai" broke off the stream.]' }), chunk.finish('stop'), chunk.done]);
+    expect(splitFrames(await started.fail(lost))).toEqual([chunk.delta({ content: '\n\n[The gateway could not finish this answer: Provider "openai" broke off the stream.]' }), chunk.finish('stop'), chunk.done]);
     const unstarted = createEditorStreamWriter(presentation());
     unstarted.push({ raw: '', data: undefined, payload: undefined }, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }]);
-    expect(unstarted.fail(lost)).toBe('');
+    expect(await unstarted.fail(lost)).toBe('');
     expect(unstarted.heldFailure()).toBe(lost);
+  });
+
+  it('a stream the gateway loses after content, usage asked for: the usage chunk (the final usage the request is metered with) before [DONE]', async () => {
+    const lost = new GatewayError('upstream', 'Provider "openai" broke off the stream.', { code: 'upstream_stream_interrupted' });
+    const metered = { promptTokens: 120, completionTokens: 2, cachedTokens: 0, reasoningTokens: 0, estimated: true };
+    const writer = createEditorStreamWriter(presentation({ showUsage: true, finalUsage: async () => metered }));
+    writer.push({ raw: '', data: undefined, payload: undefined }, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'text-delta', text: 'Hel' }]);
+    const chunk = chunksOf('resp_1', 'gpt-5', 0);
+    expect(splitFrames(await writer.fail(lost))).toEqual([chunk.delta({ content: '\n\n[The gateway could not finish this answer: Provider "openai" broke off the stream.]' }), chunk.finish('stop'), chunk.usage(120, 2), chunk.done]);
   });
 });
 
@@ -189,7 +198,7 @@ describe('an editor stream whose status a heartbeat sent before any content', ()
     const writer = createEditorStreamWriter(presentation());
     writer.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }]);
     writer.statusCommitted();
-    const read = await readChatStreamWithOpenAiSdk(splitFrames(writer.fail(lost)));
+    const read = await readChatStreamWithOpenAiSdk(splitFrames(await writer.fail(lost)));
     expect(read.text.trim()).toBe('[The gateway could not finish this answer: Provider "openai" sent nothing for 300 s.]');
     expect(writer.heldFailure()).toBeUndefined();
   });
@@ -204,6 +213,27 @@ describe('an editor stream whose status a heartbeat sent before any content', ()
     heldFirst.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'error', errorType: 'rate-limit', message: 'Rate limit reached' }]);
     heldFirst.statusCommitted();
     expect((await readChatStreamWithOpenAiSdk(splitFrames(await heldFirst.end()))).text).toContain('could not finish this answer');
+  });
+});
+
+describe('an editor stream that fails in-band, usage asked for', () => {
+  const none = { raw: '', data: undefined, payload: undefined };
+  const metered = { promptTokens: 300, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: true };
+  const withUsage = () => presentation({ showUsage: true, finalUsage: async () => metered });
+
+  it('ends with the usage chunk whichever way the failure came: the gateway lost the stream, or a failure was held just before the status went out', async () => {
+    const lostAfterHeartbeat = createEditorStreamWriter(withUsage());
+    lostAfterHeartbeat.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }]);
+    lostAfterHeartbeat.statusCommitted();
+    const heldFirst = createEditorStreamWriter(withUsage());
+    heldFirst.push(none, [{ type: 'message-start', id: 'resp_1', model: 'gpt-5' }, { type: 'error', errorType: 'rate-limit', message: 'Rate limit reached' }]);
+    heldFirst.statusCommitted();
+    const lost = new GatewayError('upstream', 'Provider "openai" sent nothing for 300 s.', { code: 'upstream_timeout' });
+    for (const frames of [await lostAfterHeartbeat.fail(lost), await heldFirst.end()]) {
+      const read = await readChatStreamWithOpenAiSdk(splitFrames(frames));
+      expect(read.text).toContain('could not finish this answer');
+      expect(read.usage).toMatchObject({ prompt_tokens: 300, completion_tokens: 0 });
+    }
   });
 });
 
