@@ -2,6 +2,7 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { lazyRoutes } from '../pipeline/lazy-routes.ts';
 import { createRouteGroup, type ErrorReporter, type RouteHandler, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
+import { editorBaseUrlHint } from '../protocols/editor-chat/editor-base-url-hint.ts';
 import { renderEditorError } from '../protocols/editor-chat/editor-errors.ts';
 import { editorChatCompletionsEndpoint } from './editor-chat-completions.ts';
 import { EDITOR_MODEL_LIST_METHODS } from './model-list-methods.ts';
@@ -22,5 +23,5 @@ export const editorRoutes: RouteTable = {
 
 /** The editor route group, errors in OpenAI's format with setup hints the editor shows. */
 export function createEditorRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup({ routes: editorRoutes, renderError: renderEditorError }, services, reportError);
+  return createRouteGroup({ routes: editorRoutes, renderError: renderEditorError, baseUrlHint: editorBaseUrlHint }, services, reportError);
 }

@@ -10,7 +10,10 @@ import { handleListModels } from './list-models.ts';
 export const modelListRoutes: RouteTable = {
   '/v1/models': { GET: handleListModels },
   '/v1/models/*': { GET: handleGetModel },
-  // The editor checks its base URL with `/models`, with or without the `/v1` people append.
+  // The editor checks its base URL with `/models`, with or without the `/v1` people append; the OpenAI
+  // SDK's models.retrieve, given the editor's base URL, asks for `/models/{id}` there.
   '/v1/editor/models': { GET: handleListModels },
+  '/v1/editor/models/*': { GET: handleGetModel },
   '/v1/editor/v1/models': { GET: handleListModels },
+  '/v1/editor/v1/models/*': { GET: handleGetModel },
 };

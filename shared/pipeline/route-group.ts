@@ -32,6 +32,11 @@ export interface RouteGroupDefinition {
    * a protocol whose errors name the request (Anthropic's `request_id`).
    */
   renderError: (error: GatewayError, headers: Record<string, string>, requestId?: string) => GatewayResponse;
+  /**
+   * What the 404 of a path no route serves says about the client's base URL, for a group whose clients
+   * take a base URL of their own (the editor's); the gateway-wide hint (base-url-hint.ts) unless given.
+   */
+  baseUrlHint?: (path: string) => string;
 }
 
 /**
@@ -51,7 +56,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
       const named = requestId;
       const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
-      const response = await dispatch(definition.routes, request, services, route);
+      const response = await dispatch(definition, request, services, route);
       response.headers['x-request-id'] = requestId;
       return withDeferred(response);
     } catch (thrown) {
@@ -63,10 +68,11 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
   };
 }
 
-async function dispatch(routes: RouteTable, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
-  const methods = routesFor(routes, request.path);
+async function dispatch(definition: RouteGroupDefinition, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
+  const methods = routesFor(definition.routes, request.path);
   if (!methods) {
-    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${baseUrlHint(request.path)}`, { code: 'not_found' });
+    const hint = (definition.baseUrlHint ?? baseUrlHint)(request.path);
+    throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${hint}`, { code: 'not_found' });
   }
   // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
   const head = request.method === 'HEAD' && methods.GET !== undefined;

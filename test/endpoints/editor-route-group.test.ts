@@ -229,17 +229,48 @@ describe('the editor route group’s other routes and errors', () => {
     }
   });
 
+  it('answers GET /models/{id} (the OpenAI SDK’s models.retrieve) with the entry the list shows, on both forms of the path', async () => {
+    const fake = gateway(() => sse(''));
+    const get = (path: string) => fake.editor({ ...post(path, {}), method: 'GET', body: Buffer.alloc(0) });
+    const listed = (JSON.parse(String((await get('/v1/editor/models')).body)) as { data: Array<{ id: string }> }).data.find((entry) => entry.id === 'openai/gpt-5.4');
+    for (const path of ['/v1/editor/models/openai%2Fgpt-5.4', '/v1/editor/models/openai/gpt-5.4', '/v1/editor/v1/models/openai%2Fgpt-5.4', '/v1/editor/models/gpt-5.4']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(JSON.parse(String(response.body))).toEqual(listed);
+    }
+  });
+
+  it('answers GET /models/{id} of a model the project does not allow with a 404 in OpenAI’s format, naming the editor’s list', async () => {
+    const fake = gateway(() => sse(''));
+    const response = await fake.editor({ ...post('/v1/editor/models/gpt-9', {}), method: 'GET', body: Buffer.alloc(0) });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(String(response.body))).toEqual({
+      error: { message: 'The model "gpt-9" is not on this project\'s allowlist. GET /v1/editor/models lists the models it may use.', type: 'not_found_error', code: 'model_not_found', param: 'model' },
+    });
+  });
+
   it('says where in the editor to put the key, the base URL and the model', async () => {
     const fake = gateway(() => sse(''));
     const noKey = await fake.editor({ ...post('/v1/editor/chat/completions', cursorResponsesBody()), headers: {} });
     expect(noKey.status).toBe(401);
     expect(JSON.parse(String(noKey.body)).error.message).toMatch(/OpenAI API Key.*\/v1\/editor/);
-    const wrongPath = await fake.editor(post('/v1/editor/completions', cursorResponsesBody()));
-    expect(wrongPath.status).toBe(404);
-    expect(JSON.parse(String(wrongPath.body)).error.message).toMatch(/Override OpenAI Base URL.*\/v1\/editor/);
+    const wrongBase = await fake.editor(post('/v1/editor/openai/chat/completions', cursorResponsesBody()));
+    expect(wrongBase.status).toBe(404);
+    expect(JSON.parse(String(wrongBase.body)).error.message).toMatch(/Override OpenAI Base URL.* \/v1\/editor .*\/v1\/editor\/openai/);
     const unknownModel = await fake.editor(post('/v1/editor/chat/completions', { ...cursorResponsesBody(), model: 'gpt-9' }));
     expect(unknownModel.status).toBe(403);
     expect(JSON.parse(String(unknownModel.body)).error).toMatchObject({ code: 'model_not_allowed', message: expect.stringMatching(/Settings → Models/) });
+  });
+
+  it('never tells a client to set the base URL it already uses: a path the route does not serve under /v1/editor says what it serves', async () => {
+    const fake = gateway(() => sse(''));
+    for (const [method, path] of [['POST', '/v1/editor/completions'], ['POST', '/v1/editor/v1/embeddings'], ['GET', '/v1/editor/files']]) {
+      const response = await fake.editor({ ...post(path ?? '', {}), method: method ?? 'GET' });
+      expect(response.status, path).toBe(404);
+      const { message } = (JSON.parse(String(response.body)) as { error: { message: string } }).error;
+      expect(message, path).not.toMatch(/Base URL/i);
+      expect(message, path).toMatch(/serves only POST \/v1\/editor\/chat\/completions and GET \/v1\/editor\/models/);
+    }
   });
 });
 

@@ -184,6 +184,22 @@ describe('the official OpenAI SDK pointed at /v1/editor', () => {
   });
 });
 
+describe('the official OpenAI SDK’s models.retrieve pointed at /v1/editor', () => {
+  it('gets the entry the editor’s list shows, with or without the /v1 appended to the base URL', async () => {
+    for (const baseURL of [`${gateway.url}/v1/editor`, `${gateway.url}/v1/editor/v1`]) {
+      const client = new OpenAI({ apiKey: key, baseURL, maxRetries: 0 });
+      const listed = (await client.models.list()).data.find((entry) => entry.id === 'openai/gpt-5.4');
+      expect(listed).toBeDefined();
+      expect(await client.models.retrieve('openai/gpt-5.4')).toEqual(listed);
+    }
+  });
+
+  it('gets a 404 the SDK throws for a model the project does not allow', async () => {
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1/editor`, maxRetries: 0 });
+    await expect(client.models.retrieve('gpt-9')).rejects.toMatchObject({ status: 404, code: 'model_not_found', message: expect.stringContaining('GET /v1/editor/models') });
+  });
+});
+
 describe('Cursor on the legacy /v1 base URL', () => {
   it('gets the editor profile when its User-Agent says so, and a plain OpenAI SDK client does not', async () => {
     const legacy = await asCursor({ ...cursorResponsesBody('ping'), model: 'gpt-5.4' }, 'editor-legacy', '/v1/chat/completions');

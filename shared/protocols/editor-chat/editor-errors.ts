@@ -11,7 +11,7 @@ const SETUP_HINTS: Readonly<Record<string, string>> = {
   invalid_api_key: 'In Cursor, put the gateway project key (gw.…) in Settings → Models → OpenAI API Key, with "Override OpenAI Base URL" set to the gateway URL followed by /v1/editor.',
   model_not_allowed: 'In Cursor, add the model under a name this project allows (its slug, alias or bare id; GET /v1/editor/models lists them) in Settings → Models.',
   ambiguous_model: 'In Cursor, add the model by its provider-prefixed slug in Settings → Models.',
-  not_found: 'Set "Override OpenAI Base URL" to the gateway URL followed by /v1/editor: Cursor adds /chat/completions itself.',
+  // A path no route serves says about the base URL what the path shows: editor-base-url-hint.ts.
 };
 
 /** A gateway error as the editor shows it: OpenAI's error body, with what to change in the editor when the setup is at fault. */
