@@ -35,12 +35,30 @@ const atLeast = (major: number, minor: number, [wantMajor, wantMinor]: readonly 
  * API, an opaque Bedrock application inference profile) keeps the budget, as before.
  */
 export function thinkingModeFor(upstreamModel: string): ThinkingMode {
+  const generation = claudeGenerationOf(upstreamModel);
+  if (generation === undefined) return BUDGET;
+  if (generation === 'unversioned') return { type: 'adaptive', xhigh: !WITHOUT_XHIGH.test(upstreamModel.toLowerCase()) };
+  if (!atLeast(...generation, [4, 6])) return BUDGET;
+  return { type: 'adaptive', xhigh: atLeast(...generation, [4, 7]) };
+}
+
+/**
+ * Whether the model refuses `temperature`, `top_p` and `top_k` with a 400: Claude Opus 4.7 and every later
+ * Claude (Sonnet 5 refuses a value other than the default), and the families without a version (Fable,
+ * Mythos), which share Opus 4.7's request surface. Opus and Sonnet 4.6 still take them, as does an id that
+ * names no Claude. Sources: docs/decisions/messages-and-translation.md.
+ */
+export function refusesSamplingParameters(upstreamModel: string): boolean {
+  const generation = claudeGenerationOf(upstreamModel);
+  if (generation === undefined) return false;
+  return generation === 'unversioned' || atLeast(...generation, [4, 7]);
+}
+
+/** A Claude id's [major, minor] version, `unversioned` for a family without one, undefined for an older naming or no Claude. */
+function claudeGenerationOf(upstreamModel: string): readonly [number, number] | 'unversioned' | undefined {
   const id = upstreamModel.toLowerCase();
-  if (!id.includes('claude-') || OLDER_NAMING.test(id)) return BUDGET;
+  if (!id.includes('claude-') || OLDER_NAMING.test(id)) return undefined;
   const versioned = VERSIONED_FAMILY.exec(id);
-  if (!versioned) return { type: 'adaptive', xhigh: !WITHOUT_XHIGH.test(id) };
-  const major = Number(versioned[1]);
-  const minor = Number(versioned[2] ?? 0);
-  if (!atLeast(major, minor, [4, 6])) return BUDGET;
-  return { type: 'adaptive', xhigh: atLeast(major, minor, [4, 7]) };
+  if (!versioned) return 'unversioned';
+  return [Number(versioned[1]), Number(versioned[2] ?? 0)];
 }

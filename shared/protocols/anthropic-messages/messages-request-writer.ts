@@ -11,6 +11,7 @@ import type {
   AnthropicTool,
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
+import { refusesSamplingParameters } from './claude-thinking-mode.ts';
 import { writeThinking } from './messages-thinking.ts';
 import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
 
@@ -23,7 +24,8 @@ import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
  * - turns left without content are omitted, and a final assistant turn (a prefill) loses its trailing
  *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
  * - max_tokens is required: the client's cap, else DEFAULT_MAX_TOKENS (4096); temperature is capped at 1
- *   (Anthropic's range is 0–1, OpenAI's 0–2);
+ *   (Anthropic's range is 0–1, OpenAI's 0–2); temperature and top_p are dropped for the models that refuse
+ *   them (Claude Opus 4.7 and later, claude-thinking-mode.ts);
  * - a reasoning effort becomes thinking in the form the upstream model takes: adaptive thinking with an
  *   effort level on Claude 4.6 and later, extended thinking with a budget on older models
  *   (messages-thinking.ts, which also says when thinking is left out and what goes with it);
@@ -44,8 +46,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
     messages,
     ...(system.length > 0 ? { system } : {}),
-    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
-    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...writeSampling(request, upstreamModel),
     ...(request.stop ? { stop_sequences: request.stop } : {}),
     stream: request.stream,
     ...(tools.length > 0 ? { tools } : {}),
@@ -54,6 +55,19 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
   };
   writeThinking(body, request, upstreamModel);
   return { ...body };
+}
+
+/** temperature (capped at 1) and top_p, or neither, dropped and named, for a model that answers them with 400. */
+function writeSampling(request: CanonicalRequest, upstreamModel: string): Pick<AnthropicMessagesRequestBody, 'temperature' | 'top_p'> {
+  if (refusesSamplingParameters(upstreamModel)) {
+    if (request.temperature !== undefined) request.dropped.add('temperature');
+    if (request.topP !== undefined) request.dropped.add('top_p');
+    return {};
+  }
+  return {
+    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+  };
 }
 
 /** Anthropic rejects text blocks that are empty or only whitespace, so those are left out. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+import { refusesSamplingParameters, thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
 
 describe('thinkingModeFor', () => {
   it.each([
@@ -57,4 +57,20 @@ describe('thinkingModeFor', () => {
     expect(thinkingModeFor('kimi-k2-thinking')).toEqual({ type: 'budget' });
     expect(thinkingModeFor('arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5f6')).toEqual({ type: 'budget' });
   });
+});
+
+describe('refusesSamplingParameters', () => {
+  it.each(['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-1', 'claude-mythos-preview', 'global.anthropic.claude-opus-4-7', 'claude-opus-4-7@20260416'])(
+    'says %s refuses temperature, top_p and top_k',
+    (model) => {
+      expect(refusesSamplingParameters(model)).toBe(true);
+    },
+  );
+
+  it.each(['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-5-20250929', 'claude-3-7-sonnet-20250219', 'gpt-4o', 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc'])(
+    'says %s takes them',
+    (model) => {
+      expect(refusesSamplingParameters(model)).toBe(false);
+    },
+  );
 });
