@@ -34,6 +34,7 @@ export function coldStartInOneChunk(entry: string): Plugin {
     },
   };
 }
+
 const LAZY_TARGET = Symbol('lazily loaded target');
 /**
  * The specifiers whose resolving calls into this plugin (each call costs a round trip between esbuild and
