@@ -126,7 +126,7 @@ export async function runGeneration<Body extends RoutableBody>(
       // The request's deadline bounds the answer's body too, and a stream may not fall silent for longer
       // than its head could take (docs/decisions/routing-and-failover.md).
       const timeLimits = { remainingMs: limits.deadlineAt - services.clock.now(), idleMs: limits.firstByteTimeoutMs };
-      const servedBy = { ...admission.headers, 'x-gateway-model': taken.target.model.slug, 'x-gateway-provider': taken.target.provider.provider, 'x-generation-id': route.requestId };
+      const servedBy: Record<string, string> = { ...admission.headers, 'x-gateway-model': taken.target.model.slug, 'x-gateway-provider': taken.target.provider.provider, 'x-generation-id': route.requestId };
 
       const { answer } = taken;
       if (!answer) {
@@ -138,6 +138,9 @@ export async function runGeneration<Body extends RoutableBody>(
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }
       const { bridge, presentation } = answer;
+      // What the translation had no place for (chat's `seed` for Claude, …): a setting that had no effect, named.
+      const dropped = bridge.native ? [] : (canonical?.dropped.list() ?? []);
+      if (dropped.length > 0) servedBy['x-gateway-dropped-fields'] = dropped.join(', ');
       if (answer.relay === 'stream') {
         const { upstreamBody } = answer;
         // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is

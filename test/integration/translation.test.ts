@@ -80,6 +80,19 @@ describe('/v1/chat/completions with an Anthropic model', () => {
     expect(usage?.completion_tokens).toBeGreaterThan(0);
   });
 
+  it('names the fields the translation had no place for in x-gateway-dropped-fields, and none on a native answer', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ json: 'anthropic/messages-nonstream-parallel-tool-use.json' }));
+    const translated = await gateway
+      .openai(key)
+      .chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'Weather in Paris?' }], seed: 7, frequency_penalty: 0.5 })
+      .withResponse();
+    expect(translated.response.headers.get('x-gateway-dropped-fields')?.split(', ')).toEqual(expect.arrayContaining(['seed', 'frequency_penalty']));
+
+    openai.answerWith((_request, response) => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')));
+    const native = await gateway.openai(key).chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], seed: 7 }).withResponse();
+    expect(native.response.headers.get('x-gateway-dropped-fields')).toBeNull();
+  });
+
   it('answers a provider 400 in the OpenAI error format with its message', async () => {
     anthropic.answerWith((_request, response) => sendJson(response, 400, readFixture('anthropic/messages-error-400-invalid-request.json')));
     const error = await gateway.openai(key).chat.completions.create({ model: 'anthropic/claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }).catch((thrown: unknown) => thrown);
