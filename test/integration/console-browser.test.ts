@@ -1,16 +1,11 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { AuthenticationError } from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureChromium, launchChromium, type HeadlessChromium } from '../support/chromium.ts';
-import { projectRoot } from '../support/run-command.ts';
+import { ensureChromium } from '../support/chromium.ts';
+import { CONSOLE_OWNER as OWNER, startConsoleBrowser, type ConsoleBrowser } from '../support/console-browser.ts';
 import { sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
-
-/** Screenshots of each page, for review (git-ignored). */
-const SCREENSHOTS = join(projectRoot, 'test', 'screenshots');
-const OWNER = 'olivia@example.com';
+import type { TestGateway } from '../support/test-gateway.ts';
 const chromiumAvailability = await ensureChromium();
 
 if (!chromiumAvailability.available) {
@@ -21,39 +16,21 @@ if (!chromiumAvailability.available) {
     });
   });
 } else {
-  describe('the console in a browser', () => {
+  describe('the console in a browser, as a project owner', () => {
+    let consoleBrowser: ConsoleBrowser;
     let gateway: TestGateway;
-    let browser: HeadlessChromium;
     let page: Page;
-    const cspViolations: string[] = [];
     let secret = '';
     let requestId = '';
-
-    const shoot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-    const openSection = async (name: string) => {
-      await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name }).click();
-      await expect.poll(() => page.getByRole('heading', { level: 2, name }).count()).toBe(1);
-    };
+    const shoot = (name: string) => consoleBrowser.shoot(name);
+    const openSection = (name: string) => consoleBrowser.openSection(name);
 
     beforeAll(async () => {
-      await mkdir(SCREENSHOTS, { recursive: true });
-      gateway = await startTestGateway();
-      await gateway.admin({ command: 'project.create', projectId: 'acme', name: 'Acme' });
-      await gateway.admin({ command: 'provider.set', projectId: 'acme', provider: 'mock' });
-      await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'mock/echo', alias: 'echo', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
-      await gateway.admin({ command: 'member.add', projectId: 'acme', member: OWNER, role: 'owner' });
-      await gateway.admin({ command: 'member.add', projectId: 'acme', member: 'max@example.com' });
-      await gateway.admin({ command: 'project.create', projectId: 'research', name: 'Research lab' });
-      await gateway.admin({ command: 'member.add', projectId: 'research', member: OWNER });
-      browser = await launchChromium();
-      page = await browser.context.newPage();
-      page.on('console', (message) => {
-        if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
-      });
+      consoleBrowser = await startConsoleBrowser();
+      ({ gateway, page } = consoleBrowser);
     }, 120_000);
     afterAll(async () => {
-      await browser?.close();
-      await gateway?.close();
+      await consoleBrowser?.close();
     });
 
     it('signs in with the one-time link and lists my projects with my role', async () => {
@@ -257,62 +234,8 @@ if (!chromiumAvailability.available) {
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('already used or has expired');
     });
 
-    it("shows a member the project without its owners' keys, settings forms or audit trail", async () => {
-      await page.goto(gateway.host.consoleSignInLink('max@example.com'));
-      await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
-      await page.getByRole('link', { name: /Acme/ }).click();
-      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
-      // Every figure fits its card, however many decimals a small cost has.
-      const overflowing = await page.locator('.stat dd').evaluateAll((figures) => figures.filter((figure) => figure.scrollWidth > figure.clientWidth).map((figure) => figure.textContent));
-      expect(overflowing).toEqual([]);
-      await shoot('12-member-overview');
-      const tabs = await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link').allTextContents();
-      expect(tabs).not.toContain('Audit trail');
-
-      await openSection('API keys');
-      await expect.poll(() => page.getByText('You have no API keys in this project yet.').count()).toBe(1);
-      expect(await page.content()).not.toContain('browser test');
-      await openSection('Providers');
-      expect(await page.getByRole('button', { name: 'Save provider' }).count()).toBe(0);
-      await shoot('12-member-view');
-    });
-
-    it("shows a project the person may not open as such, never the previous project's page", async () => {
-      const heading = () => page.getByRole('heading', { level: 1 }).textContent();
-      await page.evaluate(() => (location.hash = '#/projects/research/keys'));
-      await expect.poll(heading).toBe('No access to this project');
-      expect(await page.getByRole('alert').textContent()).toBe('You are not a member of the project "research".');
-      expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
-      expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).toBe('Projects / research');
-      expect(await page.title()).toBe('No access to this project · Model gateway console');
-      await shoot('13-no-access');
-
-      await page.reload();
-      await expect.poll(() => page.locator('#who').textContent()).toBe('max@example.com');
-      await expect.poll(heading).toBe('No access to this project');
-      expect(await page.getByText('sign in with the one-time link').count()).toBe(0);
-
-      await page.evaluate(() => (location.hash = '#/projects/%E0%A4%A'));
-      await expect.poll(heading).toBe('Not a console address');
-      expect(await page.content()).not.toContain('URI malformed');
-      await page.getByRole('link', { name: 'Back to your projects' }).click();
-      await expect.poll(heading).toBe('Projects');
-    });
-
-    it("tells a member who opens the audit trail's address that it is for owners", async () => {
-      await page.evaluate(() => (location.hash = '#/projects/acme/audit'));
-      await expect.poll(() => page.getByText("The audit trail is for the project's owners: here is the overview.").count()).toBe(1);
-    });
-
-    it('moves focus to the page on navigation without drawing a focus ring around it', async () => {
-      await page.keyboard.press('Tab');
-      await page.evaluate(() => (location.hash = '#/projects/acme/usage'));
-      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
-      expect(await page.evaluate(() => getComputedStyle(document.getElementById('main') as HTMLElement).outlineStyle)).toBe('none');
-    });
-
     it('ran without a Content-Security-Policy violation', () => {
-      expect(cspViolations).toEqual([]);
+      expect(consoleBrowser.cspViolations).toEqual([]);
     });
   });
 }

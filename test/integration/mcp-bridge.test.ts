@@ -95,7 +95,7 @@ describe('the tool bridge, driven by the MCP SDK client', () => {
     }
   });
 
-  it('pages a server named like a property every object has ("constructor") once, as any other', async () => {
+  it('pages a server named like a property every object has ("constructor") once, as every other', async () => {
     await gateway.admin({ command: 'project.create', projectId: 'names' });
     await gateway.admin({ command: 'project.update', projectId: 'names', mcp: true });
     // One page of tools, while tickets has three: later pages must not ask it again.
