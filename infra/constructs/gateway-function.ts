@@ -3,7 +3,6 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../shared/wiring/metrics.ts';
 import { handlerCode } from '../bundling/handler-code.ts';
 
 /** Memory, timeout and concurrency of one function: props of the stack, with defaults per function. */
@@ -56,7 +55,6 @@ export class GatewayFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       environment: {
         POWERTOOLS_SERVICE_NAME: serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
       },

@@ -61,7 +61,6 @@ describe('gateway functions', () => {
       GATEWAY_USAGE_QUEUE_URL: { Ref: logicalId(gateway.template, 'AWS::SQS::Queue', 'UsageQueueRecords') },
       GATEWAY_ORIGIN_SECRET_ARN: { Ref: logicalId(gateway.template, 'AWS::SecretsManager::Secret', 'OriginSecret') },
       POWERTOOLS_SERVICE_NAME: `gateway-${name}`,
-      POWERTOOLS_METRICS_NAMESPACE: 'ModelGateway',
     });
   });
 
