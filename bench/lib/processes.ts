@@ -59,11 +59,16 @@ export function startService(options: SpawnOptions): Promise<Service> {
       child.kill('SIGKILL');
       reject(new Error(`${error.message}\n--- ${options.name} output ---\n${output.slice(-3000)}`));
     };
+    let started = false;
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       if (output.length > 200_000) output = output.slice(-100_000);
+      // Once started, a service's output is only kept for error reports (the AWS-shaped gateway writes two
+      // metric lines per request): no pattern to look for.
+      if (started) return;
       const match = options.readyPattern.exec(output);
       if (match && child.pid !== undefined) {
+        started = true;
         clearTimeout(timer);
         child.off('exit', onExit);
         resolve({ name: options.name, pid: child.pid, ready: match[1] ?? match[0], output: () => output, ask: (message, timeoutMs) => ask(child, message, timeoutMs), stop: (graceMs?: number) => stopChild(child, graceMs) });
