@@ -26,14 +26,22 @@ export function nodeBuiltinsWithoutFacades(entry: string): Plugin {
         // What `import()` gives is a namespace object holding every export: one without the getters.
         return { path: `node:${name}`, namespace: args.kind === 'dynamic-import' ? 'node-builtin-namespace' : 'node-builtin' };
       });
-      esbuild.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => builtinModuleOver(args.path, () => true));
+      esbuild.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => builtinModuleOver(args.path, () => true, undefined, LOADED_ON_FIRST_CALL[args.path]));
       // Loaded on first use, it imports the handler as every lazily loaded module does (coldStartInOneChunk).
       esbuild.onLoad({ filter: /.*/, namespace: 'node-builtin-namespace' }, (args) => builtinModuleOver(args.path, (descriptor) => 'value' in descriptor, handler));
     },
   };
 }
 
-function builtinModuleOver(specifier: string, exports: (descriptor: PropertyDescriptor) => boolean, handler?: string): OnLoadResult {
+/**
+ * Functions of built-ins that a cold start reaches but seldom calls, by built-in: their module is loaded at
+ * their first call rather than at import. The AWS SDK's checksums read `zlib.crc32` at import (its
+ * `Crc32Node`, which the cold start holds because the SDK's checksum index re-exports it), and only S3
+ * uploads and Bedrock's event streams call it; loading node:zlib takes 2–5 ms of a cold start.
+ */
+const LOADED_ON_FIRST_CALL: Readonly<Record<string, readonly string[]>> = { 'node:zlib': ['crc32'] };
+
+function builtinModuleOver(specifier: string, exports: (descriptor: PropertyDescriptor) => boolean, handler?: string, calledLater: readonly string[] = []): OnLoadResult {
   const builtin = process.getBuiltinModule(specifier) as Record<string, unknown> | undefined;
   if (!builtin) return { errors: [{ text: `${specifier} is not a built-in module of this Node.js` }] };
   const exported = Object.entries(Object.getOwnPropertyDescriptors(builtin))
@@ -42,10 +50,20 @@ function builtinModuleOver(specifier: string, exports: (descriptor: PropertyDesc
   return {
     contents: [
       ...(handler ? [`import ${JSON.stringify(handler)};`] : []),
-      `const $builtin$ = process.getBuiltinModule(${JSON.stringify(specifier)});`,
-      'const $read$ = (name) => $builtin$[name];',
-      'export default $builtin$;',
-      ...exported.map((name) => `export const ${name} = /* @__PURE__ */ $read$(${JSON.stringify(name)});`),
+      ...(calledLater.length === 0
+        ? [`const $builtin$ = process.getBuiltinModule(${JSON.stringify(specifier)});`, 'const $read$ = (name) => $builtin$[name];', 'export default $builtin$;']
+        : [
+            `let $loaded$;`,
+            `const $builtin$ = () => ($loaded$ ??= process.getBuiltinModule(${JSON.stringify(specifier)}));`,
+            'const $read$ = (name) => $builtin$()[name];',
+            // The module object itself only on first use too.
+            'export default new Proxy({}, { get: (_, name) => $builtin$()[name] });',
+          ]),
+      ...exported.map((name) =>
+        calledLater.includes(name)
+          ? `export function ${name}(...args) { return $builtin$().${name}(...args); }`
+          : `export const ${name} = /* @__PURE__ */ $read$(${JSON.stringify(name)});`,
+      ),
     ].join('\n'),
     loader: 'js',
     ...(handler ? { resolveDir: dirname(handler) } : {}),

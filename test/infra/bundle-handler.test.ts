@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +38,13 @@ describe('bundling a handler', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, HANDLER_FILE)).href)}); console.log(JSON.stringify(await handler()));`], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ agent: 'function', request: 'function', undici: false, read: true });
+  });
+
+  it("loads node:zlib at the first call of its crc32, not at import, and the checksum is Node's", async () => {
+    const outdir = temporaryDirectory('gateway-bundle-zlib-');
+    await bundleHandler(join(fixtures, 'checksum-handler.ts'), outdir);
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, HANDLER_FILE)).href)}); console.log(JSON.stringify(await handler()));`], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ loadedAtImport: false, checksum: crc32('hello'), loadedAfterCall: true });
   });
 });
