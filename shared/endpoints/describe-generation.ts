@@ -21,6 +21,9 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
       total_tokens: record.promptTokens + record.completionTokens,
       cost,
     },
+    // OpenRouter's native counts are the provider's own; the gateway keeps one count (the provider's, else its estimate).
+    native_tokens_prompt: record.promptTokens,
+    native_tokens_completion: record.completionTokens,
     native_tokens_cached: record.cachedTokens,
     native_tokens_cache_write: record.cacheWriteTokens,
     native_tokens_reasoning: record.reasoningTokens,
@@ -39,6 +42,8 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     fallback_attempts: record.fallbackAttempts,
     latency_ms: record.latencyMs,
     latency: record.latencyMs,
+    // OpenRouter's generation time is its latency less its moderation, which the gateway does not run.
+    generation_time: record.latencyMs,
     time_to_first_byte_ms: record.upstreamLatencyMs ?? null,
     created_at: record.createdAt,
     streamed: record.streamed,

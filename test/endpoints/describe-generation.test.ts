@@ -83,6 +83,30 @@ describe('describeGeneration', () => {
     });
   });
 
+  it('shows the token counts and times under the names OpenRouter clients read, in tokens and milliseconds', () => {
+    const generation = describeGeneration(sampleRecord({ promptTokens: 100, completionTokens: 20, latencyMs: 350, upstreamLatencyMs: 120 }));
+    expect(generation).toMatchObject({
+      tokens_prompt: 100,
+      tokens_completion: 20,
+      native_tokens_prompt: 100,
+      native_tokens_completion: 20,
+      latency: 350,
+      generation_time: 350,
+    });
+  });
+
+  it('shows the token counts and times under the names OpenRouter clients read, in tokens and milliseconds', () => {
+    const generation = describeGeneration(sampleRecord({ promptTokens: 100, completionTokens: 20, latencyMs: 350, upstreamLatencyMs: 120 }));
+    expect(generation).toMatchObject({
+      tokens_prompt: 100,
+      tokens_completion: 20,
+      native_tokens_prompt: 100,
+      native_tokens_completion: 20,
+      latency: 350,
+      generation_time: 350,
+    });
+  });
+
   it('shows the end user the request body named as OpenRouter’s external_user', () => {
     expect(describeGeneration(sampleRecord({ attribution: { endUser: 'user-123' } }))).toMatchObject({ external_user: 'user-123' });
   });
