@@ -10,7 +10,12 @@ export const providerPreferencesSchema = z.strictObject({
   allow_fallbacks: z.boolean().optional(),
   only: z.array(z.string().min(1)).optional(),
   ignore: z.array(z.string().min(1)).optional(),
-  sort: z.union([z.literal('price'), z.strictObject({ by: z.literal('price'), partition: z.string().optional() })]).optional(),
+  // OpenRouter's "throughput" and "latency" need measurements the gateway does not keep: refused, and said so.
+  sort: z
+    .union([z.literal('price'), z.strictObject({ by: z.literal('price'), partition: z.string().optional() })], {
+      error: 'the gateway sorts by "price" only ("price" or {"by": "price"}); it measures no throughput or latency to sort by',
+    })
+    .optional(),
   /** USD per million tokens. */
   max_price: z.strictObject({ prompt: z.number().nonnegative().optional(), completion: z.number().nonnegative().optional() }).optional(),
   require_parameters: z.boolean().optional(),

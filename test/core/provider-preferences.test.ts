@@ -43,6 +43,15 @@ describe('parseProviderPreferences', () => {
     expect(error.message).toContain(`Unknown field "${field}"`);
   });
 
+  it.each(['throughput', 'latency', { by: 'throughput' }, { by: 'latency', partition: 'none' }])(
+    'says a sort other than by price is not offered, and what is (%j)',
+    (sort) => {
+      const error = refusal({ sort });
+      expect(error.param).toBe('provider.sort');
+      expect(error.message).toContain('sorts by "price" only');
+    },
+  );
+
   it.each([
     [{ order: 'openai' }, 'provider.order'],
     [{ order: ['openai', ''] }, 'provider.order.1'],
