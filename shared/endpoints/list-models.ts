@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { GatewayError } from '../core/errors.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
+import { modelListFilter } from './model-list-filters.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 
 /**
@@ -92,10 +93,11 @@ export function describeModelForMessagesClient(entry: AllowedModel, config: Proj
   return { ...describeModel(entry, config, orgRates), type: 'model', display_name: entry.alias ?? entry.model, created_at: entry.createdAt };
 }
 
-/** GET /v1/models: exactly the project's allowlist, priced from its rate card. */
+/** GET /v1/models: exactly the project's allowlist (or what OpenRouter's filters keep of it), priced from its rate card. */
 export async function handleListModels(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
   const { config, orgRates } = await admitRequest(request, services, 'models');
-  const sorted = [...config.models].sort((a, b) => a.slug.localeCompare(b.slug));
+  const kept = modelListFilter(request.query);
+  const sorted = [...config.models].filter((entry) => kept(describeModel(entry, config, orgRates))).sort((a, b) => a.slug.localeCompare(b.slug));
 
   if (!isMessagesStyleClient(request)) {
     return jsonResponse(200, { object: 'list', data: sorted.map((entry) => describeModel(entry, config, orgRates)) });

@@ -66,6 +66,20 @@ describe('GET /v1/models', () => {
   });
 });
 
+describe('GET /v1/models with OpenRouter\'s filters', () => {
+  it('lists only the models that take tools for ?supported_parameters=tools, and by output for ?output_modalities=', async () => {
+    const client = gateway.openai(key);
+    await gateway.admin({ command: 'model.allow', projectId: 'catalogue', slug: 'openai/text-embedding-3-small', kind: 'embedding', inputMicrosPer1k: 20 });
+
+    const withTools = await client.models.list({ query: { supported_parameters: 'tools' } });
+    const embeddings = await client.models.list({ query: { output_modalities: 'embeddings' } });
+
+    expect(withTools.data.map((entry) => entry.id)).toEqual(['anthropic/claude-haiku-4-5', 'mock/echo', 'openai/gpt-4o-mini']);
+    expect(embeddings.data.map((entry) => entry.id)).toEqual(['openai/text-embedding-3-small']);
+    await gateway.admin({ command: 'model.remove', projectId: 'catalogue', slug: 'openai/text-embedding-3-small' });
+  });
+});
+
 describe('GET /v1/models/{id}', () => {
   it("answers the openai SDK's models.retrieve, which sends the slug's slash as %2F, with the list's entry", async () => {
     const client = gateway.openai(key);
