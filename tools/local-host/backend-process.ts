@@ -22,7 +22,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => {}
 process.on('disconnect', () => process.exit(0));
 // What would kill this process silently (dynalite throws outside any promise when its LevelDB is closed or
 // locked) is said to the host first, which rejects the calls waiting on it with the reason.
-const failAndExit = (error: unknown) => send({ kind: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies BackendMessage, () => process.exit(1));
+const failAndExit = (error: unknown) => send(failure(error), () => process.exit(1));
+function failure(error: unknown): BackendMessage {
+  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return { kind: 'failed', message: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) };
+}
 process.on('uncaughtException', failAndExit);
 process.on('unhandledRejection', failAndExit);
 

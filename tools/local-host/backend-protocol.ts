@@ -27,6 +27,7 @@ export type BackendRequest = BackendCall & { id: number };
 /** What the backend process sends: once `ready` (or `failed` to start), then one answer per call. */
 export type BackendMessage =
   | { kind: 'ready'; endpoint: string }
-  | { kind: 'failed'; message: string }
+  /** `code`: the error's own (`LEVEL_DATABASE_NOT_OPEN`…), so the host can tell a store another process holds. */
+  | { kind: 'failed'; message: string; code?: string }
   | { kind: 'answer'; id: number; result: unknown }
   | { kind: 'error'; id: number; message: string };

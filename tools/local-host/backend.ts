@@ -4,6 +4,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import type { BackendCall, BackendMessage, BackendResults, BackendStart } from './backend-protocol.ts';
 import type { EmbeddedStore, TableNames } from './embedded-store.ts';
+import { isLevelNotOpenCode, StoreHeldError } from './store-held-error.ts';
 
 /**
  * The backend process seen from the host: its store (closing it alone simulates a store outage and leaves
@@ -31,7 +32,8 @@ function exitOf(child: ChildProcess): Promise<void> {
 
 /**
  * Starts the backend process (backend-process.ts) on `storeDirectory`: resolves once its store serves, or
- * rejects with the reason it could not open (the directory in use by another process, say). A process,
+ * rejects with the reason it could not open (StoreHeldError when another process holds the directory). A
+ * failure to open ends that process, never the caller's: dynalite throws it outside any promise. A process,
  * not a worker thread: V8's helper threads (concurrent marking, compiling) serve every isolate of a
  * process, so a thread's store and writer also took the requests' core through them (docs/performance.md).
  */
@@ -52,6 +54,7 @@ export async function startLocalBackend(storeDirectory: string, tables: TableNam
     child.once('exit', (code) => reject(new Error(`the local backend process stopped while starting (exit code ${code})`)));
     child.once('message', (message: BackendMessage) => {
       if (message.kind === 'ready') resolve(message.endpoint);
+      else if (message.kind === 'failed' && isLevelNotOpenCode(message.code)) reject(new StoreHeldError(storeDirectory, { cause: new Error(message.message) }));
       else reject(new Error(message.kind === 'failed' ? message.message : 'the local backend process answered before it was ready'));
     });
   }).catch(async (error: unknown) => {

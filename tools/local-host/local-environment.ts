@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { startEmbeddedStore, type EmbeddedStore, type TableNames } from './embedded-store.ts';
+import { StoreHeldError } from './store-held-error.ts';
 
 export const LOCAL_TABLES = {
   keys: 'gateway-keys',
@@ -38,6 +39,7 @@ export async function openLocalEnvironment(
   try {
     store = await openStore(join(dataDir, 'dynamodb'), LOCAL_TABLES);
   } catch (error) {
+    if (error instanceof StoreHeldError) throw error;
     throw new Error(`Could not open the embedded store in ${dataDir} (is another gateway process using it?)`, { cause: error });
   }
   const config = loadRuntimeConfig({

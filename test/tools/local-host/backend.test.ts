@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalBackend, type LocalBackend } from '../../../tools/local-host/backend.ts';
+import { StoreHeldError } from '../../../tools/local-host/store-held-error.ts';
 import { startCommand } from '../../support/run-command.ts';
 
 const TABLES = { keys: 'test-keys', projects: 'test-projects' };
@@ -78,10 +79,12 @@ describe('the local host backend process', () => {
     expect(await backend.isEmpty()).toBe(true);
   });
 
-  it('refuses to open a store directory another backend holds', async () => {
+  it('refuses a store directory another backend holds with a StoreHeldError naming it, so that its opener can wait', async () => {
     const { directory } = await backendIn();
-    // LevelDB's lock refuses the second opener; the local host words it for the person (local-environment.ts).
-    await expect(startLocalBackend(join(directory, 'store'), TABLES)).rejects.toThrow(/not open|lock/i);
+    // LevelDB's lock refuses the second opener; dynalite's throw ends that backend process, not this one.
+    const refusal = startLocalBackend(join(directory, 'store'), TABLES);
+    await expect(refusal).rejects.toBeInstanceOf(StoreHeldError);
+    await expect(refusal).rejects.toThrow(`Another process holds the embedded store in ${join(directory, 'store')}.`);
   });
 
   it('refuses a usage batch before its writer is started, and keeps serving after closing the store alone', async () => {
