@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../support/run-command.ts';
+import { startLocalBackend } from '../../tools/local-host/backend.ts';
+import { LOCAL_TABLES } from '../../tools/local-host/local-environment.ts';
+import { runCommand, startCommand } from '../support/run-command.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 const admin = (dataDir: string, ...args: string[]) =>
@@ -89,5 +91,36 @@ describe('admin CLI while the local gateway runs', () => {
 
     expect((await admin(dir, 'key', 'revoke', 'live', created.id)).code).toBe(0);
     await expect(client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'ping' }] })).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe('admin CLI while npm start is still opening the data directory', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'gateway-cli-held-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('waits for the store the starting gateway holds instead of crashing in LevelDB, then answers', async () => {
+    // The store open in a backend process and no host file yet: a gateway between opening its store and listening.
+    const holder = await startLocalBackend(join(dataDir, 'dynamodb'), LOCAL_TABLES);
+    const cli = startCommand('npm', ['run', '--silent', 'admin', '--', 'project', 'list'], { GATEWAY_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT' }, /another process holds the store/);
+    let stdout = '';
+    cli.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => cli.child.once('exit', resolve));
+    try {
+      await cli.started;
+      // Here the gateway would be ready or stopped; stopped, the store is free for the command.
+      await holder.shutdown();
+
+      expect(await exited).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ projects: [] });
+      expect(cli.output()).not.toMatch(/LEVEL_|Database is not open/);
+    } finally {
+      await holder.shutdown();
+      await cli.stop();
+    }
   });
 });

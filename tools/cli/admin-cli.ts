@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(line.text);
     return 2;
   }
-  const invoker = await chooseAdminInvoker(process.env);
+  const invoker = await chooseAdminInvoker(process.env, { report: (line) => console.error(line) });
   if (invoker.note) console.error(invoker.note);
   try {
     const answer = (await invoker.invoke(line.event)) as AdminResult;
