@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { routeGroupForPath, routeGroups } from '../../shared/http/route-groups.ts';
 import type { RuntimeConfig } from '../../shared/config/runtime-config.ts';
@@ -12,34 +12,22 @@ import { MAX_REQUEST_BODY_BYTES } from '../../shared/pipeline/gateway-services.t
 import { answerClientError, binaryBodyTooLarge, bodyStalled, bodyTooLarge, sendHostError } from './host-errors.ts';
 import { LocalUsageQueue } from './local-usage-queue.ts';
 import type { EmbeddedStore } from './embedded-store.ts';
-import { openLocalEnvironment } from './local-environment.ts';
 import { buildFunctionUrlEvent } from './function-url-event.ts';
 import { installLambdaRuntimeEmulation, LocalResponseStream } from './lambda-runtime-emulation.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { startLocalBackend } from './backend.ts';
-import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, readLiveHostFile, writeHostFile } from './host-file.ts';
+import { hostFilePath, LOCAL_ADMIN_TOKEN_HEADER, writeHostFile } from './host-file.ts';
+import { LocalHostError } from './local-host-error.ts';
+import { openHostEnvironment, type HostEnvironmentOptions } from './open-host-environment.ts';
 import { createRequestLog } from './request-log.ts';
 import { startConsoleHost } from './console-host.ts';
 
-/** A reason the local host cannot start that the person starting it can fix: printed as it is, without a trace. */
-export class LocalHostError extends Error {
-  override readonly name = 'LocalHostError';
-  /** The option that is wrong, when changing it is the fix (`npm start` then exits with 2, as for a malformed one). */
-  readonly wrongOption: string | undefined;
+export { LocalHostError };
 
-  constructor(message: string, options?: ErrorOptions & { wrongOption?: string }) {
-    super(message, options);
-    this.wrongOption = options?.wrongOption;
-  }
-}
-
-export interface LocalHostOptions {
+/** `dataDir`, the handlers' settings (`env`: a short upstream time-out in tests, say) and the wait for the store, as openHostEnvironment takes them. */
+export interface LocalHostOptions extends HostEnvironmentOptions {
   port: number;
   /** Loopback by default: the local host is for development, not for serving a network. */
   hostname?: string;
-  dataDir: string;
-  /** Settings for the handlers, by their environment names (e.g. a short upstream time-out in tests). */
-  env?: Record<string, string>;
   /** How long a request body may send nothing before the host answers 408 (10 s unless given). */
   bodyStallMs?: number;
   /** Receives one line per gateway request (request-log.ts); no log without it. */
@@ -95,15 +83,7 @@ const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
  * console's (its files and its function), matched before the route-group table as CloudFront does.
  */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
-  const running = await readLiveHostFile(resolve(options.dataDir));
-  if (running) {
-    throw new LocalHostError(
-      `A gateway is already running on ${resolve(options.dataDir)} (pid ${running.pid}, ${running.url}). Stop it first, or start this one on another data directory: GATEWAY_DATA_DIR=./.gateway-2 npm start`,
-    );
-  }
-  const environment = await openLocalEnvironment(options.dataDir, options.env ?? {}, startLocalBackend).catch((error: unknown) => {
-    throw new LocalHostError(`${error instanceof Error ? error.message : String(error)} Stop the other process, or use another data directory (GATEWAY_DATA_DIR).`, { cause: error });
-  });
+  const environment = await openHostEnvironment(options);
   const { dataDir, store: backend, config } = environment;
   try {
     await backend.startWriter(config);

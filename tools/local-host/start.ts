@@ -22,6 +22,7 @@ const host = await startLocalHost({
   hostname: settings.hostname,
   dataDir: settings.dataDir,
   env: settings.handlerSettings,
+  report: (line: string) => console.log(line),
   ...(quiet ? {} : { logRequest: (line: string) => console.log(line) }),
 }).catch((error: unknown) => {
   // What the person can fix is said in one line; anything else keeps its trace.
