@@ -72,7 +72,8 @@ export const START_USAGE = [
   '',
   'Exit codes:',
   '  0  stopped (Ctrl-C), or this help',
-  '  1  could not start (the port or the data directory is in use by another process)',
+  '  1  could not start: the port in use, a gateway running on the data directory, or its store still held by',
+  '     another process after 30 s (an admin command or a gateway stopping: the start waits for them that long)',
   '  2  a wrong option or setting (HOST not an address of this machine, too); nothing was started',
 ].join('\n');
 
