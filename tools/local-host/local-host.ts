@@ -195,8 +195,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     }
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const { port, address } = server.address() as AddressInfo;
+  const url = reachableUrl(address, port);
   await writeHostFile(dataDir, { url, pid: process.pid, adminToken });
 
   return {
@@ -269,4 +269,13 @@ function failRequest(response: ServerResponse, error: unknown): void {
   console.error('local host: handler failed', error);
   if (!response.headersSent) sendJson(response, 502, { message: 'Internal Server Error' });
   else response.destroy();
+}
+
+/**
+ * The URL clients on this machine (the admin CLI through host.json, sign-in links) reach the host at: its
+ * address, or loopback when it listens on every interface.
+ */
+export function reachableUrl(address: string, port: number): string {
+  if (address === '0.0.0.0' || address === '::') return `http://127.0.0.1:${port}`;
+  return address.includes(':') ? `http://[${address}]:${port}` : `http://${address}:${port}`;
 }
