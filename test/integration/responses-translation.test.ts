@@ -95,6 +95,19 @@ describe('/v1/responses on an Anthropic model', () => {
     expect(results?.content[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_01825dXWLSoJwCst1qTsiWdb', content: '2.1.129' });
   });
 
+  it('leaves Claude\'s carried thinking behind when the conversation moves on to an OpenAI model, which could not decrypt it', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' }));
+    const tools = [{ ...lookup, name: 'fixed_version' }];
+    const first = await gateway.openai(key).responses.stream({ model: 'claude-haiku-4-5', input: 'Which version?', reasoning: { effort: 'low' }, store: false, include: ['reasoning.encrypted_content'], tools }).finalResponse();
+    expect(first.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+
+    openai.answerWith(recordedResponsesAnswer({ stream: 'responses-stream-text.sse' }));
+    const history = [{ role: 'user' as const, content: 'Which version?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output' as const, call_id: 'toolu_01825dXWLSoJwCst1qTsiWdb', output: '2.1.129' }];
+    await gateway.openai(key).responses.stream({ model: 'openai/gpt-5.5', input: history, reasoning: { effort: 'low' }, store: false, include: ['reasoning.encrypted_content'], tools }).finalResponse();
+    const sent = openai.received.at(-1)?.body.input as Array<{ type?: string }>;
+    expect(sent.map((item) => item.type ?? 'message')).toEqual(['message', 'function_call', 'function_call_output']);
+  });
+
   it('refuses previous_response_id with a 400 that says why: the gateway keeps no conversation state for translated models', async () => {
     const error = await gateway.openai(key).responses.create({ model: 'claude-haiku-4-5', input: 'x', previous_response_id: 'resp_1' }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);

@@ -1,3 +1,5 @@
+import { asJsonObject } from '../../core/json-object.ts';
+
 /**
  * A Responses client sends reasoning back as `encrypted_content`, opaque to it. When the reasoning came
  * from Anthropic, the gateway puts the thinking block's signature there, marked with this prefix, so the
@@ -17,4 +19,13 @@ export function readReasoningCarrier(encryptedContent: string | null | undefined
 export function writeReasoningCarrier(reasoning: { signature?: string | undefined; encrypted?: string | undefined }): string | undefined {
   if (reasoning.encrypted) return reasoning.encrypted;
   return reasoning.signature ? ANTHROPIC_SIGNATURE_PREFIX + reasoning.signature : undefined;
+}
+
+/**
+ * Whether an input item is reasoning the gateway translated from Anthropic's thinking (its `encrypted_content`
+ * a carried signature): a client sends it back to whichever model serves its next turn.
+ */
+export function isCarriedAnthropicReasoning(item: unknown): boolean {
+  const record = asJsonObject(item);
+  return record?.type === 'reasoning' && typeof record.encrypted_content === 'string' && record.encrypted_content.startsWith(ANTHROPIC_SIGNATURE_PREFIX);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { gatewayFieldsShape, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
+import { isCarriedAnthropicReasoning } from './reasoning-carrier.ts';
 
 /**
  * The fields of a Responses request the gateway reads. Everything else passes to the upstream untouched,
@@ -38,10 +39,19 @@ export function parseResponsesRequest(body: RequestBodyJson): ResponsesRequest {
   return request;
 }
 
-/** The body the upstream receives: its own model id, gateway-only fields removed, every other field as sent. */
+/**
+ * The body the upstream receives: its own model id, gateway-only fields removed, every other field as sent,
+ * except reasoning the gateway translated from Claude's thinking (a turn served by an Anthropic model, sent
+ * back when the conversation moves to this one, by failover or a model switch): OpenAI refuses encrypted
+ * content it cannot decrypt with a 400 (`invalid_encrypted_content`) on every later turn, and Claude's
+ * thinking is no reasoning of its own. It stays behind, as OpenAI's own goes to no other provider.
+ */
 export function buildUpstreamResponsesBody(request: Record<string, unknown>, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of gatewayOnlyFields) delete upstream[field];
+  if (Array.isArray(request.input) && request.input.some(isCarriedAnthropicReasoning)) {
+    upstream.input = request.input.filter((item) => !isCarriedAnthropicReasoning(item));
+  }
   return JSON.stringify(upstream);
 }
 

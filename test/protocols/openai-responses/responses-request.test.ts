@@ -222,6 +222,15 @@ describe('parseResponsesRequest and the native body', () => {
     expect(JSON.parse(buildUpstreamResponsesBody(request, 'gpt-5'))).toEqual({ model: 'gpt-5', input: 'x', store: true, include: ['reasoning.encrypted_content'], future_field: { a: 1 } });
   });
 
+  it('leaves out the reasoning it translated from Claude\'s thinking, which OpenAI cannot decrypt; OpenAI\'s own reasoning stays', () => {
+    const claudeThinking = { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Call the tool.' }], encrypted_content: 'gateway-anthropic-signature:EoQDCm0IDhgC' };
+    const openAiReasoning = { type: 'reasoning', summary: [], encrypted_content: 'gAAAAABo-opaque' };
+    const call = { type: 'function_call', call_id: 'toolu_1', name: 'fixed_version', arguments: '{}' };
+    const output = { type: 'function_call_output', call_id: 'toolu_1', output: '2.1.129' };
+    const request = parseResponsesRequest(JSON.stringify({ model: 'gpt', store: false, input: [{ role: 'user', content: 'Which version?' }, claudeThinking, call, output, openAiReasoning] }));
+    expect(JSON.parse(buildUpstreamResponsesBody(request, 'gpt-5.5')).input).toEqual([{ role: 'user', content: 'Which version?' }, call, output, openAiReasoning]);
+  });
+
   it('refuses background responses, which would finish after the gateway could meter them', () => {
     expect(() => parseResponsesRequest(JSON.stringify({ model: 'm', input: 'x', background: true }))).toThrow(/Background responses are not supported/);
   });
