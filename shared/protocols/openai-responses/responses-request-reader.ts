@@ -22,7 +22,7 @@ type ToolResultContent = Extract<CanonicalPart, { type: 'tool-result' }>['conten
  *   gateway carried there comes back as the signature: see reasoning-carrier.ts);
  * - function tools with their schemas, custom tools with their format; hosted tools (web search, file
  *   search, MCP, …) run inside OpenAI's platform and are dropped and named;
- * - `text.format` is the structured output, `reasoning` the effort and summary.
+ * - `text.format` is the structured output (`text.verbosity` is named as dropped), `reasoning` the effort and summary.
  * `previous_response_id` needs the provider that stored the response, which a translation never reaches:
  * it is refused with 400. `store` is dropped (nothing is stored for a translated answer).
  */
@@ -40,6 +40,8 @@ export function readResponsesRequest(body: unknown): CanonicalRequest {
     if (!readFields.has(field) && value !== null && value !== undefined) dropped.add(field);
   }
   for (const included of request.include ?? []) if (included !== 'reasoning.encrypted_content') dropped.add(`include[]=${included}`);
+  // Set inside `text`, which the format is read from: no other protocol has a place for it.
+  if (request.text?.verbosity) dropped.add('text.verbosity');
   const tools = readTools(request.tools, dropped);
   const toolChoice = readToolChoice(request.tool_choice, dropped);
   const responseFormat = readTextFormat(request.text?.format);

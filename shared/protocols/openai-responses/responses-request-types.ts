@@ -67,6 +67,7 @@ export const responsesTranslationSchema = z.looseObject({
           strict: z.boolean().nullish(),
         })
         .nullish(),
+      verbosity: z.string().nullish(),
     })
     .nullish(),
   user: z.string().nullish(),

@@ -27,7 +27,7 @@ describe('readResponsesRequest over Codex requests', () => {
     const patch = canonical.tools.find((tool) => tool.name === 'apply_patch');
     expect(patch?.custom?.format).toMatchObject({ type: 'grammar', syntax: 'lark', definition: expect.stringContaining('begin_patch') });
     expect(canonical.tools.find((tool) => tool.name === 'exec_command')?.parameters).toMatchObject({ type: 'object', properties: { cmd: { type: 'string' } } });
-    expect(canonical.dropped.list()).toEqual(expect.arrayContaining(['store', 'prompt_cache_key', 'client_metadata', 'tools[].type=tool_search', 'tools[].type=web_search']));
+    expect(canonical.dropped.list()).toEqual(expect.arrayContaining(['store', 'prompt_cache_key', 'client_metadata', 'tools[].type=tool_search', 'tools[].type=web_search', 'text.verbosity']));
     expect(canonical.dropped.list()).not.toContain('include[]=reasoning.encrypted_content');
   });
 
