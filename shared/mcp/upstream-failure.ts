@@ -2,6 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
+import { isServerError } from './server-errors.ts';
 
 /**
  * Why an upstream MCP server gave no usable answer: it took too long, could not be reached (refused,
@@ -50,15 +51,17 @@ function describeCause(error: unknown): string {
 export function describeUpstreamFailure(server: string, error: unknown, context: { secrets: readonly string[]; timeoutMs: number; cancelled: boolean }): UpstreamFailure {
   const said = redactSecrets(describeCause(error), context.secrets).slice(0, 500);
   if (context.cancelled) return { server, kind: 'cancelled', message: `The request to the MCP server "${server}" was cancelled: the client went away.` };
+  // Before the codes: a server may answer with the SDK's own (-32000 connection closed, -32001 time-out).
+  if (isServerError(error)) {
+    return { server, kind: 'error', code: error.code, message: `The MCP server "${server}" answered with an error: ${said}` };
+  }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };
   }
   if (isInvalidAnswer(error)) {
     return { server, kind: 'invalid', message: `The MCP server "${server}" answered with something that is not valid MCP: ${said}` };
   }
-  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-    return { server, kind: 'error', code: error.code, message: `The MCP server "${server}" answered with an error: ${said}` };
-  }
+  // Any other McpError is the SDK's own (its connection closed) or the bridge's (an answer stream ended).
   return { server, kind: 'unavailable', message: `The MCP server "${server}" could not be reached: ${said}` };
 }
 

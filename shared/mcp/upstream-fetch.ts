@@ -43,9 +43,14 @@ function endingWithUnanswered(body: ReadableStream<Uint8Array>, id: RequestId): 
   );
 }
 
+/** Whether a JSON-RPC error's data is that of the error endingWithUnanswered appends. */
+export function carriesUnansweredMark(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && UNANSWERED_MARK in data;
+}
+
 /** Whether a request failed because its answer stream ended without the answer (see endingWithUnanswered). */
 export function isUnansweredStream(error: unknown): boolean {
-  return error instanceof McpError && typeof error.data === 'object' && error.data !== null && UNANSWERED_MARK in error.data;
+  return error instanceof McpError && carriesUnansweredMark(error.data);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { McpServerConfig } from '../core/mcp-server-config.ts';
 import { loadProviderApiKey } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { redactAnswer } from './redact-answer.ts';
+import { markServerErrors } from './server-errors.ts';
 import { describeUpstreamFailure, isInvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
 import { isUnansweredStream, mcpUpstreamFetch } from './upstream-fetch.ts';
 
@@ -80,6 +81,7 @@ export function createUpstreamPool(options: UpstreamOptions) {
     const headers = storedHeaders(await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name)));
     secretsOf.set(server.name, headerSecrets(headers));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
+    markServerErrors(transport);
     const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
     const opened: Session = { client, transport };
     client.onerror = (error) => {

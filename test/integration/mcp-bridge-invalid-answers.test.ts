@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectToGateway, type GatewayMcpClient } from '../support/mcp-gateway-client.ts';
-import { startHangUpServer, startSloppyServer, startTicketsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
+import { startHangUpServer, startPlainJsonServer, startSloppyServer, startTicketsServer, type McpUpstream } from '../support/mcp-upstream-servers.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -9,6 +9,8 @@ let tickets: McpUpstream;
 let mcp: GatewayMcpClient;
 let hangup: McpUpstream & { methods: string[] };
 let hangupKey: string;
+let plain: McpUpstream & { calls: number };
+let plainKey: string;
 
 beforeAll(async () => {
   // Shorter than a test may take: a call that waited it out would fail its assertions, not the test's time limit.
@@ -16,6 +18,7 @@ beforeAll(async () => {
   sloppy = await startSloppyServer();
   tickets = await startTicketsServer();
   hangup = await startHangUpServer();
+  plain = await startPlainJsonServer();
   await gateway.admin({ command: 'project.create', projectId: 'sloppy' });
   await gateway.admin({ command: 'project.update', projectId: 'sloppy', mcp: true });
   await gateway.admin({ command: 'mcp.add', projectId: 'sloppy', name: 'sloppy', url: sloppy.url });
@@ -27,6 +30,10 @@ beforeAll(async () => {
   await gateway.admin({ command: 'mcp.add', projectId: 'hangup', name: 'hangup', url: hangup.url });
   await gateway.admin({ command: 'mcp.add', projectId: 'hangup', name: 'tickets', url: tickets.url });
   ({ key: hangupKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'hangup' }));
+  await gateway.admin({ command: 'project.create', projectId: 'plain' });
+  await gateway.admin({ command: 'project.update', projectId: 'plain', mcp: true });
+  await gateway.admin({ command: 'mcp.add', projectId: 'plain', name: 'plain', url: plain.url });
+  ({ key: plainKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'plain' }));
 }, 30_000);
 
 afterAll(async () => {
@@ -35,7 +42,33 @@ afterAll(async () => {
   await sloppy?.close();
   await tickets?.close();
   await hangup?.close();
+  await plain?.close();
 });
+
+const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+
+interface Answer {
+  jsonrpc: string;
+  result?: unknown;
+  error?: unknown;
+}
+
+/** A raw POST of JSON-RPC messages to the bridge, answered in JSON; the answers by id, and the POST's request id. */
+async function postForJson(key: string, body: unknown): Promise<{ requestId: string; answers: Record<string, Answer> }> {
+  const response = await fetch(`${gateway.url}/mcp/v1`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify(body),
+  });
+  const answered = (await response.json()) as Array<Answer & { id: number }> | (Answer & { id: number });
+  return { requestId: response.headers.get('x-request-id') ?? '', answers: Object.fromEntries((Array.isArray(answered) ? answered : [answered]).map(({ id, ...answer }) => [id, answer])) };
+}
+
+/** The usage record a request id names, once the local queue has delivered it. */
+async function recorded(key: string, id: string): Promise<unknown> {
+  await gateway.host.drainUsage();
+  return (await fetch(`${gateway.url}/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${key}` } })).json();
+}
 
 describe('a server that answers something that is not valid MCP', () => {
   it('is named in a list as answering invalid MCP, with the first thing wrong on one line, not as unreachable', async () => {
@@ -67,26 +100,30 @@ describe('a server that answers something that is not valid MCP', () => {
 
 describe('a server that closes its answer stream without the answer', () => {
   it('fails that call at once, as unavailable, or as not valid MCP when the stream carried something unreadable, while the rest of the batch is answered on the same connection', async () => {
-    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
     const before = hangup.methods.length;
-    const response = await fetch(`${gateway.url}/mcp/v1`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${hangupKey}`, 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify([call(1, 'hangup__silent'), call(2, 'hangup__garbled'), call(3, 'hangup__fine'), call(4, 'tickets__close')]),
-    });
-    const requestId = response.headers.get('x-request-id') ?? '';
-    const answers = (await response.json()) as Array<{ id: number; result: unknown }>;
+    const { requestId, answers } = await postForJson(hangupKey, [call(1, 'hangup__silent'), call(2, 'hangup__garbled'), call(3, 'hangup__fine'), call(4, 'tickets__close')]);
 
-    expect(Object.fromEntries(answers.map(({ id, result }) => [id, result]))).toEqual({
+    expect(Object.fromEntries(Object.entries(answers).map(([id, answer]) => [id, answer.result]))).toEqual({
       1: { content: [{ type: 'text', text: 'The MCP server "hangup" could not be reached: the stream of its answer ended without the answer' }], isError: true },
       2: { content: [{ type: 'text', text: expect.stringMatching(/^The MCP server "hangup" answered with something that is not valid MCP: not JSON \(/) }], isError: true },
       3: { content: [{ type: 'text', text: 'fine' }] },
       4: { content: [{ type: 'text', text: 'ticket closed' }] },
     });
     expect(hangup.methods.slice(before).filter((method) => method === 'initialize')).toEqual(['initialize']);
-    await gateway.host.drainUsage();
-    const recorded = async (id: string) => (await fetch(`${gateway.url}/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${hangupKey}` } })).json();
-    await expect(recorded(`${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/hangup/silent', status: 'failed', http_status: 502, error_code: 'mcp_upstream_unavailable' });
-    await expect(recorded(`${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/hangup/garbled', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+    await expect(recorded(hangupKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/hangup/silent', status: 'failed', http_status: 502, error_code: 'mcp_upstream_unavailable' });
+    await expect(recorded(hangupKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/hangup/garbled', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+  });
+});
+
+describe('a server that answers with a JSON-RPC error of its own', () => {
+  it("relays it as the server's error with its code, even the codes the SDK gives a closed connection (-32000) and a time-out (-32001), metered as the server's error", async () => {
+    const { requestId, answers } = await postForJson(plainKey, [call(1, 'plain__busy'), call(2, 'plain__late')]);
+
+    expect(answers).toEqual({
+      1: { jsonrpc: '2.0', error: { code: -32000, message: 'The MCP server "plain" answered with an error: Too many searches running; try again in a minute', data: { server: 'plain', reason: 'error' } } },
+      2: { jsonrpc: '2.0', error: { code: -32001, message: 'The MCP server "plain" answered with an error: The index did not answer in time', data: { server: 'plain', reason: 'error' } } },
+    });
+    await expect(recorded(plainKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/busy', status: 'failed', http_status: 200, error_code: 'mcp_upstream_error' });
+    await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/late', status: 'failed', http_status: 200, error_code: 'mcp_upstream_error' });
   });
 });

@@ -1,10 +1,21 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { headerSecrets } from '../../shared/core/header-secrets.ts';
+import { markServerErrors } from '../../shared/mcp/server-errors.ts';
 import { describeUpstreamFailure, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
 
 const context = { secrets: ['s3cret-token'], timeoutMs: 2_500, cancelled: false };
+
+/** The McpError the SDK's client raises for a JSON-RPC error response the server sent, read through markServerErrors. */
+function sentByServer(code: number, message: string): McpError {
+  const transport: Transport = { start: async () => {}, send: async () => {}, close: async () => {} };
+  markServerErrors(transport);
+  const response: JSONRPCMessage = { jsonrpc: '2.0', id: 1, error: { code, message } };
+  transport.onmessage?.(response);
+  return 'error' in response ? new McpError(response.error.code, response.error.message, response.error.data) : new McpError(code, message);
+}
 
 describe('describeUpstreamFailure', () => {
   it("names a time-out with the bridge's time-out", () => {
@@ -32,7 +43,7 @@ describe('describeUpstreamFailure', () => {
     const secrets = headerSecrets({ Authorization: 'Bearer TOKEN-r401-XYZ' });
     const refusal = new StreamableHTTPError(401, 'Error POSTing to endpoint: invalid token TOKEN-r401-XYZ');
     expect(describeUpstreamFailure('r401', refusal, { ...context, secrets }).message).toBe('The MCP server "r401" could not be reached: HTTP 401: invalid token [redacted]');
-    const rejected = new McpError(ErrorCode.InvalidRequest, 'token TOKEN-r401-XYZ rejected');
+    const rejected = sentByServer(ErrorCode.InvalidRequest, 'token TOKEN-r401-XYZ rejected');
     expect(describeUpstreamFailure('r401', rejected, { ...context, secrets }).message).toBe('The MCP server "r401" answered with an error: token [redacted] rejected');
   });
 
@@ -54,9 +65,25 @@ describe('describeUpstreamFailure', () => {
   });
 
   it("keeps the code of a JSON-RPC error the server answered with", () => {
-    const failure = describeUpstreamFailure('docs', new McpError(ErrorCode.InvalidParams, 'query is required'), context);
+    const failure = describeUpstreamFailure('docs', sentByServer(ErrorCode.InvalidParams, 'query is required'), context);
     expect(failure).toEqual({ server: 'docs', kind: 'error', code: -32602, message: 'The MCP server "docs" answered with an error: query is required' });
     expect(toJsonRpcError(failure)).toMatchObject({ code: -32602, message: failure.message, data: { server: 'docs', reason: 'error' } });
+  });
+
+  it("reports the server's own error with the SDK's codes for a closed connection and a time-out as its error, the SDK's own as unreachable and a time-out", () => {
+    expect(describeUpstreamFailure('docs', sentByServer(ErrorCode.ConnectionClosed, 'Connection closed'), context)).toEqual({
+      server: 'docs',
+      kind: 'error',
+      code: -32000,
+      message: 'The MCP server "docs" answered with an error: Connection closed',
+    });
+    expect(describeUpstreamFailure('docs', sentByServer(ErrorCode.RequestTimeout, 'Request timed out'), context)).toMatchObject({ kind: 'error', code: -32001 });
+    expect(describeUpstreamFailure('docs', new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), context)).toEqual({
+      server: 'docs',
+      kind: 'unavailable',
+      message: 'The MCP server "docs" could not be reached: Connection closed',
+    });
+    expect(describeUpstreamFailure('docs', new McpError(ErrorCode.RequestTimeout, 'Request timed out'), context)).toMatchObject({ kind: 'timeout' });
   });
 
   it('says the request was cancelled when the client went away, whatever the error', () => {

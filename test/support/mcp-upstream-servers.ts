@@ -219,6 +219,35 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
   return Object.assign(upstream, { methods });
 }
 
+/**
+ * "plain": a hand-written server that answers every request in plain JSON (Content-Type application/json).
+ * Its tools/call `busy` answers a JSON-RPC error of its own with code -32000 (the code the SDK also gives a
+ * connection it closed), `late` one with -32001 (the SDK's time-out code), `fine` its result. `calls`
+ * counts its tools/calls.
+ */
+export async function startPlainJsonServer(): Promise<McpUpstream & { calls: number }> {
+  let calls = 0;
+  const upstream = await serve(async (request, response) => {
+    if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
+    let body = '';
+    for await (const chunk of request) body += String(chunk);
+    const message = JSON.parse(body) as { id?: number; method: string; params?: { name?: string } };
+    if (message.id === undefined) return void response.writeHead(202).end();
+    const reply = (answer: unknown) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    const result = (value: unknown) => reply({ jsonrpc: '2.0', id: message.id, result: value });
+    if (message.method === 'initialize') return result({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1.0.0' } });
+    if (message.method === 'tools/list') return result({ tools: ['fine', 'busy', 'late'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+    calls += 1;
+    const answers: Record<string, unknown> = {
+      fine: { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'fine' }] } },
+      busy: { jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'Too many searches running; try again in a minute' } },
+      late: { jsonrpc: '2.0', id: message.id, error: { code: -32001, message: 'The index did not answer in time' } },
+    };
+    reply(answers[message.params?.name ?? ''] ?? answers.fine);
+  });
+  return Object.defineProperty(upstream, 'calls', { get: () => calls }) as McpUpstream & { calls: number };
+}
+
 /** A URL where nothing listens: a server that is down. */
 export async function downServerUrl(): Promise<string> {
   const placeholder = await serve(async () => {});
