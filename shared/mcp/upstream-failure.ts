@@ -2,6 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
+import { MissingAnswerError } from './json-answer.ts';
 import { isServerError } from './server-errors.ts';
 
 /**
@@ -19,17 +20,21 @@ export interface UpstreamFailure {
   code?: number;
 }
 
+export type InvalidAnswer = SyntaxError | z.core.$ZodError | MissingAnswerError;
+
 /**
  * A reply the SDK could not read: JSON.parse's SyntaxError, or the schema's error (zod, as the SDK
- * validates messages and results). Such a server was reached; a tool it ran may have done its work.
+ * validates messages and results); or one the bridge found without the answer (a JSON body holding only a
+ * notification). Such a server was reached; a tool it ran may have done its work.
  */
-export function isInvalidAnswer(error: unknown): error is SyntaxError | z.core.$ZodError {
-  return error instanceof SyntaxError || error instanceof z.core.$ZodError;
+export function isInvalidAnswer(error: unknown): error is InvalidAnswer {
+  return error instanceof SyntaxError || error instanceof z.core.$ZodError || error instanceof MissingAnswerError;
 }
 
 /** The first thing wrong with it, on one line (`tools[1].inputSchema.type: Invalid input: …`), not the whole issue list. */
-function describeInvalidAnswer(error: SyntaxError | z.core.$ZodError): string {
+function describeInvalidAnswer(error: InvalidAnswer): string {
   if (error instanceof SyntaxError) return `not JSON (${error.message})`;
+  if (error instanceof MissingAnswerError) return error.message;
   const [first] = error.issues;
   if (!first) return 'a message the MCP schema refuses';
   const path = first.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');

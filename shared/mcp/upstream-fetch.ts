@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamFetch } from '../core/ports.ts';
+import { requireJsonAnswer } from './json-answer.ts';
 
 /** Marks the error the bridge appends to an answer stream (below), apart from any error a server answers with. */
 const UNANSWERED_MARK = 'model-gateway/answer-stream-ended';
@@ -58,15 +59,18 @@ export function isUnansweredStream(error: unknown): boolean {
  * no redirect, so headers never travel to a host other than the server's). A GET, the optional stream of
  * server-initiated messages, is answered 405 here without a connection: a bridge request is over once
  * its answers are in, so it never has anywhere to deliver such messages (nor resumes an answer stream by
- * GET). An SSE answer ends with an error for its request, so one that ends without the answer fails at once.
+ * GET). An SSE answer ends with an error for its request, so one that ends without the answer fails at once;
+ * a JSON answer without the answer fails at once too (requireJsonAnswer).
  */
 export function mcpUpstreamFetch(fetch: UpstreamFetch): FetchLike {
   return async (url, init = {}) => {
     if ((init.method ?? 'GET').toUpperCase() === 'GET') return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
     const response = await fetch(url.toString(), { ...init, headers: headerRecord(init.headers) });
-    const streamed = response.ok && response.body !== null && response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
-    const id = streamed ? requestIdOf(init.body) : undefined;
+    const id = response.ok ? requestIdOf(init.body) : undefined;
     if (!response.body || id === undefined) return response;
+    const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (mediaType === 'application/json') return requireJsonAnswer(response, id);
+    if (mediaType !== 'text/event-stream') return response;
     return new Response(endingWithUnanswered(response.body, id), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
-import type { z } from 'zod';
 import { headerSecrets } from '../core/header-secrets.ts';
 import { mcpHeaderSecretName, parseMcpHeaders } from '../core/mcp-header-secrets.ts';
 import type { McpServerConfig } from '../core/mcp-server-config.ts';
@@ -9,7 +8,7 @@ import { loadProviderApiKey } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { redactAnswer } from './redact-answer.ts';
 import { markServerErrors } from './server-errors.ts';
-import { describeUpstreamFailure, isInvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
+import { describeUpstreamFailure, isInvalidAnswer, type InvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
 import { isUnansweredStream, mcpUpstreamFetch } from './upstream-fetch.ts';
 
 export const BRIDGE_CLIENT_INFO = { name: 'aws-model-gateway', version: '0.1.0' };
@@ -36,7 +35,7 @@ interface Session {
   client: Client;
   transport: StreamableHTTPClientTransport;
   /** The server's last message the SDK could not read, which it reports only to onerror. */
-  unreadable?: SyntaxError | z.core.$ZodError;
+  unreadable?: InvalidAnswer;
 }
 
 /**

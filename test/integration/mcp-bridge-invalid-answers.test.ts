@@ -127,3 +127,20 @@ describe('a server that answers with a JSON-RPC error of its own', () => {
     await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/late', status: 'failed', http_status: 200, error_code: 'mcp_upstream_error' });
   });
 });
+
+describe('a server that answers a request in plain JSON without its answer', () => {
+  it('fails that call at once as not valid MCP (a notification, or the answer to another request, is not its answer), while the rest of the batch is answered', async () => {
+    const before = plain.calls;
+    const { requestId, answers } = await postForJson(plainKey, [call(1, 'plain__aside'), call(2, 'plain__misaddressed'), call(3, 'plain__fine')]);
+
+    const notItsAnswer = { content: [{ type: 'text', text: 'The MCP server "plain" answered with something that is not valid MCP: a JSON body without the answer to the request' }], isError: true };
+    expect(answers).toEqual({
+      1: { jsonrpc: '2.0', result: notItsAnswer },
+      2: { jsonrpc: '2.0', result: notItsAnswer },
+      3: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'fine' }] } },
+    });
+    expect(plain.calls).toBe(before + 3);
+    await expect(recorded(plainKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/aside', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+    await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/misaddressed', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+  });
+});

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { MissingAnswerError } from '../../shared/mcp/json-answer.ts';
 import { isUnansweredStream, mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
 
 const request = (message: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
@@ -46,6 +47,24 @@ describe('mcpUpstreamFetch', () => {
     expect(await json.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
     const notified = await mcpUpstreamFetch(sse(': hi\n\n'))('https://mcp.example.com/mcp', request({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     expect(await notified.text()).toBe(': hi\n\n');
+  });
+});
+
+describe('mcpUpstreamFetch with a JSON answer', () => {
+  const json = (body: string) => async () => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+  it("fails at once when the body holds no answer to the request: only a notification, or another request's answer", async () => {
+    const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } });
+    await expect(mcpUpstreamFetch(json(notification))('https://mcp.example.com/mcp', request(call))).rejects.toThrow(MissingAnswerError);
+    const misaddressed = JSON.stringify([{ jsonrpc: '2.0', id: 8, result: {} }]);
+    await expect(mcpUpstreamFetch(json(misaddressed))('https://mcp.example.com/mcp', request(call))).rejects.toThrow('a JSON body without the answer to the request');
+  });
+
+  it('passes on as it came a body that holds the answer (an error too, an id in a string as the SDK matches it, in a batch), or is not JSON', async () => {
+    for (const body of ['{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"busy"}}', '{"jsonrpc":"2.0","id":"7","result":{}}', '[{"jsonrpc":"2.0","method":"notifications/progress"},{"jsonrpc":"2.0","id":7,"result":{}}]', '{not json']) {
+      const response = await mcpUpstreamFetch(json(body))('https://mcp.example.com/mcp', request(call));
+      expect(await response.text()).toBe(body);
+    }
   });
 });
 
