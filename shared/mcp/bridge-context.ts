@@ -24,7 +24,7 @@ export interface BridgeContext {
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   format: AnswerFormat;
-  /** The request id a tool call's usage record carries, by the call's JSON-RPC id (see callRequestIds). */
+  /** The request id a tool call's usage record carries, by the call's JSON-RPC id; asked once per call (see callRequestIds). */
   callRequestId(callId: RequestId): string;
   /** Tool calls in flight: a client that goes away is answered only once they are metered. */
   track(work: Promise<unknown>): void;

@@ -20,17 +20,26 @@ import { BridgeRpcError, toJsonRpcError } from './upstream-failure.ts';
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type CallParams = CallToolRequest['params'];
 
+/** The server and tool a call goes to, and the request id its usage record carries. */
+interface ToolCallTarget {
+  recordId: string;
+  server: McpServerConfig;
+  tool: string;
+}
+
 /**
  * tools/call of a `<server>__<tool>` the key may call; any other name is unknown (a tool the key may not
  * call is indistinguishable from one that does not exist). The call is metered whatever happens.
  */
 export function callBridgedTool(context: BridgeContext, params: CallParams, extra: Extra): Promise<CallToolResult> {
+  // Asked of every call, even one refused below: calls that repeat a JSON-RPC id take its positions in turn.
+  const recordId = context.callRequestId(extra.requestId);
   const target = splitNamespacedName(params.name);
   const server = reachableServer(context, target?.server);
   if (!target || !server || !context.access.allowsTool(server.name, target.name)) {
     throw new BridgeRpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   }
-  const call = meteredToolCall(context, server, target.name, params, extra);
+  const call = meteredToolCall(context, { recordId, server, tool: target.name }, params, extra);
   context.track(call);
   return call;
 }
@@ -47,10 +56,11 @@ function upstreamParams(params: CallParams, tool: string) {
  * answer has ended, where the host defers it, as a route group in Lambda does). A server that is down or too slow answers as an `isError` result naming it (the model
  * reads it and moves on); an error the server itself answered with stays a JSON-RPC error.
  */
-async function meteredToolCall(context: BridgeContext, server: McpServerConfig, tool: string, params: CallParams, extra: Extra): Promise<CallToolResult> {
+async function meteredToolCall(context: BridgeContext, target: ToolCallTarget, params: CallParams, extra: Extra): Promise<CallToolResult> {
   const { services, route, key, project } = context;
+  const { server, tool } = target;
   const settlement = createUsageSettlement(services, {
-    requestId: context.callRequestId(extra.requestId),
+    requestId: target.recordId,
     projectId: project.projectId,
     keyId: key.keyId,
     endpoint: 'mcp.tools_call',

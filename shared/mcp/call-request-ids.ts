@@ -1,20 +1,23 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The request id of each tool call's usage record, so that `GET /v1/generation?id=` finds every one. A lone
  * message's is the POST's own (`x-request-id`). In a batch, where one header cannot name every call, the
- * message at position n (counted from 1) has `<x-request-id>-<n>`, which a client works out from what it
- * sent. A call is known by the JSON-RPC id the SDK hands its handler; an id a batch repeats (which MCP
- * forbids) keeps its first position.
+ * message at position n (counted from 1, every message counted) has `<x-request-id>-<n>`, which a client
+ * works out from what it sent. A call is known to its handler only by its JSON-RPC id: the tool calls of a
+ * batch that repeats an id (which MCP forbids) take that id's positions in turn, as the SDK hands them to
+ * the handler in the batch's order, so no two calls share a record and none is lost. Only calls the SDK
+ * hands on (a valid tools/call) hold a position in that queue; the handler asks once per call it is given.
  */
 export function callRequestIds(message: unknown, requestId: string): (callId: RequestId) => string {
   if (!Array.isArray(message)) return () => requestId;
-  const positions = new Map<unknown, number>();
+  const positions = new Map<RequestId, number[]>();
   message.forEach((entry: unknown, index) => {
-    if (typeof entry === 'object' && entry !== null && 'id' in entry && !positions.has(entry.id)) positions.set(entry.id, index + 1);
+    if (!isJSONRPCRequest(entry) || !CallToolRequestSchema.safeParse(entry).success) return;
+    positions.set(entry.id, [...(positions.get(entry.id) ?? []), index + 1]);
   });
   return (callId) => {
-    const position = positions.get(callId);
+    const position = positions.get(callId)?.shift();
     return position === undefined ? requestId : `${requestId}-${position}`;
   };
 }
