@@ -130,9 +130,13 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     name: nameSchema.optional(),
     enabled: z.boolean().optional(),
     rpm: positiveOrNone.optional(),
-    /** The tool bridge's servers and tools the key may reach; "none" lifts the restriction. */
-    mcpServers: z.union([z.literal('none'), z.array(mcpServerNameSchema).min(1)]).optional(),
-    mcpTools: z.union([z.literal('none'), z.array(namespacedToolSchema).min(1)]).optional(),
+    /**
+     * The tool bridge's servers and tools the key may reach: a list (empty: none, so `mcpServers: []` is no
+     * MCP access), or "all" to lift the restriction. "none" lifted it once, and is refused rather than read
+     * the other way.
+     */
+    mcpServers: z.union([z.literal('all'), z.array(mcpServerNameSchema)]).optional(),
+    mcpTools: z.union([z.literal('all'), z.array(namespacedToolSchema)]).optional(),
   }),
   z.object({ command: z.literal('key.list'), projectId: projectIdSchema }),
   z.object({

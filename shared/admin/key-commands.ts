@@ -53,8 +53,8 @@ export async function updateKey(services: AdminServices, command: Command<'key.u
     ...(command.name !== undefined ? { name: command.name } : {}),
     ...(command.enabled !== undefined ? { disabled: !command.enabled } : {}),
     ...(command.rpm !== undefined ? { rpm: command.rpm === 'none' ? null : command.rpm } : {}),
-    ...(command.mcpServers !== undefined ? { mcpServers: command.mcpServers === 'none' ? null : command.mcpServers } : {}),
-    ...(command.mcpTools !== undefined ? { mcpTools: command.mcpTools === 'none' ? null : command.mcpTools } : {}),
+    ...(command.mcpServers !== undefined ? { mcpServers: command.mcpServers === 'all' ? null : command.mcpServers } : {}),
+    ...(command.mcpTools !== undefined ? { mcpTools: command.mcpTools === 'all' ? null : command.mcpTools } : {}),
   });
   if (!updated) {
     throw new GatewayError('not_found', `The project "${command.projectId}" has no key "${command.keyId}".`, { code: 'key_not_found' });

@@ -17,9 +17,9 @@ export const keyRecordSchema = z.object({
   rpm: z.number().int().positive().optional(),
   /** When a request with the key was last metered; stamped by the usage writer, not the request path. */
   lastUsedAt: z.string().optional(),
-  /** The tool bridge's servers this key may reach; every server of the project when absent (mcp-access.ts). */
+  /** The tool bridge's servers this key may reach; every server of the project when absent, none when empty (mcp-access.ts). */
   mcpServers: z.array(z.string()).optional(),
-  /** The bridged tools (`<server>__<tool>`) this key may list and call; every tool of its servers when absent. */
+  /** The bridged tools (`<server>__<tool>`) this key may list and call; every tool of its servers when absent, none when empty. */
   mcpTools: z.array(z.string()).optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;

@@ -4,8 +4,8 @@ import { namespaceName } from './mcp-names.ts';
 /**
  * What one project key may reach through the tool bridge. A key without lists reaches every server of
  * its project and every tool of them; `mcpServers` narrows the servers (their tools, prompts and
- * resources), `mcpTools` the tools (`<server>__<tool>`). A tool must pass both. What a key may not reach
- * is neither listed nor callable.
+ * resources), `mcpTools` the tools (`<server>__<tool>`); an empty list allows nothing (no server: no MCP
+ * access). A tool must pass both. What a key may not reach is neither listed nor callable.
  */
 export interface McpAccess {
   allowsServer(server: string): boolean;

@@ -29,7 +29,7 @@ export interface KeyChanges {
   name?: string;
   disabled?: boolean;
   rpm?: number | null;
-  /** The key's tool-bridge allowlists; `null` removes one (every server, every tool). */
+  /** The key's tool-bridge allowlists; `null` removes one (every server, every tool), `[]` allows nothing. */
   mcpServers?: string[] | null;
   mcpTools?: string[] | null;
 }

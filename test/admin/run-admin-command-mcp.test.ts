@@ -105,8 +105,21 @@ describe('runAdminCommand: MCP servers of the tool bridge', () => {
     const [stored] = await admin.keys.listForProject('allow');
     expect(stored).toMatchObject({ mcpServers: ['docs'], mcpTools: ['docs__search'] });
 
-    const lifted = await admin.ok<KeyView>({ command: 'key.update', projectId: 'allow', keyId: key.id, mcpServers: 'none', mcpTools: 'none' });
+    const lifted = await admin.ok<KeyView>({ command: 'key.update', projectId: 'allow', keyId: key.id, mcpServers: 'all', mcpTools: 'all' });
     expect(lifted).toMatchObject({ mcp_servers: null, mcp_tools: null });
     await expect(admin.refused({ command: 'key.update', projectId: 'allow', keyId: key.id, mcpTools: ['search'] })).resolves.toMatchObject({ status: 400, code: 'invalid_command' });
+  });
+
+  it('gives a key no MCP server or no tool with an empty list, which "all" lifts again; "none" is no longer a value of the event', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'closed' });
+    const key = await admin.ok<CreatedKeyView>({ command: 'key.create', projectId: 'closed' });
+
+    const closed = await admin.ok<KeyView>({ command: 'key.update', projectId: 'closed', keyId: key.id, mcpServers: [], mcpTools: [] });
+    expect(closed).toMatchObject({ mcp_servers: [], mcp_tools: [] });
+    const [stored] = await admin.keys.listForProject('closed');
+    expect(stored).toMatchObject({ mcpServers: [], mcpTools: [] });
+    expect((await admin.ok<KeyView>({ command: 'key.update', projectId: 'closed', keyId: key.id, mcpServers: 'all' })).mcp_servers).toBeNull();
+    // It lifted a list before: refused rather than read with the opposite meaning.
+    await expect(admin.refused({ command: 'key.update', projectId: 'closed', keyId: key.id, mcpServers: 'none' })).resolves.toMatchObject({ status: 400, code: 'invalid_command' });
   });
 });

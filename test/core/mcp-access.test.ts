@@ -23,6 +23,15 @@ describe('mcpAccessOf', () => {
     expect(access.allowsTool('docs', 'delete')).toBe(false);
   });
 
+  it('lets a key with an empty server list reach nothing, and one with an empty tool list no tool', () => {
+    const closed = mcpAccessOf({ mcpServers: [] });
+    expect(closed.allowsServer('docs')).toBe(false);
+    expect(closed.allowsTool('docs', 'search')).toBe(false);
+    const toolless = mcpAccessOf({ mcpTools: [] });
+    expect(toolless.allowsServer('docs')).toBe(true);
+    expect(toolless.allowsTool('docs', 'search')).toBe(false);
+  });
+
   it('allows a tool only when both lists do', () => {
     const access = mcpAccessOf({ mcpServers: ['docs'], mcpTools: ['docs__search', 'tickets__open'] });
     expect(access.allowsTool('docs', 'search')).toBe(true);

@@ -66,7 +66,7 @@ export async function exerciseAdmin(
   await run({ command: 'mcp.add', projectId: 'acme', name: 'spare', url: mcp.url });
   await run({ command: 'mcp.list', projectId: 'acme' });
   await run({ command: 'mcp.remove', projectId: 'acme', name: 'spare' });
-  await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, mcpServers: ['docs'], mcpTools: 'none' });
+  await run({ command: 'key.update', projectId: 'acme', keyId: spareKey, mcpServers: ['docs'], mcpTools: 'all' });
   // Last for the spare key: a revoked key refuses every update.
   // Two revocations at once: the loser's conditional update fails and it reads the key back.
   await Promise.all([run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey }), run({ command: 'key.revoke', projectId: 'acme', keyId: spareKey })]);

@@ -115,6 +115,18 @@ describe('who may use the tool bridge', () => {
     }
   });
 
+  it('gives a key whose server list is "none" no MCP server: nothing listed, nothing callable', async () => {
+    const { id, key: closedKey } = await gateway.admin<{ id: string; key: string }>({ command: 'key.create', projectId: 'access', name: 'closed' });
+    await gateway.admin({ command: 'key.update', projectId: 'access', keyId: id, mcpServers: [] });
+    const closed = await connectToGateway(gateway.url, closedKey);
+    try {
+      expect((await closed.client.listTools()).tools).toEqual([]);
+      await expect(closed.client.callTool({ name: 'docs__search', arguments: { query: 'q' } })).rejects.toMatchObject({ code: -32602 });
+    } finally {
+      await closed.close();
+    }
+  });
+
   it('limits tool calls with the key\'s requests per minute: 429 with Retry-After once used up', async () => {
     const { id, key: limitedKey } = await gateway.admin<{ id: string; key: string }>({ command: 'key.create', projectId: 'access', name: 'limited' });
     await gateway.admin({ command: 'key.update', projectId: 'access', keyId: id, rpm: 1 });

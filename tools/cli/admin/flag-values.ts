@@ -76,6 +76,18 @@ export function listOrNone(choices?: readonly string[]): FlagValue {
   };
 }
 
+/**
+ * An allowlist: a comma-separated list, "none" (an empty list: nothing allowed) or "all" (no list: the
+ * restriction lifted). Unlike listOrNone's "none", which clears a list and so allows everything.
+ */
+export const allowlist: FlagValue = (raw, flag) => {
+  if (raw === 'none') return [];
+  if (raw === 'all') return raw;
+  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${flag} must be a comma-separated list, "none" or "all"`);
+  return items;
+};
+
 /** `NAME=VALUE` (an HTTP header; the value may itself hold "="). */
 export const headerPair: FlagValue = (raw, flag) => {
   const equals = raw.indexOf('=');

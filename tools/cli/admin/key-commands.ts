@@ -1,5 +1,5 @@
 import { projectIdArgument, type CliCommand } from './cli-command.ts';
-import { listOrNone, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
+import { allowlist, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
 
 const keyIdArgument = { name: 'keyId', description: 'the key id, as key create and key list print it', field: 'keyId' };
 const KEY_FIELDS = 'id, project_id, name, hint, created_at, revoked_at, status, member, rpm, last_used_at, mcp_servers, mcp_tools';
@@ -38,19 +38,21 @@ export const keyCommands: CliCommand[] = [
     summary: 'Rename, disable or enable a key, or change its rate limit or its MCP servers and tools',
     details:
       'A disabled key is refused with 403 until enabled again; a revoked key cannot be changed (exit code 1): create a new key. Through the tool bridge (/mcp/v1) a key reaches every MCP server and tool of its project ' +
-      'unless --mcp-servers or --mcp-tools narrow it: a tool must pass both, and what a key may not reach is neither listed nor callable.',
+      'unless --mcp-servers or --mcp-tools narrow it: a tool must pass both, and what a key may not reach is neither listed nor callable. ' +
+      'For these two lists "none" allows nothing (--mcp-servers none: no MCP access) and "all" lifts the list.',
     arguments: [projectIdArgument, keyIdArgument],
     flags: [
       { name: '--name', value: 'NAME', description: 'a new label, at most 200 characters', field: 'name', parse: text },
       { name: '--enabled', value: 'on|off', description: 'off refuses the key (403) until on again', field: 'enabled', parse: onOff },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for this key', field: 'rpm', parse: positiveIntegerOrNone },
-      { name: '--mcp-servers', value: 'LIST|none', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": all)', field: 'mcpServers', parse: listOrNone() },
-      { name: '--mcp-tools', value: 'LIST|none', description: 'the bridged tools it may list and call, e.g. docs__search ("none": all)', field: 'mcpTools', parse: listOrNone() },
+      { name: '--mcp-servers', value: 'LIST|none|all', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": no server; "all": every one)', field: 'mcpServers', parse: allowlist },
+      { name: '--mcp-tools', value: 'LIST|none|all', description: 'the bridged tools it may list and call, e.g. docs__search ("none": no tool; "all": every one)', field: 'mcpTools', parse: allowlist },
     ],
     examples: [
       'key update acme key_7hQ2mX9pLc4RtV8w --enabled off',
       'key update acme key_7hQ2mX9pLc4RtV8w --rpm none',
       'key update acme key_7hQ2mX9pLc4RtV8w --mcp-servers docs --mcp-tools docs__search,docs__fetch',
+      'key update acme key_7hQ2mX9pLc4RtV8w --mcp-servers none',
     ],
     prints: KEY_VIEW,
   },

@@ -64,6 +64,8 @@ describe('parseAdminCommandLine', () => {
       'key update demo key_1 --mcp-servers docs,tickets --mcp-tools docs__search',
       { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: ['docs', 'tickets'], mcpTools: ['docs__search'] },
     ],
+    ['key update demo key_1 --mcp-servers none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: [] }],
+    ['key update demo key_1 --mcp-servers all --mcp-tools none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: 'all', mcpTools: [] }],
     [
       'mcp add demo docs --url https://mcp.example.com/mcp --header "Authorization=Bearer a=b" --header X-Tenant=acme',
       {
