@@ -1,5 +1,6 @@
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 import type { CanonicalRequest, CanonicalTool } from './canonical-request.ts';
+import { decodePartialJsonString } from './partial-json-string.ts';
 import { parseToolArguments, stringifyToolInput } from './tool-arguments.ts';
 
 /**
@@ -28,16 +29,45 @@ export function wrapCustomToolInput(text: string): Record<string, unknown> {
   return { [CUSTOM_TOOL_INPUT_PROPERTY]: text };
 }
 
-/** The free text of a custom tool called as a JSON tool; JSON without the property stays as it came. */
+/**
+ * The free text of a custom tool called as a JSON tool. JSON the output cap cut off (`{"input": "*** Begin
+ * Pa`) gives the text received so far; JSON without the property stays as it came (the model wrote
+ * something else, which the client had better see), except an empty object: no text.
+ */
 export function unwrapCustomToolInput(argumentsJson: string): string {
-  const input = parseJsonObject(argumentsJson)?.[CUSTOM_TOOL_INPUT_PROPERTY];
-  return typeof input === 'string' ? input : argumentsJson;
+  const parsed = parseJsonObject(argumentsJson);
+  if (!parsed) return cutOffCustomToolInput(argumentsJson) ?? argumentsJson;
+  const input = parsed[CUSTOM_TOOL_INPUT_PROPERTY];
+  if (typeof input === 'string') return input;
+  return Object.keys(parsed).length === 0 ? '' : argumentsJson;
 }
 
 /** The same for a tool input already parsed (a complete answer's tool_use block). */
 export function unwrapParsedCustomToolInput(input: unknown): string {
-  const text = asJsonObject(input)?.[CUSTOM_TOOL_INPUT_PROPERTY];
-  return typeof text === 'string' ? text : JSON.stringify(input ?? {});
+  const object = asJsonObject(input);
+  const text = object?.[CUSTOM_TOOL_INPUT_PROPERTY];
+  if (typeof text === 'string') return text;
+  // Anthropic sends a parameter whole or not at all in a complete answer: the cap leaves `{}`.
+  return object && Object.keys(object).length === 0 ? '' : JSON.stringify(input ?? {});
+}
+
+/** What opens the wrapper, token by token (JSON allows spaces between them). */
+const OPENING_TOKENS = ['{', `"${CUSTOM_TOOL_INPUT_PROPERTY}"`, ':', '"'];
+
+/**
+ * The text in a wrapper cut off before its end: a wrapper cut within its opening (`{"inp`) has no text
+ * yet, one cut within its string the text as far as it goes. Undefined for JSON of another shape.
+ */
+function cutOffCustomToolInput(json: string): string | undefined {
+  let at = 0;
+  for (const token of OPENING_TOKENS) {
+    while (/\s/.test(json.charAt(at))) at += 1;
+    const present = json.slice(at, at + token.length);
+    if (!token.startsWith(present)) return undefined;
+    if (present.length < token.length) return '';
+    at += token.length;
+  }
+  return decodePartialJsonString(json, at);
 }
 
 /** The names of the request's custom tools (none when there is no translated request). */

@@ -21,7 +21,8 @@ type OpenBlock =
  * among tool_use blocks only. A tool call whose arguments never streamed (an empty-input tool sends only
  * `""`) gets its start input, `{}` at least, as one fragment, so its arguments always parse as JSON.
  * A call of a custom tool of the translated `request` (a JSON tool with an `input` string on Anthropic's
- * side) is a custom tool call again: its text comes as one fragment when the block stops.
+ * side) is a custom tool call again: its text comes as one fragment when the block stops (the text received
+ * so far when the output cap cut it off).
  */
 export function createAnthropicStreamReader(request?: CanonicalRequest) {
   const customTools = customToolNames(request);
@@ -99,6 +100,8 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
         if (update) counts = mergeAnthropicUsageCounts(counts, update);
         const stopReason = event.delta?.stop_reason;
         return [
+          // A block the stop reason finds still open (the cap cut it off) ends here, before the finish.
+          ...(stopReason ? [...blocks.keys()].sort((a, b) => a - b).flatMap(stopBlock) : []),
           ...(update?.outputTokens !== undefined ? [{ type: 'usage' as const, usage: toTokenUsage(counts) }] : []),
           ...(stopReason ? [{ type: 'finish' as const, reason: mapAnthropicStopReason(stopReason), raw: stopReason }] : []),
         ];

@@ -2,15 +2,15 @@ import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { stringifyWithResponseCost } from './responses-event-frame.ts';
-import { messageItem, outputItemId, reasoningItem, responseObject, toolCallItem } from './responses-output-items.ts';
+import { messageItem, outputItemId, reasoningItem, responseObject, toolCallItem, type ItemStatus } from './responses-output-items.ts';
 import { toResponsesStatus } from './responses-status.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
 /**
  * A canonical answer as a response object: reasoning items (the thinking as summary text, a signature or
  * encrypted content carried in `encrypted_content`), one message item per run of text, function and custom
- * tool calls, the status (incomplete for the output cap or the content filter, and so is a message they cut
- * off), and usage, with `cost` when the presentation injects it. The id is the gateway's (`resp_…`): a
+ * tool calls, the status (incomplete for the output cap or the content filter, and so is a message or call
+ * they cut off), and usage, with `cost` when the presentation injects it. The id is the gateway's (`resp_…`): a
  * translated answer is stored nowhere.
  */
 export function writeResponsesResponse(response: CanonicalResponse, presentation: Presentation): string {
@@ -31,9 +31,9 @@ export function writeResponsesResponse(response: CanonicalResponse, presentation
     }
   }
   const end = toResponsesStatus(response.finish);
-  // The output cap and the content filter stop the answer in its last item: a message they cut off is incomplete.
-  const last = output.at(-1) as ReturnType<typeof messageItem> | undefined;
-  if (end.status === 'incomplete' && last?.type === 'message') last.status = 'incomplete';
+  // The output cap and the content filter stop the answer in its last item: a message or call they cut off is incomplete.
+  const last = output.at(-1) as { type: string; status: ItemStatus } | undefined;
+  if (end.status === 'incomplete' && last && last.type !== 'reasoning') last.status = 'incomplete';
   const usage = response.usage ?? ZERO_USAGE;
   const build = (usageShown: Record<string, unknown>) =>
     responseObject({

@@ -11,7 +11,8 @@ import { renderResponsesUsage } from './responses-usage.ts';
 type OpenItem =
   | { kind: 'message'; index: number; id: string; text: string }
   | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean; signature?: string; encrypted?: string }
-  | { kind: 'tool'; index: number; id: string; toolIndex: number; callId: string; name: string; custom: boolean; input: string };
+  /** `ended`: its input is whole, but it is closed by what comes next, which says whether the output cap cut it off. */
+  | { kind: 'tool'; index: number; id: string; toolIndex: number; callId: string; name: string; custom: boolean; input: string; ended: boolean };
 type MessageItem = Extract<OpenItem, { kind: 'message' }>;
 type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
 
@@ -20,8 +21,8 @@ type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
  * and response.in_progress first; then one output item at a time, each added, given its deltas and done
  * before the next is added (a message with one output_text part; reasoning with one summary part; a
  * function_call or custom_tool_call with its argument or input deltas); finally response.completed (or
- * response.incomplete for the output cap and the content filter, the message they cut off `incomplete` as
- * OpenAI marks it) with every item and the usage (with `cost`
+ * response.incomplete for the output cap and the content filter, the message or call they cut off
+ * `incomplete` as OpenAI marks it) with every item and the usage (with `cost`
  * when injected), written by `end` once the final usage is known. Every event carries a `sequence_number`
  * from 0; item events carry `output_index` and `item_id`. An upstream error, or the gateway's own failure
  * after the first byte (`fail`), becomes an `error` event and response.failed, and ends the output; the
@@ -89,6 +90,11 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     return frames + emit('response.reasoning_summary_text.delta', { ...location, delta: text });
   }
 
+  /** Whether the finish (when one closes the item) is the output cap or the content filter, which cut the item off. */
+  function cutOffByFinish(): boolean {
+    return toResponsesStatus(finish).status === 'incomplete';
+  }
+
   /** Ends the open item with its `.done` events; the item joins the response's output. */
   function close(): string {
     const closing = item;
@@ -101,7 +107,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
       frames += emit('response.output_text.done', { ...where, content_index: 0, text: closing.text, logprobs: [] });
       frames += emit('response.content_part.done', { ...where, content_index: 0, part: outputTextPart(closing.text) });
       // Closed by a finish for the output cap or the content filter, the message is the text they cut off.
-      finished = messageItem(closing.id, toResponsesStatus(finish).status === 'incomplete' ? 'incomplete' : 'completed', closing.text);
+      finished = messageItem(closing.id, cutOffByFinish() ? 'incomplete' : 'completed', closing.text);
     } else if (closing.kind === 'reasoning') {
       if (closing.summaryOpen) {
         frames += emit('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: closing.text });
@@ -113,7 +119,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
       frames += closing.custom
         ? emit('response.custom_tool_call_input.done', { ...where, input: closing.input })
         : emit('response.function_call_arguments.done', { ...where, arguments: closing.input });
-      finished = toolCallItem(closing.id, 'completed', call);
+      finished = toolCallItem(closing.id, cutOffByFinish() ? 'incomplete' : 'completed', call);
     }
     done.push(finished);
     return frames + emit('response.output_item.done', { output_index: closing.index, item: finished });
@@ -143,19 +149,21 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
         return open((index) => {
           const id = outputItemId(custom ? 'custom_tool_call' : 'function_call', presentation.responseId, index);
           return {
-            next: { kind: 'tool' as const, index, id, toolIndex: event.index, callId, name: event.name, custom, input: '' },
+            next: { kind: 'tool' as const, index, id, toolIndex: event.index, callId, name: event.name, custom, input: '', ended: false },
             added: toolCallItem(id, 'in_progress', { callId, name: event.name, input: '', custom }),
           };
         }).frames;
       }
       case 'tool-call-delta': {
-        if (item?.kind !== 'tool' || item.toolIndex !== event.index || !event.argumentsDelta) return '';
+        if (item?.kind !== 'tool' || item.toolIndex !== event.index || item.ended || !event.argumentsDelta) return '';
         item.input += event.argumentsDelta;
         const type = item.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
         return emit(type, { item_id: item.id, output_index: item.index, delta: event.argumentsDelta });
       }
       case 'tool-call-end':
-        return item?.kind === 'tool' && item.toolIndex === event.index ? close() : '';
+        // Closed by the next item or the finish: an upstream ends the call before it says the cap cut it off.
+        if (item?.kind === 'tool' && item.toolIndex === event.index) item.ended = true;
+        return '';
       case 'finish':
         finish ??= event.reason;
         return close();
@@ -166,7 +174,8 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
 
   function failWith(failure: ResponsesFailure): string {
     if (closed) return '';
-    const frames = start();
+    // A call received whole is done as it was; only an item the failure cuts off is incomplete.
+    const frames = start() + (item?.kind === 'tool' && item.ended ? close() : '');
     closed = true;
     const output = item ? [...done, cutOffItem(item)] : done;
     item = undefined;

@@ -49,6 +49,22 @@ describe('custom tools on an Anthropic upstream', () => {
     ]);
   });
 
+  it('reads a custom call the output cap cut off as the text received so far, ended before the finish even when no block stop came', () => {
+    const reader = createAnthropicStreamReader(request);
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', model: 'claude', usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'apply_patch', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"input": "*** Begin Patch\\n*** Add Fi' } },
+      { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 16 } },
+    ].flatMap((event) => reader.push(event));
+    expect(events.slice(1).filter((event) => event.type !== 'usage')).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'toolu_1', name: 'apply_patch', custom: true },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '*** Begin Patch\n*** Add Fi' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: 'length', raw: 'max_tokens' },
+    ]);
+  });
+
   it('reads a complete answer calling a custom tool as a custom call carrying its text', () => {
     const answer = readMessagesResponse(
       { id: 'msg_1', model: 'claude', content: [{ type: 'tool_use', id: 'toolu_1', name: 'apply_patch', input: { input: 'patch text' } }], stop_reason: 'tool_use', usage: { input_tokens: 3, output_tokens: 4 } },
