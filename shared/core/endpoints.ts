@@ -10,6 +10,8 @@ export const ENDPOINTS = {
   responses: { group: 'responses', storesUpstreamObjects: true },
   /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */
   'responses.stored': { group: 'responses' },
+  /** Counting a Responses request's input tokens (not metered, as count_tokens). */
+  'responses.input_tokens': { group: 'responses' },
   /** Legacy text completions (`/v1/completions`). */
   completions: { group: 'completions' },
   embeddings: { group: 'embeddings' },

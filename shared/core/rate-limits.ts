@@ -29,13 +29,14 @@ export function limitChargesFor(key: KeyRecord, project: Project, estimatedToken
 }
 
 /**
- * The charges of a token count (count_tokens): the key's and the project's requests per minute, each in a
- * window of its own, so that counting never uses up what generation requests may send (Claude Code counts
- * often), while a flood of counts is still refused. Anthropic, too, limits token counting apart from
- * message creation.
+ * The charges of a token count (count_tokens, Responses' input_tokens): the key's and the project's
+ * requests per minute, each in a window of its own, so that counting never uses up what generation
+ * requests may send (Claude Code counts often), while a flood of counts is still refused. Anthropic, too,
+ * limits token counting apart from message creation. Both counting endpoints share the windows; `endpoint`
+ * names the one refused.
  */
-export function tokenCountChargesFor(key: KeyRecord, project: Project, now: number): NamedCharge[] {
-  return requestChargesFor(key, project, now).map((charge) => ({ ...charge, counterKey: `count-${charge.counterKey}`, label: `count_tokens ${charge.label}` }));
+export function tokenCountChargesFor(key: KeyRecord, project: Project, now: number, endpoint = 'count_tokens'): NamedCharge[] {
+  return requestChargesFor(key, project, now).map((charge) => ({ ...charge, counterKey: `count-${charge.counterKey}`, label: `${endpoint} ${charge.label}` }));
 }
 
 /** The requests-per-minute charges alone (the key's and the project's), for requests that use no tokens. */

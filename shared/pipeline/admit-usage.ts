@@ -135,12 +135,12 @@ export async function admitRequestRate(services: GatewayServices, admitted: { ke
 }
 
 /**
- * Rate limits for a token count (count_tokens): the requests per minute in windows of their own
+ * Rate limits for a token count (count_tokens, input_tokens): the requests per minute in windows of their own
  * (tokenCountChargesFor), nothing from the generation requests' windows, tokens or the balance.
  */
-export async function admitTokenCountRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }): Promise<Record<string, string>> {
+export async function admitTokenCountRate(services: GatewayServices, admitted: { key: KeyRecord; project: Project }, endpoint?: string): Promise<Record<string, string>> {
   const now = services.clock.now();
-  return acquireCharges(services, tokenCountChargesFor(admitted.key, admitted.project, now), now);
+  return acquireCharges(services, tokenCountChargesFor(admitted.key, admitted.project, now, endpoint), now);
 }
 
 async function acquireCharges(services: GatewayServices, charges: readonly NamedCharge[], now: number): Promise<Record<string, string>> {

@@ -64,6 +64,11 @@ describe('tokenCountChargesFor', () => {
       expect.objectContaining({ counterKey: `count-rpm#project#acme#${window}`, limit: 100, amount: 1, windowEndsAt, kind: 'requests' }),
     ]);
   });
+
+  it('counts the Responses input_tokens in the same counters, named after it', () => {
+    const charges = tokenCountChargesFor({ ...key, rpm: 5 }, project, now, 'input_tokens');
+    expect(charges).toEqual([expect.objectContaining({ counterKey: `count-rpm#key#key_abc#${window}`, label: 'input_tokens requests per minute of this key' })]);
+  });
 });
 
 describe('rateLimitHeaders', () => {

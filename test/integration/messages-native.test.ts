@@ -198,6 +198,13 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(upstream.received[0]?.path).toBe('/v1/messages/count_tokens');
   });
 
+  it('gives the provider’s refusal of a count in Anthropic’s error body with its status', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 404, readFixture('anthropic/count-tokens-error-404-not-found.json')));
+    const error = await client().messages.countTokens({ model: ask.model, messages: ask.messages }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(error).toMatchObject({ status: 404, error: { type: 'error', error: { type: 'not_found_error', message: 'model: claude-does-not-exist' } } });
+  });
+
   it("uses none of the requests per minute of real requests: counts have a window of their own, with the same limit", async () => {
     await gateway.admin({ command: 'project.create', projectId: 'counting' });
     await gateway.admin({ command: 'provider.set', projectId: 'counting', provider: 'anthropic', apiKey: PROVIDER_KEY, baseUrl: upstream.baseUrl });
