@@ -10,6 +10,8 @@ export const ENDPOINTS = {
   responses: { group: 'responses', storesUpstreamObjects: true },
   /** GET, DELETE, cancel and input items of a stored response (not metered: nothing is generated). */
   'responses.stored': { group: 'responses' },
+  /** Compacting a conversation (OpenAI's encrypted compaction): a generation, metered; nothing is stored. */
+  'responses.compact': { group: 'responses' },
   /** Counting a Responses request's input tokens (not metered, as count_tokens). */
   'responses.input_tokens': { group: 'responses' },
   /** Legacy text completions (`/v1/completions`). */

@@ -22,6 +22,8 @@ export interface RouteRequest {
   preferences: ProviderPreferences;
   /** The wire protocols the endpoint can reach, natively or by translation; providers speaking none are skipped. */
   protocols: readonly WireProtocolId[];
+  /** Why the endpoint reaches only those protocols (a native-only endpoint), told when no model speaks one. */
+  onlyThoseProtocolsBecause?: string;
   /** The kinds of model the endpoint serves (a chat request never reaches an embedding model). */
   modelKinds: readonly ModelKind[];
   /** The top-level parameters of the request body, for `require_parameters`. */
@@ -123,7 +125,8 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
   if (targets.length === 0) {
     if (reasons.length > 0 && reasons.every((reason) => reason.endsWith('not on the allowlist'))) throw modelNotAllowed(request.model, config.models);
     if (reasons.length > 0 && reasons.every((reason) => reason.endsWith(NOT_FOR_THIS_ENDPOINT))) {
-      throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.`, {
+      const because = request.onlyThoseProtocolsBecause ? ` ${request.onlyThoseProtocolsBecause}` : '';
+      throw new GatewayError('invalid_request', `The model is not served on this endpoint: ${reasons.join('; ')}.${because}`, {
         code: 'model_unsupported_for_endpoint',
         param: 'model',
       });

@@ -121,6 +121,8 @@ export interface CreatedUpstreamObject {
 export interface EndpointUpstream<Body extends RoutableBody = RoutableBody> {
   /** The provider protocols through which a provider serves the endpoint (an OpenAI-compatible one: `openai-chat`). */
   protocols: readonly WireProtocolId[];
+  /** Why no other protocol serves it, said in the 400 of a request whose models speak none of them. */
+  onlyThoseBecause?: string;
   /** The bridge to one target for this request. */
   bridgeTo(target: RouteTarget, body: Body): Bridge;
 }

@@ -10,6 +10,8 @@ export interface TargetScope {
   /** The wire protocols the endpoint can reach (natively or by translation). */
   protocols: readonly WireProtocolId[];
   modelKinds: readonly ModelKind[];
+  /** Why the endpoint reaches only those protocols, for the 400 when the request's models speak none. */
+  onlyThoseBecause?: string | undefined;
 }
 
 /**
@@ -27,6 +29,7 @@ export function planTargets(services: GatewayServices, admitted: AdmittedRequest
       failoverEnabled: body.route === 'fallback' || project.failover,
       preferences,
       protocols: scope.protocols,
+      ...(scope.onlyThoseBecause ? { onlyThoseProtocolsBecause: scope.onlyThoseBecause } : {}),
       modelKinds: scope.modelKinds,
       // Only `require_parameters` looks at them; sent as null or false, a parameter asks for nothing.
       parameters: preferences.require_parameters

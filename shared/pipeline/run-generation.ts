@@ -49,7 +49,11 @@ export async function runGeneration<Body extends RoutableBody>(
   const routed = endpoint.refineRouting ? await endpoint.refineRouting(body, { config, services }) : body;
   const targets =
     endpoint.targetsWithoutModel?.(routed, admitted) ??
-    planTargets(services, admitted, routed, { protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS, modelKinds: endpoint.modelKinds });
+    planTargets(services, admitted, routed, {
+      protocols: endpoint.upstream?.protocols ?? REACHABLE_PROTOCOLS,
+      modelKinds: endpoint.modelKinds,
+      onlyThoseBecause: endpoint.upstream?.onlyThoseBecause,
+    });
   // The protocols of every target load before anything is reserved (a warm request has none to load), so
   // failing over never waits for one.
   const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, bridgeTarget(target))));

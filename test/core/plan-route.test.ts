@@ -163,6 +163,13 @@ describe('eligibility', () => {
     expect(plan({ model: 'anthropic/claude-haiku-4-5', protocols: ['anthropic-messages'] }, projectConfig)).toEqual(['anthropic/claude-haiku-4-5']);
   });
 
+  it('says why a native-only endpoint reaches only its protocols when the model speaks none of them', () => {
+    const projectConfig = config({ providers: [provider('anthropic', { protocol: 'anthropic-messages' })], models: [allowed('anthropic/claude-haiku-4-5')] });
+    const error = refusal(() => plan({ model: 'anthropic/claude-haiku-4-5', protocols: ['openai-responses'], onlyThoseProtocolsBecause: 'Its output only OpenAI can read.' }, projectConfig));
+    expect(error.code).toBe('model_unsupported_for_endpoint');
+    expect(error.message).toMatch(/served over anthropic-messages, which this endpoint does not serve\. Its output only OpenAI can read\.$/);
+  });
+
   it('refuses a model of another kind (an embedding model on a chat endpoint) with 400 model_unsupported_for_endpoint', () => {
     const projectConfig = config({ models: [allowed('openai/text-embedding-3-small', undefined, 'embedding')] });
     const error = refusal(() => plan({ model: 'openai/text-embedding-3-small' }, projectConfig));
