@@ -16,7 +16,7 @@ export interface EndpointApi {
   /** True when the provider receives the client's request as it was sent (its model id aside). */
   native: boolean;
   request(body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']): UpstreamRequest;
-  /** How a served answer is relayed; JSON unless said otherwise. */
+  /** How a served answer is relayed; unless given, events when the client asked for a stream and the provider answered one, else JSON. */
   answerKind?(response: Response, streamed: boolean): AnswerKind;
   /** A JSON answer's usage (tokens and units), id and finish, in canonical terms. */
   readResponse(payload: Record<string, unknown>): CanonicalResponse;
@@ -40,7 +40,8 @@ export function apiBridge(api: EndpointApi): Bridge {
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
     relayUpstreamError: relayOpenAiUpstreamError,
     clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
-    answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed ? 'stream' : 'json'),
+    // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
+    answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),
     readResponse: (payload) => api.readResponse(payload as Record<string, unknown>),
     presentResponse({ text, payload, canonical, usage, upstreamContentType }, presentation) {
       const answer = { ...canonical, usage };
@@ -55,4 +56,8 @@ export function apiBridge(api: EndpointApi): Bridge {
     renderError: renderOpenAiError,
     createBytesMeter: () => api.createBytesMeter?.() ?? NO_BYTES_METER,
   };
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').trim().toLowerCase().startsWith('text/event-stream');
 }

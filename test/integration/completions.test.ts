@@ -78,6 +78,19 @@ describe('POST /v1/completions through the openai SDK', () => {
     ]);
   });
 
+  it('bills by its usage and shows as it came the JSON answer of a provider that ignored `stream: true`', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, completion));
+    const response = await fetch(`${gateway.url}/v1/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'legacy-stream-ignored' },
+      body: JSON.stringify({ model: 'openai/gpt-3.5-turbo-instruct', prompt: 'x', stream: true }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(JSON.parse(await response.text())).toEqual(JSON.parse(completion));
+    const record = await generationOf(gateway, key, 'legacy-stream-ignored');
+    expect(record).toMatchObject({ tokens_prompt: 14, tokens_completion: 16, estimated: false, status: 'completed' });
+  });
+
   it('relays the usage chunk as sent to a client that asked for it', async () => {
     upstream.answerWith((_request, response) => sendSse(response, streamEvents, 0));
     const response = await fetch(`${gateway.url}/v1/completions`, {

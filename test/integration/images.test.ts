@@ -49,6 +49,24 @@ describe('POST /v1/images/generations through the openai SDK', () => {
     expect(answer.data?.[0]?.url).toBe((JSON.parse(recorded) as { data: Array<{ url: string }> }).data[0]?.url);
   });
 
+  it('bills and shows as it came the JSON answer of a provider that ignored `stream: true`', async () => {
+    const recorded = readFixture('other/openai-images-generations-b64.json');
+    upstream.answerWith((_request, response) => sendJson(response, 200, recorded));
+
+    const response = await fetch(`${gateway.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'images-stream-ignored' },
+      body: JSON.stringify({ model: 'openai/dall-e-3', prompt: 'A baby sea otter', n: 2, stream: true }),
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(JSON.parse(await response.text())).toEqual(JSON.parse(recorded));
+    const record = await generationOf(gateway, key, 'images-stream-ignored');
+    expect(record).toMatchObject({ status: 'completed', billed_units: { requests: 1, images: 2 } });
+    expect(record.total_cost).toBe(0.08);
+  });
+
   it('relays the provider refusing a parameter as its own 400, naming the parameter', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 400, readFixture('other/openai-images-gpt-image-response-format-error.json')));
     const refusal = await gateway
