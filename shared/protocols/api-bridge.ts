@@ -1,6 +1,7 @@
 import type { CanonicalResponse } from '../canonical/canonical-response.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
-import type { GatewayRequest } from '../http/gateway-http.ts';
+import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { createSseDecoder } from '../transport/stream-decoder.ts';
 import { NO_BYTES_METER, type AnswerKind, type Bridge, type BytesMeter, type UpstreamRequest } from './bridge.ts';
 import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
@@ -29,6 +30,8 @@ export interface EndpointApi {
   /** Meters an answer relayed as bytes. */
   createBytesMeter?(): BytesMeter;
   clientAskedForStreamUsage?(body: Record<string, unknown>): boolean;
+  /** A provider's refusal of the request as the client sees it; unless given, as the provider sent it (an OpenAI-compatible error). */
+  relayUpstreamError?(answer: UpstreamErrorAnswer): GatewayResponse;
 }
 
 const NOTHING_TO_READ: StreamReader = { push: () => [] };
@@ -38,7 +41,7 @@ export function apiBridge(api: EndpointApi): Bridge {
   return {
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
-    relayUpstreamError: relayOpenAiUpstreamError,
+    relayUpstreamError: (answer) => (api.relayUpstreamError ?? relayOpenAiUpstreamError)(answer),
     clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
     // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
     answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),

@@ -92,6 +92,23 @@ describe('POST /v1/rerank over plain HTTP, in Cohere v2 shape', () => {
     expect(await generationOf(gateway, key, 'rerank-together')).toMatchObject({ provider: 'together', tokens_prompt: 2966 });
   });
 
+  it("relays a provider's refusal in OpenAI's error format with its status, whatever the dialect", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 400, { detail: 'The query is too long: 8193 tokens, at most 8000.' }));
+    const voyage = await rerank({ model: 'voyage/rerank-2.5', query: 'q', documents: ['d'] });
+    expect(voyage.status).toBe(400);
+    expect(await voyage.json()).toEqual({ error: { message: 'The query is too long: 8193 tokens, at most 8000.', type: 'invalid_request_error', code: null, param: null } });
+
+    upstream.answerWith((_request, response) => sendJson(response, 422, { detail: [{ loc: ['body', 'top_n'], msg: 'ensure this value is greater than 0', type: 'value_error' }] }));
+    const together = await rerank({ model: 'together/Salesforce/Llama-Rank-v1', query: 'q', documents: ['d'] });
+    expect(together.status).toBe(422);
+    expect(await together.json()).toMatchObject({ error: { message: 'top_n: ensure this value is greater than 0', type: 'invalid_request_error' } });
+
+    upstream.answerWith((_request, response) => sendJson(response, 400, { id: 'c0e1e9a4', message: 'invalid request: list of documents must not be empty' }));
+    const cohere = await rerank({ model: 'cohere/rerank-v3.5', query: 'q', documents: ['d'] });
+    expect(cohere.status).toBe(400);
+    expect(await cohere.json()).toMatchObject({ error: { message: 'invalid request: list of documents must not be empty', type: 'invalid_request_error' } });
+  });
+
   it('refuses a chat model with 400 model_unsupported_for_endpoint', async () => {
     const response = await rerank({ model: 'openai/gpt-4o-mini', query: 'q', documents: ['d'] });
     expect(response.status).toBe(400);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cohereRerank } from '../../shared/protocols/rerank/cohere-rerank.ts';
 import { jinaRerank } from '../../shared/protocols/rerank/jina-rerank.ts';
+import { readRerankErrorWords } from '../../shared/protocols/rerank/rerank-errors.ts';
 import { readRerankRequest, searchUnitsBound } from '../../shared/protocols/rerank/rerank-request.ts';
 import { voyageRerank } from '../../shared/protocols/rerank/voyage-rerank.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -39,5 +40,23 @@ describe('searchUnitsBound', () => {
   it('counts a search unit per 100 documents, a long document as one per 500 bytes', () => {
     expect(searchUnitsBound({ model: 'm', query: 'q', documents: Array.from({ length: 100 }, () => 'short') })).toEqual({ searchUnits: 1 });
     expect(searchUnitsBound({ model: 'm', query: 'q', documents: ['x'.repeat(50_001)] })).toEqual({ searchUnits: 2 });
+  });
+});
+
+describe('readRerankErrorWords', () => {
+  const answer = (status: number, body: string) => ({ status, retryAfter: null, contentType: 'application/json', body });
+
+  it('reads the kind from the status when the body names none', () => {
+    expect(readRerankErrorWords(answer(404, JSON.stringify({ detail: 'Model not found' })))).toEqual({ type: 'not-found', message: 'Model not found' });
+    expect(readRerankErrorWords(answer(413, JSON.stringify({ message: 'too many documents' })))).toEqual({ type: 'request-too-large', message: 'too many documents' });
+  });
+
+  it("keeps an OpenAI-compatible server's own type, code and param", () => {
+    const body = JSON.stringify({ error: { message: 'bad top_n', type: 'invalid_request_error', code: 'invalid_value', param: 'top_n' } });
+    expect(readRerankErrorWords(answer(400, body))).toEqual({ type: 'invalid-request', message: 'bad top_n', code: 'invalid_value', param: 'top_n' });
+  });
+
+  it('says the status when the body says nothing', () => {
+    expect(readRerankErrorWords(answer(400, ''))).toEqual({ type: 'invalid-request', message: 'The provider refused the request (HTTP 400).' });
   });
 });

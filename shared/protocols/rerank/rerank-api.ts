@@ -6,12 +6,13 @@ import { nativeJsonRequest } from '../native-json-request.ts';
 import { presentWithUsageCost } from '../usage-cost.ts';
 import { writeCohereRerankAnswer } from './cohere-rerank.ts';
 import { rerankProtocols } from './registry.ts';
+import { relayRerankUpstreamError } from './rerank-errors.ts';
 import { readRerankRequest, type RerankRequest } from './rerank-request.ts';
 
 /**
  * The rerank API of one provider, chosen by the dialect it speaks: a Cohere-dialect provider receives the
  * client's request as sent (its answer back untouched); any other receives it written in its dialect, and
- * its answer is rewritten in Cohere's v2 shape.
+ * its answer is rewritten in Cohere's v2 shape. A provider's refusal reaches the client in OpenAI's error format.
  */
 export function rerankApi(providerProtocols: readonly WireProtocolId[], request: RerankRequest): EndpointApi {
   const dialect = rerankProtocols[providerProtocols.find(isRerankProtocol) ?? 'cohere-rerank'];
@@ -35,5 +36,6 @@ export function rerankApi(providerProtocols: readonly WireProtocolId[], request:
       const written = writeCohereRerankAnswer(read(payload), canonical);
       return presentation.injectCost ? stringifyWithUsageCost(written, {}, presentation.priceUsd(answer.usage)) : JSON.stringify(written);
     },
+    relayUpstreamError: relayRerankUpstreamError,
   };
 }
