@@ -103,6 +103,22 @@ describe('pass-through of other /v1/* routes', () => {
     expect(record.total_cost).toBeCloseTo((10 * 300 + 4 * 900) / 1e9, 12);
   });
 
+  it("bills a retrieve as a request only, not the tokens of the object it reads (a batch's, polled)", async () => {
+    const batch = { id: 'batch_abc123', object: 'batch', endpoint: '/v1/chat/completions', status: 'completed', request_counts: { total: 100, completed: 100, failed: 0 } };
+    const usage = { input_tokens: 1_500_000, input_tokens_details: { cached_tokens: 0 }, output_tokens: 500_000, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2_000_000 };
+    upstream.answerWith((_request, response) => sendJson(response, 200, { ...batch, usage }));
+    await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 1000, outputMicrosPer1k: 2000, requestMicros: 7 });
+
+    for (const poll of ['batch-poll-1', 'batch-poll-2']) {
+      const response = await call(`/v1/batches/${batch.id}`, { headers: { 'x-request-id': poll } });
+      expect(await response.json()).toEqual({ ...batch, usage });
+      const record = await generationOf(gateway, key, poll);
+      expect(record).toMatchObject({ model: 'openai/*', tokens_prompt: 0, tokens_completion: 0, billed_units: { requests: 1 } });
+      expect(record.total_cost).toBe(0.000007);
+    }
+    await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 0, outputMicrosPer1k: 0, requestMicros: 7 });
+  });
+
   it('refuses a model that is not on the allowlist with 403, as on every route', async () => {
     const response = await call('/v1/fim/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'openai/gpt-5', prompt: 'x' }) });
     expect(response.status).toBe(403);

@@ -13,9 +13,12 @@ import type { PassThroughRequest } from './pass-through-request.ts';
  * Any other route of a provider's API, passed through: the client's method, path, query string and body
  * (with the provider's model id when it names a model), the provider's status, content type and body back
  * (JSON, events or bytes). Metered by the request, and by the usage the provider reports, if it does
- * (chat-style `prompt_tokens` or Responses-style `input_tokens`, at the top or under `response`).
+ * (chat-style `prompt_tokens` or Responses-style `input_tokens`, at the top or under `response`) in answer
+ * to a request that makes something (not a GET, HEAD or DELETE).
  */
 export function passThroughApi(request: PassThroughRequest): EndpointApi {
+  const readsOnly = METHODS_THAT_READ.has(request.method.toUpperCase());
+  const reportedUsage = (payload: Record<string, unknown>) => (readsOnly ? undefined : usageReportedIn(payload));
   return {
     native: true,
     request: (_body, upstreamModel) => upstreamRequest(request, upstreamModel),
@@ -56,8 +59,15 @@ function upstreamRequest(request: PassThroughRequest, upstreamModel: string): Up
   }
 }
 
+/**
+ * Methods that only read (or remove) what earlier requests made: the usage in their answer is the object's
+ * (a batch's, an Assistants run's, all its tokens so far), not this request's, and reading it would bill it
+ * again at every poll. Such a request is billed as a request only.
+ */
+const METHODS_THAT_READ = new Set(['GET', 'HEAD', 'DELETE']);
+
 /** The usage a provider reports in an answer or event, in whichever of OpenAI's shapes (none: undefined). */
-function reportedUsage(payload: Record<string, unknown>): TokenUsage | undefined {
+function usageReportedIn(payload: Record<string, unknown>): TokenUsage | undefined {
   const usage = asJsonObject(payload.usage ?? asJsonObject(payload.response)?.usage);
   if (!usage) return undefined;
   if ('prompt_tokens' in usage) return readChatUsage(usage);
