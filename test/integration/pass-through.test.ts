@@ -116,6 +116,11 @@ describe('pass-through of other /v1/* routes', () => {
       expect(record).toMatchObject({ model: 'openai/*', tokens_prompt: 0, tokens_completion: 0, billed_units: { requests: 1 } });
       expect(record.total_cost).toBe(0.000007);
     }
+    // Nor is the request's cost written into the object's usage when the project injects usage cost.
+    await gateway.admin({ command: 'project.update', projectId: 'open', usageInjection: true });
+    const injected = await call(`/v1/batches/${batch.id}`);
+    expect(await injected.json()).toEqual({ ...batch, usage });
+    await gateway.admin({ command: 'project.update', projectId: 'open', usageInjection: false });
     await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 0, outputMicrosPer1k: 0, requestMicros: 7 });
   });
 

@@ -38,6 +38,8 @@ export function passThroughApi(request: PassThroughRequest): EndpointApi {
       },
     }),
     createBytesMeter: () => ({ push: () => undefined, end: () => ({ usage: ZERO_USAGE }) }),
+    // A read's answer is the object as the provider keeps it: the usage there is not this request's to price.
+    ...(readsOnly ? { presentResponse: (text: string) => text } : {}),
   };
 }
 
