@@ -31,6 +31,8 @@ export const usageRecordSchema = z.object({
   model: z.string(),
   provider: z.string(),
   upstreamId: z.string().optional(),
+  /** The id the client found in the answer's body (the upstream's, or a translated answer's `msg_…`): the generation is looked up by it too. */
+  answerId: z.string().optional(),
   streamed: z.boolean(),
   status: z.enum(['completed', 'failed', 'cancelled']),
   httpStatus: z.number().int(),

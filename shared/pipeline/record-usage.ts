@@ -44,6 +44,8 @@ export interface AttemptOutcome extends AttemptDescription {
   errorCode?: string;
   finishReason?: string;
   upstreamId?: string;
+  /** The id the client found in the answer's body (Bridge.answerId). */
+  answerId?: string;
   /** Sizes of what went upstream and came back, where the endpoint measures them (the tool bridge). */
   requestBytes?: number;
   responseBytes?: number;
@@ -102,6 +104,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     attribution: annotations.attribution ? { ...annotations.attribution, ...context.attribution } : { ...context.attribution },
   };
   if (outcome.upstreamId) record.upstreamId = outcome.upstreamId;
+  if (outcome.answerId) record.answerId = outcome.answerId;
   if (outcome.errorCode) record.errorCode = outcome.errorCode;
   // A price stored before prices were capped, or an absurd count: the tokens are kept, the cost held at the ceiling.
   else if (costBeyondRecord(cost)) record.errorCode = COST_BEYOND_RECORD;

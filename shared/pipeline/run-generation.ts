@@ -170,6 +170,9 @@ export async function runGeneration<Body extends RoutableBody>(
       // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
       const status = taken.response.status;
       outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(json.usage), ...json.described };
+      // The id the client finds in the body, for looking the generation up by it (a stream written from the answer has the writer's).
+      const answerId = bridge.answerId(upstreamId, presentation.responseId, stream !== undefined);
+      if (answerId) outcome.answerId = answerId;
       if (stream) return { status, headers: { 'content-type': bridge.streamContentType, 'cache-control': 'no-cache', ...servedBy }, body: stream };
       return { status, headers: { 'content-type': json.contentType, ...servedBy }, body: json.body };
     } catch (thrown) {

@@ -70,6 +70,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
       const failure = output.heldFailure?.() ?? (settlement.outcome === 'failed' ? settlement.error : undefined);
       const failed = failure !== undefined || observed.upstreamError !== undefined;
       const errorCode = failure?.code ?? observed.upstreamError?.type;
+      const answerId = bridge.answerId(observed.upstreamId, presentation.responseId, false);
       await answer.settlement.settle({
         ...answer.attempt,
         status: failed ? 'failed' : settlement.outcome,
@@ -78,6 +79,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
         ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
+        ...(answerId ? { answerId } : {}),
       });
     },
   });

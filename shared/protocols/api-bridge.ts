@@ -46,6 +46,8 @@ export function apiBridge(api: EndpointApi): Bridge {
     // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
     answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),
     readResponse: (payload) => api.readResponse(payload as Record<string, unknown>),
+    // A native answer is the upstream's, id included; another API's answer is written by the endpoint.
+    answerId: (upstreamId) => (api.native ? upstreamId : undefined),
     presentResponse({ text, payload, canonical, usage, upstreamContentType }, presentation) {
       const answer = { ...canonical, usage };
       const body = api.presentResponse ? api.presentResponse(text, payload, answer, presentation) : presentWithUsageCost(text, payload, usage, presentation);

@@ -75,6 +75,13 @@ export interface Bridge {
   isCompleteAnswer?(payload: Record<string, unknown>): boolean;
   /** The upstream's complete answer in canonical terms (usage, finish, id), read knowing the request when translated. */
   readResponse(payload: unknown): CanonicalResponse;
+  /**
+   * The id the client finds in the answer's body, recorded so that the generation can be looked up by it:
+   * the upstream's own when its answer passes through, else the client protocol's writer's (`msg_…`,
+   * `resp_…`). `written`: the gateway wrote the answer itself even on a native bridge (a complete answer
+   * shown as a stream). Undefined when the answer has no id the gateway knows.
+   */
+  answerId(upstreamId: string | undefined, responseId: string, written: boolean): string | undefined;
   /** The complete answer as the client sees it, with its content type. */
   presentResponse(answer: { text: string; payload: Record<string, unknown>; canonical: CanonicalResponse; usage: TokenUsage; upstreamContentType: string }, presentation: Presentation): { body: string; contentType: string };
   /** How the upstream frames its stream (SSE, or AWS event-stream, whose codec loads on first use). */
@@ -179,7 +186,7 @@ function protocolSides(
   client: ClientProtocol,
   upstream: UpstreamProtocol,
   upstreamBody: (body: Record<string, unknown>, upstreamModel: string, clientHeaders: GatewayRequest['headers']) => string,
-): Omit<ProtocolBridge, 'native' | 'readResponse' | 'presentResponse' | 'createStreamReader' | 'createClientStream'> {
+): Omit<ProtocolBridge, 'native' | 'readResponse' | 'answerId' | 'presentResponse' | 'createStreamReader' | 'createClientStream'> {
   return {
     client,
     upstream,
@@ -224,6 +231,7 @@ function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage
     ...protocolSides(client, upstream, (body, upstreamModel, clientHeaders) => carriage.requestBody(body, upstreamModel, clientHeaders)),
     native: true,
     readResponse: (payload) => upstream.readResponse(payload),
+    answerId: (upstreamId, responseId, written) => (written ? client.answerId(upstreamId, responseId) : upstreamId),
     presentResponse: ({ text, payload, usage, upstreamContentType }, presentation) => ({
       body: client.presentNativeResponse(text, payload, usage, presentation),
       contentType: upstreamContentType,
@@ -261,6 +269,7 @@ function canonicalAnswerBridge(
     ...protocolSides(client, upstream, upstreamBody),
     native: false,
     readResponse: (payload) => upstream.readResponse(payload, request?.()),
+    answerId: (upstreamId, responseId) => client.answerId(upstreamId, responseId),
     presentResponse: ({ canonical, usage }, presentation) => ({ body: client.writeResponse({ ...canonical, usage }, presentation), contentType: 'application/json' }),
     createStreamReader: () => upstream.createStreamReader(request?.()),
     createClientStream: (presentation) => client.createStreamWriter(presentation),

@@ -96,6 +96,12 @@ export interface ClientProtocolSide {
   clientAskedForStreamUsage(body: Record<string, unknown>): boolean;
   /** A translated complete answer, serialised in this protocol. */
   writeResponse(response: CanonicalResponse, presentation: Presentation): string;
+  /**
+   * The id this protocol's writers give an answer (writeResponse, createStreamWriter), from the upstream's
+   * own id and the presentation's `responseId`: the id the client finds in the body and may look its
+   * generation up by.
+   */
+  answerId(upstreamId: string | undefined, responseId: string): string;
   /** Canonical events as this protocol's stream frames (a translated stream). */
   createStreamWriter(presentation: Presentation): ClientStream;
   /** An upstream's error words rendered as this protocol's error body. */

@@ -54,6 +54,38 @@ describe('runGeneration', () => {
     expect(prepaid.records[0]?.reservedNanos).toBe(prepaid.reservedNanos());
   });
 
+  describe('the id the client finds in the answer, recorded to look the generation up by', () => {
+    const chatId = (JSON.parse(chatAnswer) as { id: string }).id;
+    const messagesOnGpt = { model: 'openai/gpt-4o-mini', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] };
+    const openai = () => createFakeGateway({ providers: [fakeProvider('openai', ['openai-chat'])], models: [{ slug: 'openai/gpt-4o-mini' }], fetch: async () => new Response(chatAnswer, { headers: { 'content-type': 'application/json' } }) });
+
+    it("is a native completion's own id, the upstream's", async () => {
+      const fake = openai();
+      await runGeneration(chatCompletionsEndpoint, request(hello), fake.services, route);
+      expect(fake.records[0]).toMatchObject({ upstreamId: chatId, answerId: chatId });
+    });
+
+    it("is a translated message's msg_ id, made of the request id", async () => {
+      const fake = openai();
+      const response = await runGeneration(messagesEndpoint, request(messagesOnGpt, '/v1/messages'), fake.services, route);
+      expect((JSON.parse(String(response.body)) as { id: string }).id).toBe('msg_genunit1');
+      expect(fake.records[0]).toMatchObject({ upstreamId: chatId, answerId: 'msg_genunit1' });
+    });
+
+    it("is the id of the stream the gateway wrote, not the upstream's, when a native upstream answered a streamed request whole", async () => {
+      const message = readFixture('anthropic/messages-nonstream-text.json');
+      const fake = createFakeGateway({
+        providers: [fakeProvider('anthropic', ['anthropic-messages'], 'x-api-key')],
+        models: [{ slug: 'anthropic/claude-haiku-4-5' }],
+        fetch: async () => new Response(message, { headers: { 'content-type': 'application/json' } }),
+      });
+      const streamed = { model: 'anthropic/claude-haiku-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'Hi' }] };
+      const response = await runGeneration(messagesEndpoint, request(streamed, '/v1/messages'), fake.services, route);
+      expect(await new Response(response.body as ReadableStream).text()).toContain('"id":"msg_genunit1"');
+      expect(fake.records[0]).toMatchObject({ upstreamId: (JSON.parse(message) as { id: string }).id, answerId: 'msg_genunit1' });
+    });
+  });
+
   describe('the balance reservation: the output cap once for every choice the provider bills', () => {
     // 150 and 600 nano-USD a token, 3,000 a request; the prompt bound is the body's bytes plus 100 tokens a prompt.
     const rates = [{ slug: 'openai/gpt-4o-mini', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600, requestPriceMicros: 3 }];

@@ -137,3 +137,23 @@ describe('streamAnswer of a chat stream that closes before its answer is complet
     expect(settled[0]).toMatchObject({ status: 'completed', httpStatus: 200, finishReason: 'tool_calls' });
   });
 });
+
+describe('streamAnswer: the id the client saw, for looking its generation up', () => {
+  const idOfFirstEvent = (events: string[]) => {
+    const data = JSON.parse((events[0] ?? '').slice((events[0] ?? '').indexOf('data: ') + 'data: '.length)) as { id?: string; message?: { id: string } };
+    return data.id ?? data.message?.id;
+  };
+
+  it("settles a native stream with its chunks' id, the upstream's", async () => {
+    const { events, settled } = await answer(recorded.join(''), { showUsage: true });
+    expect(settled[0]?.answerId).toBe(idOfFirstEvent(events));
+    expect(settled[0]?.answerId).toBe(settled[0]?.upstreamId);
+  });
+
+  it("settles a translated Messages stream with the writer's msg_ id, not the upstream's", async () => {
+    const clientBody = { model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'multiply' }] };
+    const { events, settled } = await answer(recorded.join(''), { showUsage: true, client: anthropicMessagesProtocol, clientBody });
+    expect(idOfFirstEvent(events)).toBe('msg_gateway1');
+    expect(settled[0]).toMatchObject({ answerId: 'msg_gateway1', upstreamId: expect.stringMatching(/^chatcmpl-/) });
+  });
+});

@@ -10,7 +10,7 @@ import { buildUpstreamMessagesBody, type MessagesRequest } from './messages-requ
 import { readMessagesRequest } from './messages-request-reader.ts';
 import { writeMessagesRequest } from './messages-request-writer.ts';
 import { isAnthropicMessage, readMessagesResponse } from './messages-response-reader.ts';
-import { writeMessagesResponse } from './messages-response-writer.ts';
+import { messagesAnswerId, writeMessagesResponse } from './messages-response-writer.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
 
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -49,11 +49,12 @@ export const anthropicMessagesProtocol: WireProtocol = {
   // Anthropic streams always carry usage.
   clientAskedForStreamUsage: () => true,
   writeResponse: writeMessagesResponse,
+  answerId: messagesAnswerId,
   presentNativeResponse: (text, payload, usage, presentation) => presentWithUsageCost(text, payload, usage, presentation, renderAnthropicUsage),
   createStreamWriter(presentation) {
     const writer = createMessagesEventWriter({
       model: presentation.model,
-      messageId: `msg_${presentation.responseId}`,
+      messageId: messagesAnswerId(undefined, presentation.responseId),
       inputTokensEstimate: presentation.promptTokensEstimate,
       ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
     });

@@ -6,6 +6,11 @@ import type { Presentation } from '../wire-protocol.ts';
 import { anthropicStopOf } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
 
+/** The id of a message the gateway writes: made of the request's id (an upstream's of another protocol would not read as Anthropic's). */
+export function messagesAnswerId(_upstreamId: string | undefined, responseId: string): string {
+  return `msg_${responseId}`;
+}
+
 /**
  * A canonical answer as an Anthropic message: reasoning as a thinking block (an empty signature when the
  * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
@@ -21,7 +26,7 @@ export function writeMessagesResponse(response: CanonicalResponse, presentation:
   const madeToolCalls = response.content.some((part) => part.type === 'tool-call');
   const usage = response.usage ?? ZERO_USAGE;
   const message = {
-    id: `msg_${presentation.responseId}`,
+    id: messagesAnswerId(response.id, presentation.responseId),
     type: 'message',
     role: 'assistant',
     model: response.model || presentation.model,

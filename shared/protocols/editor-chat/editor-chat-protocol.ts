@@ -1,4 +1,5 @@
 import { relayOpenAiUpstreamError, writeOpenAiErrorBody } from '../openai-chat/openai-errors.ts';
+import { chatAnswerId } from '../openai-chat/chat-response-writer.ts';
 import { readResponsesRequest } from '../openai-responses/responses-request-reader.ts';
 import type { ClientDialect } from '../wire-protocol.ts';
 import { editorStreamErrorFrame, renderEditorError } from './editor-errors.ts';
@@ -21,6 +22,7 @@ export const editorChatProtocol: ClientDialect = {
   readRequest: readResponsesRequest,
   clientAskedForStreamUsage: (body) => editorProfileOf(body).includeUsage,
   writeResponse: writeEditorResponse,
+  answerId: chatAnswerId,
   createStreamWriter: createEditorStreamWriter,
   writeErrorBody: writeOpenAiErrorBody,
   relayUpstreamError: relayOpenAiUpstreamError,

@@ -1,6 +1,7 @@
 import type { CanonicalEvent, MessageStartEvent } from '../../canonical/canonical-events.ts';
 import type { GatewayError } from '../../core/errors.ts';
 import { createChatChunkWriter } from '../openai-chat/chat-chunk-writer.ts';
+import { chatAnswerId } from '../openai-chat/chat-response-writer.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { heldUpstreamFailure, inBandErrorText } from './editor-errors.ts';
 import { THINK_CLOSE, THINK_OPEN } from './editor-think-block.ts';
@@ -26,6 +27,7 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
   const chunks = createChatChunkWriter({
     model: presentation.model,
     created: presentation.created,
+    fallbackId: chatAnswerId(undefined, presentation.responseId),
     includeUsage,
     ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
   });

@@ -13,6 +13,8 @@ export interface ChatChunkWriterOptions {
   priceUsd?: (usage: TokenUsage) => string;
   /** Unix seconds for `created` (the translation reads no clock); 0 when not given. */
   created?: number;
+  /** The completion id when the upstream names none (chatAnswerId's); `chatcmpl-translated` when not given. */
+  fallbackId?: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface ChatChunkWriterOptions {
  */
 export function createChatChunkWriter(options: ChatChunkWriterOptions) {
   let id = '';
+  const fallbackId = options.fallbackId ?? 'chatcmpl-translated';
   let started = false;
   let finished = false;
   let closed = false;
@@ -40,7 +43,7 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
   function open(): string[] {
     if (started) return [];
     started = true;
-    id ||= 'chatcmpl-translated';
+    id ||= fallbackId;
     return [chunk({ role: 'assistant', content: '' })];
   }
 
@@ -85,7 +88,7 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
       if (event.type === 'error') return write(event);
       // OpenAI's SDK only takes a chunk's usage when the chunk has an id, so an id is never empty.
       if (event.type === 'message-start') {
-        id ||= event.id || 'chatcmpl-translated';
+        id ||= event.id || fallbackId;
         if (event.model) model = event.model;
       }
       const opening = event.type === 'usage' ? [] : open();

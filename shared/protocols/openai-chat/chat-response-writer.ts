@@ -6,6 +6,14 @@ import { chatToolCallOf, type ChatToolCallOut } from './chat-request-types.ts';
 import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
+ * The id of a chat completion the gateway writes: the upstream's own, else one made of the request's id
+ * (never empty: OpenAI's SDK only takes a chunk's usage when the chunk has an id).
+ */
+export function chatAnswerId(upstreamId: string | undefined, responseId: string): string {
+  return upstreamId || `chatcmpl-${responseId}`;
+}
+
+/**
  * A canonical answer as a chat completion: texts joined into `content` (null when there are none, as
  * OpenAI sends beside tool calls), tool calls numbered in order, reasoning as `reasoning_content` (the
  * field DeepSeek, vLLM and LiteLLM use; signatures have no chat form), the finish reason, and usage counting
@@ -22,7 +30,7 @@ export function writeChatResponse(response: CanonicalResponse, presentation: Pre
   }
   const usage = response.usage ?? ZERO_USAGE;
   const completion = {
-    id: response.id || `chatcmpl-${presentation.responseId}`,
+    id: chatAnswerId(response.id, presentation.responseId),
     object: 'chat.completion',
     created: presentation.created,
     model: response.model || presentation.model,

@@ -7,7 +7,7 @@ import { buildUpstreamChatBody, chatBodyUsesCustomTools, type ChatCompletionRequ
 import { readChatRequest } from './chat-request-reader.ts';
 import { writeChatRequest } from './chat-request-writer.ts';
 import { isChatCompletion, readChatResponse } from './chat-response-reader.ts';
-import { writeChatResponse } from './chat-response-writer.ts';
+import { chatAnswerId, writeChatResponse } from './chat-response-writer.ts';
 import { createChatStreamReader } from './chat-stream-reader.ts';
 import { openAiStreamErrorFrame, readOpenAiErrorWords, relayOpenAiUpstreamError, renderOpenAiError, writeOpenAiErrorBody } from './openai-errors.ts';
 
@@ -32,11 +32,13 @@ export const openAiChatProtocol: WireProtocol = {
   readRequest: readChatRequest,
   clientAskedForStreamUsage: (body) => (body as ChatCompletionRequest).stream_options?.include_usage === true,
   writeResponse: writeChatResponse,
+  answerId: chatAnswerId,
   presentNativeResponse: presentChatCompletion,
   createStreamWriter(presentation) {
     const writer = createChatChunkWriter({
       model: presentation.model,
       created: presentation.created,
+      fallbackId: chatAnswerId(undefined, presentation.responseId),
       includeUsage: presentation.showUsage || presentation.injectCost,
       ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
     });

@@ -8,7 +8,7 @@ import { buildUpstreamResponsesBody } from './responses-request.ts';
 import { readResponsesRequest } from './responses-request-reader.ts';
 import { writeResponsesRequest } from './responses-request-writer.ts';
 import { isResponseObject, readResponsesResponse } from './responses-response-reader.ts';
-import { writeResponsesResponse } from './responses-response-writer.ts';
+import { responsesAnswerId, writeResponsesResponse } from './responses-response-writer.ts';
 import { createResponsesStreamReader } from './responses-stream-reader.ts';
 import { createResponsesStreamWriter } from './responses-stream-writer.ts';
 
@@ -35,6 +35,7 @@ export const openAiResponsesProtocol: WireProtocol = {
   // Every Responses stream ends with its usage in the terminal event.
   clientAskedForStreamUsage: () => true,
   writeResponse: writeResponsesResponse,
+  answerId: responsesAnswerId,
   presentNativeResponse: presentResponsesObject,
   createStreamWriter: createResponsesStreamWriter,
   createPassThrough: createResponsesPassThrough,

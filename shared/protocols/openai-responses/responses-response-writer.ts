@@ -6,6 +6,11 @@ import { messageItem, outputItemId, reasoningItem, responseObject, toolCallItem,
 import { toResponsesStatus } from './responses-status.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
+/** The id of a response the gateway writes: made of the request's id (`resp_…`). */
+export function responsesAnswerId(_upstreamId: string | undefined, responseId: string): string {
+  return `resp_${responseId}`;
+}
+
 /**
  * A canonical answer as a response object: reasoning items (the thinking as summary text, a signature or
  * encrypted content carried in `encrypted_content`), one message item per run of text, function and custom
@@ -37,7 +42,7 @@ export function writeResponsesResponse(response: CanonicalResponse, presentation
   const usage = response.usage ?? ZERO_USAGE;
   const build = (usageShown: Record<string, unknown>) =>
     responseObject({
-      id: `resp_${responseId}`,
+      id: responsesAnswerId(response.id, responseId),
       createdAt: presentation.created,
       model: response.model || presentation.model,
       status: end.status,

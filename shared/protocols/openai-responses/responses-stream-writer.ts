@@ -6,6 +6,7 @@ import { responsesFailureFrames, responsesFailureOf, responsesFailureOfGatewayEr
 import { responsesEventFrame, stringifyWithResponseCost } from './responses-event-frame.ts';
 import { messageItem, outputItemId, outputTextPart, reasoningItem, responseObject, summaryPart, toolCallItem } from './responses-output-items.ts';
 import { toResponsesStatus } from './responses-status.ts';
+import { responsesAnswerId } from './responses-response-writer.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
 type OpenItem =
@@ -30,7 +31,7 @@ type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
  * with what it had received.
  */
 export function createResponsesStreamWriter(presentation: Presentation): ClientStream & { fail(error: GatewayError): string } {
-  const responseId = `resp_${presentation.responseId}`;
+  const responseId = responsesAnswerId(undefined, presentation.responseId);
   const done: unknown[] = [];
   let model = presentation.model;
   let sequence = 0;
