@@ -109,8 +109,11 @@ export interface UsageSink {
 
 /** What the gateway remembers of past generations: the records, and who made the answers providers store. */
 export interface GenerationLookup {
-  /** A project's most recent record for a request id. */
-  findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined>;
+  /**
+   * A project's most recent record for an id: a request id, else the id its answer's body carried (the
+   * upstream's `chatcmpl-…`, a translated `msg_…`), recorded as the record's `answerId`.
+   */
+  findGeneration(projectId: string, id: string): Promise<UsageRecord | undefined>;
   /**
    * The project and provider that made a stored upstream answer (a Responses `resp_…` id), once its usage
    * record was written; undefined for an id the gateway never relayed (or not yet recorded).

@@ -6,15 +6,16 @@ import { admitRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 
 /**
- * GET /v1/generation?id=: the generation record of one of the key's project's requests. Records are
- * written asynchronously, so a record not (yet) found is a 404 that says so; a record of another project
- * is indistinguishable from a missing one.
+ * GET /v1/generation?id=: the generation record of one of the key's project's requests, by its request id
+ * (the `x-generation-id` header) or by the `id` its answer's body carried (OpenRouter's clients look up
+ * `completion.id`). Records are written asynchronously, so a record not (yet) found is a 404 that says so,
+ * by either id; a record of another project is indistinguishable from a missing one.
  */
 export async function handleGetGeneration(request: GatewayRequest, services: GatewayServices): Promise<GatewayResponse> {
   const { config } = await admitRequest(request, services, 'generation');
   const id = request.query.get('id');
   if (!id) {
-    throw new GatewayError('invalid_request', 'The query parameter "id" is required: GET /v1/generation?id=<request id>.', {
+    throw new GatewayError('invalid_request', 'The query parameter "id" is required: GET /v1/generation?id=<request id, or the id of its answer>.', {
       code: 'missing_id',
       param: 'id',
     });

@@ -1,4 +1,4 @@
-import { generationKey } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
+import { generationKey } from '../../shared/adapters/aws/generation-keys.ts';
 import type { LedgerOutcome, UsageLedger } from '../../shared/core/ports.ts';
 import type { UsageRecord } from '../../shared/core/usage-record.ts';
 

@@ -3,6 +3,7 @@ import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type T
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
+import { answerAliasKey, generationKey, hasAnswerAlias, STORED_RESPONSE_OWNER, storedResponseKey } from './generation-keys.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 import { cancelledByConflictOnly, retryOnConflict } from './transaction-conflicts.ts';
 
@@ -12,21 +13,6 @@ export interface UsageLedgerTables {
   /** How long generation records stay queryable through the API (the usage files keep them for good). */
   retentionDays: number;
 }
-
-export function generationKey(projectId: string, requestId: string): string {
-  return `${projectId}#${requestId}`;
-}
-
-/** The key of a stored answer's owner item; `@` cannot begin a project id, so it never meets a generation key. */
-export function storedResponseKey(responseId: string): string {
-  return `@response#${responseId}`;
-}
-
-/**
- * The sort key of the one owner item of a response id, so that a conditional put can see whether another
- * project holds it (items written before this key hold the record's id; findStoredResponse reads both).
- */
-export const STORED_RESPONSE_OWNER = 'owner';
 
 /** Told about a record whose response id another project owns: the record is applied, the id stays theirs. */
 export type ResponseIdTakenListener = (record: UsageRecord & { upstreamId: string }) => void;
@@ -40,8 +26,8 @@ function hasOwnerItem(record: UsageRecord): record is UsageRecord & { upstreamId
 }
 
 /**
- * Groups records (by index) into transactions of at most 100 items: a record's put, its owner item when it
- * has one, and one spend update per project of the group.
+ * Groups records (by index) into transactions of at most 100 items: a record's put, its owner item and its
+ * answer alias when it has them, and one spend update per project of the group.
  */
 function transactionChunks(indices: number[], recordAt: (index: number) => UsageRecord): number[][] {
   const chunks: number[][] = [];
@@ -50,7 +36,7 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
   let projects = new Set<string>();
   for (const index of indices) {
     const record = recordAt(index);
-    const own = hasOwnerItem(record) ? 2 : 1;
+    const own = 1 + (hasOwnerItem(record) ? 1 : 0) + (hasAnswerAlias(record) ? 1 : 0);
     const newProject = projects.has(record.projectId) ? 0 : 1;
     if (chunk.length > 0 && items + own + projects.size + newProject > MAX_TRANSACTION_ITEMS) {
       chunks.push(chunk);
@@ -73,7 +59,10 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
  * provider stores (a response) also writes, in the same transaction, a small item keyed by the upstream
  * id naming its project and provider, so that stored responses are reached only by their project. That
  * put is conditional too (no owner yet, or the same project): the first project to record an id keeps it,
- * whatever another project's upstream answers later with the same id.
+ * whatever another project's upstream answers later with the same id. A record whose answer carried an id
+ * of its own (a `chatcmpl-…`, a translated `msg_…`) also writes an alias of that id in the same
+ * transaction, keyed by project, answer id and record id: unconditional, since the record's own put already
+ * refuses a redelivery.
  */
 export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
   private readonly client: DynamoDBDocumentClient;
@@ -186,6 +175,7 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
           ConditionExpression: 'attribute_not_exists(recordId)',
         },
       });
+      if (hasAnswerAlias(record)) items.push({ Put: this.aliasPut(record, expiresAt) });
       if (hasOwnerItem(record) && !refusedClaims.has(index)) {
         const claimant = claimants.get(record.upstreamId);
         if (claimant === undefined) {
@@ -228,18 +218,36 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     return { items, recordOfItem, claimOfItem, unclaimed };
   }
 
-  async findGeneration(projectId: string, requestId: string): Promise<UsageRecord | undefined> {
+  /**
+   * A project's latest record for an id: a request id, else the id of an answer (through its alias). A
+   * request id wins over an answer id that happens to be the same; records written before aliases are
+   * found by their request id only.
+   */
+  async findGeneration(projectId: string, id: string): Promise<UsageRecord | undefined> {
+    const byRequest = await this.latestRecord(generationKey(projectId, id));
+    if (byRequest) return byRequest;
+    const aliases = await this.queryPartition(answerAliasKey(projectId, id));
+    const alias = aliases.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
+    if (!alias) return undefined;
+    return this.latestRecord(generationKey(projectId, String(alias.requestId)), String(alias.recordId));
+  }
+
+  /** The latest record of a partition (a reused X-Request-ID has several), or the one with `recordId`. */
+  private async latestRecord(key: string, recordId?: string): Promise<UsageRecord | undefined> {
+    const records = (await this.queryPartition(key, recordId)).map((item) => usageRecordSchema.parse(item));
+    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+  }
+
+  private async queryPartition(key: string, recordId?: string): Promise<Record<string, unknown>[]> {
     const { Items } = await this.client.send(
       new QueryCommand({
         TableName: this.tables.generations,
-        KeyConditionExpression: 'generationKey = :key',
-        ExpressionAttributeValues: { ':key': generationKey(projectId, requestId) },
+        KeyConditionExpression: recordId === undefined ? 'generationKey = :key' : 'generationKey = :key AND recordId = :recordId',
+        ExpressionAttributeValues: { ':key': key, ...(recordId === undefined ? {} : { ':recordId': recordId }) },
         ConsistentRead: true,
       }),
     );
-    const records = (Items ?? []).map((item) => usageRecordSchema.parse(item));
-    // A reused X-Request-ID has several records: the lookup shows the latest.
-    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+    return Items ?? [];
   }
 
   /**
@@ -247,17 +255,24 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
    * conditional (keyed by its record id, several per id) still wins over a later claim by another project.
    */
   async findStoredResponse(responseId: string): Promise<StoredResponseOwner | undefined> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
-        TableName: this.tables.generations,
-        KeyConditionExpression: 'generationKey = :key',
-        ExpressionAttributeValues: { ':key': storedResponseKey(responseId) },
-        ConsistentRead: true,
-      }),
-    );
-    const owner = (Items ?? []).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(0);
+    const owners = await this.queryPartition(storedResponseKey(responseId));
+    const owner = owners.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(0);
     if (!owner) return undefined;
     return { projectId: String(owner.projectId), provider: String(owner.provider), model: String(owner.model), requestId: String(owner.requestId) };
+  }
+
+  /** The alias of a record's answer id: the record it names, and when it was made (the latest alias wins). */
+  private aliasPut(record: UsageRecord & { answerId: string }, expiresAt: number) {
+    return {
+      TableName: this.tables.generations,
+      Item: {
+        generationKey: answerAliasKey(record.projectId, record.answerId),
+        recordId: record.recordId,
+        requestId: record.requestId,
+        createdAt: record.createdAt,
+        [GENERATION_TTL_ATTRIBUTE]: expiresAt,
+      },
+    };
   }
 
   /** The owner item's put: only where no project owns the id yet, or the record's own project does. */

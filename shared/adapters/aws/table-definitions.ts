@@ -12,7 +12,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *           `@person#<member>` / `project#<projectId>` (one membership, both ways), `@audit#<projectId>` /
  *           `entry#<time>#<id>` (the audit trail).
  * generations: generationKey = `<projectId>#<requestId>` (PK), recordId (SK); expires by TTL. The owner of a
- *           stored response is `@response#<upstream id>` / `owner` (dynamo-usage-ledger.ts).
+ *           stored response is `@response#<upstream id>` / `owner`, the alias of an answer's id
+ *           `@answer#<projectId>#<answer id>` / `<recordId>` (generation-keys.ts).
  */
 export const KEYS_BY_PROJECT_INDEX = 'by-project';
 export const ORG_PARTITION = '@org';

@@ -48,6 +48,31 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
 
       await expect(ledger.findGeneration('acme', 'req-missing')).resolves.toBeUndefined();
     });
+
+    it("finds a generation by its answer's id through the project's latest alias of it, then that record", async () => {
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-answered', answerId: 'chatcmpl-abc' });
+      const alias = (recordId: string, createdAt: string) => ({ generationKey: '@answer#acme#chatcmpl-abc', recordId, requestId: 'req-answered', createdAt });
+      dynamo
+        .on(QueryCommand, { ExpressionAttributeValues: { ':key': 'acme#chatcmpl-abc' } })
+        .resolves({ Items: [] })
+        .on(QueryCommand, { ExpressionAttributeValues: { ':key': '@answer#acme#chatcmpl-abc' } })
+        .resolves({ Items: [alias(record.recordId, '2025-03-02T00:00:00.000Z'), alias('rec-0000000000000older', '2025-03-01T00:00:00.000Z')] })
+        .on(QueryCommand, { ExpressionAttributeValues: { ':key': 'acme#req-answered', ':recordId': record.recordId } })
+        .resolves({ Items: [record] });
+
+      await expect(ledger.findGeneration('acme', 'chatcmpl-abc')).resolves.toEqual(record);
+
+      expect(dynamo.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+        { TableName: 'gen-table', KeyConditionExpression: 'generationKey = :key', ExpressionAttributeValues: { ':key': 'acme#chatcmpl-abc' }, ConsistentRead: true },
+        { TableName: 'gen-table', KeyConditionExpression: 'generationKey = :key', ExpressionAttributeValues: { ':key': '@answer#acme#chatcmpl-abc' }, ConsistentRead: true },
+        {
+          TableName: 'gen-table',
+          KeyConditionExpression: 'generationKey = :key AND recordId = :recordId',
+          ExpressionAttributeValues: { ':key': 'acme#req-answered', ':recordId': record.recordId },
+          ConsistentRead: true,
+        },
+      ]);
+    });
   });
 
   describe('on the embedded store', () => {
@@ -77,6 +102,31 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
       await expect(ledger.findGeneration('roundtrip', 'req-roundtrip')).resolves.toEqual(record);
       await expect(ledger.findGeneration('other-project', 'req-roundtrip')).resolves.toBeUndefined();
       await expect(ledger.findGeneration('roundtrip', 'req-never-sent')).resolves.toBeUndefined();
+    });
+
+    it("finds a record by its answer's id once it is applied, applied once however often it is sent, and only for its project", async () => {
+      const record = sampleRecord({ projectId: 'answered', requestId: 'req-answered', upstreamId: 'chatcmpl-answered', answerId: 'chatcmpl-answered', costNanos: 10 });
+      await expect(ledger.findGeneration('answered', 'chatcmpl-answered')).resolves.toBeUndefined();
+
+      await expect(ledger.recordAll([record, record])).resolves.toEqual(['applied', 'already-applied']);
+      await expect(ledger.recordOnce(record)).resolves.toBe(false);
+
+      await expect(ledger.findGeneration('answered', 'chatcmpl-answered')).resolves.toEqual(record);
+      await expect(ledger.findGeneration('answered', 'req-answered')).resolves.toEqual(record);
+      await expect(ledger.findGeneration('other-project', 'chatcmpl-answered')).resolves.toBeUndefined();
+      expect(await usageOf('answered')).toMatchObject({ requestCount: 1, spentNanos: 10 });
+    });
+
+    it("finds the latest of a project's records that answered with one id, and a record written before aliases by its request id", async () => {
+      const first = sampleRecord({ projectId: 'repeated', answerId: 'msg_same', createdAt: '2025-03-01T10:00:00.000Z' });
+      const latest = sampleRecord({ projectId: 'repeated', answerId: 'msg_same', createdAt: '2025-03-01T10:00:05.000Z' });
+      const elsewhere = sampleRecord({ projectId: 'elsewhere', answerId: 'msg_same', createdAt: '2025-03-01T10:00:09.000Z' });
+      const beforeAliases = sampleRecord({ projectId: 'repeated' });
+      await ledger.recordAll([latest, first, elsewhere, beforeAliases]);
+
+      await expect(ledger.findGeneration('repeated', 'msg_same')).resolves.toEqual(latest);
+      await expect(ledger.findGeneration('elsewhere', 'msg_same')).resolves.toEqual(elsewhere);
+      await expect(ledger.findGeneration('repeated', beforeAliases.requestId)).resolves.toEqual(beforeAliases);
     });
 
     it('finds the project and provider of a stored response once its record is applied, exactly once however often it is sent', async () => {

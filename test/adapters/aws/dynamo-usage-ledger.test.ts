@@ -155,6 +155,43 @@ describe('DynamoUsageLedger: recording usage', () => {
       expect(taken).toEqual([record.recordId]);
     });
 
+    it("writes an alias of the answer's id in the same transaction, keyed by project, answer id and record id, naming the record", async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      const record = sampleRecord({ projectId: 'acme', requestId: 'req-8', answerId: 'msg_gateway8', createdAt: '2025-03-01T10:00:00.000Z' });
+
+      await ledger.recordOnce(record);
+
+      const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+      // The record's put (conditional on its id: a redelivery cancels the alias with it), the alias, the spend.
+      expect(items.map((item) => Object.keys(item)[0])).toEqual(['Put', 'Put', 'Update']);
+      expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(recordId)');
+      expect(items[1]).toEqual({
+        Put: {
+          TableName: 'gen-table',
+          Item: { generationKey: '@answer#acme#msg_gateway8', recordId: record.recordId, requestId: 'req-8', createdAt: '2025-03-01T10:00:00.000Z', expiresAt: 1_740_823_200 + 30 * 86_400 },
+        },
+      });
+    });
+
+    it('writes no alias without an answer id, for one equal to the request id, or for one too long for a key', async () => {
+      dynamo.on(TransactWriteCommand).resolves({});
+      await ledger.recordOnce(sampleRecord());
+      await ledger.recordOnce(sampleRecord({ requestId: 'chatcmpl-same', answerId: 'chatcmpl-same' }));
+      await ledger.recordOnce(sampleRecord({ answerId: `chatcmpl-${'x'.repeat(300)}` }));
+
+      for (const call of dynamo.commandCalls(TransactWriteCommand)) expect(call.args[0].input.TransactItems).toHaveLength(2);
+    });
+
+    it("keeps a record's alias when its response id's owner item is refused", async () => {
+      dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'None', 'ConditionalCheckFailed', 'None')).resolves({});
+      const record = sampleRecord({ projectId: 'pb', endpoint: 'responses', upstreamId: 'resp_held', answerId: 'resp_held' });
+
+      await expect(ledger.recordOnce(record)).resolves.toBe(true);
+
+      const retried = dynamo.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems ?? [];
+      expect(retried.map((item) => item.Put?.Item?.generationKey ?? 'usage')).toEqual([`pb#${record.requestId}`, '@answer#pb#resp_held', 'usage']);
+    });
+
     it('records no owner for answers nothing stores upstream (chat completions) or without an upstream id', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
       await ledger.recordOnce(sampleRecord({ endpoint: 'chat.completions', upstreamId: 'chatcmpl-1' }));
@@ -210,6 +247,17 @@ describe('DynamoUsageLedger: recording usage', () => {
         // Each record's reservation (25) comes back and its cost (10) is taken.
         expect(await usageOf(`split-${project}`)).toMatchObject({ spentNanos: 10 * count, requestCount: count, availableNanos: 15 * count });
       }
+    });
+
+    it('counts answer aliases and owner items when it splits a batch into transactions of 100 items', async () => {
+      const records = Array.from({ length: 70 }, (_, index) =>
+        sampleRecord({ projectId: `aliased-${index % 2}`, endpoint: 'responses', upstreamId: `resp_split_${index}`, answerId: `resp_split_${index}`, costNanos: 10 }),
+      );
+
+      await expect(ledger.recordAll(records)).resolves.toEqual(records.map(() => 'applied'));
+
+      for (const project of [0, 1]) expect(await usageOf(`aliased-${project}`)).toMatchObject({ spentNanos: 350, requestCount: 35 });
+      await expect(ledger.findGeneration('aliased-1', 'resp_split_69')).resolves.toEqual(records[69]);
     });
 
     it('applies a record once: true the first time, false for the same record again', async () => {
