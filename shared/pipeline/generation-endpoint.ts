@@ -6,7 +6,7 @@ import type { Attribution } from '../core/usage-record.ts';
 import { parsedJsonBody, type GatewayRequest } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { RequestBodyJson } from '../protocols/parse-model-request.ts';
-import { USAGE_ACCOUNTING_FIELDS } from '../protocols/routing-fields.ts';
+import { PROMPT_TRANSFORM_FIELDS, USAGE_ACCOUNTING_FIELDS } from '../protocols/routing-fields.ts';
 import type { ClientProtocol } from '../protocols/wire-protocol.ts';
 import type { AdmittedRequest } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -24,10 +24,11 @@ export interface RoutableBody extends Record<string, unknown> {
 export const ROUTING_ONLY_FIELDS = ['models', 'fallbacks', 'route', 'provider'] as const;
 
 /**
- * Every field of a generation body that is the gateway's alone: the routing fields and OpenRouter's
- * usage-accounting switch (`usage`). A pass-through's body, another API's, keeps its `usage`.
+ * Every field of a generation body that is the gateway's alone: the routing fields, OpenRouter's
+ * usage-accounting switch (`usage`) and its prompt transforms (`transforms`). A pass-through's body,
+ * another API's, keeps its `usage` and `transforms`.
  */
-export const GATEWAY_ONLY_FIELDS = [...ROUTING_ONLY_FIELDS, ...USAGE_ACCOUNTING_FIELDS] as const;
+export const GATEWAY_ONLY_FIELDS = [...ROUTING_ONLY_FIELDS, ...USAGE_ACCOUNTING_FIELDS, ...PROMPT_TRANSFORM_FIELDS] as const;
 
 /**
  * A generation endpoint as the one pipeline (runGeneration) needs it: only what differs between

@@ -7,7 +7,7 @@ import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { bridgeProtocols, chooseBridge, type Bridge, type BridgeTarget } from '../protocols/bridge.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
-import { asksForUsageCost } from '../protocols/routing-fields.ts';
+import { asksForUsageCost, unappliedGatewayFields } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
@@ -142,8 +142,9 @@ export async function runGeneration<Body extends RoutableBody>(
         return { ...relayed, headers: { ...relayed.headers, ...servedBy } };
       }
       const { bridge, presentation } = answer;
-      // What the translation had no place for (chat's `seed` for Claude, …): a setting that had no effect, named.
-      const dropped = bridge.native ? [] : (canonical?.dropped.list() ?? []);
+      // What the translation had no place for (chat's `seed` for Claude, …) and what the gateway accepts
+      // without applying (OpenRouter's `transforms`): a setting that had no effect, named.
+      const dropped = [...(bridge.native ? [] : (canonical?.dropped.list() ?? [])), ...unappliedGatewayFields(body)];
       if (dropped.length > 0) servedBy['x-gateway-dropped-fields'] = dropped.join(', ');
       if (answer.relay === 'stream') {
         const { upstreamBody } = answer;

@@ -21,8 +21,26 @@ export const usageAccountingShape = {
 /** The usage-accounting fields, to remove from a body before it goes upstream. */
 export const USAGE_ACCOUNTING_FIELDS = ['usage'] as const;
 
-/** Every gateway-only field of a JSON generation request: routing and usage accounting. */
-export const gatewayFieldsShape = { ...routingFieldsShape, ...usageAccountingShape };
+/**
+ * OpenRouter's prompt transforms (`transforms: ["middle-out"]`: drop messages from the middle of a prompt
+ * too long for the model): accepted, so that an OpenRouter client's body works unchanged, and not applied
+ * (a prompt too long gets the provider's error; `x-gateway-dropped-fields` names them). The gateway's own,
+ * like the routing fields: never sent upstream, where OpenAI refuses parameters it does not know.
+ */
+export const promptTransformsShape = {
+  transforms: z.array(z.string(), { error: 'expected an array of transform names such as ["middle-out"]' }).nullish(),
+};
+
+/** The prompt-transform fields, to remove from a body before it goes upstream. */
+export const PROMPT_TRANSFORM_FIELDS = ['transforms'] as const;
+
+/** Every gateway-only field of a JSON generation request: routing, usage accounting and prompt transforms. */
+export const gatewayFieldsShape = { ...routingFieldsShape, ...usageAccountingShape, ...promptTransformsShape };
+
+/** The gateway-only fields a (validated) body set that the gateway accepts without applying: named to the client. */
+export function unappliedGatewayFields(body: Record<string, unknown>): string[] {
+  return Array.isArray(body.transforms) && body.transforms.length > 0 ? ['transforms'] : [];
+}
 
 /** Whether a (validated) request body asks for its usage with cost: OpenRouter's `usage.include`. */
 export function asksForUsageCost(body: Record<string, unknown>): boolean {

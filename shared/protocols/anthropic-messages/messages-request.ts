@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';
+import { PROMPT_TRANSFORM_FIELDS, promptTransformsShape, USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -28,12 +28,13 @@ export const messagesRequestSchema = z.looseObject({
   fallbacks: z.array(fallbackEntrySchema).optional(),
   route: z.literal('fallback').optional(),
   provider: z.record(z.string(), z.unknown()).nullish(),
-  /** OpenRouter's usage-accounting switch, `usage: {include}`: consumed by the gateway, never sent upstream. */
+  /** OpenRouter's usage-accounting switch, `usage: {include}`, and prompt transforms: consumed by the gateway, never sent upstream. */
   ...usageAccountingShape,
+  ...promptTransformsShape,
 });
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 
-export const messagesGatewayOnlyFields = ['models', 'fallbacks', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
+export const messagesGatewayOnlyFields = ['models', 'fallbacks', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS, ...PROMPT_TRANSFORM_FIELDS] as const;
 
 /**
  * Parses the client's body, turning every defect into a 400 that names the field. `fallbacks` becomes

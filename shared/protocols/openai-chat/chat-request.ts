@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { asJsonObject } from '../../core/json-object.ts';
-import { gatewayFieldsShape, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
+import { gatewayFieldsShape, PROMPT_TRANSFORM_FIELDS, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
 
 /** The most choices one request may ask for (OpenAI's limit for `n`): each can be billed up to the output cap. */
 export const MAX_CHOICES_PER_REQUEST = 128;
@@ -21,7 +21,7 @@ export const chatCompletionRequestSchema = z.looseObject({
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 
-export const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
+export const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS, ...PROMPT_TRANSFORM_FIELDS] as const;
 
 /** Parses the client's body, turning every defect into a 400 that names the field. */
 export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletionRequest {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
-import { gatewayFieldsShape, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
+import { gatewayFieldsShape, PROMPT_TRANSFORM_FIELDS, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
 import { isCarriedAnthropicReasoning } from './reasoning-carrier.ts';
 
 /**
@@ -21,7 +21,7 @@ export const responsesRequestSchema = z.looseObject({
 });
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
 
-const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS] as const;
+const gatewayOnlyFields = ['models', 'route', 'provider', ...USAGE_ACCOUNTING_FIELDS, ...PROMPT_TRANSFORM_FIELDS] as const;
 
 /**
  * Parses the client's body, turning every defect into a 400 that names the field. Background responses

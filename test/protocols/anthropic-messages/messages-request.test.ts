@@ -90,12 +90,17 @@ describe('buildUpstreamMessagesBody', () => {
     expect(upstream).toEqual({ ...(JSON.parse(body) as object), model: 'claude-haiku-4-5-20251001-v1' });
   });
 
-  it('removes the gateway-only fields, fallbacks alias and usage switch included', () => {
+  it("removes the gateway-only fields, fallbacks alias, usage switch and OpenRouter's transforms included", () => {
     const request = parseMessagesRequest(
-      JSON.stringify({ model: 'a', max_tokens: 5, messages, fallbacks: [{ model: 'b' }], route: 'fallback', provider: { order: ['x'] }, usage: { include: true } }),
+      JSON.stringify({ model: 'a', max_tokens: 5, messages, fallbacks: [{ model: 'b' }], route: 'fallback', provider: { order: ['x'] }, usage: { include: true }, transforms: ['middle-out'] }),
     );
     expect(JSON.parse(buildUpstreamMessagesBody(request, 'up'))).toEqual({ model: 'up', max_tokens: 5, messages });
-    expect(messagesGatewayOnlyFields).toEqual(['models', 'fallbacks', 'route', 'provider', 'usage']);
+    expect(messagesGatewayOnlyFields).toEqual(['models', 'fallbacks', 'route', 'provider', 'usage', 'transforms']);
+  });
+
+  it('refuses transforms that are not a list of transform names, naming the field', () => {
+    const error = refusal(JSON.stringify({ model: 'a', max_tokens: 5, messages, transforms: [1] }));
+    expect([error.status, error.code, error.param]).toEqual([400, 'invalid_request_body', 'transforms.0']);
   });
 
   it('keeps fields and content blocks the gateway does not know, values untouched', () => {

@@ -93,6 +93,11 @@ describe('parseChatCompletionRequest', () => {
     expect(error.param).toBe('stream_options.include_usage');
   });
 
+  it('refuses transforms that are not a list of transform names, naming the field', () => {
+    const error = refusal(JSON.stringify({ model: 'm', messages, transforms: 'middle-out' }));
+    expect([error.status, error.code, error.param]).toEqual([400, 'invalid_request_body', 'transforms']);
+  });
+
   it('refuses a route other than "fallback"', () => {
     const error = refusal(JSON.stringify({ model: 'm', messages, route: 'cheapest' }));
     expect(error.code).toBe('invalid_request_body');
@@ -121,8 +126,8 @@ describe('buildUpstreamChatBody', () => {
     expect(JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'))).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
-  it('strips the gateway-only fields models, route, provider and usage', () => {
-    expect(gatewayOnlyFields).toEqual(['models', 'route', 'provider', 'usage']);
+  it("strips the gateway-only fields models, route, provider, usage and OpenRouter's transforms", () => {
+    expect(gatewayOnlyFields).toEqual(['models', 'route', 'provider', 'usage', 'transforms']);
     const request = parseChatCompletionRequest(
       JSON.stringify({
         model: 'openai/gpt-4o-mini',
@@ -131,6 +136,7 @@ describe('buildUpstreamChatBody', () => {
         route: 'fallback',
         provider: { order: ['openai'] },
         usage: { include: true },
+        transforms: ['middle-out'],
       }),
     );
     const upstream: unknown = JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'));

@@ -218,7 +218,7 @@ describe('writeResponsesRequest', () => {
 
 describe('parseResponsesRequest and the native body', () => {
   it('removes the gateway-only fields and keeps every other field as sent, with the upstream model id', () => {
-    const request = parseResponsesRequest(JSON.stringify({ model: 'fast', input: 'x', models: ['b'], route: 'fallback', provider: { order: ['openai'] }, usage: { include: true }, store: true, include: ['reasoning.encrypted_content'], future_field: { a: 1 } }));
+    const request = parseResponsesRequest(JSON.stringify({ model: 'fast', input: 'x', models: ['b'], route: 'fallback', provider: { order: ['openai'] }, usage: { include: true }, transforms: ['middle-out'], store: true, include: ['reasoning.encrypted_content'], future_field: { a: 1 } }));
     expect(JSON.parse(buildUpstreamResponsesBody(request, 'gpt-5'))).toEqual({ model: 'gpt-5', input: 'x', store: true, include: ['reasoning.encrypted_content'], future_field: { a: 1 } });
   });
 
