@@ -97,7 +97,8 @@ function orderGroup(targets: RouteTarget[], request: RouteRequest): RouteTarget[
  * `models`. Models not on the allowlist are skipped and reported if nothing routable remains.
  */
 export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates: OrgRateCard): RouteTarget[] {
-  const names = request.failoverEnabled ? [request.model, ...request.fallbackModels] : [request.model];
+  // `models` may repeat the model (OpenRouter's `models` alone names it first): each name is planned once.
+  const names = request.failoverEnabled ? [...new Set([request.model, ...request.fallbackModels])] : [request.model];
   const targets: RouteTarget[] = [];
   const reasons: string[] = [];
   for (const name of names) {

@@ -8,7 +8,8 @@ export type RequestBodyJson = string | ParsedJsonBody;
 
 /**
  * Parses a generation request's JSON body against its protocol's schema, turning every defect into a
- * 400 that names the field: not JSON, not an object, no `model`, or a field of the wrong shape.
+ * 400 that names the field: not JSON, not an object, no `model`, or a field of the wrong shape. A body
+ * with `models` and no `model` (OpenRouter's form) names its model first: the rest are its fallbacks.
  */
 export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJson, schema: Schema): z.infer<Schema> {
   const json = body instanceof ParsedJsonBody ? body.value : parseRequestJson(body);
@@ -18,10 +19,7 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
   if (exceedsJsonDepth(json)) {
     throw new GatewayError('invalid_request', `The request body nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
   }
-  if (!('model' in json) || json.model === undefined || json.model === null || json.model === '') {
-    throw new GatewayError('invalid_request', 'The request must name a model: "model" is required.', { code: 'missing_model', param: 'model' });
-  }
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(withModelNamed(json as Record<string, unknown>));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'body';
@@ -31,4 +29,21 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
     });
   }
   return parsed.data;
+}
+
+/**
+ * The body with its `model`: as sent, or, when it names none, the first of `models`. `models` stays as
+ * sent (its fields are validated where the client put them): the first is the model, tried once, and the
+ * rest are fallbacks, tried as any `models` are (with `route: "fallback"` or the project's failover).
+ */
+function withModelNamed(json: Record<string, unknown>): Record<string, unknown> {
+  if (json.model !== undefined && json.model !== null && json.model !== '') return json;
+  const first: unknown = Array.isArray(json.models) ? json.models[0] : undefined;
+  if (typeof first !== 'string' || first === '') {
+    throw new GatewayError('invalid_request', 'The request must name a model: "model" is required (or "models", whose first entry is the model).', {
+      code: 'missing_model',
+      param: 'model',
+    });
+  }
+  return { ...json, model: first };
 }

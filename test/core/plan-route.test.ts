@@ -146,6 +146,12 @@ describe('eligibility', () => {
     expect(error.message).toContain('"anthropic/claude-opus-4": not on the allowlist');
   });
 
+  it('weighs a model that `models` repeats once: its refusal is named once, and alone keeps its own status', () => {
+    const error = refusal(() => plan({ model: 'mistral/mistral-small', fallbackModels: ['mistral/mistral-small', 'anthropic/claude-opus-4'], preferences: { ignore: ['mistral'] } }));
+    expect(error.message.match(/"mistral\/mistral-small": in provider.ignore/g)).toHaveLength(1);
+    expect(refusal(() => plan({ model: 'openai/gpt-5', fallbackModels: ['openai/gpt-5'] }))).toMatchObject({ status: 403, code: 'model_not_allowed' });
+  });
+
   it('refuses with 403 model_not_allowed when no name given is on the allowlist', () => {
     for (const failoverEnabled of [true, false]) {
       const error = refusal(() => plan({ model: 'openai/gpt-5', fallbackModels: ['anthropic/claude-opus-4'], failoverEnabled }));

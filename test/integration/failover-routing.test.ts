@@ -193,3 +193,46 @@ describe('when failover applies', () => {
     expect(log).toEqual(['openai:m-stream']);
   });
 });
+
+describe("`models` without `model` (OpenRouter's form): the first is the model, the rest its fallbacks", () => {
+  const post = (body: Record<string, unknown>, requestId: string) =>
+    fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': requestId },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }),
+    });
+
+  it('is answered by the first model, which the provider receives as `model`, without `models`', async () => {
+    const response = await post({ models: ['openai/m-list-next', 'openai/m-list-first'] }, 'fo-list-first');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-gateway-model')).toBe('openai/m-list-next');
+    expect(primary.received.at(-1)?.body).toMatchObject({ model: 'm-list-next' });
+    expect(primary.received.at(-1)?.body).not.toHaveProperty('models');
+  });
+
+  it('tries the next model when the first fails with `route: "fallback"`, each model once', async () => {
+    behaviours = { 'openai:m-list-first': 500 };
+    const response = await post({ models: ['openai/m-list-first', 'openai/m-list-next'], route: 'fallback' }, 'fo-list-fallback');
+
+    expect(response.status).toBe(200);
+    expect(log).toEqual(['openai:m-list-first', 'openai:m-list-next']);
+    expect(await generation('fo-list-fallback')).toMatchObject({ model: 'openai/m-list-next', fallback_attempts: 1 });
+  });
+
+  it('tries only the first without `route` on a project without failover, as `model` with `models`', async () => {
+    behaviours = { 'openai:m-list-off': 503 };
+    const response = await post({ models: ['openai/m-list-off', 'openai/m-list-next'] }, 'fo-list-off');
+
+    expect(response.status).toBe(502);
+    expect(log).toEqual(['openai:m-list-off']);
+  });
+
+  it('is still 400 missing_model when `models` is empty', async () => {
+    const response = await post({ models: [] }, 'fo-list-empty');
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'missing_model', param: 'model' } });
+  });
+});
+

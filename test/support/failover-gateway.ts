@@ -42,6 +42,8 @@ export async function startFailoverGateway(log: string[], behaviours: () => Reco
   const pairs = ['m-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat', 'm-cool-429', 'm-cool-drop', 'm-cool-silent', 'm-cool-400'];
   await allow('acme', pairs.flatMap((id) => [`openai/${id}`, `backup/openai/${id}`]));
   await allow('acme', ['openai/m-chain-b', 'backup/openai/m-chain-c', 'openai/m-alone']);
+  // One provider each: `models` alone names its first as the model (the rest are its fallbacks).
+  await allow('acme', ['openai/m-list-first', 'openai/m-list-next', 'openai/m-list-off']);
   await allow('resilient', ['openai/m-flag', 'backup/openai/m-flag', 'openai/m-shared', 'backup/openai/m-shared']);
   await allow('acme', ['openai/m-shared', 'backup/openai/m-shared']);
   return {

@@ -68,6 +68,11 @@ describe('parseMessagesRequest', () => {
     expect(refusal(body)).toMatchObject({ status: 400, code: 'invalid_json' });
   });
 
+  it("takes the first of `models` as the model when there is no `model` (OpenRouter's form)", () => {
+    const request = parseMessagesRequest(JSON.stringify({ models: ['claude-haiku-4-5', 'gpt-4o-mini'], max_tokens: 5, messages }));
+    expect([request.model, request.models]).toEqual(['claude-haiku-4-5', ['claude-haiku-4-5', 'gpt-4o-mini']]);
+  });
+
   it.each([{}, { model: '' }, { model: null }])('refuses %j without a model with 400 missing_model', (body) => {
     expect(refusal(JSON.stringify({ ...body, messages }))).toMatchObject({ status: 400, code: 'missing_model', param: 'model' });
   });

@@ -70,7 +70,27 @@ describe('parseChatCompletionRequest', () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe('missing_model');
     expect(error.param).toBe('model');
-    expect(error.message).toBe('The request must name a model: "model" is required.');
+    expect(error.message).toBe('The request must name a model: "model" is required (or "models", whose first entry is the model).');
+  });
+
+  it("takes the first of `models` as the model when there is no `model` (OpenRouter's form), `models` as sent", () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ models: ['openai/gpt-4o-mini', 'groq/llama-3.1-8b-instant'], messages }));
+    expect(request.model).toBe('openai/gpt-4o-mini');
+    expect(request.models).toEqual(['openai/gpt-4o-mini', 'groq/llama-3.1-8b-instant']);
+    expect(parseChatCompletionRequest(JSON.stringify({ model: null, models: ['a'], messages })).model).toBe('a');
+  });
+
+  it.each([
+    ['empty', []],
+    ['led by an empty name', ['', 'b']],
+    ['led by a number', [1, 'b']],
+    ['not a list', 'a'],
+  ])('refuses a request without `model` whose `models` is %s with 400 missing_model', (_what, models) => {
+    expect(refusal(JSON.stringify({ models, messages }))).toMatchObject({ status: 400, code: 'missing_model', param: 'model' });
+  });
+
+  it("names a later entry of `models` where it stands when it is not a model name", () => {
+    expect(refusal(JSON.stringify({ models: ['a', 7], messages }))).toMatchObject({ code: 'invalid_request_body', param: 'models.1' });
   });
 
   it('refuses a model that is not a string with 400 invalid_request_body on param model', () => {
