@@ -3,6 +3,7 @@ import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfi
 import { effectiveRate, modelProtocols } from './project-config.ts';
 import { canAuthorizeCalls, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
+import { readModelVariant } from './model-variant.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 
 /** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
@@ -102,9 +103,11 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
   const targets: RouteTarget[] = [];
   const reasons: string[] = [];
   for (const name of names) {
+    // A routing shortcut (`:floor`) is the client's preference, for this model: a shortcut refused refuses the request.
+    const variant = readModelVariant(name, config.models);
     let group: AllowedModel[];
     try {
-      group = findModelGroup(name, config.models);
+      group = findModelGroup(variant.model, config.models);
     } catch (thrown) {
       const error = toGatewayError(thrown);
       // A single named model keeps its own status (403 not allowed, 400 ambiguous).
@@ -119,7 +122,8 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
       if (excluded) reasons.push(`"${entry.slug}": ${excluded}`);
       else eligible.push({ model: entry, provider: servingProvider(entry, config.providers.get(entry.provider) as ProviderConfig), rate });
     }
-    for (const target of orderGroup(eligible, request)) {
+    const groupRequest = variant.sortByPrice ? { ...request, preferences: { ...request.preferences, sort: 'price' as const } } : request;
+    for (const target of orderGroup(eligible, groupRequest)) {
       if (!targets.some((known) => known.model.slug === target.model.slug)) targets.push(target);
     }
   }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { GatewayError } from './errors.ts';
 
+/** Why only a sort by price is offered, for every way a request asks for another. */
+export const SORTS_BY_PRICE_ONLY = 'the gateway sorts by "price" only; it measures no throughput or latency to sort by';
+
 /**
  * The `provider` object of a request, with the fields OpenRouter users know. Unknown fields are refused
  * by name: a preference silently ignored would route somewhere the client did not intend.
@@ -13,7 +16,7 @@ export const providerPreferencesSchema = z.strictObject({
   // OpenRouter's "throughput" and "latency" need measurements the gateway does not keep: refused, and said so.
   sort: z
     .union([z.literal('price'), z.strictObject({ by: z.literal('price'), partition: z.string().optional() })], {
-      error: 'the gateway sorts by "price" only ("price" or {"by": "price"}); it measures no throughput or latency to sort by',
+      error: `${SORTS_BY_PRICE_ONLY} ("price" or {"by": "price"})`,
     })
     .optional(),
   /** USD per million tokens. */

@@ -133,6 +133,44 @@ describe('provider preferences', () => {
   });
 });
 
+describe("OpenRouter's model-id shortcuts", () => {
+  const rates = [rate('openai/gpt-4o-mini', 150, 600), rate('openrouter/openai/gpt-4o-mini', 100, 500), rate('together/openai/gpt-4o-mini', 120, 900)];
+
+  it('takes `:floor` off the model and sorts its providers cheapest first, as provider.sort "price"', () => {
+    expect(plan({ model: 'openai/gpt-4o-mini:floor', failoverEnabled: false }, config({ rates }))).toEqual(['openrouter/openai/gpt-4o-mini']);
+    // Input plus output price: 600, 750, 1020.
+    expect(plan({ model: 'gpt-4o-mini:floor' }, config({ rates }))).toEqual(['openrouter/openai/gpt-4o-mini', 'openai/gpt-4o-mini', 'together/openai/gpt-4o-mini']);
+  });
+
+  it('reads `:floor` on an alias, and on each fallback model for that model alone', () => {
+    const models = [allowed('openai/gpt-4o-mini', 'fast'), allowed('openrouter/openai/gpt-4o-mini'), allowed('groq/llama-3.3-70b')];
+    const projectConfig = config({ models, rates });
+    expect(plan({ model: 'fast:floor', failoverEnabled: false }, projectConfig)).toEqual(['openrouter/openai/gpt-4o-mini']);
+    expect(plan({ model: 'groq/llama-3.3-70b', fallbackModels: ['fast:floor'] }, projectConfig)).toEqual(['groq/llama-3.3-70b', 'openrouter/openai/gpt-4o-mini', 'openai/gpt-4o-mini']);
+    expect(plan({ model: 'fast', fallbackModels: ['groq/llama-3.3-70b:floor'] }, projectConfig)).toEqual(['openai/gpt-4o-mini', 'openrouter/openai/gpt-4o-mini', 'groq/llama-3.3-70b']);
+  });
+
+  it('refuses `:nitro`, a sort by throughput, with 400 saying only price is offered', () => {
+    for (const model of ['openai/gpt-4o-mini:nitro', 'gpt-4o-mini:nitro']) {
+      const error = refusal(() => plan({ model }));
+      expect([error.status, error.code, error.param]).toEqual([400, 'invalid_provider_preferences', 'model']);
+      expect(error.message).toContain('sorts by "price" only');
+    }
+    expect(refusal(() => plan({ fallbackModels: ['mistral/mistral-small:nitro'] }))).toMatchObject({ status: 400, code: 'invalid_provider_preferences' });
+  });
+
+  it('keeps a name the allowlist holds as it is, suffix and all', () => {
+    const models = [allowed('ollama/qwen3:floor'), allowed('ollama/qwen3'), allowed('ollama/llama3:8b', 'speedy:nitro')];
+    const projectConfig = config({ providers: [provider('ollama')], models });
+    expect(plan({ model: 'ollama/qwen3:floor' }, projectConfig)).toEqual(['ollama/qwen3:floor']);
+    expect(plan({ model: 'speedy:nitro' }, projectConfig)).toEqual(['ollama/llama3:8b']);
+  });
+
+  it('answers 403 model_not_allowed for `:floor` on a model not on the allowlist', () => {
+    expect(refusal(() => plan({ model: 'openai/gpt-5:floor' }))).toMatchObject({ status: 403, code: 'model_not_allowed' });
+  });
+});
+
 describe('eligibility', () => {
   it('skips models of `models` that are not on the allowlist', () => {
     expect(plan({ fallbackModels: ['anthropic/claude-opus-4', 'groq/llama-3.3-70b'], preferences: { only: ['groq'] } })).toEqual(['groq/llama-3.3-70b']);
