@@ -5,7 +5,8 @@ import { callProvider } from '../pipeline/call-provider.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { attemptLimits } from '../pipeline/plan-targets.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
-import { relayOpenAiUpstreamError } from '../protocols/openai-chat/openai-errors.ts';
+import { openAiRefusals } from '../protocols/openai-chat/openai-errors.ts';
+import { relayUpstreamRefusal } from '../protocols/upstream-refusal.ts';
 import { readBeforeDeadline, type AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import type { StreamSettlement } from '../transport/stream-relay.ts';
 import { isGatewaySideUpstreamStatus, readUpstreamErrorAnswer, upstreamAnswerToGatewayError } from '../transport/upstream-errors.ts';
@@ -44,7 +45,7 @@ export async function callOwningProvider(
   if (response.ok) return { response, readText: () => beforeDeadline(response.text()), relay };
   const answer = await beforeDeadline(readUpstreamErrorAnswer(response, apiKey));
   if (isGatewaySideUpstreamStatus(answer.status)) throw upstreamAnswerToGatewayError(answer, provider.provider, provider.auth === 'aws-sigv4' ? 'aws' : 'key');
-  return { refusal: relayOpenAiUpstreamError(answer) };
+  return { refusal: relayUpstreamRefusal(openAiRefusals, answer) };
 }
 
 /** What a relay of an owned object's body is given (stream-relay.ts, bytes-relay.ts take these options). */

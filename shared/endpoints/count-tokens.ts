@@ -4,6 +4,7 @@ import type { RouteContext } from '../pipeline/route-context.ts';
 import { anthropicMessagesProtocol, anthropicProtocolHeaders } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { countMessagesTokensEstimate } from '../protocols/anthropic-messages/count-tokens.ts';
 import { buildUpstreamMessagesBody, parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
+import { relayUpstreamRefusal } from '../protocols/upstream-refusal.ts';
 import { handleTokenCount, type TokenCountEndpoint } from './token-count.ts';
 
 /** Anthropic's count_tokens: asked of providers that speak Anthropic's protocol, estimated for any other model. */
@@ -19,7 +20,7 @@ const messagesTokenCount: TokenCountEndpoint<MessagesRequest> = {
     body: buildUpstreamMessagesBody(body, upstreamModel, ['max_tokens', 'stream']),
   }),
   estimate: countMessagesTokensEstimate,
-  relayUpstreamError: (answer) => anthropicMessagesProtocol.relayUpstreamError(answer),
+  relayUpstreamError: (answer) => relayUpstreamRefusal(anthropicMessagesProtocol, answer),
 };
 
 /** POST /v1/messages/count_tokens (handleTokenCount). */

@@ -4,6 +4,7 @@ import type { RouteContext } from '../pipeline/route-context.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { countResponsesInputTokensEstimate } from '../protocols/openai-responses/responses-input-tokens.ts';
 import { buildUpstreamResponsesBody, parseResponsesRequest, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
+import { relayUpstreamRefusal } from '../protocols/upstream-refusal.ts';
 import { routeToStoredResponse } from './route-to-stored-response.ts';
 import { handleTokenCount, type TokenCountEndpoint } from './token-count.ts';
 
@@ -24,7 +25,7 @@ const responsesInputTokens: TokenCountEndpoint<ResponsesRequest> = {
     body: buildUpstreamResponsesBody(body, upstreamModel),
   }),
   estimate: countResponsesInputTokensEstimate,
-  relayUpstreamError: (answer) => openAiResponsesProtocol.relayUpstreamError(answer),
+  relayUpstreamError: (answer) => relayUpstreamRefusal(openAiResponsesProtocol, answer),
 };
 
 /** POST /v1/responses/input_tokens (handleTokenCount). */

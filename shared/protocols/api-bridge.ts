@@ -5,7 +5,8 @@ import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { createSseDecoder } from '../transport/stream-decoder.ts';
 import { NO_BYTES_METER, type AnswerKind, type Bridge, type BytesMeter, type UpstreamRequest } from './bridge.ts';
 import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
-import { openAiStreamErrorFrame, relayOpenAiUpstreamError, renderOpenAiError } from './openai-chat/openai-errors.ts';
+import { openAiRefusals, openAiStreamErrorFrame, renderOpenAiError } from './openai-chat/openai-errors.ts';
+import { relayUpstreamRefusal } from './upstream-refusal.ts';
 import type { ClientStream, Presentation, StreamReader } from './wire-protocol.ts';
 
 /**
@@ -30,7 +31,7 @@ export interface EndpointApi {
   /** Meters an answer relayed as bytes. */
   createBytesMeter?(): BytesMeter;
   clientAskedForStreamUsage?(body: Record<string, unknown>): boolean;
-  /** A provider's refusal of the request as the client sees it; unless given, as the provider sent it (an OpenAI-compatible error). */
+  /** A provider's JSON refusal of the request as the client sees it; unless given, as the provider sent it (an OpenAI-compatible error). */
   relayUpstreamError?(answer: UpstreamErrorAnswer): GatewayResponse;
 }
 
@@ -41,7 +42,7 @@ export function apiBridge(api: EndpointApi): Bridge {
   return {
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
-    relayUpstreamError: (answer) => (api.relayUpstreamError ?? relayOpenAiUpstreamError)(answer),
+    relayUpstreamError: (answer) => relayUpstreamRefusal(api.relayUpstreamError ? { ...openAiRefusals, relayUpstreamError: api.relayUpstreamError } : openAiRefusals, answer),
     clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
     // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
     answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),

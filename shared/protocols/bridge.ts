@@ -8,6 +8,7 @@ import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { carriedClientProtocol, wireProtocol } from './registry.ts';
+import { relayUpstreamRefusal } from './upstream-refusal.ts';
 import {
   isClientDialect,
   type ClientDialect,
@@ -198,7 +199,8 @@ function protocolSides(
         body: upstreamBody(body, upstreamModel, clientHeaders),
       });
     },
-    relayUpstreamError: (answer) => relayInClientWords(client, upstream, answer),
+    // The upstream's own error body reaches the client only when both speak the same protocol.
+    relayUpstreamError: (answer) => relayUpstreamRefusal(client, answer, upstream.id === client.id ? undefined : (read) => upstream.readErrorBody(read)),
     clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
     answerKind: (response, streamed) => (streamed && hasContentType(response, upstream.upstreamStreamContentType) && response.body ? 'stream' : 'json'),
     isCompleteAnswer: (payload) => upstream.isCompleteAnswer(payload),
@@ -244,14 +246,6 @@ function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage
 function withErrorInterpretation<Request extends UpstreamRequest>(upstream: UpstreamProtocol, request: Request): Request {
   const interpretError = upstream.interpretErrorAnswer;
   return interpretError ? { ...request, interpretError: (answer: UpstreamErrorAnswer) => interpretError.call(upstream, answer) } : request;
-}
-
-/** An upstream's error words in the client's protocol, with the upstream's status. */
-function relayInClientWords(client: ClientProtocol, upstream: UpstreamProtocol, answer: UpstreamErrorAnswer): GatewayResponse {
-  // The upstream's own error body reaches the client only when both speak the same protocol.
-  if (upstream.id === client.id) return client.relayUpstreamError(answer);
-  const body = client.writeErrorBody(upstream.readErrorBody(answer));
-  return client.relayUpstreamError({ ...answer, contentType: 'application/json', body });
 }
 
 /**

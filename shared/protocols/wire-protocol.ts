@@ -106,7 +106,10 @@ export interface ClientProtocolSide {
   createStreamWriter(presentation: Presentation): ClientStream;
   /** An upstream's error words rendered as this protocol's error body. */
   writeErrorBody(words: ErrorWords): string;
-  /** The client's answer to an upstream that refused the request (its words, its status or 502). */
+  /**
+   * The client's answer to an upstream that refused the request (its words, its status or 502), given a JSON
+   * body: callers go through relayUpstreamRefusal (upstream-refusal.ts), which answers a body of text itself.
+   */
   relayUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse;
   /**
    * When set, a request whose only attempt failed gets that upstream's own answer (Claude Code's recovery

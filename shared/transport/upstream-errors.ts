@@ -1,5 +1,6 @@
 import { GatewayError } from '../core/errors.ts';
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
+import { errorTextExcerpt } from './error-text-excerpt.ts';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_MESSAGE_LENGTH = 500;
@@ -9,6 +10,10 @@ export interface UpstreamErrorAnswer {
   status: number;
   retryAfter: string | null;
   contentType: string | null;
+  /**
+   * A JSON object as sent; any other body (a proxy's HTML page, plain text, nothing) only as its short
+   * excerpt (error-text-excerpt.ts): no protocol's error, so the client gets its own protocol's (upstream-refusal.ts).
+   */
   body: string;
   /** The error's name where an AWS service gives it in `x-amzn-errortype` (Bedrock: `ThrottlingException:…`). */
   errorType?: string;
@@ -17,15 +22,22 @@ export interface UpstreamErrorAnswer {
 }
 
 export async function readUpstreamErrorAnswer(response: Response, apiKey: string | undefined): Promise<UpstreamErrorAnswer> {
-  const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY_BYTES);
+  const text = redactSecrets((await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY_BYTES), apiKey);
+  const contentType = response.headers.get('content-type');
   const errorType = response.headers.get('x-amzn-errortype');
   return {
     status: response.status,
     retryAfter: response.headers.get('retry-after'),
-    contentType: response.headers.get('content-type'),
-    body: redactSecrets(text, apiKey),
+    contentType,
+    // Redacted again once tags and entities are gone: `sk&#45;…` is a key only then.
+    body: isJsonErrorBody(text) ? text : redactSecrets(errorTextExcerpt(text, contentType), apiKey),
     ...(errorType ? { errorType } : {}),
   };
+}
+
+/** Whether an error body is JSON, which some protocol's reader may understand; anything else is only text. */
+export function isJsonErrorBody(body: string): boolean {
+  return parseJsonObject(body) !== undefined;
 }
 
 /** What an error body says, in either protocol's shape: `{error: {type, code, message}}`, `{error: "…"}` or `{message}`. */

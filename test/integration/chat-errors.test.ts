@@ -141,6 +141,26 @@ describe('upstream errors', () => {
     expect(body).toEqual(JSON.parse(recorded));
   });
 
+  it("answers a provider's HTML error page (nginx's 400) as OpenAI's error, with its status and the page's words", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 400, readFixture('other/nginx-400-bad-request.html'), { 'content-type': 'text/html' }));
+    const { status, headers, body } = await rawPost(JSON.stringify(hello));
+    expect(status).toBe(400);
+    expect(headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body).toEqual({ error: { message: '400 Bad Request nginx', type: 'invalid_request_error', code: null, param: null } });
+
+    const error = await apiError(gateway.openai(key).chat.completions.create(hello));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error.message).toBe('400 400 Bad Request nginx');
+  });
+
+  it("names a provider's HTML 502 page by its words, not its markup", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 502, readFixture('other/nginx-502-bad-gateway.html'), { 'content-type': 'text/html' }));
+    const error = await apiError(gateway.openai(key).chat.completions.create(hello));
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toBe('502 Provider "openai" failed with HTTP 502: 502 Bad Gateway nginx');
+  });
+
   it('turns an upstream 5xx into 502 naming the provider', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 503, { error: { message: 'The engine is currently overloaded', type: 'server_error' } }));
     const error = await apiError(gateway.openai(key).chat.completions.create(hello));

@@ -95,6 +95,15 @@ describe('POST /v1/embeddings through the openai SDK', () => {
     expect(upstream.received.length).toBe(before);
   });
 
+  it("answers a provider's HTML error page (nginx's 400) as OpenAI's error, with its status and the page's words", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 400, readFixture('other/nginx-400-bad-request.html'), { 'content-type': 'text/html' }));
+    const refusal = await gateway
+      .openai(key)
+      .embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 400, type: 'invalid_request_error', error: { message: '400 Bad Request nginx', type: 'invalid_request_error' } });
+  });
+
   it('refuses a body without input with 400 naming the field', async () => {
     const response = await fetch(`${gateway.url}/v1/embeddings`, {
       method: 'POST',

@@ -143,6 +143,21 @@ describe('POST /v1/messages errors', () => {
     expect(await response.text()).toBe(recorded);
   });
 
+  it("answers a provider's HTML error page (nginx's 400) in Anthropic's error format, with its status and the page's words", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 400, readFixture('other/nginx-400-bad-request.html'), { 'content-type': 'text/html' }));
+    const error = (await client().messages.create(ask).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(error.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: '400 Bad Request nginx' } });
+  });
+
+  it("answers a provider's HTML 502 page as Anthropic's 502 api_error with the page's words", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 502, readFixture('other/nginx-502-bad-gateway.html'), { 'content-type': 'text/html' }));
+    const error = (await client().messages.create(ask).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    expect(error.status).toBe(502);
+    expect(error.error).toEqual({ type: 'error', error: { type: 'api_error', message: '502 Bad Gateway nginx' } });
+  });
+
   it('turns an upstream 529 into 502 keeping its error type and message', async () => {
     const recorded = JSON.parse(readFixture('anthropic/messages-error-529-overloaded.json')) as Record<string, unknown>;
     upstream.answerWith((_request, response) => sendJson(response, 529, recorded));

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   isGatewaySideUpstreamStatus,
+  readUpstreamErrorAnswer,
   readUpstreamErrorMessage,
   redactSecrets,
   upstreamFailureToGatewayError,
@@ -85,9 +86,12 @@ describe('readUpstreamErrorMessage', () => {
   });
 
   it('keeps a plain text body, trimmed', async () => {
-    expect(await readUpstreamErrorMessage(new Response('  <html>Bad Gateway</html>\n', { status: 502 }), undefined)).toBe(
-      '<html>Bad Gateway</html>',
-    );
+    expect(await readUpstreamErrorMessage(new Response('  no healthy upstream\n', { status: 503 }), undefined)).toBe('no healthy upstream');
+  });
+
+  it("keeps only the visible words of an HTML page (a proxy's), never its markup", async () => {
+    const page = new Response(readFixture('other/nginx-502-bad-gateway.html'), { status: 502, headers: { 'content-type': 'text/html' } });
+    expect(await readUpstreamErrorMessage(page, undefined)).toBe('502 Bad Gateway nginx');
   });
 
   it('says "HTTP <status>" for an empty body', async () => {
@@ -95,8 +99,13 @@ describe('readUpstreamErrorMessage', () => {
   });
 
   it('cuts a long message to 500 characters', async () => {
-    const message = await readUpstreamErrorMessage(new Response('x'.repeat(10_000), { status: 500 }), undefined);
+    const message = await readUpstreamErrorMessage(jsonError(500, { error: { message: 'x'.repeat(10_000) } }), undefined);
     expect(message).toBe('x'.repeat(500));
+  });
+
+  it('cuts a long text body to a short excerpt', async () => {
+    const message = await readUpstreamErrorMessage(new Response('x'.repeat(10_000), { status: 500 }), undefined);
+    expect(message).toBe(`${'x'.repeat(199)}…`);
   });
 
   it('says "HTTP <status>" when the body cannot be read', async () => {
@@ -106,6 +115,20 @@ describe('readUpstreamErrorMessage', () => {
       },
     });
     expect(await readUpstreamErrorMessage(new Response(broken, { status: 500 }), undefined)).toBe('HTTP 500');
+  });
+});
+
+describe('readUpstreamErrorAnswer', () => {
+  it('keeps a JSON error body as sent, whatever its content type says', async () => {
+    const body = '{"error":{"message":"bad","type":"invalid_request_error"}}';
+    const answer = await readUpstreamErrorAnswer(new Response(body, { status: 400, headers: { 'content-type': 'text/plain' } }), undefined);
+    expect(answer).toMatchObject({ status: 400, contentType: 'text/plain', body });
+  });
+
+  it('keeps a body that is no JSON only as its excerpt, the provider key removed', async () => {
+    const page = `<html><body><h1>Bad Request</h1><p>key sk&#45;${API_KEY.slice(3)} refused</p></body></html>`;
+    const answer = await readUpstreamErrorAnswer(new Response(page, { status: 400, headers: { 'content-type': 'text/html' } }), API_KEY);
+    expect(answer).toMatchObject({ status: 400, contentType: 'text/html', body: 'Bad Request key [redacted] refused' });
   });
 });
 

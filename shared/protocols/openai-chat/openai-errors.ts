@@ -112,3 +112,6 @@ export function writeOpenAiErrorBody(words: ErrorWords): string {
 export function relayOpenAiUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse {
   return { status: answer.status, headers: { 'content-type': answer.contentType ?? 'application/json' }, body: answer.body };
 }
+
+/** How the `/v1/*` route group answers a provider's refusal (relayUpstreamRefusal: a body that is only text becomes OpenAI's error). */
+export const openAiRefusals = { writeErrorBody: writeOpenAiErrorBody, relayUpstreamError: relayOpenAiUpstreamError };

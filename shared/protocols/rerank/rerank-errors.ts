@@ -1,8 +1,8 @@
-import type { CanonicalErrorType } from '../../canonical/canonical-events.ts';
 import { asJsonObject, parseJsonObject } from '../../core/json-object.ts';
 import type { GatewayResponse } from '../../http/gateway-http.ts';
 import { readErrorWords, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
 import { mapChatErrorType, relayOpenAiUpstreamError, writeOpenAiErrorBody } from '../openai-chat/openai-errors.ts';
+import { errorTypeOfStatus } from '../upstream-refusal.ts';
 import type { ErrorWords } from '../wire-protocol.ts';
 
 /**
@@ -18,7 +18,7 @@ export function relayRerankUpstreamError(answer: UpstreamErrorAnswer): GatewayRe
 export function readRerankErrorWords(answer: UpstreamErrorAnswer): ErrorWords {
   const words = readErrorWords(answer.body);
   const message = detailMessage(parseJsonObject(answer.body)?.detail) ?? words.message;
-  const type = words.type || words.code ? mapChatErrorType(words.type, words.code) : typeOfStatus(answer.status);
+  const type = words.type || words.code ? mapChatErrorType(words.type, words.code) : errorTypeOfStatus(answer.status);
   return {
     type,
     message: message.trim() || `The provider refused the request (HTTP ${answer.status}).`,
@@ -38,11 +38,4 @@ function detailMessage(detail: unknown): string | undefined {
     return [field ? `${field}: ${entry.msg}` : entry.msg];
   });
   return messages.length > 0 ? messages.join('; ') : undefined;
-}
-
-function typeOfStatus(status: number): CanonicalErrorType {
-  if (status === 404) return 'not-found';
-  if (status === 413) return 'request-too-large';
-  if (status === 429) return 'rate-limit';
-  return status >= 400 && status < 500 ? 'invalid-request' : 'server';
 }
