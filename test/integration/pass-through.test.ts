@@ -124,6 +124,28 @@ describe('pass-through of other /v1/* routes', () => {
     await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 0, outputMicrosPer1k: 0, requestMicros: 7 });
   });
 
+  const usageSoFar = { prompt_tokens: 1_500_000, completion_tokens: 500_000, total_tokens: 2_000_000 };
+  it.each([
+    ["a batch's cancellation", '/v1/batches/batch_abc123/cancel', { id: 'batch_abc123', object: 'batch', status: 'cancelling', usage: { input_tokens: 1_500_000, output_tokens: 500_000, total_tokens: 2_000_000 } }],
+    ["an Assistants run's cancellation", '/v1/threads/thread_abc/runs/run_abc/cancel', { id: 'run_abc', object: 'thread.run', thread_id: 'thread_abc', status: 'cancelling', usage: usageSoFar }],
+    ["a stored chat completion's metadata update", '/v1/chat/completions/chatcmpl-abc123', { id: 'chatcmpl-abc123', object: 'chat.completion', metadata: { topic: 'x' }, choices: [], usage: usageSoFar }],
+  ])('bills a POST answered with an object that outlives it as a request only, not by its usage so far: %s', async (_what, path, kept) => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, kept));
+    await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 1000, outputMicrosPer1k: 2000, requestMicros: 7 });
+    await gateway.admin({ command: 'project.update', projectId: 'open', usageInjection: true });
+
+    const requestId = `kept-${path.split('/').at(-1) ?? ''}`;
+    const response = await call(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': requestId }, body: path.includes('chat') ? JSON.stringify({ metadata: { topic: 'x' } }) : undefined });
+
+    // Shown as the provider keeps it: the request's cost is not written into the object's usage.
+    expect(await response.json()).toEqual(kept);
+    const record = await generationOf(gateway, key, requestId);
+    expect(record).toMatchObject({ model: 'openai/*', tokens_prompt: 0, tokens_completion: 0, billed_units: { requests: 1 } });
+    expect(record.total_cost).toBe(0.000007);
+    await gateway.admin({ command: 'project.update', projectId: 'open', usageInjection: false });
+    await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 0, outputMicrosPer1k: 0, requestMicros: 7 });
+  });
+
   it('refuses a model that is not on the allowlist with 403, as on every route', async () => {
     const response = await call('/v1/fim/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'openai/gpt-5', prompt: 'x' }) });
     expect(response.status).toBe(403);

@@ -7,6 +7,7 @@ import type { EndpointApi } from '../api-bridge.ts';
 import type { UpstreamRequest } from '../bridge.ts';
 import { readChatUsage } from '../openai-chat/chat-usage.ts';
 import { readAudioTokenUsage } from '../openai-audio/audio-usage.ts';
+import { presentWithUsageCost } from '../usage-cost.ts';
 import type { PassThroughRequest } from './pass-through-request.ts';
 
 /**
@@ -14,11 +15,16 @@ import type { PassThroughRequest } from './pass-through-request.ts';
  * (with the provider's model id when it names a model), the provider's status, content type and body back
  * (JSON, events or bytes). Metered by the request, and by the usage the provider reports, if it does
  * (chat-style `prompt_tokens` or Responses-style `input_tokens`, at the top or under `response`) in answer
- * to a request that makes something (not a GET, HEAD or DELETE).
+ * to a request that makes something: not a GET, HEAD or DELETE, nor a POST answered with an object that
+ * outlives it (isKeptObject).
  */
 export function passThroughApi(request: PassThroughRequest): EndpointApi {
   const readsOnly = METHODS_THAT_READ.has(request.method.toUpperCase());
-  const reportedUsage = (payload: Record<string, unknown>) => (readsOnly ? undefined : usageReportedIn(payload));
+  // The usage in the answer is the object's, not this request's: billed as a request, and shown as the provider keeps it.
+  const answersKeptObject = (payload: Record<string, unknown>) => readsOnly || isKeptObject(payload, request.upstreamPath);
+  const answerUsage = (payload: Record<string, unknown>) => (answersKeptObject(payload) ? undefined : usageReportedIn(payload));
+  // Events are the work of this request as it happens (a run streamed to its end), billed by their usage unless it reads.
+  const eventUsage = (payload: Record<string, unknown>) => (readsOnly ? undefined : usageReportedIn(payload));
   return {
     native: true,
     request: (_body, upstreamModel) => upstreamRequest(request, upstreamModel),
@@ -28,18 +34,18 @@ export function passThroughApi(request: PassThroughRequest): EndpointApi {
       return /json/.test(type) && response.status !== 204 ? 'json' : 'bytes';
     },
     // What the provider reports, and nothing estimated: a pass-through's body is no prompt.
-    readResponse: (payload) => ({ id: typeof payload.id === 'string' ? payload.id : '', model: '', content: [], finish: 'stop', usage: reportedUsage(payload) ?? ZERO_USAGE }),
+    readResponse: (payload) => ({ id: typeof payload.id === 'string' ? payload.id : '', model: '', content: [], finish: 'stop', usage: answerUsage(payload) ?? ZERO_USAGE }),
     createStreamReader: () => ({
       push(data) {
         const event = asJsonObject(readEventData(data));
-        const usage = event ? reportedUsage(event) : undefined;
+        const usage = event ? eventUsage(event) : undefined;
         const events: CanonicalEvent[] = usage ? [{ type: 'usage', usage }] : [];
         return events;
       },
     }),
     createBytesMeter: () => ({ push: () => undefined, end: () => ({ usage: ZERO_USAGE }) }),
-    // A read's answer is the object as the provider keeps it: the usage there is not this request's to price.
-    ...(readsOnly ? { presentResponse: (text: string) => text } : {}),
+    // An object as the provider keeps it: the usage there is not this request's to price.
+    presentResponse: (text, payload, answer, presentation) => (answersKeptObject(payload) ? text : presentWithUsageCost(text, payload, answer.usage, presentation)),
   };
 }
 
@@ -67,6 +73,34 @@ function upstreamRequest(request: PassThroughRequest, upstreamModel: string): Up
  * again at every poll. Such a request is billed as a request only.
  */
 const METHODS_THAT_READ = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * Objects a provider keeps and clients poll, whose `usage` is their running total: a batch's, an Assistants
+ * run's or run step's (a POST answers one when it creates, cancels or continues it).
+ */
+const KEPT_OBJECTS = new Set(['batch', 'thread.run', 'thread.run.step']);
+
+/**
+ * Whether a JSON answer is an object that outlives the request rather than something the request made:
+ * one the provider keeps and clients poll (KEPT_OBJECTS), or one the request's path names by its id
+ * (`POST /batches/{id}/cancel`, `POST /threads/{thread}/runs/{id}/cancel`, `POST /chat/completions/{id}`
+ * that updates a stored completion's metadata). A generation's id is new: no path names it.
+ */
+function isKeptObject(payload: Record<string, unknown>, upstreamPath: string): boolean {
+  if (typeof payload.object === 'string' && KEPT_OBJECTS.has(payload.object)) return true;
+  const { id } = payload;
+  return typeof id === 'string' && id !== '' && pathSegments(upstreamPath).includes(id);
+}
+
+function pathSegments(upstreamPath: string): string[] {
+  return (upstreamPath.split('?')[0] ?? '').split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+}
 
 /** The usage a provider reports in an answer or event, in whichever of OpenAI's shapes (none: undefined). */
 function usageReportedIn(payload: Record<string, unknown>): TokenUsage | undefined {
