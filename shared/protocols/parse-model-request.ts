@@ -8,8 +8,9 @@ export type RequestBodyJson = string | ParsedJsonBody;
 
 /**
  * Parses a generation request's JSON body against its protocol's schema, turning every defect into a
- * 400 that names the field: not JSON, not an object, no `model`, or a field of the wrong shape. A body
- * with `models` and no `model` (OpenRouter's form) names its model first: the rest are its fallbacks.
+ * 400 that names the field: not JSON, not an object, no `model`, a required field missing (in OpenAI's
+ * words, "Missing required parameter: 'voice'."), or a field of the wrong shape. A body with `models` and
+ * no `model` (OpenRouter's form) names its model first: the rest are its fallbacks.
  */
 export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJson, schema: Schema): z.infer<Schema> {
   const json = body instanceof ParsedJsonBody ? body.value : parseRequestJson(body);
@@ -23,7 +24,9 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'body';
-    throw new GatewayError('invalid_request', `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`, {
+    const missing = issue !== undefined && issue.path.length > 0 && valueAt(json, issue.path) === undefined;
+    const message = missing ? `Missing required parameter: '${field}'.` : `Invalid field "${field}": ${issue?.message ?? 'invalid value'}.`;
+    throw new GatewayError('invalid_request', message, {
       code: 'invalid_request_body',
       param: field,
     });
@@ -46,4 +49,14 @@ function withModelNamed(json: Record<string, unknown>): Record<string, unknown> 
     });
   }
   return { ...json, model: first };
+}
+
+/** The value at a schema issue's path in the body, undefined where the body has none. */
+function valueAt(json: object, path: readonly PropertyKey[]): unknown {
+  let value: unknown = json;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || typeof key === 'symbol') return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
 }

@@ -75,6 +75,23 @@ describe('POST /v1/audio/speech through the openai SDK', () => {
     expect(record).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted', billed_units: { requests: 1, characters: 10 } });
   });
 
+  it("refuses a request without a voice with 400 in OpenAI's words, before any upstream call", async () => {
+    const before = upstream.received.length;
+    const refusal = await gateway
+      .openai(key)
+      // @ts-expect-error no voice, as a careless client sends it
+      .audio.speech.create({ model: 'openai/tts-1', input: 'Hello.' })
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'invalid_request_body', param: 'voice', error: { message: "Missing required parameter: 'voice'." } });
+    expect(upstream.received.length).toBe(before);
+  });
+
+  it('passes a custom voice given as {"id": …} to the provider', async () => {
+    upstream.answerWith((_request, response) => void response.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.from([0xff, 0xf3])));
+    await gateway.openai(key).audio.speech.create({ model: 'openai/tts-1', voice: { id: 'voice_1234' }, input: 'Hello.' });
+    expect(upstream.received.at(-1)?.body).toMatchObject({ voice: { id: 'voice_1234' } });
+  });
+
   it('relays the provider refusing an unknown response_format as its own 400', async () => {
     upstream.answerWith((_request, response) =>
       sendJson(response, 400, { error: { message: "Invalid value: 'ogg'. Supported values are: 'mp3', 'opus', 'aac', 'flac', 'wav', and 'pcm'.", type: 'invalid_request_error', param: 'response_format', code: 'invalid_value' } }),

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, sendJson, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -102,6 +103,24 @@ describe('POST /v1/embeddings through the openai SDK', () => {
       .embeddings.create({ model: 'openai/text-embedding-3-small', input: 'x' })
       .catch((error: unknown) => error);
     expect(refusal).toMatchObject({ status: 400, type: 'invalid_request_error', error: { message: '400 Bad Request nginx', type: 'invalid_request_error' } });
+  });
+
+  it.each([
+    ['an empty string as input', { input: '' }, 'input', /must not be an empty string/],
+    ['an empty array as input', { input: [] }, 'input', /must not be an empty string, an empty array/],
+    ['an array holding an empty string', { input: ['sunny day', ''] }, 'input', /an array holding an empty string/],
+    ['an encoding_format other than float or base64', { input: 'x', encoding_format: 'int8' }, 'encoding_format', /"int8" is not a supported value; supported values are 'float' and 'base64'/],
+  ])("refuses %s with 400 in OpenAI's format, naming the field, before any upstream call", async (_what, fields, param, message) => {
+    const before = upstream.received.length;
+    const refusal = await gateway
+      .openai(key)
+      // @ts-expect-error values the SDK's types rule out, as a careless client sends them
+      .embeddings.create({ model: 'openai/text-embedding-3-small', ...fields })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refusal).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'invalid_request_body', param });
+    expect((refusal as InstanceType<typeof OpenAI.BadRequestError>).message).toMatch(message);
+    expect(upstream.received.length).toBe(before);
   });
 
   it('refuses a body without input with 400 naming the field', async () => {

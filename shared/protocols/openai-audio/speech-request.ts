@@ -4,13 +4,15 @@ import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.
 import { gatewayFieldsShape } from '../routing-fields.ts';
 
 /**
- * The fields of a speech request the gateway reads. `voice`, `response_format` (mp3, opus, aac, flac,
- * wav, pcm), `speed`, `instructions` and `stream_format` reach the provider untouched: it refuses what it
- * does not know, in its own words.
+ * The fields of a speech request the gateway reads, and refuses as OpenAI does before any provider is
+ * called: `input`, and `voice` (a voice's name, or a custom voice `{"id": "voice_…"}`), both required.
+ * Which voices exist, `response_format` (mp3, opus, aac, flac, wav, pcm), `speed`, `instructions` and
+ * `stream_format` are the provider's to judge: it refuses what it does not know, in its own words.
  */
 export const speechRequestSchema = z.looseObject({
   model: z.string().min(1),
   input: z.string().min(1),
+  voice: z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })], { error: 'expected the name of a voice, or a custom voice as {"id": "voice_…"}' }),
   ...gatewayFieldsShape,
 });
 export type SpeechRequest = z.infer<typeof speechRequestSchema>;

@@ -2,15 +2,25 @@ import { z } from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { gatewayFieldsShape } from '../routing-fields.ts';
 
-const tokenArray = z.array(z.number().int().nonnegative()).min(1);
+const tokenArray = z.array(z.number().int().nonnegative());
+
+/** Nothing to embed: OpenAI refuses an empty string, an empty array, and an empty string or token array in one. */
+function isEmptyInput(input: string | string[] | number[] | number[][]): boolean {
+  if (typeof input === 'string' || input.length === 0) return input.length === 0;
+  return input.some((item) => typeof item !== 'number' && item.length === 0);
+}
 
 /**
- * The fields of an embeddings request the gateway reads: `input` as a string, strings, a token array or
- * token arrays. The rest (`encoding_format`, `dimensions`, `user`, …) reaches the provider untouched.
+ * The fields of an embeddings request the gateway reads, and refuses as OpenAI does before any provider is
+ * called: `input` as a string, strings, a token array or token arrays, none of them empty; `encoding_format`
+ * float or base64. The rest (`dimensions`, `user`, …) reaches the provider untouched.
  */
 export const embeddingsRequestSchema = z.looseObject({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(z.string()).min(1), tokenArray, z.array(tokenArray).min(1)]),
+  input: z
+    .union([z.string(), z.array(z.string()), tokenArray, z.array(tokenArray)])
+    .refine((input) => !isEmptyInput(input), { error: 'an input must not be an empty string, an empty array, or an array holding an empty string or token array' }),
+  encoding_format: z.enum(['float', 'base64'], { error: (issue) => `${JSON.stringify(issue.input)} is not a supported value; supported values are 'float' and 'base64'` }).nullish(),
   ...gatewayFieldsShape,
 });
 export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
