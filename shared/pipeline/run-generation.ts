@@ -252,6 +252,7 @@ function presentationFor<Body extends RoutableBody>(
     model: target.model.model,
     created: Math.floor(services.clock.now() / 1000),
     responseId: route.requestId.replace(/[^0-9A-Za-z]/g, ''),
+    requestId: route.requestId,
     showUsage: bridge.clientAskedForStreamUsage(body),
     injectCost,
     priceUsd: (usage) => formatUsd(priceUsage(withAcceptedRequest(usage), target.rate)),

@@ -221,6 +221,8 @@ export interface Presentation {
   created: number;
   /** The gateway request id in letters and digits, for the ids of translated answers (`msg_…`, `resp_…`). */
   responseId: string;
+  /** The gateway request id as sent (`x-generation-id`): the id `/v1/generation?id=` finds the request's record by. */
+  requestId: string;
   /** The client asked for usage in the stream. */
   showUsage: boolean;
   /** Usage-cost injection is on: usage is shown with `cost`. */

@@ -66,7 +66,7 @@ describe('POST /v1/rerank over plain HTTP, in Cohere v2 shape', () => {
 
     expect(upstream.received.at(-1)?.body).toEqual({ model: 'rerank-2.5', query: 'capital of the United States', documents: documents.slice(0, 2), top_k: 2, return_documents: false });
     expect(await response.json()).toEqual({
-      id: '',
+      id: 'rerank-voyage',
       results: [
         { index: 1, relevance_score: 0.5703125 },
         { index: 0, relevance_score: 0.255859375 },
@@ -90,6 +90,18 @@ describe('POST /v1/rerank over plain HTTP, in Cohere v2 shape', () => {
       { index: 5, relevance_score: 0.6323295373206566, document: { text: documents[5] } },
     ]);
     expect(await generationOf(gateway, key, 'rerank-together')).toMatchObject({ provider: 'together', tokens_prompt: 2966 });
+  });
+
+  it('names a translated answer that has no id of its own by its generation id, which /v1/generation finds', async () => {
+    const { id: _none, ...unnamed } = JSON.parse(readFixture('other/togetherai-rerank-jina-like.json')) as Record<string, unknown>;
+    upstream.answerWith((_request, response) => sendJson(response, 200, unnamed));
+
+    const response = await rerank({ model: 'together/Salesforce/Llama-Rank-v1', query: 'capital', documents, top_n: 2 });
+
+    const generationId = response.headers.get('x-generation-id') ?? '';
+    expect(generationId).toMatch(/^gen-/);
+    expect(((await response.json()) as { id: string }).id).toBe(generationId);
+    expect(await generationOf(gateway, key, generationId)).toMatchObject({ id: generationId, provider: 'together', tokens_prompt: 2966 });
   });
 
   it("relays a provider's refusal in OpenAI's error format with its status, whatever the dialect", async () => {

@@ -33,7 +33,9 @@ export function rerankApi(providerProtocols: readonly WireProtocolId[], request:
     },
     presentResponse(text, payload, answer, presentation) {
       if (native) return presentWithUsageCost(text, payload, answer.usage, presentation);
-      const written = writeCohereRerankAnswer(read(payload), canonical);
+      // Jina and Voyage name no answer: it is named by the gateway's request, whose record the client can then look up.
+      const result = read(payload);
+      const written = writeCohereRerankAnswer({ ...result, id: result.id || presentation.requestId }, canonical);
       return presentation.injectCost ? stringifyWithUsageCost(written, {}, presentation.priceUsd(answer.usage)) : JSON.stringify(written);
     },
     relayUpstreamError: relayRerankUpstreamError,

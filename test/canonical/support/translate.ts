@@ -51,6 +51,7 @@ export function presentation(overrides: Partial<Presentation> = {}): Presentatio
     model: 'm',
     created: 0,
     responseId: 'gateway1',
+    requestId: 'gateway-1',
     showUsage: false,
     injectCost: false,
     priceUsd: () => '0',
