@@ -15,7 +15,7 @@ const encoder = new TextEncoder();
  * the answer as it reads any stream, and the answer is billed. What the canonical model has no place for (a
  * native answer's unknown fields) is not carried. Read strictly, so that an answer its protocol cannot read
  * is no answer (invalid-answer.ts), not shown as text. None for a bridge without such a writer (the
- * endpoints beyond conversations): their answer is shown as it came.
+ * endpoints beyond conversations other than legacy completions): their answer is shown as it came.
  */
 export async function completeAnswerAsStream(
   bridge: Bridge,

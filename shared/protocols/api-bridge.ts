@@ -28,6 +28,12 @@ export interface EndpointApi {
   createStreamReader?(): StreamReader;
   /** What the client sees of the stream; unless given, every event as sent, usage events with `cost` when injection is on. */
   createPassThrough?(presentation: Presentation): ClientStream;
+  /**
+   * The client's stream for a complete answer to a client that asked for a stream (the provider ignored
+   * `stream: true`), written from its canonical events (complete-answer-stream.ts); unless given, such an
+   * answer is shown as it came, as JSON (images: their stream's events hold what no JSON answer has).
+   */
+  createAnswerStream?(presentation: Presentation): ClientStream;
   /** Meters an answer relayed as bytes. */
   createBytesMeter?(): BytesMeter;
   clientAskedForStreamUsage?(body: Record<string, unknown>): boolean;
@@ -39,6 +45,7 @@ const NOTHING_TO_READ: StreamReader = { push: () => [] };
 
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {
+  const { createAnswerStream } = api;
   return {
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
@@ -57,6 +64,7 @@ export function apiBridge(api: EndpointApi): Bridge {
     createStreamDecoder: createSseDecoder,
     createStreamReader: () => api.createStreamReader?.() ?? NOTHING_TO_READ,
     createClientStream: (presentation) => api.createPassThrough?.(presentation) ?? usageEventPassThrough(presentation),
+    ...(createAnswerStream ? { createAnswerStream } : {}),
     streamErrorFrame: openAiStreamErrorFrame,
     streamContentType: 'text/event-stream',
     renderError: renderOpenAiError,

@@ -78,17 +78,43 @@ describe('POST /v1/completions through the openai SDK', () => {
     ]);
   });
 
-  it('bills by its usage and shows as it came the JSON answer of a provider that ignored `stream: true`', async () => {
+  it('streams to the SDK, as one chunk, the JSON answer of a provider that ignored `stream: true`, billed by its usage', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, completion));
+    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': 'legacy-stream-ignored' } });
+
+    const stream = await client.completions.create({ model: 'openai/gpt-3.5-turbo-instruct', prompt: 'x', stream: true, stream_options: { include_usage: true } });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+
+    const recorded = JSON.parse(completion) as { id: string; model: string; choices: unknown[]; usage: Record<string, number> };
+    expect(chunks).toEqual([
+      { id: recorded.id, object: 'text_completion', created: expect.any(Number), model: recorded.model, choices: recorded.choices },
+      { id: recorded.id, object: 'text_completion', created: expect.any(Number), model: recorded.model, choices: [], usage: { ...recorded.usage, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } } },
+    ]);
+    const record = await generationOf(gateway, key, 'legacy-stream-ignored');
+    expect(record).toMatchObject({ tokens_prompt: 14, tokens_completion: 16, estimated: false, streamed: true, status: 'completed' });
+  });
+
+  it('ends the stream made of such an answer with [DONE], its usage shown only to a client that asked for it', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 200, completion));
     const response = await fetch(`${gateway.url}/v1/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'legacy-stream-ignored' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/gpt-3.5-turbo-instruct', prompt: 'x', stream: true }),
     });
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(JSON.parse(await response.text())).toEqual(JSON.parse(completion));
-    const record = await generationOf(gateway, key, 'legacy-stream-ignored');
-    expect(record).toMatchObject({ tokens_prompt: 14, tokens_completion: 16, estimated: false, status: 'completed' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (await response.text()).split('\n\n').filter(Boolean);
+    expect(frames).toHaveLength(2);
+    expect(JSON.parse(frames[0]?.replace(/^data: /, '') ?? '')).toMatchObject({ object: 'text_completion', choices: [{ finish_reason: 'length' }] });
+    expect(frames[1]).toBe('data: [DONE]');
+  });
+
+  it("shows such an answer's usage chunk with its cost when the project injects usage cost", async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, completion));
+    const stream = await gateway.openai(injectingKey).completions.create({ model: 'openai/gpt-3.5-turbo-instruct', prompt: 'x', stream: true });
+    const usages: unknown[] = [];
+    for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage);
+    expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 14, completion_tokens: 16, cost: (14 * 1500 + 16 * 2000) / 1e9 })]);
   });
 
   it('relays the usage chunk as sent to a client that asked for it', async () => {

@@ -2,6 +2,7 @@ import type { EndpointApi } from '../api-bridge.ts';
 import { presentChatCompletion } from '../openai-chat/chat-native-response.ts';
 import { createChatPassThrough } from '../openai-chat/chat-pass-through.ts';
 import { nativeJsonRequest } from '../native-json-request.ts';
+import { createCompletionAnswerStream } from './completions-answer-stream.ts';
 import type { CompletionsRequest } from './completions-request.ts';
 import { createCompletionsStreamReader, readCompletion } from './completions-reader.ts';
 
@@ -19,5 +20,7 @@ export const completionsApi: EndpointApi = {
   presentResponse: (text, payload, answer, presentation) => presentChatCompletion(text, payload, answer.usage, presentation),
   createStreamReader: createCompletionsStreamReader,
   createPassThrough: (presentation) => createChatPassThrough(presentation, 'text_completion'),
+  // A provider that ignored `stream: true` answered whole: the client still gets the stream its SDK reads.
+  createAnswerStream: createCompletionAnswerStream,
   clientAskedForStreamUsage: (body) => (body as CompletionsRequest).stream_options?.include_usage === true,
 };
