@@ -46,10 +46,12 @@ const NOTHING_TO_READ: StreamReader = { push: () => [] };
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {
   const { createAnswerStream } = api;
+  // A refusal that is only text is OpenAI's error whatever the API; a JSON one is relayed as the API relays it.
+  const refusals = api.relayUpstreamError ? { ...openAiRefusals, relayUpstreamError: api.relayUpstreamError } : openAiRefusals;
   return {
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
-    relayUpstreamError: (answer) => relayUpstreamRefusal(api.relayUpstreamError ? { ...openAiRefusals, relayUpstreamError: api.relayUpstreamError } : openAiRefusals, answer),
+    relayUpstreamError: (answer) => relayUpstreamRefusal(refusals, answer),
     clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
     // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
     answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),

@@ -1,5 +1,5 @@
-import { stringifyWithUsageCost, renderChatUsage } from '../openai-chat/chat-usage.ts';
 import { toChatFinishReason } from '../openai-chat/chat-finish-reason.ts';
+import { renderChatUsage, stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
 
 /**
