@@ -7,7 +7,7 @@
 export type MetricUnit = 'Count' | 'Milliseconds' | 'None';
 
 export interface MetricDirective {
-  /** The dimension names, each a member of `values`; `service` is added to every directive. */
+  /** The dimension names, each a key of the line's `dimensionValues`; `service` is added to every directive. */
   dimensions: string[];
   metrics: Array<{ name: string; unit: MetricUnit; value: number }>;
 }
