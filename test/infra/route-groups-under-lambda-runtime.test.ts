@@ -242,6 +242,7 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       timeline.length = 0;
       upstreamScenario = 'whole';
       const sent = sqs.messages.length;
+      const outputBefore = running.runtime.output().length;
 
       const response = await invokeStreaming(running, { path, body }, marker);
 
@@ -261,6 +262,17 @@ describe('route groups bundled as deployed, under the AWS Lambda runtime interfa
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ projectId: 'runtime', streamed: true, status: 'completed', model: (body as { model: string }).model });
       expect(sqs.messages.at(-1)?.queueUrl).toBe(queueUrlOnTheFake(group));
+      // CloudWatch's embedded metrics, as whole JSON lines of the function's log: the response's and the record's.
+      const metricLines = running.runtime
+        .output()
+        .slice(outputBefore)
+        .split('\n')
+        .filter((line) => line.includes('"_aws"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(metricLines).toEqual([
+        expect.objectContaining({ service: `gateway-${group}`, status: '200', Requests: 1, Responses: 1 }),
+        expect.objectContaining({ service: `gateway-${group}`, status: 'completed', UsageRecords: 1, Latency: expect.any(Number) }),
+      ]);
     }, 30_000);
 
     it('ends a stream that breaks after the first byte with the protocol\'s error event, as a complete response (no runtime error), then meters it before the invocation is over', async () => {
