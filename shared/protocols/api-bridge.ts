@@ -7,7 +7,7 @@ import { NO_BYTES_METER, type AnswerKind, type Bridge, type BytesMeter, type Ups
 import { presentWithUsageCost, usageEventPassThrough } from './usage-cost.ts';
 import { openAiRefusals, openAiStreamErrorFrame, renderOpenAiError } from './openai-chat/openai-errors.ts';
 import { relayUpstreamRefusal } from './upstream-refusal.ts';
-import type { ClientStream, Presentation, StreamReader } from './wire-protocol.ts';
+import type { ClientStream, ErrorWords, Presentation, StreamReader } from './wire-protocol.ts';
 
 /**
  * One upstream API of an endpoint that has no canonical model (embeddings, images, audio, moderations,
@@ -37,21 +37,20 @@ export interface EndpointApi {
   /** Meters an answer relayed as bytes. */
   createBytesMeter?(): BytesMeter;
   clientAskedForStreamUsage?(body: Record<string, unknown>): boolean;
-  /** A provider's JSON refusal of the request as the client sees it; unless given, as the provider sent it (an OpenAI-compatible error). */
-  relayUpstreamError?(answer: UpstreamErrorAnswer): GatewayResponse;
+  /** The words of a provider's JSON refusal in its own dialect, written in OpenAI's format; unless given, the refusal is relayed as sent (an OpenAI-compatible error). */
+  readErrorWords?(answer: UpstreamErrorAnswer): ErrorWords;
 }
 
 const NOTHING_TO_READ: StreamReader = { push: () => [] };
 
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {
-  const { createAnswerStream } = api;
-  // A refusal that is only text is OpenAI's error whatever the API; a JSON one is relayed as the API relays it.
-  const refusals = api.relayUpstreamError ? { ...openAiRefusals, relayUpstreamError: api.relayUpstreamError } : openAiRefusals;
+  const { createAnswerStream, readErrorWords } = api;
   return {
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
-    relayUpstreamError: (answer) => relayUpstreamRefusal(refusals, answer),
+    // A refusal that is only text is OpenAI's error whatever the API; a JSON one is relayed, or read in the API's dialect.
+    relayUpstreamError: (answer) => relayUpstreamRefusal(openAiRefusals, answer, readErrorWords),
     clientAskedForStreamUsage: (body) => api.clientAskedForStreamUsage?.(body) ?? false,
     // An upstream may ignore `stream: true` and answer JSON: that answer is read whole (and billed), not relayed as events.
     answerKind: (response, streamed) => api.answerKind?.(response, streamed) ?? (streamed && isEventStream(response) ? 'stream' : 'json'),

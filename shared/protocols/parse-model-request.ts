@@ -37,7 +37,7 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
 /**
  * The body with its `model`: as sent, or, when it names none, the first of `models`. `models` stays as
  * sent (its fields are validated where the client put them): the first is the model, tried once, and the
- * rest are fallbacks, tried as any `models` are (with `route: "fallback"` or the project's failover).
+ * rest are fallbacks, tried as every `models` list is (with `route: "fallback"` or the project's failover).
  */
 function withModelNamed(json: Record<string, unknown>): Record<string, unknown> {
   if (json.model !== undefined && json.model !== null && json.model !== '') return json;

@@ -6,7 +6,7 @@ import { nativeJsonRequest } from '../native-json-request.ts';
 import { presentWithUsageCost } from '../usage-cost.ts';
 import { writeCohereRerankAnswer } from './cohere-rerank.ts';
 import { rerankProtocols } from './registry.ts';
-import { relayRerankUpstreamError } from './rerank-errors.ts';
+import { readRerankErrorWords } from './rerank-errors.ts';
 import { readRerankRequest, type RerankRequest } from './rerank-request.ts';
 
 /**
@@ -38,6 +38,6 @@ export function rerankApi(providerProtocols: readonly WireProtocolId[], request:
       const written = writeCohereRerankAnswer({ ...result, id: result.id || presentation.requestId }, canonical);
       return presentation.injectCost ? stringifyWithUsageCost(written, {}, presentation.priceUsd(answer.usage)) : JSON.stringify(written);
     },
-    relayUpstreamError: relayRerankUpstreamError,
+    readErrorWords: readRerankErrorWords,
   };
 }

@@ -1,20 +1,15 @@
 import { asJsonObject, parseJsonObject } from '../../core/json-object.ts';
-import type { GatewayResponse } from '../../http/gateway-http.ts';
 import { readErrorWords, type UpstreamErrorAnswer } from '../../transport/upstream-errors.ts';
-import { mapChatErrorType, relayOpenAiUpstreamError, writeOpenAiErrorBody } from '../openai-chat/openai-errors.ts';
+import { mapChatErrorType } from '../openai-chat/openai-errors.ts';
 import { errorTypeOfStatus } from '../upstream-refusal.ts';
 import type { ErrorWords } from '../wire-protocol.ts';
 
 /**
- * A rerank provider's refusal of the request in OpenAI's error format (the `/v1/*` route group's), with the
- * provider's status and words: no rerank dialect speaks it (Cohere says `{message}`; Jina and Voyage, FastAPI
- * servers, `{detail}`, a text or a list of `{loc, msg}`), and a client must not have to know which answered.
+ * What a rerank provider's error answer says, for OpenAI's error format (the `/v1/*` route group's), with the
+ * provider's status: no rerank dialect speaks it (Cohere says `{message}`; Jina and Voyage, FastAPI servers,
+ * `{detail}`, a text or a list of `{loc, msg}`), and a client must not have to know which answered. Its kind
+ * comes from the status when the body does not name one.
  */
-export function relayRerankUpstreamError(answer: UpstreamErrorAnswer): GatewayResponse {
-  return relayOpenAiUpstreamError({ ...answer, contentType: 'application/json', body: writeOpenAiErrorBody(readRerankErrorWords(answer)) });
-}
-
-/** What a rerank provider's error answer says; its kind from the status when the body does not name one. */
 export function readRerankErrorWords(answer: UpstreamErrorAnswer): ErrorWords {
   const words = readErrorWords(answer.body);
   const message = detailMessage(parseJsonObject(answer.body)?.detail) ?? words.message;
