@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
@@ -14,6 +14,15 @@ export const LEDGER_TABLES = { generations: 'gen-table', projects: 'projects-tab
 export function mockedLedger(): { dynamo: AwsClientStub<DynamoDBDocumentClient>; ledger: DynamoUsageLedger } {
   const dynamo = mockClient(DynamoDBDocumentClient);
   return { dynamo, ledger: new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), LEDGER_TABLES) };
+}
+
+/** DynamoDB's cancellation of a transaction, with one reason code per item. */
+export function cancelled(...codes: string[]): TransactionCanceledException {
+  return new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes.join(', ')}]`,
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 }
 
 /** A DynamoUsageLedger on the embedded store, in a throw-away directory; `usageOf` reads a project's usage item. */
