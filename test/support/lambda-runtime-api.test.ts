@@ -6,7 +6,7 @@ import { ensureRuntimeClientBuilt, functionIdentity, startFunction, type Running
 
 /**
  * The Runtime API emulator, checked against the runtime interface client itself with tiny handlers: the
- * instrument test/infra/route-groups-under-lambda-runtime.test.ts reads the route groups with.
+ * instrument test/infra/route-groups-under-lambda-runtime-{streams,mcp}.test.ts reads the route groups with.
  */
 let taskRoot: string;
 let running: RunningFunction;
