@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { awsRegionSchema } from '../core/bedrock-models.ts';
 import { hasControlCharacter } from '../core/control-characters.ts';
 import { MAX_PRICE_MICROS } from '../core/money-limits.ts';

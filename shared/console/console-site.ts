@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The console's path on the gateway host; its static files live under it, its API under `api/`. */
 export const CONSOLE_PATH = '/console';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../core/errors.ts';
 import type { UsageQueryRunner, UsageResultRow } from '../core/ports.ts';
 import { formatUsd } from '../core/price-usage.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Who made a change: a person signed in to the console, or whoever ran the admin CLI (its IAM permission). */
 export const auditActorSchema = z.union([

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An AWS region name, e.g. `us-east-1` or `eu-central-2`. */
 export const awsRegionSchema = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'AWS regions are named like us-east-1');

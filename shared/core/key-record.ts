@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const keyRecordSchema = z.object({
   keyHash: z.string().regex(/^[0-9a-f]{64}$/),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The header values of an upstream MCP server are one secret in the provider-key secret store (same

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How the tool bridge names what it aggregates: each upstream MCP server of a project has a short name,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * People are named by a member id: their e-mail address in the console (the Cognito `email` claim), or any

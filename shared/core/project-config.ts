@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { awsRegionSchema, isAnthropicBedrockModel } from './bedrock-models.ts';
 import type { McpServerConfig } from './mcp-server-config.ts';
 

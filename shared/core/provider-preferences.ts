@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from './errors.ts';
 
 /** Why only a sort by price is offered, for every way a request asks for another. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { billedUnitsSchema } from './billed-units.ts';
 
 /** Attribution a client may send (spec 6); safe-to-log metadata only, each value bounded. */

@@ -4,7 +4,7 @@ import { effectiveRate, modelProtocols } from '../core/project-config.ts';
 import { supportedChatParameters } from '../core/provider-catalog.ts';
 import { UNIT_PRICES, usdScale } from '../core/unit-prices.ts';
 import { formatScaledInteger, microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../core/errors.ts';
 import { jsonResponse, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { mcpServerNameSchema } from '../core/mcp-names.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
 import { MissingAnswerError } from './json-answer.ts';
 import { isServerError } from './server-errors.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { asJsonObject } from '../core/json-object.ts';
 
 /** The routing-only fields of a JSON generation request (spec 2.2): consumed by the gateway, never sent upstream. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UsageArchive } from '../core/ports.ts';
 import { compactUsageDay, type DayCompaction } from './compact-usage-day.ts';
 

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEDUPLICATED_USAGE, firstCopies } from '../../shared/usage-writer/named-usage-queries.ts';
 import { USAGE_FILE_EXTENSION, USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UsageReportFilter } from './local-usage-query.ts';
 import { findNamedUsageQuery, type NamedQueryDays, type NamedUsageQuery } from '../../shared/usage-writer/named-usage-queries.ts';
 import { USAGE_FIRST_DAY, USAGE_LAST_DAY } from '../../shared/usage-writer/usage-table.ts';

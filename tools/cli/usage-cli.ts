@@ -1,5 +1,5 @@
 import '../check-node-version.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type LocalUsage, openLocalUsage } from './local-usage-query.ts';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import { compactionDays, compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';

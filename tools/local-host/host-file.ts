@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where `npm start`, the admin CLI and the usage CLI keep and look for the local data, unless GATEWAY_DATA_DIR says. */
 export const DEFAULT_DATA_DIR = './.gateway';

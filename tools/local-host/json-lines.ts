@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /*
  * The local host's crash logs (the usage journal, the store's undo log) are files of JSON lines, each

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runtimeConfigSchema } from '../../shared/config/runtime-config.ts';
 import { DEFAULT_LOCAL_CONSOLE_MEMBER } from './console-host.ts';
 import { DEFAULT_DATA_DIR } from './host-file.ts';

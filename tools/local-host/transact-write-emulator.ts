@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorNameOf, StoreError, type StoreConnection, type StoreResponse } from './store-connection.ts';
 import type { BeforeImage, TransactionUndoLog } from './transaction-undo-log.ts';
 import { planTransactWrite, TransactValidationError, type AttributeMap, type TransactStep } from './transact-write-plan.ts';

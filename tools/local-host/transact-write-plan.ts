@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A DynamoDB item or key in wire form: attribute name → AttributeValue (`{ S: 'x' }`, `{ N: '1' }`…). */
 export type AttributeMap = Record<string, unknown>;

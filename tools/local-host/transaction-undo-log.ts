@@ -1,5 +1,5 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonLine, readJsonLines } from './json-lines.ts';
 
 /** What one item held before a transaction wrote it: restored should the transaction not finish. */

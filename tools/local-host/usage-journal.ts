@@ -1,5 +1,5 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonLine, readJsonLines } from './json-lines.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { membershipSchema, type Membership } from '../../core/membership.ts';
 import type { MembershipStore } from '../../core/ports.ts';
 import { membersPartition, personPartition } from './table-definitions.ts';

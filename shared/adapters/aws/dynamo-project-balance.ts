@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.ts';
 import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 

@@ -7,7 +7,7 @@ import {
   ResourceNotFoundException,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProviderSecrets } from '../../core/ports.ts';
 
 const secretValueSchema = z.object({ apiKey: z.string().min(1) });

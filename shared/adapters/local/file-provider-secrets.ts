@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProviderSecrets } from '../../core/ports.ts';
 
 const secretFileSchema = z.record(z.string(), z.string());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The parts of Anthropic's Messages wire format the translators read, leniently: unknown fields pass,

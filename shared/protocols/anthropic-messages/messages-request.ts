@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { PROMPT_TRANSFORM_FIELDS, promptTransformsShape, USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';

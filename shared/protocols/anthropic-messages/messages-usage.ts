@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from '../../core/token-usage.ts';
 
 const tokenCount = z.number().int().nonnegative().nullish();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';

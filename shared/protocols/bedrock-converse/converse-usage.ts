@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import { toTokenUsage } from '../anthropic-messages/messages-usage.ts';
 import type { converseUsageSchema } from './converse-wire-types.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the gateway reads of Converse's answers and ConverseStream's events, leniently (`looseObject`,

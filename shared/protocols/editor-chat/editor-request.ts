@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import type { RoutableBody } from '../../pipeline/generation-endpoint.ts';
 import { chatMessageSchema } from '../openai-chat/chat-wire-types.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { compactToolDescription, type TextCompaction } from './editor-prompt-compression.ts';
 
 /** A tool as the editor declares it: flat (Responses) or nested (chat), a function or a custom tool. */

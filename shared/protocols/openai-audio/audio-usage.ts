@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { billedSeconds, type BilledUnits } from '../../core/billed-units.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 

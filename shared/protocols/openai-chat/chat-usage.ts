@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { asJsonObject } from '../../core/json-object.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import { stringifyWithExactDecimals } from '../../http/exact-decimal-json.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The parts of OpenAI's Chat Completions wire format the translators read, leniently: OpenAI-compatible

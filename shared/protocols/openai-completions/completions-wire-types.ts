@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A legacy completion, or one chunk of its stream, leniently: only what metering reads. */
 export const completionSchema = z.looseObject({

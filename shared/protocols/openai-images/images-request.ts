@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { formValue } from '../../http/multipart-form.ts';
 import type { FormRequest } from '../form-request.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The request fields the translation of a Responses request reads, leniently typed (every field it does

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The parts of OpenAI's Responses wire format the translators read (answers and stream events), leniently:

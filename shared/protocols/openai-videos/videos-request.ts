@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { parsedJsonBody, type GatewayRequest } from '../../http/gateway-http.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RerankProtocol } from './rerank-protocol.ts';
 import { searchUnitsOf, type CanonicalRerankRequest } from './rerank-request.ts';
 import type { CanonicalRerankResult } from './rerank-protocol.ts';

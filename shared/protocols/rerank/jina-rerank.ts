@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import type { RerankProtocol } from './rerank-protocol.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BilledUnits } from '../../core/billed-units.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { gatewayFieldsShape } from '../routing-fields.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { promptUsage } from './jina-rerank.ts';
 import type { RerankProtocol } from './rerank-protocol.ts';
 

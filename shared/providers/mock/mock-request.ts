@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What the offline mock reads of an OpenAI chat request; anything else in it is ignored. */
 export const mockRequestSchema = z.looseObject({
