@@ -198,6 +198,8 @@ export interface ProjectUsageTotals {
   requestCount: number;
   /** The balance minus spend and minus reservations of requests in flight; absent when never set. */
   availableNanos?: bigint;
+  /** What the reservations of requests in flight hold (settled back into the balance as they end); absent when none was ever made. */
+  reservedNanos?: bigint;
 }
 
 export interface ProjectBalanceStore {

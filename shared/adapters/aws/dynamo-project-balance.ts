@@ -15,6 +15,7 @@ const usageItemSchema = z.object({
   spentNanos: nanos.optional(),
   requestCount: z.number().int().optional(),
   availableNanos: nanos.optional(),
+  reservedNanos: nanos.optional(),
 });
 
 /**
@@ -41,6 +42,7 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
       spentNanos: item.spentNanos ?? 0n,
       requestCount: item.requestCount ?? 0,
       ...(item.availableNanos !== undefined ? { availableNanos: item.availableNanos } : {}),
+      ...(item.reservedNanos !== undefined ? { reservedNanos: item.reservedNanos } : {}),
     };
   }
 

@@ -131,6 +131,15 @@ describe('DynamoProjectBalance', () => {
       await expect(balances.loadUsageTotals('reserving')).resolves.toMatchObject({ availableNanos: 0n });
     });
 
+    it('reports what the reservations in flight hold beside what is available, and nothing held once they are given back', async () => {
+      await balances.setBalance('holding', 5_000n);
+      await balances.reserve('holding', 2_000);
+      await expect(balances.loadUsageTotals('holding')).resolves.toEqual({ spentNanos: 0n, requestCount: 0, availableNanos: 3_000n, reservedNanos: 2_000n });
+
+      await balances.release('holding', 2_000);
+      await expect(balances.loadUsageTotals('holding')).resolves.toMatchObject({ availableNanos: 5_000n, reservedNanos: 0n });
+    });
+
     it('refuses a reservation on a project that has no balance at all', async () => {
       await expect(balances.reserve('postpaid', 1)).resolves.toBe(false);
       await expect(balances.loadUsageTotals('postpaid')).resolves.toEqual({ spentNanos: 0n, requestCount: 0 });
@@ -178,7 +187,7 @@ describe('DynamoProjectBalance', () => {
 
       await ledger.recordOnce(sampleRecord({ projectId: 'settling', prepaid: true, reservedNanos: 4_000, costNanos: 1_250 }));
 
-      await expect(balances.loadUsageTotals('settling')).resolves.toEqual({ spentNanos: 1_250n, requestCount: 1, availableNanos: 8_750n });
+      await expect(balances.loadUsageTotals('settling')).resolves.toEqual({ spentNanos: 1_250n, requestCount: 1, availableNanos: 8_750n, reservedNanos: 0n });
     });
 
     it('keeps a balance beyond 2^53 nano-USD (about 9 million USD) exact through credit and reservations', async () => {
@@ -186,7 +195,7 @@ describe('DynamoProjectBalance', () => {
       await balances.addCredit('large-balance', 1n);
       await expect(balances.reserve('large-balance', 3)).resolves.toBe(true);
 
-      await expect(balances.loadUsageTotals('large-balance')).resolves.toEqual({ spentNanos: 0n, requestCount: 0, availableNanos: 999_999_999_999_999_997n });
+      await expect(balances.loadUsageTotals('large-balance')).resolves.toEqual({ spentNanos: 0n, requestCount: 0, availableNanos: 999_999_999_999_999_997n, reservedNanos: 3n });
     });
 
     it('reads a spend the writer took beyond 2^53 nano-USD exactly, the records of one batch added up exactly', async () => {
@@ -203,6 +212,7 @@ describe('DynamoProjectBalance', () => {
         spentNanos: 10_000_000_000_000_002n,
         requestCount: 3,
         availableNanos: 20_000_000_000_000_002n,
+        reservedNanos: -10_000_000_000_000_003n,
       });
     });
   });
