@@ -47,7 +47,8 @@ function allow(grantee: IGrantable, actions: string[], resources: string[], cond
 
 /**
  * The request path: key lookup (GetItem), project and rate card (Query), balance reservations (UpdateItem
- * on the projects table's `usage` item, except for a group whose requests are free), rate-limit counters (UpdateItem), generation lookup (Query, for
+ * on the projects table's `usage` item, except for a group whose requests are free), spend and balance
+ * (GetItem of that item, for the group that serves the key and credit checks), rate-limit counters (UpdateItem), generation lookup (Query, for
  * the group that serves it), video jobs (Get, Put, conditional Update and Query in the generations table, for the group that serves them),
  * provider keys and the origin secret (GetSecretValue), usage records (SendMessage, and PutObject under
  * spill/ when the queue refuses one), and the Bedrock models the deployment lists (InvokeModel serves
@@ -55,7 +56,8 @@ function allow(grantee: IGrantable, actions: string[], resources: string[], cond
  */
 export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources, group: RouteGroup): void {
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
-  allow(grantee, group.reservesNoBalance ? ['dynamodb:Query'] : ['dynamodb:Query', 'dynamodb:UpdateItem'], [resources.projectsTable.tableArn]);
+  const projectActions = ['dynamodb:Query', ...(group.reportsCredits ? ['dynamodb:GetItem'] : []), ...(group.reservesNoBalance ? [] : ['dynamodb:UpdateItem'])];
+  allow(grantee, projectActions, [resources.projectsTable.tableArn]);
   const generationActions = [...(group.looksUpGenerations ? ['dynamodb:Query'] : []), ...(group.keepsVideoJobs ? ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] : [])];
   if (group.keepsVideoJobs && !group.looksUpGenerations) generationActions.push('dynamodb:Query');
   if (generationActions.length > 0) allow(grantee, generationActions, [resources.generationsTable.tableArn]);

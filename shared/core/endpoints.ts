@@ -34,6 +34,10 @@ export const ENDPOINTS = {
   'messages.count_tokens': { group: 'messages' },
   models: { group: 'models' },
   generation: { group: 'generation' },
+  /** The calling key and its project's spend and balance (`GET /v1/key`, `/v1/auth/key`): OpenRouter's key check. */
+  key: { group: 'credits' },
+  /** The project's credits and usage (`GET /v1/credits`). */
+  credits: { group: 'credits' },
   /** Any request to the tool bridge (`/mcp/v1`): initialize, the lists, reads and prompts. */
   mcp: { group: 'mcp' },
   /** One bridged tool call: the unit the bridge meters. */

@@ -7,7 +7,9 @@ import { runGeneration } from '../pipeline/run-generation.ts';
 import { isEditorClientRequest } from '../protocols/editor-chat/editor-client-detection.ts';
 import { renderOpenAiError } from '../protocols/openai-chat/openai-errors.ts';
 import { chatCompletionsEndpoint } from './chat-completions.ts';
+import { handleGetCredits } from './get-credits.ts';
 import { handleGetGeneration } from './get-generation.ts';
+import { handleGetKey } from './get-key.ts';
 import { MODEL_API_METHODS } from './model-api-methods.ts';
 import { MODEL_LIST_METHODS } from './model-list-methods.ts';
 import { RESPONSES_METHODS } from './responses-methods.ts';
@@ -36,6 +38,10 @@ export const openAiRoutes: RouteTable = {
   // The list and one model (whose id may itself hold slashes: `/v1/models/openai/gpt-4o-mini`), loaded on first use.
   ...lazyRoutes(MODEL_LIST_METHODS, () => import('./model-list-routes.ts').then((module) => module.modelListRoutes)),
   '/v1/generation': { GET: handleGetGeneration },
+  // OpenRouter's key and credit checks; `/v1/auth/key` is the key's older path, which clients still call.
+  '/v1/key': { GET: handleGetKey },
+  '/v1/auth/key': { GET: handleGetKey },
+  '/v1/credits': { GET: handleGetCredits },
   // Completions, embeddings, images, audio, moderations, rerank, videos and the pass-through, loaded on first use.
   ...lazyRoutes(MODEL_API_METHODS, () => import('./model-api-routes.ts').then((module) => module.modelApiRoutes)),
 };

@@ -17,6 +17,8 @@ export interface RouteGroup {
   paths: 'default' | readonly string[];
   /** Serves `GET /v1/generation`, so it may query the generations table (least privilege: the others may not). */
   looksUpGenerations?: true;
+  /** Serves `GET /v1/key` and `GET /v1/credits`, so it reads the projects' spend and balance (GetItem of their `usage` item). */
+  reportsCredits?: true;
   /** Serves `/v1/videos`, so it keeps the projects' video jobs in the generations table (read, write, claim billing). */
   keepsVideoJobs?: true;
   /** The wire protocol its clients speak: errors the local host answers itself (oversized or stalled bodies) use it. */
@@ -29,7 +31,7 @@ export interface RouteGroup {
 
 export const routeGroups: readonly RouteGroup[] = [
   // `/v1/*` and `/health`: the OpenAI-compatible group takes what the others do not.
-  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, keepsVideoJobs: true, protocol: 'openai-chat' },
+  { name: 'openai', entry: 'functions/openai/handler.ts', paths: 'default', looksUpGenerations: true, reportsCredits: true, keepsVideoJobs: true, protocol: 'openai-chat' },
   // `/v1/messages` and `/v1/messages/count_tokens`, in Anthropic's protocol.
   { name: 'messages', entry: 'functions/messages/handler.ts', paths: ['/v1/messages*'], protocol: 'anthropic-messages' },
   // The editor client (Cursor with its OpenAI base URL set to `/v1/editor`): chat chunks bridged from Responses.

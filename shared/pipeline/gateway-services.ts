@@ -35,7 +35,8 @@ export interface GatewayServices {
   /** The video jobs each project created. */
   videoJobs: VideoJobStore;
   rateLimiter: RateLimiter;
-  balances: Pick<ProjectBalanceStore, 'reserve' | 'release'>;
+  /** Reservations for prepaid requests; the totals for `GET /v1/key` and `GET /v1/credits`. */
+  balances: Pick<ProjectBalanceStore, 'reserve' | 'release' | 'loadUsageTotals'>;
   /** Last resort when the usage sink refuses a record: log it whole for replay. */
   reportUnsentUsage(record: UsageRecord, error: unknown): void;
   /** An upstream stream event dropped because its data is broken JSON: logged, to tell the provider. */

@@ -40,8 +40,12 @@ describe('least-privilege grants', () => {
 
   it('gives the request path reads of keys, projects and generations, balance reservations on projects, counters', () => {
     expect(actionsOn(openAi, table('Keys'))).toEqual(['dynamodb:GetItem']);
-    // Prepaid admission reserves the worst case with a conditional UpdateItem on the project's usage item.
-    expect(actionsOn(openAi, table('Projects'))).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+    // Prepaid admission reserves the worst case with a conditional UpdateItem on the project's usage item;
+    // the key and credit checks read that item (GetItem), from this group only.
+    expect(actionsOn(openAi, table('Projects'))).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    for (const group of ['messages', 'editor', 'mcp']) {
+      expect(actionsOn(statementsOfFunction(gateway.template, `RouteGroup${group}`), table('Projects')), group).not.toContain('dynamodb:GetItem');
+    }
     // Generation lookups (Query), and the projects' video jobs (kept, found, listed, billed once).
     expect(actionsOn(openAi, table('Generations'))).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(actionsOn(openAi, table('Counters'))).toEqual(['dynamodb:UpdateItem']);

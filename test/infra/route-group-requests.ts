@@ -23,6 +23,9 @@ export function routeGroupRequests(bedrockModels: readonly string[]): Record<str
       { method: 'POST', path: '/v1/chat/completions', body: { ...chat, stream: true }, status: 200 },
       { method: 'GET', path: '/v1/models', status: 200 },
       { method: 'GET', path: '/v1/generation?id=req-known', status: 200 },
+      // The key and credit checks read the project's spend and balance (GetItem of its usage item).
+      { method: 'GET', path: '/v1/key', status: 200 },
+      { method: 'GET', path: '/v1/credits', status: 200 },
       // Video jobs: remembered (PutItem), found and their completion claimed (GetItem, UpdateItem), listed (Query).
       { method: 'POST', path: '/v1/videos', body: { model: 'openai/sora-2', prompt: 'a lighthouse', seconds: '4' }, status: 200 },
       { method: 'GET', path: '/v1/videos/video_lp', status: 200 },

@@ -43,7 +43,7 @@ describe('admitUsage', () => {
     return {
       ...createFakeGateway({ providers: [], models: [], fetch: async () => new Response() }).services,
       rateLimiter: { acquire: async (charges: readonly LimitCharge[]) => (charged.push(...charges), { allowed: true as const, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
-      balances: { reserve: async (_projectId: string, nanos: number) => (available >= nanos ? ((available -= nanos), true) : false), release: async () => {} },
+      balances: { reserve: async (_projectId: string, nanos: number) => (available >= nanos ? ((available -= nanos), true) : false), release: async () => {}, loadUsageTotals: async () => ({ spentNanos: 0n, requestCount: 0 }) },
     };
   };
 

@@ -63,6 +63,7 @@ export function createFakeGateway(options: {
     balances: {
       reserve: async (_projectId, nanos) => ((reserved += nanos), true),
       release: async (_projectId, nanos) => void (reserved -= nanos),
+      loadUsageTotals: async () => ({ spentNanos: 0n, requestCount: 0 }),
     },
     reportUnsentUsage: () => {},
     reportMalformedUpstreamEvent: () => {},
