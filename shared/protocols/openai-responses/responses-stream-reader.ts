@@ -3,7 +3,7 @@ import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { readReasoningCarrier } from './reasoning-carrier.ts';
 import { mapResponsesErrorType } from './responses-errors.ts';
 import { mapResponsesStatus } from './responses-status.ts';
-import { createToolCallSequencer } from './responses-tool-calls.ts';
+import { createToolCallSequencer } from '../../canonical/tool-call-sequencer.ts';
 import { readResponsesUsage } from './responses-usage.ts';
 import { responsesStreamEventSchema, type ResponsesObject, type ResponsesOutputItem, type ResponsesStreamEvent } from './responses-wire-types.ts';
 

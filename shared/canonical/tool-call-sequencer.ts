@@ -1,6 +1,6 @@
-import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import type { CanonicalEvent } from './canonical-events.ts';
 
-/** One tool call of a Responses stream, as its events came. */
+/** One tool call of an upstream stream, as its events came. */
 interface CallState {
   id: string;
   name: string;
@@ -23,12 +23,14 @@ export interface CallItem {
 }
 
 /**
- * The tool calls of a Responses stream as canonical events, one call after another: calls are numbered
- * densely in the order their items are added, whatever their output indexes. OpenAI streams one call at
- * a time, but deltas of parallel calls may interleave (keyed by item id), and canonical writers (Anthropic's
- * content blocks) take one call at a time: so the first unfinished call is shown as its events come, and a
- * later one is held, then shown whole (its start, everything it brought, its end when finished) once the
- * calls before it end. Nothing a call brings is dropped.
+ * The tool calls of an upstream stream as canonical events, one call after another: calls are numbered
+ * densely in the order they are added, whatever the upstream numbers them by (keys are the reader's: a
+ * Responses item id or output index, a chat call's index). Upstreams mostly stream one call at a time, but
+ * deltas of parallel calls may interleave (Responses items by item id, chat calls by index on some
+ * OpenAI-compatible servers), and canonical writers (Anthropic's content blocks) take one call at a time:
+ * so the first unfinished call is shown as its events come, and a later one is held, then shown whole (its
+ * start, everything it brought, its end when finished) once the calls before it end. Nothing a call brings
+ * before it finishes is dropped.
  */
 export function createToolCallSequencer() {
   const calls = new Map<string, CallState>();
