@@ -152,6 +152,37 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     expect(final.usage.output_tokens).toBeGreaterThan(0);
   });
 
+  it('keeps the whole input of each parallel tool call when the provider interleaves their arguments', async () => {
+    // The shape some OpenAI-compatible servers stream: both calls named, then arguments for each in turn.
+    const toolCalls = (...calls: Array<Record<string, unknown>>) => ({ id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] });
+    const chunks = [
+      toolCalls({ index: 0, id: 'call_a', type: 'function', function: { name: 'multiply', arguments: '' } }),
+      toolCalls({ index: 1, id: 'call_b', type: 'function', function: { name: 'multiply', arguments: '' } }),
+      toolCalls({ index: 0, function: { arguments: '{"a": 2,' } }),
+      toolCalls({ index: 1, function: { arguments: '{"a": 4,' } }),
+      toolCalls({ index: 0, function: { arguments: ' "b": 3}' } }),
+      toolCalls({ index: 1, function: { arguments: ' "b": 5}' } }),
+      { id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      { id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 20, completion_tokens: 30, total_tokens: 50 } },
+    ];
+    openai.answerWith((_request, response) => sendSse(response, [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n']));
+
+    const final = await client()
+      .messages.stream({
+        model: 'gpt-4o-mini',
+        max_tokens: 256,
+        messages: [{ role: 'user', content: 'multiply 2 by 3 and 4 by 5' }],
+        tools: [{ name: 'multiply', description: 'Multiplies', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }],
+      })
+      .finalMessage();
+
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content).toEqual([
+      expect.objectContaining({ type: 'tool_use', id: 'call_a', name: 'multiply', input: { a: 2, b: 3 } }),
+      expect.objectContaining({ type: 'tool_use', id: 'call_b', name: 'multiply', input: { a: 4, b: 5 } }),
+    ]);
+  });
+
   it('answers a non-streaming request with a Messages response', async () => {
     openai.answerWith((_request, response) => sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json')));
     const message = await client().messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });

@@ -78,6 +78,29 @@ describe('custom tools for a chat provider without them', () => {
     ]);
   });
 
+  it('reads a function call of a custom tool interleaved with another call: nothing lost, the custom one unwrapped', () => {
+    const reader = createChatStreamReader(readChatRequest(body));
+    const delta = (toolCall: Record<string, unknown>) => ({ id: 'c', choices: [{ index: 0, delta: { tool_calls: [toolCall] } }] });
+    const events: CanonicalEvent[] = [
+      delta({ index: 0, id: 'call_2', type: 'function', function: { name: 'apply_patch', arguments: '' } }),
+      delta({ index: 1, id: 'call_3', type: 'function', function: { name: 'read_file', arguments: '' } }),
+      delta({ index: 0, function: { arguments: WRAPPED.slice(0, 20) } }),
+      delta({ index: 1, function: { arguments: '{"path":' } }),
+      delta({ index: 0, function: { arguments: WRAPPED.slice(20) } }),
+      delta({ index: 1, function: { arguments: '"a"}' } }),
+      { id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+    ].flatMap((chunk) => reader.push(chunk));
+    expect(events.filter((event) => event.type.startsWith('tool-call'))).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_2', name: 'apply_patch', custom: true },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: PATCH },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_3', name: 'read_file' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"path":' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '"a"}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
   it('reads a complete answer’s function call of a custom tool as a custom call with the raw text', () => {
     const answer = { id: 'c', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'apply_patch', arguments: WRAPPED } }] }, finish_reason: 'tool_calls' }] };
     expect(readChatResponse(answer, readChatRequest(body)).content).toEqual([{ type: 'tool-call', id: 'call_2', name: 'apply_patch', arguments: PATCH, custom: true }]);

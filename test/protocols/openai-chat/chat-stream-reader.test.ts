@@ -36,6 +36,7 @@ describe('createChatStreamReader', () => {
     const events = read([
       chunk({ tool_calls: [{ index: 3, id: 'call_a', function: { name: 'f', arguments: '' } }] }),
       chunk({ tool_calls: [{ id: 'call_b', function: { name: 'g', arguments: '{}' } }, { id: 'call_c', function: { name: 'h', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
     ]);
     expect(toolEvents(events).filter((event) => event.type === 'tool-call-start')).toEqual([
       { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
@@ -53,6 +54,47 @@ describe('createChatStreamReader', () => {
       { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
     ]);
+  });
+
+  it('keeps every fragment of parallel calls whose arguments interleave: the second is held until the first ends, then streams', () => {
+    const named = (index: number, id: string, name: string) => chunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
+    const args = (index: number, fragment: string) => chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+    const events = read([
+      named(0, 'call_a', 'get_weather'),
+      named(1, 'call_b', 'get_time'),
+      args(0, '{"city":'),
+      args(1, '{"zone":'),
+      args(0, '"Paris"}'),
+      args(1, '"CET"}'),
+      chunk({}, 'tool_calls'),
+    ]);
+    expect(toolEvents(events)).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '"Paris"}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'get_time' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"zone":' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '"CET"}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
+  it('streams calls that come one after another as they come: a call whose arguments are whole ends when the next starts', () => {
+    const reader = createChatStreamReader();
+    const push = (delta: Record<string, unknown>, finishReason: string | null = null) => toolEvents(reader.push(chunk(delta, finishReason)));
+    expect(push({ tool_calls: [{ index: 0, id: 'call_a', function: { name: 'f', arguments: '{"a":' } }] })).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":' },
+    ]);
+    expect(push({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] })).toEqual([{ type: 'tool-call-delta', index: 0, argumentsDelta: '1}' }]);
+    expect(push({ tool_calls: [{ index: 1, id: 'call_b', function: { name: 'g', arguments: '' } }] })).toEqual([
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
+    ]);
+    expect(push({ tool_calls: [{ index: 1, function: { arguments: '{"b":' } }] })).toEqual([{ type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":' }]);
+    expect(push({ tool_calls: [{ index: 1, function: { arguments: '2}' } }] })).toEqual([{ type: 'tool-call-delta', index: 1, argumentsDelta: '2}' }]);
+    expect(push({}, 'tool_calls')).toEqual([{ type: 'tool-call-end', index: 1 }]);
   });
 
   it('reads an error chunk as an error and nothing after it', () => {
