@@ -233,6 +233,6 @@ export interface Presentation {
   finalUsage(): Promise<TokenUsage>;
   /** The prompt's size as estimated before the upstream reports it (Anthropic announces it first). */
   promptTokensEstimate: number;
-  /** The client's request body, for answers that repeat its parameters (a Responses object does). */
+  /** The client's request body, for answers shaped by its parameters (a Responses object repeats them, and follows its `include`). */
   clientBody: Readonly<Record<string, unknown>>;
 }

@@ -46,11 +46,19 @@ describe('recorded Anthropic streams translated to Responses streams', () => {
     expect(read.usage).toMatchObject({ input_tokens: source.promptTokens, input_tokens_details: { cached_tokens: source.cachedTokens }, output_tokens: source.outputTokens });
   });
 
-  it('carries each thinking block’s signature in its reasoning item, so the next turn can send it back signed', async () => {
+  it('carries each thinking block’s signature in its reasoning item when include asks for encrypted content, so the next turn can send it back signed', async () => {
     const data = sseData(anthropicFixtureBody('messages-stream-thinking-then-tool-use.sse'));
     const signature = (data.map((payload) => JSON.parse(payload) as { delta?: { signature?: string } }).find((event) => event.delta?.signature)?.delta?.signature) as string;
-    const read = await readResponsesStreamWithOpenAiSdk(await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, data));
+    const asked = { presentation: { clientBody: { include: ['reasoning.encrypted_content'] } } };
+    const read = await readResponsesStreamWithOpenAiSdk(await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, data, asked));
     expect(read.encrypted).toEqual([`gateway-anthropic-signature:${signature}`]);
+  });
+
+  it('gives reasoning items no encrypted_content when include does not ask for it, as OpenAI does', async () => {
+    const data = sseData(anthropicFixtureBody('messages-stream-thinking-then-tool-use.sse'));
+    const read = await readResponsesStreamWithOpenAiSdk(await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, data, { presentation: { clientBody: { include: ['message.output_text.logprobs'] } } }));
+    expect(read.reasoning).not.toBe('');
+    expect(read.encrypted).toEqual([]);
   });
 
   it("ends a stream with an in-band overloaded error as an error event and response.failed (code server_is_overloaded, which Codex retries), which the SDK rejects", async () => {
@@ -71,12 +79,14 @@ describe('complete answers to and from Responses', () => {
 
   it('writes a recorded Anthropic answer (thinking, text, tool use) as a response the SDK reads, with output_text', async () => {
     const source = JSON.parse(readFixture('anthropic/messages-nonstream-thinking-text-tool-use.json')) as { content: Array<{ type: string; text?: string; signature?: string }> };
-    const body = openAiResponsesProtocol.writeResponse(anthropicMessagesProtocol.readResponse(source), presentation({ responseId: 'gw1', model: 'claude' }));
-    const response = await createWithSdk(body);
+    const write = (clientBody: Record<string, unknown>) => openAiResponsesProtocol.writeResponse(anthropicMessagesProtocol.readResponse(source), presentation({ responseId: 'gw1', model: 'claude', clientBody }));
+    const response = await createWithSdk(write({ include: ['reasoning.encrypted_content'] }));
     expect(response.id).toBe('resp_gw1');
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message', 'function_call']);
     expect(response.output_text).toBe(source.content[1]?.text);
     expect(summarizeResponse(response).encrypted).toEqual([`gateway-anthropic-signature:${source.content[0]?.signature}`]);
+    // Not asked for: no encrypted content, as OpenAI answers.
+    expect(summarizeResponse(await createWithSdk(write({}))).encrypted).toEqual([]);
   });
 
   it('writes a recorded chat answer with tool calls as function_call items, with usage and injected cost', async () => {

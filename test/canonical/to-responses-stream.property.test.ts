@@ -76,10 +76,11 @@ describe('chat streams translated to Responses streams', () => {
 });
 
 describe('Anthropic streams translated to Responses streams', () => {
-  it('are well formed for the official SDK, with thinking as summaries whose signatures ride in encrypted_content', async () => {
+  it('are well formed for the official SDK, with thinking as summaries whose signatures ride in encrypted_content (asked for)', async () => {
+    const askingForEncryptedReasoning = { presentation: { clientBody: { include: ['reasoning.encrypted_content'] } } };
     await fc.assert(
       fc.asyncProperty(sourceItems, sourceUsage, fc.constantFrom(...Object.keys(endByStopReason)), fc.boolean(), async (items, usage, stopReason, withServerTool) => {
-        const frames = await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, anthropicSourceEvents(items, usage, stopReason, withServerTool));
+        const frames = await translateStream(anthropicMessagesProtocol, openAiResponsesProtocol, anthropicSourceEvents(items, usage, stopReason, withServerTool), askingForEncryptedReasoning);
         const read = await readResponsesStreamWithOpenAiSdk(frames);
         expectWellFormedEnvelope(read.events);
         const meaning = meaningOf(items);

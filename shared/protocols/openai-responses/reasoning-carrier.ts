@@ -8,6 +8,18 @@ import { asJsonObject } from '../../core/json-object.ts';
  */
 const ANTHROPIC_SIGNATURE_PREFIX = 'gateway-anthropic-signature:';
 
+/** What a Responses request's `include` names to be given reasoning's encrypted content. */
+export const ENCRYPTED_REASONING_INCLUDE = 'reasoning.encrypted_content';
+
+/**
+ * Whether a Responses client asked for reasoning's `encrypted_content`: OpenAI sends it only then, and so do
+ * translated answers. The gateway needs it from no other client: the carried signature comes back only from
+ * a client that asked (Codex does), and a turn without it goes to Anthropic without that thinking block.
+ */
+export function asksForEncryptedReasoning(clientBody: Readonly<Record<string, unknown>>): boolean {
+  return Array.isArray(clientBody.include) && clientBody.include.includes(ENCRYPTED_REASONING_INCLUDE);
+}
+
 /** The reasoning's carried proof: an Anthropic signature the gateway wrapped, or OpenAI's encrypted content. */
 export function readReasoningCarrier(encryptedContent: string | null | undefined): { signature: string } | { encrypted: string } | undefined {
   if (!encryptedContent) return undefined;

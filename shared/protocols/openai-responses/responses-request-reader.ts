@@ -2,7 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool, 
 import { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { parseRequestBody } from '../../canonical/read-payload.ts';
 import { GatewayError } from '../../core/errors.ts';
-import { readReasoningCarrier } from './reasoning-carrier.ts';
+import { ENCRYPTED_REASONING_INCLUDE, readReasoningCarrier } from './reasoning-carrier.ts';
 import { responsesTranslationSchema, type ResponsesContentPart, type ResponsesInputItem, type ResponsesTranslationRequest } from './responses-request-types.ts';
 
 /** Responses fields the canonical request holds (or that only steer the upstream); any other field set is named as dropped. */
@@ -39,7 +39,7 @@ export function readResponsesRequest(body: unknown): CanonicalRequest {
   for (const [field, value] of Object.entries(request)) {
     if (!readFields.has(field) && value !== null && value !== undefined) dropped.add(field);
   }
-  for (const included of request.include ?? []) if (included !== 'reasoning.encrypted_content') dropped.add(`include[]=${included}`);
+  for (const included of request.include ?? []) if (included !== ENCRYPTED_REASONING_INCLUDE) dropped.add(`include[]=${included}`);
   // Set inside `text`, which the format is read from: no other protocol has a place for it.
   if (request.text?.verbosity) dropped.add('text.verbosity');
   const tools = readTools(request.tools, dropped);

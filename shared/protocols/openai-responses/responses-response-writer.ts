@@ -1,6 +1,7 @@
 import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
+import { asksForEncryptedReasoning } from './reasoning-carrier.ts';
 import { stringifyWithResponseCost } from './responses-event-frame.ts';
 import { messageItem, outputItemId, reasoningItem, responseObject, toolCallItem, type ItemStatus } from './responses-output-items.ts';
 import { toResponsesStatus } from './responses-status.ts';
@@ -13,13 +14,14 @@ export function responsesAnswerId(_upstreamId: string | undefined, responseId: s
 
 /**
  * A canonical answer as a response object: reasoning items (the thinking as summary text, a signature or
- * encrypted content carried in `encrypted_content`), one message item per run of text, function and custom
+ * encrypted content carried in `encrypted_content` when the request's `include` asks for it), one message item per run of text, function and custom
  * tool calls, the status (incomplete for the output cap or the content filter, and so is a message or call
  * they cut off), and usage, with `cost` when the presentation injects it. The id is the gateway's (`resp_…`): a
  * translated answer is stored nowhere.
  */
 export function writeResponsesResponse(response: CanonicalResponse, presentation: Presentation): string {
   const responseId = presentation.responseId;
+  const carriesReasoning = asksForEncryptedReasoning(presentation.clientBody);
   const output: unknown[] = [];
   for (const part of response.content) {
     const index = output.length;
@@ -29,7 +31,7 @@ export function writeResponsesResponse(response: CanonicalResponse, presentation
       if (previousPart) previousPart.text += part.text;
       else output.push(messageItem(outputItemId('message', responseId, index), 'completed', part.text));
     } else if (part.type === 'reasoning') {
-      output.push(reasoningItem(outputItemId('reasoning', responseId, index), part.text, part));
+      output.push(reasoningItem(outputItemId('reasoning', responseId, index), part.text, carriesReasoning ? part : undefined));
     } else {
       const custom = part.custom === true;
       output.push(toolCallItem(outputItemId(custom ? 'custom_tool_call' : 'function_call', responseId, index), 'completed', { callId: part.id, name: part.name, input: part.arguments, custom }));

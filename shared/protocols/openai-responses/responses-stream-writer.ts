@@ -2,6 +2,7 @@ import type { CanonicalEvent, FinishReason } from '../../canonical/canonical-eve
 import type { GatewayError } from '../../core/errors.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
+import { asksForEncryptedReasoning } from './reasoning-carrier.ts';
 import { responsesFailureFrames, responsesFailureOf, responsesFailureOfGatewayError, type ResponsesFailure } from './responses-errors.ts';
 import { responsesEventFrame, stringifyWithResponseCost } from './responses-event-frame.ts';
 import { messageItem, outputItemId, outputTextPart, reasoningItem, responseObject, summaryPart, toolCallItem } from './responses-output-items.ts';
@@ -32,6 +33,7 @@ type ReasoningItem = Extract<OpenItem, { kind: 'reasoning' }>;
  */
 export function createResponsesStreamWriter(presentation: Presentation): ClientStream & { fail(error: GatewayError): string } {
   const responseId = responsesAnswerId(undefined, presentation.responseId);
+  const carriesReasoning = asksForEncryptedReasoning(presentation.clientBody);
   const done: unknown[] = [];
   let model = presentation.model;
   let sequence = 0;
@@ -114,7 +116,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
         frames += emit('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: closing.text });
         frames += emit('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: summaryPart(closing.text) });
       }
-      finished = reasoningItem(closing.id, closing.summaryOpen ? closing.text : undefined, closing);
+      finished = reasoningItem(closing.id, closing.summaryOpen ? closing.text : undefined, carriesReasoning ? closing : undefined);
     } else {
       const call = { callId: closing.callId, name: closing.name, input: closing.input, custom: closing.custom };
       frames += closing.custom
@@ -178,7 +180,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     // A call received whole is done as it was; only an item the failure cuts off is incomplete.
     const frames = start() + (item?.kind === 'tool' && item.ended ? close() : '');
     closed = true;
-    const output = item ? [...done, cutOffItem(item)] : done;
+    const output = item ? [...done, cutOffItem(item, carriesReasoning)] : done;
     item = undefined;
     const frameText = frames + responsesFailureFrames(failure, sequence, response('failed', output));
     sequence += 2;
@@ -221,8 +223,8 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
 }
 
 /** An item a failure cut off, as far as it was sent (it never got its `.done` events): `incomplete`. */
-function cutOffItem(open: OpenItem): unknown {
+function cutOffItem(open: OpenItem, carriesReasoning: boolean): unknown {
   if (open.kind === 'message') return messageItem(open.id, 'incomplete', open.text);
-  if (open.kind === 'reasoning') return reasoningItem(open.id, open.summaryOpen ? open.text : undefined, open);
+  if (open.kind === 'reasoning') return reasoningItem(open.id, open.summaryOpen ? open.text : undefined, carriesReasoning ? open : undefined);
   return toolCallItem(open.id, 'incomplete', { callId: open.callId, name: open.name, input: open.input, custom: open.custom });
 }
