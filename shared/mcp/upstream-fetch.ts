@@ -1,7 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamFetch } from '../core/ports.ts';
-import { requireJsonAnswer } from './json-answer.ts';
+import { MissingAnswerError, requireJsonAnswer } from './json-answer.ts';
 
 /** Marks the error the bridge appends to an answer stream (below), apart from any error a server answers with. */
 const UNANSWERED_MARK = 'model-gateway/answer-stream-ended';
@@ -60,14 +60,20 @@ export function isUnansweredStream(error: unknown): boolean {
  * server-initiated messages, is answered 405 here without a connection: a bridge request is over once
  * its answers are in, so it never has anywhere to deliver such messages (nor resumes an answer stream by
  * GET). An SSE answer ends with an error for its request, so one that ends without the answer fails at once;
- * a JSON answer without the answer fails at once too (requireJsonAnswer).
+ * a JSON answer without the answer (requireJsonAnswer) and a 202 or 204 to a request fail at once too.
  */
 export function mcpUpstreamFetch(fetch: UpstreamFetch): FetchLike {
   return async (url, init = {}) => {
     if ((init.method ?? 'GET').toUpperCase() === 'GET') return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
     const response = await fetch(url.toString(), { ...init, headers: headerRecord(init.headers) });
     const id = response.ok ? requestIdOf(init.body) : undefined;
-    if (!response.body || id === undefined) return response;
+    if (id === undefined) return response;
+    // 202 is a notification's answer: the SDK would take it as sent and wait out the time-out for the answer.
+    if (response.status === 202 || response.status === 204) {
+      await response.body?.cancel();
+      throw new MissingAnswerError(`HTTP ${response.status} without the answer to the request`);
+    }
+    if (!response.body) return response;
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (mediaType === 'application/json') return requireJsonAnswer(response, id);
     if (mediaType !== 'text/event-stream') return response;

@@ -144,3 +144,20 @@ describe('a server that answers a request in plain JSON without its answer', () 
     await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/misaddressed', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
   });
 });
+
+describe('a server that answers a request with no body (HTTP 202 Accepted, or 204)', () => {
+  it('fails that call at once as not valid MCP, not at the time-out, while the rest of the batch is answered', async () => {
+    const before = plain.calls;
+    const { requestId, answers } = await postForJson(plainKey, [call(1, 'plain__accepted'), call(2, 'plain__emptied'), call(3, 'plain__fine')]);
+
+    const noAnswer = (status: number) => ({ content: [{ type: 'text', text: `The MCP server "plain" answered with something that is not valid MCP: HTTP ${status} without the answer to the request` }], isError: true });
+    expect(answers).toEqual({
+      1: { jsonrpc: '2.0', result: noAnswer(202) },
+      2: { jsonrpc: '2.0', result: noAnswer(204) },
+      3: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'fine' }] } },
+    });
+    expect(plain.calls).toBe(before + 3);
+    await expect(recorded(plainKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/accepted', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+    await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/emptied', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+  });
+});

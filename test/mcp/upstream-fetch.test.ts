@@ -68,6 +68,17 @@ describe('mcpUpstreamFetch with a JSON answer', () => {
   });
 });
 
+describe('mcpUpstreamFetch with no body', () => {
+  it("fails a request answered 202 Accepted (a notification's answer) or 204 at once, and passes a notification's 202 on", async () => {
+    for (const status of [202, 204]) {
+      const empty = async () => new Response(null, { status });
+      await expect(mcpUpstreamFetch(empty)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(new MissingAnswerError(`HTTP ${status} without the answer to the request`));
+    }
+    const accepted = await mcpUpstreamFetch(async () => new Response(null, { status: 202 }))('https://mcp.example.com/mcp', request({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(accepted.status).toBe(202);
+  });
+});
+
 describe('isUnansweredStream', () => {
   it("tells the bridge's error from the same code a server answers with", () => {
     expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': true }))).toBe(true);
