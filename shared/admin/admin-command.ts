@@ -5,7 +5,7 @@ import { MAX_PRICE_MICROS } from '../core/money-limits.ts';
 import { MAX_NAME_LENGTH } from '../core/name-length.ts';
 import { memberIdSchema, projectRoleSchema } from '../core/membership.ts';
 import { projectIdSchema, providerNameSchema, modelKindSchema, providerFamilySchema } from '../core/project-config.ts';
-import { mcpServerNameSchema } from '../core/mcp-names.ts';
+import { mcpServerNameSchema, newMcpServerNameSchema } from '../core/mcp-names.ts';
 import { headerNameSchema } from '../core/mcp-server-config.ts';
 import { usdAmountProblem } from '../core/price-usage.ts';
 import type { UnitPriceCommandField } from '../core/unit-prices.ts';
@@ -142,7 +142,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({
     command: z.literal('mcp.add'),
     projectId: projectIdSchema,
-    name: mcpServerNameSchema,
+    name: newMcpServerNameSchema,
     url: z.string().min(1),
     /** Sent with every request to the server; the values go to the secret store only. */
     headers: z.array(z.object({ name: headerNameSchema, value: z.string().min(1).max(8192) })).max(32).optional(),

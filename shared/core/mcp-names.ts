@@ -13,6 +13,16 @@ export const mcpServerNameSchema = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/, 'MCP server names are 1-32 characters of a-z, 0-9 and "-", starting and ending with a letter or digit');
 
+/**
+ * The name of a server being added. "all" and "none" are what `key update --mcp-servers` reads as every
+ * server and no server, so a server of that name could never be named alone there. Only adding refuses
+ * them: a server stored under one before stays readable and removable.
+ */
+export const newMcpServerNameSchema = mcpServerNameSchema.refine(
+  (name) => name !== 'all' && name !== 'none',
+  '"all" and "none" are not MCP server names: key update --mcp-servers reads them as every server and no server',
+);
+
 /** `docs` + `search` → `docs__search`. */
 export function namespaceName(server: string, name: string): string {
   return `${server}${MCP_NAME_SEPARATOR}${name}`;

@@ -87,6 +87,20 @@ describe('runAdminCommand: MCP servers of the tool bridge', () => {
     ).resolves.toMatchObject({ status: 400, code: 'duplicate_header' });
   });
 
+  it('refuses the names "all" and "none", which key update --mcp-servers reads as every server and no server', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'reserved' });
+
+    for (const name of ['all', 'none']) {
+      await expect(admin.refused({ command: 'mcp.add', projectId: 'reserved', name, url: 'https://mcp.example.com' })).resolves.toEqual({
+        status: 400,
+        code: 'invalid_command',
+        message: 'name: "all" and "none" are not MCP server names: key update --mcp-servers reads them as every server and no server',
+      });
+    }
+    await expect(admin.ok<ServerList>({ command: 'mcp.list', projectId: 'reserved' })).resolves.toMatchObject({ servers: [] });
+    await expect(admin.ok({ command: 'mcp.add', projectId: 'reserved', name: 'all-docs', url: 'https://mcp.example.com' })).resolves.toMatchObject({ name: 'all-docs' });
+  });
+
   it('removes a server and deletes its header values; removing it again is a 404', async () => {
     await admin.ok({ command: 'project.create', projectId: 'removal' });
     await admin.ok({ command: 'mcp.add', projectId: 'removal', name: 'docs', url: 'https://mcp.example.com', headers: [{ name: 'Authorization', value: 'mcp-secret-x' }] });

@@ -13,7 +13,8 @@ export const mcpCommands: CliCommand[] = [
     details:
       'The URL is its Streamable HTTP endpoint, https and public unless the deployment allows private upstreams. ' +
       'Header values go to the secret store only: listings show their names, never a value. ' +
-      'Replacing a server replaces its headers too. The bridge serves clients once "project update --mcp on".',
+      'Replacing a server replaces its headers too. The bridge serves clients once "project update --mcp on". ' +
+      'A server may not be named "all" or "none": key update --mcp-servers reads those as every server and no server.',
     arguments: [projectIdArgument, serverArgument],
     flags: [
       { name: '--url', value: 'URL', description: "the server's MCP endpoint", field: 'url', parse: text, required: true },

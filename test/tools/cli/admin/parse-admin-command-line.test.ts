@@ -65,6 +65,7 @@ describe('parseAdminCommandLine', () => {
       { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: ['docs', 'tickets'], mcpTools: ['docs__search'] },
     ],
     ['key update demo key_1 --mcp-servers none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: [] }],
+    ['key update demo key_1 --mcp-servers none,', { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: ['none'] }],
     ['key update demo key_1 --mcp-servers all --mcp-tools none', { command: 'key.update', projectId: 'demo', keyId: 'key_1', mcpServers: 'all', mcpTools: [] }],
     [
       'mcp add demo docs --url https://mcp.example.com/mcp --header "Authorization=Bearer a=b" --header X-Tenant=acme',
@@ -129,6 +130,7 @@ describe('parseAdminCommandLine refusing a command line', () => {
     ['audit list demo --limit 501', '--limit: Too big'],
     ['mcp add demo docs --url https://mcp.example.com --header Authorization', '--header takes NAME=VALUE'],
     ['mcp add demo my_docs --url https://mcp.example.com', '<name>: MCP server names are 1-32 characters'],
+    ['mcp add demo none --url https://mcp.example.com', '<name>: "all" and "none" are not MCP server names: key update --mcp-servers reads them as every server and no server'],
     ['key update demo key_1 --mcp-tools search', '--mcp-tools: tools are named <server>__<tool>'],
   ])('names the flag or argument as typed: %s', (line, message) => {
     const text = usageError(line);
