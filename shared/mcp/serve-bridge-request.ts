@@ -10,6 +10,7 @@ import { admitToolCalls, countToolCalls } from './admit-tool-calls.ts';
 import { chooseAnswerFormat, type AnswerFormat } from './answer-format.ts';
 import type { BridgeContext } from './bridge-context.ts';
 import { callRequestIds } from './call-request-ids.ts';
+import { withoutCancelledRequests } from './cancelled-in-batch.ts';
 import { createBridgeServer } from './create-bridge-server.ts';
 import { readBridgeMessage } from './read-bridge-message.ts';
 import { createUpstreamPool } from './upstream-pool.ts';
@@ -50,7 +51,9 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     const format = answerFormatOf(request);
     const posted = request.method === 'POST';
     const message = posted ? readBridgeMessage(request) : undefined;
-    const limitHeaders = posted ? await admitToolCalls(services, key, project, countToolCalls(message)) : {};
+    // What the SDK is given; call positions (callRequestIds) stay those of the batch the client sent.
+    const served = withoutCancelledRequests(message);
+    const limitHeaders = posted ? await admitToolCalls(services, key, project, countToolCalls(served)) : {};
 
     const access = mcpAccessOf(key);
     const abort = new AbortController();
@@ -87,7 +90,7 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     try {
       await server.connect(transport);
       // The message parsed once: the transport validates it without parsing the body again.
-      response = await transport.handleRequest(toWebRequest(request), message === undefined ? undefined : { parsedBody: message });
+      response = await transport.handleRequest(toWebRequest(request), served === undefined ? undefined : { parsedBody: served });
     } catch (error) {
       abort.abort();
       await done();

@@ -65,6 +65,21 @@ describe('the Streamable HTTP transport of the bridge', () => {
     expect(docs.received.length).toBe(before);
   });
 
+  it('takes out of a batch the requests it cancels itself: they get no answer, and the rest is answered (the POST does not wait for them)', async () => {
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const cancel = (requestId: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'no longer needed' } });
+
+    const json = await post([call(1, 'tickets__open'), call(2, 'tickets__close'), cancel(1)], { accept: 'application/json' });
+    expect(await json.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'ticket closed' }] } });
+
+    const sse = await post([cancel(3), { jsonrpc: '2.0', id: 3, method: 'tools/list' }, call(4, 'tickets__close')]);
+    const events = (await sse.text()).split('\n').filter((line) => line.startsWith('data: '));
+    expect(events.map((line) => (JSON.parse(line.slice(6)) as { id: unknown }).id)).toEqual([4]);
+
+    const everyOneCancelled = await post([call(5, 'docs__stall'), cancel(5)], { accept: 'application/json' });
+    expect(everyOneCancelled.status).toBe(202);
+  });
+
   it('refuses a batch of more than 32 messages with 400 and a JSON-RPC invalid request, before any server is called', async () => {
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'tickets__close', arguments: {} } });
     const before = tickets.received.length;
