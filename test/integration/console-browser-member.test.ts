@@ -88,6 +88,21 @@ if (!chromiumAvailability.available) {
       expect(await page.evaluate(() => getComputedStyle(document.getElementById('main') as HTMLElement).outlineStyle)).toBe('none');
     });
 
+    it('signs the top bar out too when the session ends in the middle of use', async () => {
+      await page.evaluate(() => (location.hash = '#/projects/acme'));
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);
+      // The session ends on the server (as when it expires): the page learns it from the next call's 401.
+      await page.evaluate(async () => {
+        const { token } = JSON.parse(localStorage.getItem('gateway-console-session') ?? '{}') as { token: string };
+        await fetch('api/session', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      });
+      await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'API keys' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Sign in to use the console.');
+      expect(await page.locator('#who').textContent()).toBe('');
+      expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      await shoot('14-member-session-ended');
+    });
+
     it('ran without a Content-Security-Policy violation', () => {
       expect(consoleBrowser.cspViolations).toEqual([]);
     });

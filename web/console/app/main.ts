@@ -24,6 +24,7 @@ async function boot(): Promise<void> {
   }
   const signOut = (message: string) => {
     clearSession();
+    showAccount(undefined);
     renderSignInPage(main, config, message);
   };
   whenSignedOut(signOut);
@@ -77,15 +78,11 @@ async function completeSignIn(config: ConsoleSiteConfig): Promise<void> {
 async function render(config: ConsoleSiteConfig, moveFocus: boolean): Promise<void> {
   const main = byId('main');
   const session = loadSession();
-  const signOutButton = byId<HTMLButtonElement>('sign-out');
+  showAccount(session?.member);
   if (!session) {
-    signOutButton.hidden = true;
-    byId('who').textContent = '';
     renderSignInPage(main, config);
     return;
   }
-  byId('who').textContent = session.member;
-  signOutButton.hidden = false;
   const route = parseRoute(location.hash);
   try {
     if (route.page === 'projects') await renderProjectsPage(main);
@@ -97,6 +94,15 @@ async function render(config: ConsoleSiteConfig, moveFocus: boolean): Promise<vo
     renderProblemPage(main, describeProblem(route, error));
   }
   if (moveFocus) main.focus();
+}
+
+/**
+ * The top bar's account: who is signed in and the Sign out button, or nothing once the session is over
+ * (also the expiry check's cue: a visible button with no session left means "sign out now").
+ */
+function showAccount(member: string | undefined): void {
+  byId('who').textContent = member ?? '';
+  byId<HTMLButtonElement>('sign-out').hidden = member === undefined;
 }
 
 /** What to say when a page could not be drawn: a project the person may not open, or any other failure. */
@@ -117,8 +123,7 @@ async function signOutNow(config: ConsoleSiteConfig): Promise<void> {
     return;
   }
   if (session) await endLocalSession(session.token);
-  byId('sign-out').hidden = true;
-  byId('who').textContent = '';
+  showAccount(undefined);
   renderSignInPage(byId('main'), config, 'You are signed out.');
 }
 
