@@ -106,5 +106,9 @@ if (!chromiumAvailability.available) {
     it('ran without a Content-Security-Policy violation', () => {
       expect(consoleBrowser.cspViolations).toEqual([]);
     });
+
+    it('left no error uncaught', () => {
+      expect(consoleBrowser.pageErrors).toEqual([]);
+    });
   });
 }

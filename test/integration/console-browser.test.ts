@@ -155,6 +155,10 @@ if (!chromiumAvailability.available) {
 
     it('lets an owner allow a model with its prices', async () => {
       await openSection('Models');
+      // A refusal is said in the status line (and is no uncaught error: see the last test).
+      await page.getByLabel('Model', { exact: true }).fill('nope/model');
+      await page.getByRole('button', { name: 'Allow model' }).click();
+      await expect.poll(() => page.locator('#status').textContent()).toContain('Provider "nope" is not configured on "acme"');
       await page.getByLabel('Model', { exact: true }).fill('mock/second');
       await page.getByLabel('Alias').fill('second');
       await page.getByLabel('Input price').fill('0.25');
@@ -216,6 +220,17 @@ if (!chromiumAvailability.available) {
       expect((refused as AuthenticationError).status).toBe(401);
     });
 
+    it('says in words that the API cannot be reached, rather than "Failed to fetch"', async () => {
+      await page.route('**/api/projects/acme/keys', (route) => route.abort('connectionrefused'), { times: 1 });
+      await page.getByLabel('Name of the new key').fill('while offline');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await expect.poll(() => page.locator('#status').textContent()).toBe(
+        'The console API could not be reached: check the connection (or that the gateway is running), then try again.',
+      );
+      expect(await page.locator('#new-key-secret').count()).toBe(0);
+      await shoot('10b-keys-api-unreachable');
+    });
+
     it('signs out, after which the session and the used link no longer work', async () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await expect.poll(() => page.getByText('You are signed out.').count()).toBe(1);
@@ -236,6 +251,10 @@ if (!chromiumAvailability.available) {
 
     it('ran without a Content-Security-Policy violation', () => {
       expect(consoleBrowser.cspViolations).toEqual([]);
+    });
+
+    it('left no error uncaught: refusals and an unreachable API are said on the page, not thrown into the browser console', () => {
+      expect(consoleBrowser.pageErrors).toEqual([]);
     });
   });
 }

@@ -17,6 +17,8 @@ export interface ConsoleBrowser {
   page: Page;
   /** Content-Security-Policy violations the page reported. */
   cspViolations: string[];
+  /** Errors the page left uncaught (what the browser's console shows as JavaScript errors). */
+  pageErrors: string[];
   shoot(name: string): Promise<unknown>;
   /** Opens a section of the current project and waits for its heading. */
   openSection(name: string): Promise<void>;
@@ -41,11 +43,14 @@ export async function startConsoleBrowser(): Promise<ConsoleBrowser> {
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
     });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     const opened = browser;
     return {
       gateway,
       page,
       cspViolations,
+      pageErrors,
       shoot: (name) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true }),
       async openSection(name) {
         await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name }).click();

@@ -43,6 +43,9 @@ async function send(path: string, { method = 'GET', body }: { method?: string; b
     headers: { authorization: `Bearer ${session.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     cache: 'no-store',
+  }).catch(() => {
+    // fetch rejects only when no answer came (offline, gateway stopped): its "Failed to fetch" says nothing to a person.
+    throw new ApiError(0, 'unreachable', 'The console API could not be reached: check the connection (or that the gateway is running), then try again.');
   });
   if (response.ok) return response;
   const answer = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };

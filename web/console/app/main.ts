@@ -30,6 +30,8 @@ async function boot(): Promise<void> {
   whenSignedOut(signOut);
   // Buttons and forms call the API without their own error handling: every refusal is said here.
   window.addEventListener('unhandledrejection', (event) => {
+    // Handled here: the browser's console must not also report each refusal as an uncaught error.
+    event.preventDefault();
     const reason: unknown = event.reason;
     if (reason instanceof Error && reason.name === 'ApiError' && (reason as { status?: number }).status === 401) return;
     announce(reason instanceof Error ? reason.message : String(reason), 'error');
