@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AuthenticationError } from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EXPORTED_ROWS } from '../../shared/console/project-usage.ts';
 import { ensureChromium } from '../support/chromium.ts';
 import { CONSOLE_OWNER as OWNER, startConsoleBrowser, type ConsoleBrowser } from '../support/console-browser.ts';
 import { sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
@@ -151,6 +152,22 @@ if (!chromiumAvailability.available) {
       expect(await page.locator('.stat', { hasText: 'Tokens' }).locator('dd').textContent()).toBe('10,000,000,000,000,003');
       expect(await page.getByRole('img', { name: 'Cost by model' }).textContent()).toContain('$10000000.000000003');
       await shoot('05d-usage-beyond-2-53');
+    });
+
+    it('says so when a downloaded CSV holds only the first rows of the range', async () => {
+      const day = '2025-01-15';
+      const records = Array.from({ length: MAX_EXPORTED_ROWS + 1 }, (_, index) =>
+        sampleRecord({ projectId: 'acme', model: 'mock/echo', createdAt: new Date(Date.parse(`${day}T00:00:00.000Z`) + index * 1000).toISOString() }),
+      );
+      await writeUsageFiles(gateway.dataDir, records);
+      await page.getByLabel('From (UTC)').fill(day);
+      await page.getByLabel('To (UTC)').fill(day);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      const csv = await readFile((await download.path()) ?? '', 'utf8');
+      expect(csv.trimEnd().split('\r\n')).toHaveLength(MAX_EXPORTED_ROWS + 1);
+      await expect
+        .poll(() => page.locator('#status').textContent())
+        .toBe(`Downloaded usage-acme-${day}-to-${day}.csv: it holds only the first ${MAX_EXPORTED_ROWS} rows of the range. Choose fewer days for the rest.`);
     });
 
     it('lets an owner allow a model with its prices', async () => {

@@ -25,11 +25,14 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   return (await response.json()) as T;
 }
 
-/** The same call, for answers that are files (the usage CSV). */
-export async function apiBlob(path: string): Promise<{ blob: Blob; filename: string }> {
+/**
+ * The same call, for answers that are files (the usage CSV). `truncated` is the API's `x-usage-truncated`
+ * ("first 10000 rows") when the file holds only part of what was asked for.
+ */
+export async function apiBlob(path: string): Promise<{ blob: Blob; filename: string; truncated: string | undefined }> {
   const response = await send(path, {});
   const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
-  return { blob: await response.blob(), filename };
+  return { blob: await response.blob(), filename, truncated: response.headers.get('x-usage-truncated') ?? undefined };
 }
 
 async function send(path: string, { method = 'GET', body }: { method?: string; body?: unknown }): Promise<Response> {

@@ -46,14 +46,16 @@ export async function renderUsageSection({ project, container }: SectionContext)
   };
   const download = async () => {
     if (rangeProblem()) return;
-    const { blob, filename } = await apiBlob(`${base}/usage.csv?${range()}`);
+    const { blob, filename, truncated } = await apiBlob(`${base}/usage.csv?${range()}`);
     const url = URL.createObjectURL(blob);
     const link = h('a', { href: url, download: filename, hidden: true });
     document.body.append(link);
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    announce(`Downloaded ${filename}.`);
+    // A file cut short must say so: its rows would otherwise pass for the whole range.
+    if (truncated) announce(`Downloaded ${filename}: it holds only the ${truncated} of the range. Choose fewer days for the rest.`, 'error');
+    else announce(`Downloaded ${filename}.`);
   };
 
   container.append(
