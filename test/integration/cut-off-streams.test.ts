@@ -6,12 +6,14 @@ import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
- * A chat completions provider that closes its stream cleanly in the middle of the answer (no finish_reason,
- * no `[DONE]`): every client, native or translated, is told in its own protocol that the answer failed, and
- * the request is metered as failed. A finish without `[DONE]` is still a complete answer.
+ * A provider that closes its stream cleanly in the middle of the answer (a chat stream with no finish_reason
+ * and no `[DONE]`; a Messages stream with no stop reason and no `message_stop`): every client, native or
+ * translated, is told in its own protocol that the answer failed, and the request is metered as failed.
+ * A finish without `[DONE]`, or a stop reason without `message_stop`, is still a complete answer.
  */
 let gateway: TestGateway;
 let upstream: FakeUpstream;
+let anthropic: FakeUpstream;
 let key: string;
 
 const recorded = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
@@ -19,18 +21,27 @@ const recorded = sseEvents(readFixture('openai-chat/chat-stream-text-include-usa
 const cutOff = recorded.slice(0, 3);
 const withoutDone = recorded.filter((event) => !event.startsWith('data: [DONE]'));
 
+const recordedMessages = sseEvents(readFixture('anthropic/messages-stream-text.sse'));
+/** message_start, the text block's start, a ping and "Hello": then the connection closes. */
+const messagesCutOff = recordedMessages.slice(0, 4);
+const withoutMessageStop = recordedMessages.filter((event) => !event.startsWith('event: message_stop'));
+
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
+  anthropic = await startFakeOpenAiUpstream();
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'cut-off' });
   await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'vllm', protocol: 'openai', apiKey: 'local-vllm-key', baseUrl: upstream.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'vllm/qwen3-8b', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'cut-off' })).key;
 });
 
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
+  await anthropic?.close();
 });
 
 /** The request's recorded status, once its record is written (a client may read the error frame before the request settles). */
@@ -89,5 +100,47 @@ describe('a chat stream the provider closes before the answer is complete', () =
     const message = await anthropicClient('finish-without-done').messages.stream({ model: 'vllm/qwen3-8b', max_tokens: 64, messages: [{ role: 'user', content: 'Multiply' }] }).finalMessage();
     expect(message.stop_reason).toBe('end_turn');
     expect(await generationStatus('finish-without-done')).toBe('completed');
+  });
+});
+
+describe('a Messages stream Anthropic closes before the answer is complete', () => {
+  it('ends the native stream after the bytes relayed with an error event the Anthropic SDK raises, metered as failed', async () => {
+    anthropic.answerWith((_request, response) => sendSse(response, messagesCutOff));
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-request-id': 'cut-native-raw' },
+      body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    const events = sseEvents(await response.text());
+    expect(events.slice(0, 4)).toEqual(messagesCutOff);
+    expect(events.slice(4)).toEqual([`event: error\ndata: {"type":"error","error":{"type":"api_error","message":"Provider \\"anthropic\\" closed the stream before the answer was complete."}}\n\n`]);
+    expect(await generationStatus('cut-native-raw')).toBe('failed');
+
+    anthropic.answerWith((_request, response) => sendSse(response, messagesCutOff));
+    const stream = anthropicClient('cut-native').messages.stream({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    await expect(stream.finalMessage()).rejects.toThrow(/closed the stream before the answer was complete/);
+    expect(await generationStatus('cut-native')).toBe('failed');
+  });
+
+  it('ends a translated chat stream with an error the OpenAI SDK raises, metered as failed', async () => {
+    anthropic.answerWith((_request, response) => sendSse(response, messagesCutOff));
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'cut-anthropic-chat' } }).chat.completions.create({ model: 'claude-haiku-4-5', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const failure = await (async () => {
+      for await (const chunk of stream) void chunk;
+    })().catch((thrown: unknown) => thrown);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'upstream_stream_interrupted' });
+    expect(await generationStatus('cut-anthropic-chat')).toBe('failed');
+  });
+
+  it('takes a stop reason without message_stop as a complete answer, relayed as it came', async () => {
+    anthropic.answerWith((_request, response) => sendSse(response, withoutMessageStop));
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-request-id': 'stop-without-message-stop' },
+      body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(sseEvents(await response.text())).toEqual(withoutMessageStop);
+    expect(await generationStatus('stop-without-message-stop')).toBe('completed');
   });
 });

@@ -23,6 +23,8 @@ type OpenBlock =
  * A call of a custom tool of the translated `request` (a JSON tool with an `input` string on Anthropic's
  * side) is a custom tool call again: its text comes as one fragment when the block stops (the text received
  * so far when the output cap cut it off).
+ * A stream that ends before `message_stop` and before a `message_delta` with a stop reason was cut off
+ * (`cutOff`); a stop reason without `message_stop` is an end (an Anthropic-compatible API may send none).
  */
 export function createAnthropicStreamReader(request?: CanonicalRequest) {
   const customTools = customToolNames(request);
@@ -31,6 +33,7 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
   let nextToolIndex = 0;
   let started = false;
   let failed = false;
+  let ended = false;
 
   function startBlock(index: number, block: AnthropicBlock | null | undefined): CanonicalEvent[] {
     switch (block?.type) {
@@ -99,6 +102,7 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
         const update = readAnthropicUsageCounts(event.usage);
         if (update) counts = mergeAnthropicUsageCounts(counts, update);
         const stopReason = event.delta?.stop_reason;
+        if (stopReason) ended = true;
         return [
           // A block the stop reason finds still open (the cap cut it off) ends here, before the finish.
           ...(stopReason ? [...blocks.keys()].sort((a, b) => a - b).flatMap(stopBlock) : []),
@@ -106,6 +110,9 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
           ...(stopReason ? [{ type: 'finish' as const, reason: mapAnthropicStopReason(stopReason), raw: stopReason }] : []),
         ];
       }
+      case 'message_stop':
+        ended = true;
+        return [];
       case 'error':
         failed = true;
         return [{ type: 'error', errorType: mapAnthropicErrorType(event.error?.type), message: event.error?.message ?? 'The upstream stream failed.' }];
@@ -126,5 +133,7 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
       if (events.length > 0) started = true;
       return events;
     },
+    /** Whether the stream ended before its stop reason or `message_stop` (and not on an error event). */
+    cutOff: () => !ended && !failed,
   };
 }

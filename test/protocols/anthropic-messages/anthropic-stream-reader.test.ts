@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalEvent } from '../../../shared/canonical/canonical-events.ts';
 import { createAnthropicStreamReader } from '../../../shared/protocols/anthropic-messages/anthropic-stream-reader.ts';
+import { sseFixtureEvents } from './anthropic-fixtures.ts';
 
 const read = (events: unknown[]): CanonicalEvent[] => {
   const reader = createAnthropicStreamReader();
@@ -53,5 +54,41 @@ describe('createAnthropicStreamReader', () => {
       { type: 'error', errorType: 'rate-limit', message: 'Slow down' },
     ]);
     expect(reader.push(start)).toEqual([]);
+  });
+
+  describe('cutOff', () => {
+    const cutOffAfter = (events: unknown[]): boolean => {
+      const reader = createAnthropicStreamReader();
+      for (const event of events) reader.push(event);
+      return reader.cutOff();
+    };
+    const text = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The answer is' } },
+    ];
+    const stop = { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } };
+
+    it('says a stream that ended before its stop reason and message_stop was cut off', () => {
+      expect(cutOffAfter([start, ...text])).toBe(true);
+      expect(cutOffAfter([start, ...text, { type: 'content_block_stop', index: 0 }])).toBe(true);
+      expect(cutOffAfter([])).toBe(true);
+    });
+
+    it('takes message_stop, or a stop reason without it, as the end', () => {
+      expect(cutOffAfter([start, ...text, stop, { type: 'message_stop' }])).toBe(false);
+      expect(cutOffAfter([start, ...text, stop])).toBe(false);
+    });
+
+    it('does not call a stream that ended on an error event cut off: the error already told the client', () => {
+      expect(cutOffAfter([start, ...text, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }])).toBe(false);
+    });
+
+    it('reads every recorded stream as complete', () => {
+      for (const name of ['messages-stream-text.sse', 'messages-stream-thinking.sse', 'messages-stream-thinking-then-tool-use.sse', 'messages-stream-tool-use-input-json-delta.sse', 'messages-stream-parallel-tool-use-empty-input.sse']) {
+        const reader = createAnthropicStreamReader();
+        for (const event of sseFixtureEvents(name)) reader.push(event.slice(event.indexOf('data: ') + 'data: '.length));
+        expect(reader.cutOff(), name).toBe(false);
+      }
+    });
   });
 });
