@@ -39,6 +39,8 @@ export function createBedrockMessagesStreamReader(request?: CanonicalRequest): S
       const billed: CanonicalEvent = { type: 'usage', usage: usageFromMetrics(metrics, reported) };
       return [...events, billed];
     },
+    // Bedrock's chunks are Anthropic's events: a stream without its stop reason and message_stop was cut off.
+    cutOff: () => anthropic.cutOff(),
   };
 }
 
