@@ -11,7 +11,11 @@ export const messagesRoutes: RouteTable = {
   '/v1/messages/count_tokens': { POST: handleCountTokens },
 };
 
-/** The messages route group, errors in Anthropic's format. */
+/**
+ * The messages route group, errors in Anthropic's format. Every answer names the gateway's request id in
+ * `request-id` too, as Anthropic's do, so the SDK's `_request_id` (and an upstream error's `requestID`) is
+ * the id `/v1/generation` looks up.
+ */
 export function createMessagesRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup({ routes: messagesRoutes, renderError: renderAnthropicError }, services, reportError);
+  return createRouteGroup({ routes: messagesRoutes, renderError: renderAnthropicError, requestIdHeader: 'request-id' }, services, reportError);
 }

@@ -37,6 +37,11 @@ export interface RouteGroupDefinition {
    * take a base URL of their own (the editor's); the gateway-wide hint (base-url-hint.ts) unless given.
    */
   baseUrlHint?: (path: string) => string;
+  /**
+   * A header of the group's protocol that names the request on every answer, as its SDK reads it
+   * (Anthropic's `request-id`, the SDK's `_request_id` and `requestID`): set to the gateway's request id.
+   */
+  requestIdHeader?: string;
 }
 
 /**
@@ -58,6 +63,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
       const response = await dispatch(definition, request, services, route);
       response.headers['x-request-id'] = requestId;
+      if (definition.requestIdHeader) response.headers[definition.requestIdHeader] = requestId;
       return withDeferred(response);
     } catch (thrown) {
       requestId ??= chooseRequestId(undefined, services.randomBytes);

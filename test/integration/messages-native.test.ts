@@ -203,6 +203,28 @@ describe('POST /v1/messages errors', () => {
   });
 });
 
+describe("the gateway's request id in request-id, where the Anthropic SDK reads it", () => {
+  it('names it on an answer (the SDK\'s _request_id), streamed or not, and on a count', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    const message = await client({ 'X-Request-ID': 'named-answer' }).messages.create(ask);
+    expect(message._request_id).toBe('named-answer');
+    const stream = await client({ 'X-Request-ID': 'named-stream' }).messages.create({ ...ask, stream: true }).withResponse();
+    expect(stream.request_id).toBe('named-stream');
+    for await (const event of stream.data) void event;
+    const count = await client({ 'X-Request-ID': 'named-count' }).messages.countTokens({ model: ask.model, messages: ask.messages });
+    expect(count._request_id).toBe('named-count');
+  });
+
+  it("names it on an upstream error passed through (the SDK's requestID), whose body keeps the upstream's own", async () => {
+    const recorded = readFixture('anthropic/messages-error-400-invalid-request.json');
+    upstream.answerWith((_request, response) => sendJson(response, 400, recorded, { 'request-id': 'req_upstream' }));
+    const error = (await client({ 'X-Request-ID': 'named-upstream-error' }).messages.create(ask).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(error.requestID).toBe('named-upstream-error');
+    expect(error.error).toEqual(JSON.parse(recorded));
+  });
+});
+
 describe('POST /v1/messages/count_tokens', () => {
   it('proxies the count for an Anthropic model and says it came from the provider', async () => {
     upstream.answerWith(recordedAnthropicAnswer());
