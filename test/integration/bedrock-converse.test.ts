@@ -79,6 +79,20 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(await generation('bedrock-converse-error-message')).toMatchObject({ status: 'failed' });
   });
 
+  it('ends a chat stream ConverseStream closed before its messageStop with an error, never a finish, metered as failed', async () => {
+    // The connection closes cleanly between two event-stream messages, in the middle of the text.
+    bedrock.answerWith((_request, response) => sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')).slice(0, 4)));
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-converse-cut-off' } }).chat.completions.create({ model: 'nova', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    const finishes: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) finishes.push(chunk.choices[0]?.finish_reason);
+    })().catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ message: 'Provider "bedrock" closed the stream before the answer was complete.' });
+    expect(finishes.filter(Boolean)).toEqual([]);
+    expect(await generation('bedrock-converse-cut-off')).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted' });
+  });
+
   it('answers a turn after tool calls that offers no tools (Converse requires a toolConfig then)', async () => {
     bedrock.answerWith(recordedAnswers);
     const completion = await gateway.openai(key).chat.completions.create({

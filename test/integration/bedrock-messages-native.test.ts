@@ -59,4 +59,13 @@ describe('Claude on Bedrock for a Messages client (native)', () => {
     await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'The model stream failed.' } } });
     expect(await generation('bedrock-stream-exception')).toMatchObject({ status: 'failed', tokens_prompt: 10 });
   });
+
+  it("ends a stream Bedrock closed before the answer's end with Anthropic's error event, not a complete answer, metered as failed", async () => {
+    // The connection closes cleanly between two event-stream messages, after the text and before message_delta.
+    bedrock.answerWith((_request, response) => sendEventStream(response, anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), METRICS).slice(0, 5)));
+    const stream = anthropic({ 'x-request-id': 'bedrock-stream-cut-off' }).messages.stream({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+
+    await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'Provider "bedrock" closed the stream before the answer was complete.' } } });
+    expect(await generation('bedrock-stream-cut-off')).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted' });
+  });
 });

@@ -17,7 +17,9 @@ type OpenTool = { toolIndex: number; sawArguments: boolean; custom: boolean; jso
  * events. Tool uses are numbered densely among themselves; one whose input never streamed (a tool without
  * parameters) gets `{}`. A call of a custom tool of the translated `request` comes back as a custom tool
  * call, its text taken out of the `input` property when the block stops. An exception
- * (`{throttlingException: {message}}`) is the stream's error, after which nothing more is read.
+ * (`{throttlingException: {message}}`) is the stream's error, after which nothing more is read. A stream
+ * that ends before its `messageStop` (and not on an exception) was cut off (`cutOff`), however cleanly the
+ * connection closed: the answer must not pass for complete.
  */
 export function createConverseStreamReader(request?: CanonicalRequest): StreamReader {
   const customTools = customToolNames(request);
@@ -25,6 +27,8 @@ export function createConverseStreamReader(request?: CanonicalRequest): StreamRe
   let nextToolIndex = 0;
   let started = false;
   let failed = false;
+  /** The `messageStop` came: the answer ended as Converse ends one (its usage may still follow). */
+  let ended = false;
 
   function readDelta(delta: NonNullable<ConverseStreamEvent['contentBlockDelta']>): CanonicalEvent[] {
     const index = delta.contentBlockIndex ?? 0;
@@ -63,6 +67,7 @@ export function createConverseStreamReader(request?: CanonicalRequest): StreamRe
     if (event.contentBlockDelta) return readDelta(event.contentBlockDelta);
     if (event.contentBlockStop) return stopBlock(event.contentBlockStop.contentBlockIndex ?? 0);
     if (event.messageStop) {
+      ended = true;
       const raw = event.messageStop.stopReason;
       const stopSequence = converseStopSequence(raw, request);
       return [{ type: 'finish', reason: mapConverseStopReason(raw), ...(raw ? { raw } : {}), ...(stopSequence !== undefined ? { stopSequence } : {}) }];
@@ -87,6 +92,7 @@ export function createConverseStreamReader(request?: CanonicalRequest): StreamRe
       if (events.length > 0) started = true;
       return events;
     },
+    cutOff: () => !ended && !failed,
   };
 }
 

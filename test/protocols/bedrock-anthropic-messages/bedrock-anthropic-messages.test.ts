@@ -96,17 +96,19 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(events.at(-1)).toEqual({ type: 'usage', usage: { promptTokens: 2060, completionTokens: 4, cachedTokens: 2000, cacheWriteTokens: 50, reasoningTokens: 0, estimated: false } });
   });
 
-  it('says a stream that ended before its stop reason and message_stop was cut off, as Anthropic\'s reader does', async () => {
-    const whole = await decode(anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }));
-    const cutOffAfter = (events: typeof whole) => {
+  it('tells a stream that closed before its stop reason as cut off, and not one that ended or failed', async () => {
+    const events = await decode(anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }));
+    const stopReason = events.findIndex((event) => event.raw.startsWith('event: message_delta'));
+    const cutOffAfter = (count: number, extra: Uint8Array[] = []) => async () => {
       const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
-      for (const event of events) reader.push(event.payload);
+      for (const event of [...events.slice(0, count), ...(await decode(extra))]) reader.push(event.payload);
       return reader.cutOff?.();
     };
 
-    expect(cutOffAfter(whole)).toBe(false);
-    // message_start, the text block's start, a ping and "Hello".
-    expect(cutOffAfter(whole.slice(0, 4))).toBe(true);
+    expect(await cutOffAfter(stopReason)()).toBe(true);
+    expect(await cutOffAfter(stopReason + 1)()).toBe(false);
+    expect(await cutOffAfter(events.length)()).toBe(false);
+    expect(await cutOffAfter(3, [exceptionFrame('modelStreamErrorException', 'The model stream failed.')])()).toBe(false);
   });
 
   it("gives an exception as Anthropic's error event, so a Messages client reads one stream format", async () => {

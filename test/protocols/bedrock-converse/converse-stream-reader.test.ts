@@ -63,6 +63,25 @@ describe('createConverseStreamReader', () => {
     expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(2);
   });
 
+  it('tells a stream that closed before its messageStop as cut off, and not one that ended or failed', async () => {
+    const payloads = await recordedPayloads('converse-stream-text.chunks.txt');
+    const stop = payloads.findIndex((payload) => JSON.stringify(payload).startsWith('{"messageStop"'));
+    const cutOffAfter = (count: number) => {
+      const reader = bedrockConverseProtocol.createStreamReader();
+      for (const payload of payloads.slice(0, count)) reader.push(payload);
+      return reader.cutOff?.();
+    };
+    const failed = bedrockConverseProtocol.createStreamReader();
+    for (const payload of [...payloads.slice(0, 3), { throttlingException: { message: 'Too many tokens.' } }]) failed.push(payload);
+
+    expect(cutOffAfter(3)).toBe(true);
+    expect(cutOffAfter(stop)).toBe(true);
+    // The answer ended at its messageStop; only its usage (metadata) is missing.
+    expect(cutOffAfter(stop + 1)).toBe(false);
+    expect(cutOffAfter(payloads.length)).toBe(false);
+    expect(failed.cutOff?.()).toBe(false);
+  });
+
   it('ends with the error an unmodelled error message carries in its headers, whatever its code', async () => {
     const payloads = await recordedPayloads('converse-stream-text.chunks.txt', [errorFrame('InternalFailure', 'The request processing has failed because of an unknown error.')]);
     const events = read([...payloads.slice(0, 3), ...payloads.slice(-1), ...payloads.slice(3)]);
