@@ -39,13 +39,23 @@ export const DEDUPLICATED_USAGE = deduplicatedUsage();
 /*
  * The SQL must run unchanged in Athena (Trino) and DuckDB: standard aggregates and window functions only,
  * `?` parameters, no `::` casts, no GROUP BY ALL, no dialect functions. Costs are summed as integers
- * (cost_nanos) and only divided for display.
+ * (cost_nanos) and only scaled for display.
  */
+
+/**
+ * Nano-USD as exact USD, DECIMAL(38, 9) in both engines. Not `/ 1e9`: that is a DOUBLE, which Athena
+ * prints as 2.0E-7 and which loses digits beyond 2^53 nano-USD; and not a decimal division, which DuckDB
+ * answers as a DOUBLE. A product of decimals keeps its scale (9 + 0) in both.
+ */
+export function nanosAsUsd(nanos: string): string {
+  return `CAST(${nanos} AS DECIMAL(38, 0)) * CAST(0.000000001 AS DECIMAL(10, 9))`;
+}
+
 const totals = `COUNT(*) AS requests,
   SUM(tokens_prompt) AS prompt_tokens,
   SUM(tokens_completion) AS completion_tokens,
   SUM(cost_nanos) AS cost_nanos,
-  SUM(cost_nanos) / 1e9 AS cost_usd`;
+  ${nanosAsUsd('SUM(cost_nanos)')} AS cost_usd`;
 
 function namedQuery(name: string, description: string, select: string): NamedUsageQuery {
   return { name, description, sql: `WITH ${DEDUPLICATED_USAGE}\n${select}` };
@@ -89,12 +99,12 @@ GROUP BY project_id, end_user
 ORDER BY SUM(cost_nanos) DESC, project_id, end_user`),
   namedQuery('top-requests-by-cost', 'The 20 most expensive requests.', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, status,
   tokens_prompt AS prompt_tokens, tokens_completion AS completion_tokens,
-  cost_nanos, cost_nanos / 1e9 AS cost_usd
+  cost_nanos, ${nanosAsUsd('cost_nanos')} AS cost_usd
 FROM deduplicated_usage
 ORDER BY cost_nanos DESC, created_at, record_id
 LIMIT 20`),
   namedQuery('requests-with-fallbacks', 'Requests on which the gateway tried at least one fallback (fallback_attempts > 0).', `SELECT dt, created_at, record_id, id AS request_id, project_id, key_id, model, provider, status,
-  fallback_attempts, cost_nanos, cost_nanos / 1e9 AS cost_usd
+  fallback_attempts, cost_nanos, ${nanosAsUsd('cost_nanos')} AS cost_usd
 FROM deduplicated_usage
 WHERE fallback_attempts > 0
 ORDER BY created_at, record_id`),

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalUsage, openLocalUsage, type UsageQueryRow } from '../../tools/cli/local-usage-query.ts';
 import { findNamedUsageQuery, namedUsageQueries, type NamedQueryDays } from '../../shared/usage-writer/named-usage-queries.ts';
+import { formatUsd } from '../../shared/core/price-usage.ts';
 import { makeTempDataDir, sampleRecord, writeUsageFiles } from '../support/sample-usage-record.ts';
 
 describe('the named queries', () => {
@@ -25,6 +26,13 @@ describe('the named queries', () => {
     }
   });
 
+  it('turn nano-USD into USD as an exact decimal, never a floating-point division (Athena prints a DOUBLE as 2.0E-7)', () => {
+    for (const query of namedUsageQueries) {
+      expect(query.sql, query.name).not.toMatch(/1e9|\/\s*1000000000/i);
+      if (query.sql.includes('cost_usd')) expect(query.sql, query.name).toContain('AS DECIMAL(38, 0)) * CAST(0.000000001 AS DECIMAL(10, 9)) AS cost_usd');
+    }
+  });
+
   it('are found by name', () => {
     expect(findNamedUsageQuery('cost-by-model')?.name).toBe('cost-by-model');
     expect(findNamedUsageQuery('no-such-query')).toBeUndefined();
@@ -45,12 +53,12 @@ describe('the named queries run in DuckDB on usage files', () => {
     promptTokens: 10, completionTokens: 1, costNanos: 7, fallbackAttempts: 2, status: 'failed', httpStatus: 502, attribution: { endUser: 'user-1' } });
 
   const totals = (requests: number, prompt: number, completion: number, nanos: number) => ({
-    requests, prompt_tokens: prompt, completion_tokens: completion, cost_nanos: nanos, cost_usd: nanos / 1e9,
+    requests, prompt_tokens: prompt, completion_tokens: completion, cost_nanos: nanos, cost_usd: formatUsd(nanos),
   });
   const request = (record: typeof a) => ({
     dt: record.createdAt.slice(0, 10), created_at: record.createdAt, record_id: record.recordId, request_id: record.requestId,
     project_id: record.projectId, key_id: record.keyId, model: record.model, status: record.status,
-    cost_nanos: record.costNanos, cost_usd: record.costNanos / 1e9,
+    cost_nanos: record.costNanos, cost_usd: formatUsd(record.costNanos),
   });
 
   const expectedRows: Record<string, UsageQueryRow[]> = {
@@ -121,6 +129,29 @@ describe('the named queries run in DuckDB on usage files', () => {
 
   it.each(namedUsageQueries.map((query) => [query.name, query] as const))('%s gives the expected rows, each record once, only of the days given', async (name, query) => {
     expect(await usage.query(query.sql, march)).toEqual(expectedRows[name]);
+  });
+
+  it('give cost_usd digit for digit, however small or large: 7 nano-USD, and sums beyond 2^53 nano-USD', async () => {
+    const costly = await makeTempDataDir();
+    const most = Number.MAX_SAFE_INTEGER;
+    await writeUsageFiles(costly, [
+      sampleRecord({ model: 'dear', createdAt: '2025-03-01T08:00:00Z', costNanos: most }),
+      sampleRecord({ model: 'dear', createdAt: '2025-03-01T09:00:00Z', costNanos: most }),
+      sampleRecord({ model: 'cheap', createdAt: '2025-03-01T10:00:00Z', costNanos: 7 }),
+    ]);
+    const costlyUsage = await openLocalUsage(costly);
+    try {
+      const rows = await costlyUsage.query(findNamedUsageQuery('cost-by-model')?.sql ?? '', march);
+      expect(rows.map(({ model, cost_nanos, cost_usd }) => ({ model, cost_nanos, cost_usd }))).toEqual([
+        { model: 'dear', cost_nanos: '18014398509481982', cost_usd: '18014398.509481982' },
+        { model: 'cheap', cost_nanos: 7, cost_usd: '0.000000007' },
+      ]);
+      const [top] = await costlyUsage.query(findNamedUsageQuery('top-requests-by-cost')?.sql ?? '', march);
+      expect(top?.cost_usd).toBe('9007199.254740991');
+    } finally {
+      costlyUsage.close();
+      await rm(costly, { recursive: true, force: true });
+    }
   });
 
   it('narrows to the days given, both inclusive', async () => {

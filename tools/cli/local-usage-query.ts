@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type JS } from '@duckdb/node-api';
+import { DuckDBDecimalValue, DuckDBInstance, JSDuckDBValueConverter, type DuckDBConnection, type DuckDBValueConverter, type JS } from '@duckdb/node-api';
 import * as z from 'zod';
+import { formatScaledInteger } from '../../shared/core/usd-decimal.ts';
 import { DEDUPLICATED_USAGE, firstCopies } from '../../shared/usage-writer/named-usage-queries.ts';
 import { USAGE_FILE_EXTENSION, USAGE_PREFIX } from '../../shared/usage-writer/usage-file-keys.ts';
 import { USAGE_PARTITION_KEY, usageColumns } from '../../shared/usage-writer/usage-row.ts';
@@ -95,9 +96,16 @@ export function toJsonValue(value: JS): JsonValue {
   return value;
 }
 
+/**
+ * DuckDB's JS values, but a DECIMAL (the named queries' cost_usd) as its exact decimal text: the driver's
+ * default makes it a double, which JSON prints as 2e-7 and which drops digits beyond 2^53.
+ */
+const exactDecimals: DuckDBValueConverter<JS> = (value, type, converter) =>
+  value instanceof DuckDBDecimalValue ? formatScaledInteger(value.value, value.scale) : JSDuckDBValueConverter(value, type, converter);
+
 async function runJs(connection: DuckDBConnection, sql: string, params?: UsageQueryParams) {
   const reader = await connection.runAndReadAll(sql, params);
-  return reader.getRowObjectsJS();
+  return reader.convertRowObjects(exactDecimals);
 }
 
 const reportRowSchema = z.object({

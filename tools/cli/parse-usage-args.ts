@@ -11,7 +11,8 @@ export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
                       run SQL on the views usage_records (every copy) and deduplicated_usage
                       (each record once); with --from or --to, the SQL's two ? parameters are
                       bound to those days (to start from the named queries' deduplicated_usage);
-                      prints the rows as a JSON array
+                      prints the rows as a JSON array (integers beyond 2^53 and decimals,
+                      such as cost_usd, as exact decimal strings)
   queries             list the named queries (name and description) as JSON
   run <name> [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                       run a named query over those days (default: the 31 days up to today);

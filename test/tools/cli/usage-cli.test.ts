@@ -44,6 +44,13 @@ describe('usage CLI', () => {
     expect(JSON.parse(oneDay.stdout)).toMatchObject([{ dt: '2025-03-02', project_id: 'globex' }]);
   });
 
+  it('prints cost_usd as the exact decimal, never in exponent notation', async () => {
+    const result = await usageCli(dataDir, 'run', 'top-requests-by-cost', '--from', '2025-03-01', '--to', '2025-03-02');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).map((row: { cost_usd: unknown }) => row.cost_usd)).toEqual(['10', '1.23456789', '0.000000005']);
+    expect(result.stdout).not.toMatch(/\de-\d/);
+  });
+
   it('prints a report per day, project and model with an exact total in USD', async () => {
     const result = await usageCli(dataDir, 'report', '--project', 'acme');
     expect(result.code).toBe(0);
