@@ -24,9 +24,14 @@ function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The days to compact, oldest first: by default the lookback window up to yesterday (today is still written). */
+/**
+ * The days to compact, oldest first: by default the lookback window up to yesterday (today is still written).
+ * A `from` of today without a `to` is that day alone, not a range that ends before it starts: compacting a
+ * day still written is safe (a file written meanwhile is left for the next run).
+ */
 export function compactionDays(request: CompactionRequest, now: number): string[] {
-  const to = request.to ?? dayOf(now - DAY_MS);
+  const yesterday = dayOf(now - DAY_MS);
+  const to = request.to ?? (request.from !== undefined && request.from > yesterday ? request.from : yesterday);
   const from = request.from ?? dayOf(Date.parse(to) - (COMPACTION_LOOKBACK_DAYS - 1) * DAY_MS);
   if (from > to) throw new Error(`from ${from} is after to ${to}`);
   const count = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;

@@ -18,6 +18,11 @@ describe('compactionDays', () => {
     expect(compactionDays({ from: '2025-02-27', to: '2025-03-01' }, NOW)).toEqual(['2025-02-27', '2025-02-28', '2025-03-01']);
   });
 
+  it('compacts today alone when asked from today without an end (the default end, yesterday, is before it)', () => {
+    expect(compactionDays({ from: '2025-03-20' }, NOW)).toEqual(['2025-03-20']);
+    expect(compactionDays({ from: '2025-03-18' }, NOW)).toEqual(['2025-03-18', '2025-03-19']);
+  });
+
   it('refuses a range that ends before it starts, or spans more than a year', () => {
     expect(() => compactionDays({ from: '2025-03-02', to: '2025-03-01' }, NOW)).toThrow(/from 2025-03-02 is after to 2025-03-01/);
     expect(() => compactionDays({ from: '2023-01-01', to: '2025-03-01' }, NOW)).toThrow(/compact at most 366/);

@@ -21,7 +21,8 @@ export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
                       requests, tokens and cost per day, project and model, with a total
   compact [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                       merge each day's usage files into one (default: the 15 days up to
-                      yesterday); prints what it did as JSON
+                      yesterday; --to defaults to yesterday, or to --from when that is
+                      later, e.g. today); prints what it did as JSON
 
 Reads the usage files under $GATEWAY_DATA_DIR/usage/ (default ./.gateway). Days are UTC; --from and --to
 are inclusive. The same SQL runs in Athena on the table model_gateway.usage_records. The files may hold
