@@ -103,7 +103,16 @@ function parseQuery(rest: string[]): UsageCliCommand {
   const sql = onlyArgument(positionals, 'SQL statement');
   const { from, to } = parseDays(values);
   if (from === undefined && to === undefined) return { command: 'query', sql };
+  // DuckDB's own words for a count that does not match ("Can not bind to parameter number 1") name no flag.
+  const parameters = countSqlParameters(sql);
+  if (parameters !== 2) throw new UsageError(`with --from or --to, the SQL needs two ? parameters for the first and last day (e.g. WHERE dt BETWEEN ? AND ?); it has ${parameters}`);
   return { command: 'query', sql, days: [from ?? USAGE_FIRST_DAY, to ?? USAGE_LAST_DAY] };
+}
+
+/** The `?` placeholders of a SQL statement, not counting those inside quotes or comments. */
+function countSqlParameters(sql: string): number {
+  const outsideQuotesAndComments = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\//g, '');
+  return outsideQuotesAndComments.split('?').length - 1;
 }
 
 /** Turns the command line into a command, or throws UsageError (printed with the usage text, exit code 2). */

@@ -27,6 +27,14 @@ describe('parseUsageArgs', () => {
     expect(refusal(['query', 'SELECT 1', '--project', 'acme'])).toMatch(/project/);
   });
 
+  it('refuses --from or --to on SQL without its two day parameters, naming what is needed', () => {
+    expect(refusal(['query', 'SELECT 1 AS x', '--from', '2026-11-01'])).toMatch(/two \? parameters .* it has 0/);
+    expect(refusal(['query', 'SELECT ? AS x', '--to', '2026-11-01'])).toMatch(/it has 1/);
+    // A ? inside a string literal, a quoted name or a comment is not a parameter.
+    expect(refusal(['query', "SELECT '?' AS \"why?\" -- or ?\nFROM t WHERE dt = ?", '--from', '2026-11-01'])).toMatch(/it has 1/);
+    expect(parseUsageArgs(['query', "SELECT 'it''s ?' AS x FROM t /* ? */ WHERE dt BETWEEN ? AND ?", '--from', '2026-11-01'])).toMatchObject({ days: ['2026-11-01', '9999-12-31'] });
+  });
+
   it('finds the named query to run and refuses unknown names', () => {
     expect(parseUsageArgs(['run', 'cost-by-key'])).toMatchObject({ command: 'run', query: { name: 'cost-by-key' } });
     expect(refusal(['run', 'cost-by-weather'])).toMatch(/no named query "cost-by-weather"/);
