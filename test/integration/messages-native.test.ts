@@ -72,6 +72,17 @@ describe('POST /v1/messages, native', () => {
     expect(upstream.received[0]?.headers['anthropic-beta']).toBe('tools-2024-04-04');
   });
 
+  it('keeps the betas a client sends under both names, each once', async () => {
+    upstream.answerWith(recordedAnthropicAnswer());
+    upstream.received.length = 0;
+    await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'anthropic-beta': 'claude-code-20250219, interleaved-thinking-2025-05-14', 'upstream-beta': 'interleaved-thinking-2025-05-14,context-1m-2025-08-07' },
+      body: JSON.stringify(ask),
+    });
+    expect(upstream.received[0]?.headers['anthropic-beta']).toBe('claude-code-20250219,interleaved-thinking-2025-05-14,context-1m-2025-08-07');
+  });
+
   it('relays a recorded thinking-then-tool-use stream byte for byte', async () => {
     const recorded = readFixture('anthropic/messages-stream-thinking-then-tool-use.sse');
     upstream.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' }));

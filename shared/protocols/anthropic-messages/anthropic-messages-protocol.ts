@@ -18,16 +18,22 @@ export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
 /**
  * The headers of Anthropic's protocol: the client's `anthropic-version` and `anthropic-beta` as received
  * (the spec's generic `upstream-version` / `upstream-beta` names are accepted too), else the default version.
+ * Betas sent under both names are all kept, each once.
  */
 export function anthropicProtocolHeaders(client: GatewayRequest['headers'], streaming: boolean): Record<string, string> {
   const version = client['anthropic-version'] ?? client['upstream-version'] ?? DEFAULT_ANTHROPIC_VERSION;
-  const beta = client['anthropic-beta'] ?? client['upstream-beta'];
+  const beta = joinBetas(client['anthropic-beta'], client['upstream-beta']);
   return {
     'content-type': 'application/json',
     accept: streaming ? 'text/event-stream' : 'application/json',
     'anthropic-version': version,
     ...(beta ? { 'anthropic-beta': beta } : {}),
   };
+}
+
+function joinBetas(...headers: (string | undefined)[]): string | undefined {
+  const betas = new Set(headers.flatMap((header) => header?.split(',') ?? []).map((beta) => beta.trim()).filter(Boolean));
+  return betas.size > 0 ? [...betas].join(',') : undefined;
 }
 
 /** Anthropic's Messages protocol (`POST /messages`): Claude Code's protocol, and Anthropic's API. */
