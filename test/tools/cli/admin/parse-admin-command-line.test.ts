@@ -115,7 +115,7 @@ describe('parseAdminCommandLine refusing a command line', () => {
     ['project update demo --balance-usd -5', '--balance-usd must be an amount in USD'],
     ['project update demo --credit-usd 1000000000', '--credit-usd must be an amount in USD such as 25 or 0.5 (at most 9 decimals, at most 999999999.999999999), not "1000000000"'],
     ['project update demo --failover maybe', '--failover must be "on" or "off", not "maybe"'],
-    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, completions, embeddings, images, audio, moderations, rerank, videos, passthrough, messages, models, generation, mcp (comma-separated) or "none", not "files"'],
+    ['project update demo --allowed-endpoints chat,files', '--allowed-endpoints takes chat, responses, completions, embeddings, images, audio, moderations, rerank, videos, passthrough, messages, models, generation, credits, mcp (comma-separated) or "none", not "files"'],
     ['model allow demo openai/gpt-4o --input-micros-per-1k 1.5', '--input-micros-per-1k must be a whole number of micro-USD per 1,000 tokens'],
     ['model allow demo openai/gpt-4o --output-micros-per-1k 99999999999999', '--output-micros-per-1k must be a whole number of micro-USD per 1,000 tokens (0 to 100000000), not "99999999999999"'],
     ['ratecard set openai/sora-2 --input-micros-per-1k 0 --output-micros-per-1k 0 --video-second-micros 100000001', '--video-second-micros must be a whole number of micro-USD (0 to 100000000)'],
