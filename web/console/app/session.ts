@@ -12,11 +12,20 @@ export interface Session {
 
 const STORAGE_KEY = 'gateway-console-session';
 
+/**
+ * A session for `member` as the API names people: member ids compare case-insensitively and the API gives
+ * them in lower case, so a Cognito e-mail typed with capitals must not make the person's own keys and
+ * membership look like someone else's.
+ */
+export function newSession(token: string, member: string, expiresAt: number): Session {
+  return { token, member: member.toLowerCase(), expiresAt };
+}
+
 export function loadSession(now = Date.now()): Session | undefined {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<Session> | null;
     if (stored && typeof stored.token === 'string' && typeof stored.member === 'string' && typeof stored.expiresAt === 'number' && stored.expiresAt > now) {
-      return { token: stored.token, member: stored.member, expiresAt: stored.expiresAt };
+      return newSession(stored.token, stored.member, stored.expiresAt);
     }
   } catch {
     // A damaged entry is no session.

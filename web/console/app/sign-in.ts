@@ -1,5 +1,5 @@
 import { pkceChallenge, randomUrlSafe } from './pkce.ts';
-import type { Session } from './session.ts';
+import { newSession, type Session } from './session.ts';
 import type { ConsoleSiteConfig } from './site-config.ts';
 
 type CognitoConfig = Extract<ConsoleSiteConfig, { signIn: 'cognito' }>;
@@ -39,8 +39,13 @@ export async function completeCognitoSignIn(config: CognitoConfig, code: string,
   });
   if (!response.ok) throw new Error(`Sign-in failed (${response.status}): sign in again.`);
   const tokens = (await response.json()) as { id_token: string; expires_in: number };
-  const claims = JSON.parse(atob(tokens.id_token.split('.')[1]?.replaceAll('-', '+').replaceAll('_', '/') ?? '')) as { email?: string };
-  return { token: tokens.id_token, member: claims.email ?? '', expiresAt: Date.now() + tokens.expires_in * 1000 };
+  return sessionFromIdToken(tokens.id_token, tokens.expires_in, Date.now());
+}
+
+/** The session an ID token opens: its `email` claim names the person (the API checks the token itself). */
+export function sessionFromIdToken(idToken: string, expiresInSeconds: number, now: number): Session {
+  const claims = JSON.parse(atob(idToken.split('.')[1]?.replaceAll('-', '+').replaceAll('_', '/') ?? '')) as { email?: string };
+  return newSession(idToken, claims.email ?? '', now + expiresInSeconds * 1000);
 }
 
 /** Cognito's sign-out page ends its own session too, then comes back here. */
@@ -53,7 +58,7 @@ export async function redeemLocalSignInCode(code: string): Promise<Session> {
   const response = await fetch('api/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
   const answer = (await response.json()) as { token?: string; member?: string; expires_at?: string; error?: { message: string } };
   if (!response.ok || !answer.token || !answer.member || !answer.expires_at) throw new Error(answer.error?.message ?? `Sign-in failed (${response.status}).`);
-  return { token: answer.token, member: answer.member, expiresAt: Date.parse(answer.expires_at) };
+  return newSession(answer.token, answer.member, Date.parse(answer.expires_at));
 }
 
 export async function endLocalSession(token: string): Promise<void> {
