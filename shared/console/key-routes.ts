@@ -11,7 +11,27 @@ async function visibleKeys({ params, role, identity, run }: ConsoleRouteContext)
   return role === 'owner' ? keys : keys.filter((key) => key.member === identity.member);
 }
 
-/** API keys: list, create a member key (its secret is in this one answer), revoke. */
+/** An owner may change any key of the project; a member only the member keys issued to them. */
+async function requireOwnKeyUnlessOwner(context: ConsoleRouteContext, action: string): Promise<void> {
+  if (context.role === 'owner' || (await visibleKeys(context)).some((key) => key.id === context.params.keyId)) return;
+  throw new GatewayError('permission', `Members can ${action} only their own keys.`, { code: 'not_your_key' });
+}
+
+/** Disables or enables a key (`key update --enabled off|on`): a disabled key is refused until enabled again. */
+function enableRoute(action: 'disable' | 'enable'): ConsoleRoute {
+  return {
+    method: 'POST',
+    path: `/projects/:projectId/keys/:keyId/${action}`,
+    access: 'member',
+    async handle(context) {
+      await requireOwnKeyUnlessOwner(context, action);
+      const { params, run } = context;
+      return consoleJson(200, await run({ command: 'key.update', projectId: params.projectId, keyId: params.keyId, enabled: action === 'enable' }));
+    },
+  };
+}
+
+/** API keys: list, create a member key (its secret is in this one answer), disable, enable, revoke. */
 export const keyRoutes: ConsoleRoute[] = [
   {
     method: 'GET',
@@ -31,15 +51,15 @@ export const keyRoutes: ConsoleRoute[] = [
       return consoleJson(201, await run(event));
     },
   },
+  enableRoute('disable'),
+  enableRoute('enable'),
   {
     method: 'POST',
     path: '/projects/:projectId/keys/:keyId/revoke',
     access: 'member',
     async handle(context) {
-      const { params, role, run } = context;
-      if (role !== 'owner' && !(await visibleKeys(context)).some((key) => key.id === params.keyId)) {
-        throw new GatewayError('permission', 'Members can revoke only their own keys.', { code: 'not_your_key' });
-      }
+      await requireOwnKeyUnlessOwner(context, 'revoke');
+      const { params, run } = context;
       return consoleJson(200, await run({ command: 'key.revoke', projectId: params.projectId, keyId: params.keyId }));
     },
   },

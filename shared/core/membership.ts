@@ -13,7 +13,7 @@ export const memberIdSchema = z
   .regex(/^[^\s/#]+$/, 'member ids are e-mail addresses or names without spaces, "/" or "#"')
   .transform((member) => member.toLowerCase());
 
-/** An owner manages the project; a member sees it and creates and revokes their own member keys. */
+/** An owner manages the project; a member sees it and creates, disables and revokes their own member keys. */
 export const projectRoleSchema = z.enum(['owner', 'member']);
 export type ProjectRole = z.infer<typeof projectRoleSchema>;
 

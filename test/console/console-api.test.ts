@@ -97,6 +97,29 @@ describe('the console API', () => {
     expect((await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/revoke`, { token: owner })).json.status).toBe('revoked');
   });
 
+  it('lets a member disable and enable only their own keys, and an owner any key, as for revocation', async () => {
+    const ownersKey = (await consoleApi.call('POST', '/projects/acme/keys', { token: owner, body: { name: 'batch' } })).json as unknown as KeyView;
+    const membersKey = (await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: { name: 'tablet' } })).json as unknown as KeyView;
+
+    const refused = await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/disable`, { token: member });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toEqual({ code: 'not_your_key', message: 'Members can disable only their own keys.' });
+    expect((await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/disable`, { token: member })).json).toMatchObject({ id: membersKey.id, status: 'disabled' });
+    expect((await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/enable`, { token: member })).json.status).toBe('active');
+    expect((await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/disable`, { token: owner })).json.status).toBe('disabled');
+    expect((await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/disable`, { token: owner })).json.status).toBe('disabled');
+
+    const keys = (await consoleApi.call('GET', '/projects/acme/keys', { token: owner })).json.keys as KeyView[];
+    expect(keys.filter((key) => [ownersKey.id, membersKey.id].includes(key.id)).map((key) => key.status)).toEqual(['disabled', 'disabled']);
+    const trail = (await consoleApi.call('GET', '/projects/acme/audit', { token: owner })).json.entries as Array<{ actor: string; command: string; details: Record<string, unknown> }>;
+    expect(trail).toContainEqual(expect.objectContaining({ actor: 'max@example.com', command: 'key.update', details: expect.objectContaining({ keyId: membersKey.id, enabled: false }) }));
+
+    await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/revoke`, { token: owner });
+    const afterRevocation = await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/enable`, { token: owner });
+    expect(afterRevocation.status).toBe(409);
+    expect(afterRevocation.json.error?.code).toBe('key_revoked');
+  });
+
   it('lets only owners change models, providers and members', async () => {
     const attempts: Array<[string, string, unknown]> = [
       ['POST', '/projects/acme/models', { slug: 'mock/other' }],

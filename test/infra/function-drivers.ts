@@ -141,7 +141,7 @@ export function fakeUserPool(site: { region: string; userPoolId: string; clientI
 
 /**
  * Every route of the console API as `owner` (a Cognito ID token), on the project the admin exercise set up:
- * reads, model and provider changes, members, keys (two revocations at once, as the admin exercise does),
+ * reads, model and provider changes, members, keys (disabled, enabled, then two revocations at once, as the admin exercise does),
  * the audit trail and both usage queries (Athena).
  */
 export async function exerciseConsole(
@@ -169,6 +169,8 @@ export async function exerciseConsole(
   await call('POST', `${project}/members/remove`, { member: 'max@example.com' });
   const created = (await call('POST', `${project}/keys`, { name: 'console' })) as { id: string };
   await call('GET', `${project}/keys`);
+  await call('POST', `${project}/keys/${created.id}/disable`);
+  await call('POST', `${project}/keys/${created.id}/enable`);
   await Promise.all([call('POST', `${project}/keys/${created.id}/revoke`), call('POST', `${project}/keys/${created.id}/revoke`)]);
   await call('GET', `${project}/audit`);
   const usage = await handler(functionUrlEvent({ method: 'GET', path: `/console/api${project}/usage?from=2025-03-01&to=2025-03-31`, headers }), lambdaContext('console'));

@@ -88,6 +88,29 @@ if (!chromiumAvailability.available) {
       expect(await page.evaluate(() => getComputedStyle(document.getElementById('main') as HTMLElement).outlineStyle)).toBe('none');
     });
 
+    it('lets a member disable their own key, which is then refused with 403, and enable it again', async () => {
+      await page.evaluate(() => (location.hash = '#/projects/acme/keys'));
+      await page.getByLabel('Name of the new key').fill('member laptop');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secretField = page.locator('#new-key-secret');
+      await expect.poll(() => secretField.count()).toBe(1);
+      const secret = await secretField.inputValue();
+      await page.getByRole('button', { name: 'Done' }).click();
+      const row = page.getByRole('row', { name: /member laptop/ });
+      const ask = () => gateway.openai(secret).chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'Still allowed?' }] });
+
+      await page.getByRole('button', { name: /Disable the key member laptop/ }).click();
+      await expect.poll(async () => (await row.textContent()) ?? '').toContain('disabled');
+      expect(await page.locator('#status').textContent()).toBe('The key member laptop is disabled.');
+      expect(await page.getByRole('button', { name: /Enable the key member laptop/ }).count()).toBe(1);
+      await shoot('12-member-key-disabled');
+      expect(((await ask().catch((error: unknown) => error)) as { status?: number }).status).toBe(403);
+
+      await page.getByRole('button', { name: /Enable the key member laptop/ }).click();
+      await expect.poll(async () => (await row.textContent()) ?? '').toContain('active');
+      expect((await ask()).choices[0]?.message.content).toContain('Still allowed?');
+    });
+
     it('signs the top bar out too when the session ends in the middle of use', async () => {
       await page.evaluate(() => (location.hash = '#/projects/acme'));
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);

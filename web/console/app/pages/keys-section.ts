@@ -7,7 +7,7 @@ import { announce } from '../status.ts';
 import { dataTable, field, timeCell } from '../table.ts';
 import type { SectionContext } from './project-page.ts';
 
-/** API keys: the list (owners see all, members their own), a form for a member key, and revocation. */
+/** API keys: the list (owners see all, members their own), a form for a member key, disabling and revocation. */
 export async function renderKeysSection({ project, session, container }: SectionContext): Promise<void> {
   const base = `/projects/${encodeURIComponent(project.id)}/keys`;
   const secretSlot = h('div', { class: 'secret-slot' });
@@ -27,11 +27,30 @@ export async function renderKeysSection({ project, session, container }: Section
           { label: 'Created', cell: (key) => timeCell(key.created_at) },
           { label: 'Last used', cell: (key) => timeCell(key.last_used_at) },
           { label: 'Status', cell: (key) => h('span', { class: `badge ${key.status}` }, key.status) },
-          { label: 'Actions', cell: (key) => (key.status !== 'revoked' && (project.role === 'owner' || key.member === session.member) ? revokeButton(key) : '') },
+          { label: 'Actions', cell: (key) => (key.status !== 'revoked' && (project.role === 'owner' || key.member === session.member) ? h('div', { class: 'row-actions' }, enableButton(key), revokeButton(key)) : '') },
         ],
         newestFirst,
         project.role === 'owner' ? 'This project has no API keys yet.' : 'You have no API keys in this project yet.',
       ),
+    );
+  };
+
+  // Reversible, so no confirmation: the key is refused (403) while disabled and works again once enabled.
+  const enableButton = (key: Key) => {
+    const action = key.status === 'disabled' ? 'enable' : 'disable';
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'quiet small',
+        'aria-label': `${action === 'enable' ? 'Enable' : 'Disable'} the key ${key.name} (${key.hint})`,
+        onclick: async () => {
+          await api(`${base}/${encodeURIComponent(key.id)}/${action}`, { method: 'POST', body: {} });
+          announce(`The key ${key.name} is ${action}d.`);
+          await refresh();
+        },
+      },
+      action === 'enable' ? 'Enable' : 'Disable',
     );
   };
 

@@ -22,7 +22,7 @@ export function renderOverviewSection({ project, container }: SectionContext): v
       { class: 'muted' },
       project.role === 'owner'
         ? 'As an owner you manage this project: its keys, models, providers and members.'
-        : 'As a member you can see this project and create and revoke your own API keys.',
+        : 'As a member you can see this project and create, disable and revoke your own API keys.',
     ),
   );
 }
