@@ -89,6 +89,12 @@ if (!chromiumAvailability.available) {
     it('shows the request in usage, as charts and top requests, and downloads the rows as CSV', async () => {
       await openSection('Usage');
       await expect.poll(() => page.getByRole('cell', { name: requestId }).count()).toBe(1);
+      // The key by its name, its id below (and as the tooltip), where the page lists it among the project's keys.
+      const { keys } = await gateway.admin<{ keys: Array<{ id: string; name: string }> }>({ command: 'key.list', projectId: 'acme' });
+      const keyId = keys.find((key) => key.name === 'browser test')?.id ?? '';
+      const keyCell = page.getByRole('row', { name: new RegExp(requestId) }).getByRole('cell').nth(3);
+      expect(await keyCell.textContent()).toBe(`browser test${keyId}`);
+      expect(await keyCell.locator('[title]').getAttribute('title')).toBe(keyId);
       expect(await page.locator('.stat', { hasText: 'Requests' }).textContent()).toContain('1');
       expect(await page.getByRole('img', { name: 'Cost by day' }).count()).toBe(1);
       expect(await page.getByRole('img', { name: 'Cost by model' }).textContent()).toContain('mock/echo');

@@ -1,6 +1,6 @@
 import { MAX_RANGE_DAYS, usageRangeProblem } from '../../../../shared/console/usage-range-problem.ts';
 import { api, apiBlob } from '../api.ts';
-import type { UsageSummary } from '../api-types.ts';
+import type { Key, UsageSummary } from '../api-types.ts';
 import { barChart, columnChart } from '../charts.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { formatCount, formatUsdNanos, sumExact, utcDay } from '../format.ts';
@@ -31,15 +31,21 @@ export async function renderUsageSection({ project, container }: SectionContext)
     return problem;
   };
 
+  // The names of the keys the person may see (owners: all; members: their own), read once for the section.
+  const keyNames = api<{ keys: Key[] }>(`${base}/keys`).then(
+    ({ keys }) => new Map(keys.map((key) => [key.id, key.name])),
+    () => new Map<string, string>(),
+  );
+
   let latest = 0;
   const load = async () => {
     if (rangeProblem()) return;
     const ticket = ++latest;
     replaceChildren(results, h('p', { class: 'muted' }, 'Loading usage…'));
     try {
-      const usage = await api<UsageSummary>(`${base}/usage?${range()}`);
+      const [usage, names] = await Promise.all([api<UsageSummary>(`${base}/usage?${range()}`), keyNames]);
       // An answer for an older range, overtaken by a newer Show, is dropped.
-      if (ticket === latest) showUsage(results, usage);
+      if (ticket === latest) showUsage(results, usage, names);
     } catch (error) {
       if (ticket === latest) replaceChildren(results, problemNotice(error instanceof Error ? error.message : String(error)));
     }
@@ -90,7 +96,7 @@ function addDays(day: string, days: number): string {
   return Number.isNaN(time) ? '' : new Date(time).toISOString().slice(0, 10);
 }
 
-function showUsage(results: HTMLElement, usage: UsageSummary): void {
+function showUsage(results: HTMLElement, usage: UsageSummary, keyNames: ReadonlyMap<string, string>): void {
   const requests = usage.by_day.reduce((sum, day) => sum + day.requests, 0);
   // Tokens and nano-USD come as decimal text, exact beyond 2^53: summed as BigInt, never as numbers.
   const cost = sumExact(usage.by_day.map((day) => day.cost_nanos));
@@ -133,7 +139,7 @@ function showUsage(results: HTMLElement, usage: UsageSummary): void {
         { label: 'When', cell: (request) => timeCell(request.created_at) },
         { label: 'Request id', cell: (request) => h('code', {}, request.request_id) },
         { label: 'Model', cell: (request) => request.model },
-        { label: 'Key', cell: (request) => h('code', {}, request.key_id) },
+        { label: 'Key', cell: (request) => keyCell(request.key_id, keyNames) },
         { label: 'Status', cell: (request) => (request.status === 'completed' ? String(request.http_status) : `${request.http_status} ${request.status}`) },
         { label: 'Tokens in/out', numeric: true, cell: (request) => `${formatCount(request.prompt_tokens)} / ${formatCount(request.completion_tokens)}` },
         { label: 'Latency', numeric: true, cell: (request) => `${formatCount(request.latency_ms)} ms` },
@@ -143,6 +149,13 @@ function showUsage(results: HTMLElement, usage: UsageSummary): void {
       'No requests in this range.',
     ),
   );
+}
+
+/** A key by its name, its id below; by its id alone when the person may not see the key (another member's). */
+function keyCell(keyId: string, keyNames: ReadonlyMap<string, string>): HTMLElement {
+  const name = keyNames.get(keyId);
+  if (name === undefined) return h('code', {}, keyId);
+  return h('span', { class: 'key-name', title: keyId }, name, h('code', { class: 'secondary' }, keyId));
 }
 
 /** Every UTC day from `from` to `to`, both included: days without usage are drawn as empty columns. */
