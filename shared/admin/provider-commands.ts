@@ -47,14 +47,14 @@ export async function setProvider(services: AdminServices, command: Command<'pro
       param: command.region ? 'region' : 'profile',
     });
   }
-  const requiresKey = !bedrock && providerRequiresApiKey(command.provider);
-  if (requiresKey && !command.apiKey) {
-    throw new GatewayError('invalid_request', `Provider "${command.provider}" needs --api-key.`, {
-      code: 'missing_api_key',
-      param: 'api_key',
-    });
-  }
   const validatedUrl = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
+  const previous = config.providers.get(command.provider);
+  // Set again without a key, a provider keeps its stored key, but only on the host it was given for: nobody
+  // can send a stored key, which no answer shows, to a host of their choosing without knowing it.
+  const keepsStoredKey = !bedrock && !command.apiKey && previous?.hasApiKey === true && sameHost(previous.baseUrl, validatedUrl);
+  if (!bedrock && providerRequiresApiKey(command.provider) && !command.apiKey && !keepsStoredKey) {
+    throw missingApiKey(command.provider, previous?.hasApiKey ? previous.baseUrl : undefined, validatedUrl);
+  }
   const protocols = providerProtocols(config, command, family, validatedUrl);
   if (command.apiKey) await services.secrets.putApiKey(command.projectId, command.provider, command.apiKey);
   // A Bedrock provider set again without its API key signs its calls from now on: the old key goes.
@@ -66,13 +66,31 @@ export async function setProvider(services: AdminServices, command: Command<'pro
     // A Bedrock API key is a bearer token; without one, the gateway's AWS credentials sign.
     ...(bedrock && command.apiKey ? { auth: 'bearer' as const } : {}),
     baseUrl: validatedUrl,
-    hasApiKey: command.apiKey !== undefined,
+    hasApiKey: command.apiKey !== undefined || keepsStoredKey,
     ...(bedrock ? { aws: bedrock } : {}),
     updatedAt: new Date(services.clock.now()).toISOString(),
   });
   services.caches.projects.invalidate(command.projectId);
   services.caches.providerKeys.invalidate(`${command.projectId}/${command.provider}`);
   return showAfterChange(() => getProject(services, command.projectId));
+}
+
+/** Worded for the CLI and the console alike: neither names the other's field. */
+function missingApiKey(provider: string, storedKeyUrl: string | undefined, baseUrl: string): GatewayError {
+  const message = storedKeyUrl
+    ? `Provider "${provider}" moves to ${hostOf(baseUrl)}: give its API key again (the stored key is sent only to ${hostOf(storedKeyUrl)}).`
+    : `Provider "${provider}" needs an API key.`;
+  return new GatewayError('invalid_request', message, { code: 'missing_api_key', param: 'api_key' });
+}
+
+/** Scheme, host and port: `mock://` URLs have no origin of their own, so `URL.origin` would call them all equal. */
+function hostOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+function sameHost(a: string, b: string): boolean {
+  return hostOf(a) === hostOf(b);
 }
 
 /** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */

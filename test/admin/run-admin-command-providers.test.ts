@@ -74,11 +74,41 @@ describe('runAdminCommand: providers', () => {
   it('refuses a real provider without a key with 400 missing_api_key', async () => {
     await project('keyless');
 
-    expect(await admin.refused({ command: 'provider.set', projectId: 'keyless', provider: 'openai' })).toMatchObject({
+    expect(await admin.refused({ command: 'provider.set', projectId: 'keyless', provider: 'openai' })).toEqual({
       status: 400,
       code: 'missing_api_key',
+      // Said for the CLI and the console alike: no flag or form field named.
+      message: 'Provider "openai" needs an API key.',
     });
     expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'keyless' })).providers).toEqual([]);
+  });
+
+  it('keeps the stored key when a provider is set again without one on the same host: a new path, or the Responses setting', async () => {
+    await project('same-host');
+    const azure = { command: 'provider.set', projectId: 'same-host', provider: 'azure', protocol: 'openai' };
+    await admin.ok({ ...azure, apiKey: 'sk-secret-azure-0008', baseUrl: 'https://acme.openai.azure.com/openai/v1' });
+
+    const moved = await admin.ok<ProjectView>({ ...azure, baseUrl: 'https://acme.openai.azure.com/openai/v2' });
+    expect(moved.providers).toEqual([expect.objectContaining({ base_url: 'https://acme.openai.azure.com/openai/v2', has_api_key: true })]);
+    const translated = await admin.ok<ProjectView>({ ...azure, baseUrl: 'https://acme.openai.azure.com/openai/v2', responses: 'translate' });
+    expect(translated.providers).toEqual([expect.objectContaining({ protocols: ['openai-chat'], has_api_key: true })]);
+    await expect(admin.secrets.getApiKey('same-host', 'azure')).resolves.toBe('sk-secret-azure-0008');
+  });
+
+  it('asks for the key again when a provider moves to another host, so a stored key never follows a new base URL', async () => {
+    await project('new-host');
+    await admin.ok({ command: 'provider.set', projectId: 'new-host', provider: 'openai', apiKey: 'sk-secret-openai-0009' });
+
+    expect(await admin.refused({ command: 'provider.set', projectId: 'new-host', provider: 'openai', baseUrl: 'https://llm-proxy.example/v1' })).toEqual({
+      status: 400,
+      code: 'missing_api_key',
+      message: 'Provider "openai" moves to https://llm-proxy.example: give its API key again (the stored key is sent only to https://api.openai.com).',
+    });
+    expect((await admin.ok<ProjectView>({ command: 'project.get', projectId: 'new-host' })).providers).toEqual([
+      expect.objectContaining({ base_url: 'https://api.openai.com/v1', has_api_key: true }),
+    ]);
+    const moved = await admin.ok<ProjectView>({ command: 'provider.set', projectId: 'new-host', provider: 'openai', baseUrl: 'https://llm-proxy.example/v1', apiKey: 'sk-secret-proxy-0010' });
+    expect(moved.providers).toEqual([expect.objectContaining({ base_url: 'https://llm-proxy.example/v1', has_api_key: true })]);
   });
 
   it('refuses an unknown provider without --protocol and --base-url with 400 unknown_provider', async () => {

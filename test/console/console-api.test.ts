@@ -147,6 +147,22 @@ describe('the console API', () => {
     expect(project.text).not.toContain('sk-owner-upstream-key-123');
   });
 
+  it("keeps the stored provider key when an owner changes only the base URL on its host, and words a refusal for the console too", async () => {
+    const moved = await consoleApi.call('PUT', '/projects/acme/providers/openai', { token: owner, body: { baseUrl: 'https://api.openai.com/v2' } });
+    expect(moved.status).toBe(200);
+    expect(moved.json.providers).toEqual(expect.arrayContaining([expect.objectContaining({ provider: 'openai', base_url: 'https://api.openai.com/v2', has_api_key: true })]));
+    expect(await consoleApi.admin.secrets.getApiKey('acme', 'openai')).toBe('sk-owner-upstream-key-123');
+
+    const elsewhere = await consoleApi.call('PUT', '/projects/acme/providers/openai', { token: owner, body: { baseUrl: 'https://llm-proxy.example/v1' } });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.json.error).toEqual({
+      code: 'missing_api_key',
+      message: 'Provider "openai" moves to https://llm-proxy.example: give its API key again (the stored key is sent only to https://api.openai.com).',
+    });
+    const unset = await consoleApi.call('PUT', '/projects/acme/providers/groq', { token: owner, body: {} });
+    expect(unset.json.error).toEqual({ code: 'missing_api_key', message: 'Provider "groq" needs an API key.' });
+  });
+
   it('shows a project whose spend passed 2^53 nano-USD (about 9 million USD), exactly', async () => {
     await consoleApi.admin.ok({ command: 'project.create', projectId: 'big-spender' });
     await consoleApi.admin.ok({ command: 'member.add', projectId: 'big-spender', member: 'olivia@example.com', role: 'owner' });

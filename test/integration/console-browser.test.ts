@@ -206,6 +206,15 @@ if (!chromiumAvailability.available) {
       expect(await page.getByLabel('API key').inputValue()).toBe('');
       expect(await page.content()).not.toContain('sk-console-test-upstream-key');
       await shoot('07-providers');
+
+      // Only the base URL, on the same host: the stored key stays.
+      await page.getByLabel('Provider', { exact: true }).fill('openai');
+      await page.getByLabel('Base URL').fill('https://api.openai.com/v2');
+      await page.getByRole('button', { name: 'Save provider' }).click();
+      await expect.poll(async () => (await row.textContent()) ?? '').toContain('https://api.openai.com/v2');
+      expect(await row.textContent()).toContain('set');
+      expect(await page.locator('#status').textContent()).toMatch(/^openai saved at .*\. Its stored key is kept\.$/);
+      await shoot('07b-providers-base-url');
     });
 
     it('shows the members and the audit trail of who did what', async () => {

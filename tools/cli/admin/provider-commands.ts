@@ -15,6 +15,7 @@ export const providerCommands: CliCommand[] = [
       `Known providers bring their protocol and base URL: ${known.join(', ')}. ` +
       `"${MOCK_PROVIDER}" is the offline mock and needs no key. Any other name needs --protocol and --base-url. ` +
       'The key goes to the secret store only and is never shown again. ' +
+      'Set again without --api-key, a provider keeps its stored key if its base URL stays on the same host; a new host needs the key again. ' +
       `An OpenAI-protocol provider serves /v1/responses natively (${known.filter((name) => knownProviders[name]?.servesResponses).join(', ')} and Azure OpenAI by default) ` +
       'or through translation to chat completions (every other provider by default); --responses says which, and is kept when not given again. ' +
       '"bedrock" (or any name with --protocol bedrock) is Amazon Bedrock in --region: no key needed, its calls are signed with the gateway\'s AWS credentials ' +

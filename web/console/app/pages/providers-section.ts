@@ -45,6 +45,7 @@ function providerForm(project: Project, show: (providers: Provider[]) => void): 
       onsubmit: async (event: Event) => {
         event.preventDefault();
         const provider = name.value.trim();
+        const keyGiven = apiKey.value !== '';
         const body = {
           ...(apiKey.value ? { apiKey: apiKey.value } : {}),
           ...(baseUrl.value.trim() ? { baseUrl: baseUrl.value.trim() } : {}),
@@ -54,13 +55,15 @@ function providerForm(project: Project, show: (providers: Provider[]) => void): 
         apiKey.value = '';
         const updated = await api<Project>(`/projects/${encodeURIComponent(project.id)}/providers/${encodeURIComponent(provider)}`, { method: 'PUT', body });
         form.reset();
-        announce(`${provider} saved at ${formatTime(new Date().toISOString())}. Its key is stored and will not be shown again.`);
+        const saved = `${provider} saved at ${formatTime(new Date().toISOString())}.`;
+        const kept = updated.providers.find((entry) => entry.provider === provider)?.has_api_key;
+        announce(`${saved} ${keyGiven ? 'Its key is stored and will not be shown again.' : kept ? 'Its stored key is kept.' : ''}`.trim());
         show(updated.providers);
       },
     },
     field('Provider', name, 'A known name, or your own with base URL and protocol'),
-    field('API key', apiKey, 'Replaces the stored key'),
-    field('Base URL', baseUrl, 'Only for other providers'),
+    field('API key', apiKey, 'Replaces the stored key; left empty, keeps it (a new host needs it again)'),
+    field('Base URL', baseUrl, 'Known providers have theirs; give one to change it'),
     field('Protocol', protocol),
     h('button', { type: 'submit', class: 'primary' }, 'Save provider'),
     h('datalist', { id: 'known-providers' }, Object.keys(knownProviders).map((known) => h('option', { value: known }))),
