@@ -44,7 +44,9 @@ export async function completeCognitoSignIn(config: CognitoConfig, code: string,
 
 /** The session an ID token opens: its `email` claim names the person (the API checks the token itself). */
 export function sessionFromIdToken(idToken: string, expiresInSeconds: number, now: number): Session {
-  const claims = JSON.parse(atob(idToken.split('.')[1]?.replaceAll('-', '+').replaceAll('_', '/') ?? '')) as { email?: string };
+  // atob gives one character per byte: the claims are UTF-8 (an e-mail may hold é or ü), so decode the bytes.
+  const payload = atob(idToken.split('.')[1]?.replaceAll('-', '+').replaceAll('_', '/') ?? '');
+  const claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(payload, (char) => char.charCodeAt(0)))) as { email?: string };
   return newSession(idToken, claims.email ?? '', now + expiresInSeconds * 1000);
 }
 

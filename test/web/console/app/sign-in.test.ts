@@ -15,4 +15,10 @@ describe("the console page's Cognito session", () => {
 
     expect(session).toEqual({ token, member: 'alice.smith@example.com', expiresAt: Date.parse('2025-01-02T04:00:00.000Z') });
   });
+
+  it('reads an e-mail with letters beyond ASCII as the person typed it, not as its UTF-8 bytes', () => {
+    const session = sessionFromIdToken(idToken({ email: 'Zoë.Müller@example.com' }), 3600, 0);
+
+    expect(session.member).toBe('zoë.müller@example.com');
+  });
 });
