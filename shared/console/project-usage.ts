@@ -93,9 +93,13 @@ export async function summarizeProjectUsage(usage: UsageQueryRunner, range: Usag
   };
 }
 
-/** The usage rows of the range, oldest first, at most MAX_EXPORTED_ROWS (`truncated` says when there were more). */
+/**
+ * The usage rows of the range, oldest first, at most MAX_EXPORTED_ROWS (`truncated` says when there were more),
+ * each with `cost_usd` beside `cost_nanos`: a spreadsheet then sums dollars without dividing by 10^9.
+ */
 export async function exportUsageRows(usage: UsageQueryRunner, range: UsageRange): Promise<{ columns: string[]; rows: UsageResultRow[]; truncated: boolean }> {
   const rows = await usage.query(projectUsageSql.rows, paramsOf(range));
-  const columns = [...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY];
-  return { columns, rows: rows.slice(0, MAX_EXPORTED_ROWS), truncated: rows.length > MAX_EXPORTED_ROWS };
+  const columns = [...usageColumns.map((column) => column.name), USAGE_PARTITION_KEY].flatMap((name) => (name === 'cost_nanos' ? [name, 'cost_usd'] : [name]));
+  const exported = rows.slice(0, MAX_EXPORTED_ROWS).map((row) => ({ ...row, cost_usd: row.cost_nanos === null || row.cost_nanos === undefined ? null : formatUsd(BigInt(row.cost_nanos)) }));
+  return { columns, rows: exported, truncated: rows.length > MAX_EXPORTED_ROWS };
 }

@@ -270,6 +270,8 @@ describe('the console API', () => {
     const [header = '', ...lines] = csv.text.trim().split('\r\n');
     const costColumn = header.split(',').indexOf('cost_nanos');
     expect(lines.map((line) => line.split(',')[costColumn])).toEqual(['5000000000000001', '5000000000000002']);
+    const usdColumn = header.split(',').indexOf('cost_usd');
+    expect(lines.map((line) => line.split(',')[usdColumn])).toEqual(['5000000.000000001', '5000000.000000002']);
   });
 
   it('ends a session when it expires, and on sign-out', async () => {

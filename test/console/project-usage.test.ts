@@ -68,7 +68,9 @@ describe('project usage on the usage files (DuckDB, the SQL Athena runs)', () =>
     expect(exported.columns).toContain('record_id');
     expect(exported.columns.at(-1)).toBe('dt');
     expect(exported.columns).toContain('end_user');
-    expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, dt: '2025-03-01', streamed: false, error_code: null, end_user: 'user-123' });
+    expect(exported.rows[0]).toMatchObject({ id: 'req-cheap', project_id: 'acme', cost_nanos: 1_000, cost_usd: '0.000001', dt: '2025-03-01', streamed: false, error_code: null, end_user: 'user-123' });
+    // Dollars beside nano-dollars, so a spreadsheet sums them as they are.
+    expect(exported.columns.indexOf('cost_usd')).toBe(exported.columns.indexOf('cost_nanos') + 1);
     expect(exported.rows[1]).toMatchObject({ end_user: null });
   });
 
