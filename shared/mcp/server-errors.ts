@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCErrorResponse, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { carriesUnansweredMark } from './upstream-fetch.ts';
+import { carriesUnansweredMark } from './answer-stream.ts';
 
 /** Wraps the `data` of a JSON-RPC error a server sent (its own data kept under it). */
 const SENT_BY_SERVER = 'model-gateway/sent-by-server';
@@ -11,7 +11,7 @@ const SENT_BY_SERVER = 'model-gateway/sent-by-server';
  * codes (-32000 when the connection closed, -32001 when it stopped waiting), told apart only by their
  * message, which a server may send too. Set before the client connects: the SDK's client calls a
  * transport's earlier onmessage before its own, with the same message. The error the bridge appends to an
- * answer stream (upstream-fetch.ts) comes through the transport too, but is not the server's.
+ * answer stream (answer-stream.ts) comes through the transport too, but is not the server's.
  */
 export function markServerErrors(transport: Transport): void {
   transport.onmessage = (message) => {

@@ -1,11 +1,8 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamFetch } from '../core/ports.ts';
+import { answerStream } from './answer-stream.ts';
 import { MissingAnswerError, requireJsonAnswer } from './json-answer.ts';
-
-/** Marks the error the bridge appends to an answer stream (below), apart from any error a server answers with. */
-const UNANSWERED_MARK = 'model-gateway/answer-stream-ended';
-const encoder = new TextEncoder();
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   return Object.fromEntries(new Headers(headers).entries());
@@ -17,41 +14,6 @@ function requestIdOf(body: RequestInit['body']): RequestId | undefined {
   const message: unknown = JSON.parse(body);
   if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return undefined;
   return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
-}
-
-/**
- * The SSE answer to request `id`, with one more event once it ends or breaks off: a JSON-RPC error for that
- * request. The SDK's transport reports a stream that ended without the answer to no one (and an event it
- * cannot read only to onerror), so the request would wait out its time-out; this error, read after all the
- * server sent, ends the wait at once. Once the answer came, the SDK drops it (a response to no request).
- */
-function endingWithUnanswered(body: ReadableStream<Uint8Array>, id: RequestId): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  const error = { code: ErrorCode.ConnectionClosed, message: 'the stream of its answer ended without the answer', data: { [UNANSWERED_MARK]: true } };
-  // The blank lines first end any event the server left unfinished, so the error is an event of its own.
-  const last = encoder.encode(`\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error })}\n\n`);
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const read = await reader.read().catch(() => ({ done: true }) as const);
-        if (!read.done) return controller.enqueue(read.value);
-        controller.enqueue(last);
-        controller.close();
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-/** Whether a JSON-RPC error's data is that of the error endingWithUnanswered appends. */
-export function carriesUnansweredMark(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && UNANSWERED_MARK in data;
-}
-
-/** Whether a request failed because its answer stream ended without the answer (see endingWithUnanswered). */
-export function isUnansweredStream(error: unknown): boolean {
-  return error instanceof McpError && carriesUnansweredMark(error.data);
 }
 
 /**
@@ -77,6 +39,6 @@ export function mcpUpstreamFetch(fetch: UpstreamFetch): FetchLike {
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (mediaType === 'application/json') return requireJsonAnswer(response, id);
     if (mediaType !== 'text/event-stream') return response;
-    return new Response(endingWithUnanswered(response.body, id), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(answerStream(response.body, id), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

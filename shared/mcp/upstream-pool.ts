@@ -9,7 +9,8 @@ import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { redactAnswer } from './redact-answer.ts';
 import { markServerErrors } from './server-errors.ts';
 import { describeUpstreamFailure, isInvalidAnswer, type InvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
-import { isUnansweredStream, mcpUpstreamFetch } from './upstream-fetch.ts';
+import { answerStreamError, isUnansweredStream } from './answer-stream.ts';
+import { mcpUpstreamFetch } from './upstream-fetch.ts';
 
 export const BRIDGE_CLIENT_INFO = { name: 'aws-model-gateway', version: '0.1.0' };
 
@@ -42,13 +43,14 @@ interface Session {
  * Work on a session, its failure told right: a request whose answer stream ended without the answer, after
  * the server sent something the SDK could not read, failed for what it sent (not valid MCP), not for the
  * stream's end. Something unreadable from a call in flight beside it may be taken for it: both failed.
+ * An answer cut off is reported as such, whatever was read before it.
  */
 async function explainingUnreadable<T>(opened: Session, work: () => Promise<T>): Promise<T> {
   const before = opened.unreadable;
   try {
     return await work();
   } catch (error) {
-    throw isUnansweredStream(error) && opened.unreadable !== before ? opened.unreadable : error;
+    throw isUnansweredStream(error) && opened.unreadable !== before ? opened.unreadable : answerStreamError(error);
   }
 }
 

@@ -115,6 +115,20 @@ describe('a server that closes its answer stream without the answer', () => {
   });
 });
 
+describe('a server whose answer is cut off in the middle of an event', () => {
+  it('fails that call at once as cut off (not as unreadable JSON, not as unreachable) when the connection is lost or the stream ends mid-event, metered as interrupted', async () => {
+    const { requestId, answers } = await postForJson(hangupKey, [call(1, 'hangup__dropped'), call(2, 'hangup__truncated'), call(3, 'hangup__fine')]);
+
+    expect(Object.fromEntries(Object.entries(answers).map(([id, answer]) => [id, answer.result]))).toEqual({
+      1: { content: [{ type: 'text', text: expect.stringMatching(/^The MCP server "hangup" was reached, but its answer was cut off: the connection was lost \(/) }], isError: true },
+      2: { content: [{ type: 'text', text: 'The MCP server "hangup" was reached, but its answer was cut off: its event stream ended in the middle of an event' }], isError: true },
+      3: { content: [{ type: 'text', text: 'fine' }] },
+    });
+    await expect(recorded(hangupKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/hangup/dropped', status: 'failed', http_status: 502, error_code: 'mcp_upstream_interrupted' });
+    await expect(recorded(hangupKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/hangup/truncated', status: 'failed', http_status: 502, error_code: 'mcp_upstream_interrupted' });
+  });
+});
+
 describe('a server that answers with a JSON-RPC error of its own', () => {
   it("relays it as the server's error with its code, even the codes the SDK gives a closed connection (-32000) and a time-out (-32001), metered as the server's error", async () => {
     const { requestId, answers } = await postForJson(plainKey, [call(1, 'plain__busy'), call(2, 'plain__late')]);

@@ -1,7 +1,9 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MissingAnswerError } from '../../shared/mcp/json-answer.ts';
-import { isUnansweredStream, mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
+import { CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
+import { answerStreamError, isUnansweredStream } from '../../shared/mcp/answer-stream.ts';
+import { mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
 
 const request = (message: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search' } };
@@ -24,22 +26,39 @@ describe('mcpUpstreamFetch', () => {
     const data = await dataOf(response);
     expect(data.map((line) => JSON.parse(line) as unknown)).toEqual([
       { jsonrpc: '2.0', id: 7, result: { content: [] } },
-      { jsonrpc: '2.0', id: 7, error: { code: ErrorCode.ConnectionClosed, message: 'the stream of its answer ended without the answer', data: { 'model-gateway/answer-stream-ended': true } } },
+      { jsonrpc: '2.0', id: 7, error: { code: ErrorCode.ConnectionClosed, message: 'the stream of its answer ended without the answer', data: { 'model-gateway/answer-stream-ended': 'unanswered' } } },
     ]);
   });
 
-  it('ends a stream that breaks off, or stops mid-event, with the error as an event of its own', async () => {
-    const chunks = ['event: message\ndata: {"jsonrpc":'];
-    const broken = new ReadableStream<Uint8Array>({
+  /** A stream that gives its chunks one by one, then ends, or fails as a lost connection does. */
+  function chunked(chunks: string[], then: 'end' | 'drop'): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
       pull(controller) {
         const chunk = chunks.shift();
-        if (chunk === undefined) controller.error(new TypeError('terminated'));
-        else controller.enqueue(new TextEncoder().encode(chunk));
+        if (chunk !== undefined) controller.enqueue(new TextEncoder().encode(chunk));
+        else if (then === 'end') controller.close();
+        else controller.error(new TypeError('terminated', { cause: new Error('other side closed') }));
       },
     });
-    const response = await mcpUpstreamFetch(sse(broken))('https://mcp.example.com/mcp', request(call));
+  }
 
-    expect(await dataOf(response)).toEqual(['{"jsonrpc":', expect.stringContaining('"model-gateway/answer-stream-ended":true')]);
+  it('never passes on half an event when the connection is lost mid-event, and ends the stream with a cut-off error', async () => {
+    const response = await mcpUpstreamFetch(sse(chunked([': hi\n\nevent: message\ndata: {"jsonrpc":"2.0","id":7,"res'], 'drop')))('https://mcp.example.com/mcp', request(call));
+
+    expect((await dataOf(response)).map((line) => JSON.parse(line) as unknown)).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: ErrorCode.ConnectionClosed, message: 'the connection was lost (terminated: other side closed)', data: { 'model-gateway/answer-stream-ended': 'cut-off' } } },
+    ]);
+  });
+
+  it('passes on each event once complete, even split across chunks, and calls a stream that ends mid-event cut off', async () => {
+    const chunks = ['event: message\ndata: {"jsonrpc":"2.0",', '"method":"notifications/progress"}\r\n\r', '\nevent: message\ndata: {"jsonrpc":'];
+    const response = await mcpUpstreamFetch(sse(chunked(chunks, 'end')))('https://mcp.example.com/mcp', request(call));
+
+    const data = await dataOf(response);
+    expect(data.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress' },
+      { jsonrpc: '2.0', id: 7, error: expect.objectContaining({ message: 'its event stream ended in the middle of an event', data: { 'model-gateway/answer-stream-ended': 'cut-off' } }) },
+    ]);
   });
 
   it('passes a JSON answer, and the answer to a notification, as they are', async () => {
@@ -81,7 +100,17 @@ describe('mcpUpstreamFetch with no body', () => {
 
 describe('isUnansweredStream', () => {
   it("tells the bridge's error from the same code a server answers with", () => {
-    expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': true }))).toBe(true);
+    expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': 'unanswered' }))).toBe(true);
+    expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': 'cut-off' }))).toBe(false);
     expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x'))).toBe(false);
+  });
+});
+
+describe('answerStreamError', () => {
+  it("turns the bridge's cut-off error into a CutOffAnswerError and leaves any other error as it is", () => {
+    const cut = answerStreamError(new McpError(ErrorCode.ConnectionClosed, 'the connection was lost (terminated)', { 'model-gateway/answer-stream-ended': 'cut-off' }));
+    expect(cut).toEqual(new CutOffAnswerError('the connection was lost (terminated)'));
+    const server = new McpError(ErrorCode.ConnectionClosed, 'x', { reason: 'busy' });
+    expect(answerStreamError(server)).toBe(server);
   });
 });

@@ -190,7 +190,9 @@ export async function startSloppyServer(): Promise<McpUpstream & { calls: number
 /**
  * "hangup": a hand-written server whose initialize and tools/list answer in JSON, and whose tools/call
  * answers on an SSE stream that it then closes: `fine` with its result, `silent` with a comment and no
- * answer, `garbled` with an event that is not JSON. `methods` lists every request it got, in order.
+ * answer, `garbled` with an event that is not JSON, `truncated` with half its answer's event (the stream
+ * ended cleanly), `dropped` with half its answer's event and then the connection destroyed. `methods`
+ * lists every request it got, in order.
  */
 export async function startHangUpServer(): Promise<McpUpstream & { methods: string[] }> {
   const methods: string[] = [];
@@ -205,7 +207,7 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
     if (message.method !== 'tools/call') {
       const results: Record<string, unknown> = {
         initialize: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'hangup', version: '1.0.0' } },
-        'tools/list': { tools: ['fine', 'silent', 'garbled'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
+        'tools/list': { tools: ['fine', 'silent', 'garbled', 'truncated', 'dropped'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
       };
       return void response.writeHead(200, { 'content-type': 'application/json' }).end(answer(results[message.method] ?? {}));
     }
@@ -213,8 +215,11 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
       fine: `event: message\ndata: ${answer({ content: [{ type: 'text', text: 'fine' }] })}\n\n`,
       silent: ': hi\n\n',
       garbled: 'event: message\ndata: not json\n\n',
+      truncated: `event: message\ndata: ${answer({ content: [] }).slice(0, 30)}`,
     };
-    response.writeHead(200, { 'content-type': 'text/event-stream' }).end(events[message.params?.name ?? ''] ?? '');
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (message.params?.name === 'dropped') return void response.write(`event: message\ndata: ${answer({ content: [] }).slice(0, 30)}`, () => response.destroy());
+    response.end(events[message.params?.name ?? ''] ?? '');
   });
   return Object.assign(upstream, { methods });
 }
