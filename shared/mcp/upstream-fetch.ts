@@ -22,7 +22,8 @@ function requestIdOf(body: RequestInit['body']): RequestId | undefined {
  * server-initiated messages, is answered 405 here without a connection: a bridge request is over once
  * its answers are in, so it never has anywhere to deliver such messages (nor resumes an answer stream by
  * GET). An SSE answer ends with an error for its request, so one that ends without the answer fails at once;
- * a JSON answer without the answer (requireJsonAnswer) and a 202 or 204 to a request fail at once too.
+ * a JSON answer without the answer (requireJsonAnswer), a 202 or 204 to a request, and an answer of any
+ * other content type (or none: it is not sniffed) fail at once too, as not valid MCP.
  */
 export function mcpUpstreamFetch(fetch: UpstreamFetch): FetchLike {
   return async (url, init = {}) => {
@@ -31,14 +32,15 @@ export function mcpUpstreamFetch(fetch: UpstreamFetch): FetchLike {
     const id = response.ok ? requestIdOf(init.body) : undefined;
     if (id === undefined) return response;
     // 202 is a notification's answer: the SDK would take it as sent and wait out the time-out for the answer.
-    if (response.status === 202 || response.status === 204) {
+    if (response.status === 202 || response.status === 204 || !response.body) {
       await response.body?.cancel();
       throw new MissingAnswerError(`HTTP ${response.status} without the answer to the request`);
     }
-    if (!response.body) return response;
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (mediaType === 'application/json') return requireJsonAnswer(response, id);
-    if (mediaType !== 'text/event-stream') return response;
-    return new Response(answerStream(response.body, id), { status: response.status, statusText: response.statusText, headers: response.headers });
+    if (mediaType === 'text/event-stream') return new Response(answerStream(response.body, id), { status: response.status, statusText: response.statusText, headers: response.headers });
+    // The SDK would call the server unreachable ("Unexpected content type: null"); it was reached, and said something that is not MCP.
+    await response.body.cancel();
+    throw new MissingAnswerError(`an answer ${mediaType ? `of type ${mediaType}` : 'with no content type'}, where MCP answers a request in application/json or text/event-stream`);
   };
 }

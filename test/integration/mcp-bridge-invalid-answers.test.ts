@@ -175,3 +175,21 @@ describe('a server that answers a request with no body (HTTP 202 Accepted, or 20
     await expect(recorded(plainKey, `${requestId}-2`)).resolves.toMatchObject({ model: 'mcp/plain/emptied', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
   });
 });
+
+describe('a server that answers a request with no Content-Type', () => {
+  it('fails that call as not valid MCP (it was reached), not as unreachable, metered as an invalid answer', async () => {
+    const { requestId, answers } = await postForJson(plainKey, [call(1, 'plain__untyped'), call(2, 'plain__fine')]);
+
+    expect(answers).toEqual({
+      1: {
+        jsonrpc: '2.0',
+        result: {
+          content: [{ type: 'text', text: 'The MCP server "plain" answered with something that is not valid MCP: an answer with no content type, where MCP answers a request in application/json or text/event-stream' }],
+          isError: true,
+        },
+      },
+      2: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'fine' }] } },
+    });
+    await expect(recorded(plainKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/untyped', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
+  });
+});

@@ -98,6 +98,18 @@ describe('mcpUpstreamFetch with no body', () => {
   });
 });
 
+describe('mcpUpstreamFetch with no content type', () => {
+  it('fails a request answered with no content type, or one that is neither JSON nor SSE, at once as not valid MCP, even when the body is its answer in JSON', async () => {
+    const answer = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }));
+    const untyped = async () => new Response(answer);
+    await expect(mcpUpstreamFetch(untyped)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(
+      new MissingAnswerError('an answer with no content type, where MCP answers a request in application/json or text/event-stream'),
+    );
+    const html = async () => new Response('<h1>Welcome</h1>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    await expect(mcpUpstreamFetch(html)('https://mcp.example.com/mcp', request(call))).rejects.toThrow('an answer of type text/html, where MCP');
+  });
+});
+
 describe('isUnansweredStream', () => {
   it("tells the bridge's error from the same code a server answers with", () => {
     expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': 'unanswered' }))).toBe(true);

@@ -229,7 +229,8 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
  * Its tools/call `busy` answers a JSON-RPC error of its own with code -32000 (the code the SDK also gives a
  * connection it closed), `late` one with -32001 (the SDK's time-out code), `aside` a notification and no
  * answer, `misaddressed` the answer to another request, `accepted` HTTP 202 and no body (a notification's
- * answer), `emptied` HTTP 204, `fine` its result. `calls` counts its tools/calls.
+ * answer), `emptied` HTTP 204, `untyped` its result with no Content-Type, `fine` its result. `calls` counts
+ * its tools/calls.
  */
 export async function startPlainJsonServer(): Promise<McpUpstream & { calls: number }> {
   let calls = 0;
@@ -242,10 +243,11 @@ export async function startPlainJsonServer(): Promise<McpUpstream & { calls: num
     const reply = (answer: unknown) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     const result = (value: unknown) => reply({ jsonrpc: '2.0', id: message.id, result: value });
     if (message.method === 'initialize') return result({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1.0.0' } });
-    if (message.method === 'tools/list') return result({ tools: ['fine', 'busy', 'late', 'aside', 'misaddressed', 'accepted', 'emptied'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+    if (message.method === 'tools/list') return result({ tools: ['fine', 'busy', 'late', 'aside', 'misaddressed', 'accepted', 'emptied', 'untyped'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
     calls += 1;
     if (message.params?.name === 'accepted') return void response.writeHead(202).end();
     if (message.params?.name === 'emptied') return void response.writeHead(204).end();
+    if (message.params?.name === 'untyped') return void response.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [] } }));
     const answers: Record<string, unknown> = {
       fine: { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'fine' }] } },
       busy: { jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'Too many searches running; try again in a minute' } },
