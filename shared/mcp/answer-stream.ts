@@ -1,21 +1,16 @@
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { CutOffAnswerError } from './answer-errors.ts';
+import { AnswerTooLargeError, connectionLostMessage, CutOffAnswerError, tooLargeMessage } from './answer-errors.ts';
 import { createEventEndFinder } from './sse-event-ends.ts';
 
 /** Marks the error the bridge appends to an answer stream (below), apart from any error a server answers with; its value says how the stream ended. */
 const ENDING_MARK = 'model-gateway/answer-stream-ended';
 const encoder = new TextEncoder();
 
-type Ending = 'unanswered' | 'cut-off';
+type Ending = 'unanswered' | 'cut-off' | 'too-large';
 
 function endingEvent(id: RequestId, ending: Ending, message: string): Uint8Array {
   const error = { code: ErrorCode.ConnectionClosed, message, data: { [ENDING_MARK]: ending } };
   return encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error })}\n\n`);
-}
-
-function describeReadError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
 }
 
 /**
@@ -26,12 +21,14 @@ function describeReadError(error: unknown): string {
  * SDK drops it (a response to no request). An event is passed on only once it is complete: one the server
  * left half-written when its connection was lost, or its stream ended, is dropped (SSE dispatches no
  * event cut off by the end of the stream), and the request fails as cut off, never as what half an event
- * would parse as.
+ * would parse as. A stream that holds more than `maxBytes` in all is let go there, and the request fails
+ * as too large: the bridge holds at most that much of it.
  */
-export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId): ReadableStream<Uint8Array> {
+export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId, maxBytes: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const ends = createEventEndFinder();
   let unfinished: Uint8Array[] = [];
+  let received = 0;
   const finish = (controller: ReadableStreamDefaultController<Uint8Array>, ending: Ending, message: string) => {
     controller.enqueue(endingEvent(id, ending, message));
     controller.close();
@@ -45,11 +42,16 @@ export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId): R
           try {
             read = await reader.read();
           } catch (error) {
-            return finish(controller, 'cut-off', `the connection was lost (${describeReadError(error)})`);
+            return finish(controller, 'cut-off', connectionLostMessage(error));
           }
           if (read.done) {
             if (unfinished.length > 0) return finish(controller, 'cut-off', 'its event stream ended in the middle of an event');
             return finish(controller, 'unanswered', 'the stream of its answer ended without the answer');
+          }
+          received += read.value.byteLength;
+          if (received > maxBytes) {
+            await reader.cancel().catch(() => undefined);
+            return finish(controller, 'too-large', tooLargeMessage(maxBytes));
           }
           const end = ends.push(read.value);
           if (end < 0) {
@@ -86,8 +88,12 @@ export function isUnansweredStream(error: unknown): boolean {
   return error instanceof McpError && endingOf(error.data) === 'unanswered';
 }
 
-/** The bridge's own error for a request whose answer stream was cut off (see answerStream), or the error as it is. */
+/** The bridge's own error for a request whose answer stream was cut off or too large (see answerStream), or the error as it is. */
 export function answerStreamError(error: unknown): unknown {
-  if (!(error instanceof McpError) || endingOf(error.data) !== 'cut-off') return error;
-  return new CutOffAnswerError(error.message.replace(/^MCP error -?\d+: /, ''));
+  if (!(error instanceof McpError)) return error;
+  const message = error.message.replace(/^MCP error -?\d+: /, '');
+  const ending = endingOf(error.data);
+  if (ending === 'cut-off') return new CutOffAnswerError(message);
+  if (ending === 'too-large') return new AnswerTooLargeError(message);
+  return error;
 }

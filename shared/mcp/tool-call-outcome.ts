@@ -31,6 +31,7 @@ const failures: Record<UpstreamFailure['kind'] | 'internal', Pick<AttemptOutcome
   unavailable: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_unavailable' },
   invalid: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_invalid_answer' },
   interrupted: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_interrupted' },
+  too_large: { status: 'failed', httpStatus: 502, errorCode: 'mcp_upstream_answer_too_large' },
   error: { status: 'failed', httpStatus: 200, errorCode: 'mcp_upstream_error' },
   cancelled: { status: 'cancelled', httpStatus: 200, errorCode: 'client_cancelled' },
   internal: { status: 'failed', httpStatus: 500, errorCode: 'internal_error' },

@@ -2,7 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
-import { CutOffAnswerError } from './answer-errors.ts';
+import { AnswerTooLargeError, CutOffAnswerError } from './answer-errors.ts';
 import { MissingAnswerError } from './json-answer.ts';
 import { isServerError } from './server-errors.ts';
 
@@ -10,12 +10,12 @@ import { isServerError } from './server-errors.ts';
  * Why an upstream MCP server gave no usable answer: it took too long, could not be reached (refused,
  * reset, an HTTP error, its headers unreadable), answered something that is not MCP (a body that is not
  * JSON, a message or result its schema refuses), began to answer but was cut off (the connection lost,
- * its stream ended mid-event), answered with a JSON-RPC error of its own, or the gateway stopped waiting
- * because its client went away.
+ * its stream ended mid-event), answered more than the bridge takes in one answer, answered with a
+ * JSON-RPC error of its own, or the gateway stopped waiting because its client went away.
  */
 export interface UpstreamFailure {
   server: string;
-  kind: 'timeout' | 'unavailable' | 'invalid' | 'interrupted' | 'error' | 'cancelled';
+  kind: 'timeout' | 'unavailable' | 'invalid' | 'interrupted' | 'too_large' | 'error' | 'cancelled';
   /** Names the server; never holds one of its credentials (header values or their parts: headerSecrets). */
   message: string;
   /** The server's own JSON-RPC error code, for kind `error`. */
@@ -64,6 +64,9 @@ export function describeUpstreamFailure(server: string, error: unknown, context:
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };
+  }
+  if (error instanceof AnswerTooLargeError) {
+    return { server, kind: 'too_large', message: `The MCP server "${server}" answered with ${said}.` };
   }
   if (error instanceof CutOffAnswerError) {
     return { server, kind: 'interrupted', message: `The MCP server "${server}" was reached, but its answer was cut off: ${said}` };

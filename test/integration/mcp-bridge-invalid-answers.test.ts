@@ -193,3 +193,16 @@ describe('a server that answers a request with no Content-Type', () => {
     await expect(recorded(plainKey, `${requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/untyped', status: 'failed', http_status: 502, error_code: 'mcp_upstream_invalid_answer' });
   });
 });
+
+describe('a server that answers with more than the gateway takes in one answer (6 MB)', () => {
+  it('fails that call as too large, in JSON (refused by its Content-Length) and on SSE (read no further than 6 MB), metered as too large', async () => {
+    const tooLarge = (server: string) => ({ content: [{ type: 'text', text: `The MCP server "${server}" answered with more than the 6 MB the gateway accepts in one answer.` }], isError: true });
+    const json = await postForJson(plainKey, [call(1, 'plain__huge'), call(2, 'plain__fine')]);
+    const sse = await postForJson(hangupKey, [call(1, 'hangup__huge'), call(2, 'hangup__fine')]);
+
+    expect(json.answers).toEqual({ 1: { jsonrpc: '2.0', result: tooLarge('plain') }, 2: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'fine' }] } } });
+    expect(sse.answers).toEqual({ 1: { jsonrpc: '2.0', result: tooLarge('hangup') }, 2: { jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'fine' }] } } });
+    await expect(recorded(plainKey, `${json.requestId}-1`)).resolves.toMatchObject({ model: 'mcp/plain/huge', status: 'failed', http_status: 502, error_code: 'mcp_upstream_answer_too_large' });
+    await expect(recorded(hangupKey, `${sse.requestId}-1`)).resolves.toMatchObject({ model: 'mcp/hangup/huge', status: 'failed', http_status: 502, error_code: 'mcp_upstream_answer_too_large' });
+  });
+});

@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { headerSecrets } from '../../shared/core/header-secrets.ts';
+import { AnswerTooLargeError, CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
 import { markServerErrors } from '../../shared/mcp/server-errors.ts';
 import { describeUpstreamFailure, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
 
@@ -61,6 +62,22 @@ describe('describeUpstreamFailure', () => {
       server: 'docs',
       kind: 'invalid',
       message: 'The MCP server "docs" answered with something that is not valid MCP: content: Invalid input: expected array, received string (and 1 more)',
+    });
+  });
+
+  it('reports an answer cut off as interrupted: the server was reached, and its answer broke off', () => {
+    expect(describeUpstreamFailure('docs', new CutOffAnswerError('the connection was lost (terminated)'), context)).toEqual({
+      server: 'docs',
+      kind: 'interrupted',
+      message: 'The MCP server "docs" was reached, but its answer was cut off: the connection was lost (terminated)',
+    });
+  });
+
+  it('reports an answer larger than the bridge takes as too large', () => {
+    expect(describeUpstreamFailure('docs', new AnswerTooLargeError('more than the 6 MB the gateway accepts in one answer'), context)).toEqual({
+      server: 'docs',
+      kind: 'too_large',
+      message: 'The MCP server "docs" answered with more than the 6 MB the gateway accepts in one answer.',
     });
   });
 

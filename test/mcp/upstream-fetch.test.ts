@@ -1,9 +1,9 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MissingAnswerError } from '../../shared/mcp/json-answer.ts';
-import { CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
+import { AnswerTooLargeError, CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
 import { answerStreamError, isUnansweredStream } from '../../shared/mcp/answer-stream.ts';
-import { mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
+import { MAX_UPSTREAM_ANSWER_BYTES, mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
 
 const request = (message: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search' } };
@@ -110,6 +110,62 @@ describe('mcpUpstreamFetch with no content type', () => {
   });
 });
 
+describe('mcpUpstreamFetch with an answer larger than it takes', () => {
+  const tooLarge = new AnswerTooLargeError('more than the 64 bytes the gateway accepts in one answer');
+  /** A body of the given chunks, then `rest` chunks of 32 bytes, counting how many were read. */
+  function body(chunks: string[], rest: number) {
+    const read = { chunks: 0 };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        read.chunks += 1;
+        const chunk = chunks.shift() ?? (read.chunks <= chunks.length + rest ? 'x'.repeat(32) : undefined);
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(chunk));
+      },
+    });
+    return { stream, read };
+  }
+
+  it('takes 6 MB, as a request body', () => {
+    expect(MAX_UPSTREAM_ANSWER_BYTES).toBe(6 * 1024 * 1024);
+  });
+
+  it('fails a JSON answer at once once it holds more, reading no further', async () => {
+    const { stream, read } = body(['{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"'], 1000);
+    const answer = async () => new Response(stream, { headers: { 'content-type': 'application/json' } });
+    await expect(mcpUpstreamFetch(answer, 64)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(tooLarge);
+    expect(read.chunks).toBeLessThan(5);
+  });
+
+  it('fails an answer whose Content-Length is larger without reading it', async () => {
+    const unread = new ReadableStream<Uint8Array>({ pull: () => Promise.reject(new Error('read')) });
+    const answer = async () => new Response(unread, { headers: { 'content-type': 'application/json', 'content-length': '65' } });
+    await expect(mcpUpstreamFetch(answer, 64)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(tooLarge);
+  });
+
+  it('ends an SSE answer that holds more with a too-large error, after the events that came before', async () => {
+    const { stream, read } = body([': hi\n\n', 'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"'], 1000);
+    const response = await mcpUpstreamFetch(sse(stream), 64)('https://mcp.example.com/mcp', request(call));
+
+    expect((await response.text()).split('\n\n').filter(Boolean)).toEqual([
+      ': hi',
+      expect.stringMatching(/^event: message\ndata: .*"message":"more than the 64 bytes the gateway accepts in one answer","data":\{"model-gateway\/answer-stream-ended":"too-large"\}/),
+    ]);
+    expect(read.chunks).toBeLessThan(6);
+  });
+
+  it('calls a JSON answer that breaks off cut off, not a shorter answer', async () => {
+    const dropped = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":7,"res'));
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const answer = async () => new Response(dropped, { headers: { 'content-type': 'application/json' } });
+    await expect(mcpUpstreamFetch(answer)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(new CutOffAnswerError('the connection was lost (terminated)'));
+  });
+});
+
 describe('isUnansweredStream', () => {
   it("tells the bridge's error from the same code a server answers with", () => {
     expect(isUnansweredStream(new McpError(ErrorCode.ConnectionClosed, 'x', { 'model-gateway/answer-stream-ended': 'unanswered' }))).toBe(true);
@@ -119,9 +175,11 @@ describe('isUnansweredStream', () => {
 });
 
 describe('answerStreamError', () => {
-  it("turns the bridge's cut-off error into a CutOffAnswerError and leaves any other error as it is", () => {
+  it("turns the bridge's cut-off and too-large errors into CutOffAnswerError and AnswerTooLargeError and leaves any other error as it is", () => {
     const cut = answerStreamError(new McpError(ErrorCode.ConnectionClosed, 'the connection was lost (terminated)', { 'model-gateway/answer-stream-ended': 'cut-off' }));
     expect(cut).toEqual(new CutOffAnswerError('the connection was lost (terminated)'));
+    const large = answerStreamError(new McpError(ErrorCode.ConnectionClosed, 'more than the 6 MB the gateway accepts in one answer', { 'model-gateway/answer-stream-ended': 'too-large' }));
+    expect(large).toEqual(new AnswerTooLargeError('more than the 6 MB the gateway accepts in one answer'));
     const server = new McpError(ErrorCode.ConnectionClosed, 'x', { reason: 'busy' });
     expect(answerStreamError(server)).toBe(server);
   });

@@ -187,12 +187,14 @@ export async function startSloppyServer(): Promise<McpUpstream & { calls: number
   return Object.defineProperty(upstream, 'calls', { get: () => calls }) as McpUpstream & { calls: number };
 }
 
+const MB = 1024 * 1024;
+
 /**
  * "hangup": a hand-written server whose initialize and tools/list answer in JSON, and whose tools/call
  * answers on an SSE stream that it then closes: `fine` with its result, `silent` with a comment and no
  * answer, `garbled` with an event that is not JSON, `truncated` with half its answer's event (the stream
- * ended cleanly), `dropped` with half its answer's event and then the connection destroyed. `methods`
- * lists every request it got, in order.
+ * ended cleanly), `dropped` with half its answer's event and then the connection destroyed, `huge` with a
+ * 7 MB result, written in 1 MB chunks (no Content-Length). `methods` lists every request it got, in order.
  */
 export async function startHangUpServer(): Promise<McpUpstream & { methods: string[] }> {
   const methods: string[] = [];
@@ -207,7 +209,7 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
     if (message.method !== 'tools/call') {
       const results: Record<string, unknown> = {
         initialize: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'hangup', version: '1.0.0' } },
-        'tools/list': { tools: ['fine', 'silent', 'garbled', 'truncated', 'dropped'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
+        'tools/list': { tools: ['fine', 'silent', 'garbled', 'truncated', 'dropped', 'huge'].map((name) => ({ name, inputSchema: { type: 'object' } })) },
       };
       return void response.writeHead(200, { 'content-type': 'application/json' }).end(answer(results[message.method] ?? {}));
     }
@@ -218,6 +220,11 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
       truncated: `event: message\ndata: ${answer({ content: [] }).slice(0, 30)}`,
     };
     response.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (message.params?.name === 'huge') {
+      const event = `event: message\ndata: ${answer({ content: [{ type: 'text', text: 'x'.repeat(7 * MB) }] })}\n\n`;
+      for (let start = 0; start < event.length; start += MB) response.write(event.slice(start, start + MB));
+      return void response.end();
+    }
     if (message.params?.name === 'dropped') return void response.write(`event: message\ndata: ${answer({ content: [] }).slice(0, 30)}`, () => response.destroy());
     response.end(events[message.params?.name ?? ''] ?? '');
   });
@@ -229,7 +236,7 @@ export async function startHangUpServer(): Promise<McpUpstream & { methods: stri
  * Its tools/call `busy` answers a JSON-RPC error of its own with code -32000 (the code the SDK also gives a
  * connection it closed), `late` one with -32001 (the SDK's time-out code), `aside` a notification and no
  * answer, `misaddressed` the answer to another request, `accepted` HTTP 202 and no body (a notification's
- * answer), `emptied` HTTP 204, `untyped` its result with no Content-Type, `fine` its result. `calls` counts
+ * answer), `emptied` HTTP 204, `untyped` its result with no Content-Type, `huge` a 7 MB result (with its Content-Length), `fine` its result. `calls` counts
  * its tools/calls.
  */
 export async function startPlainJsonServer(): Promise<McpUpstream & { calls: number }> {
@@ -243,10 +250,14 @@ export async function startPlainJsonServer(): Promise<McpUpstream & { calls: num
     const reply = (answer: unknown) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     const result = (value: unknown) => reply({ jsonrpc: '2.0', id: message.id, result: value });
     if (message.method === 'initialize') return result({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'plain', version: '1.0.0' } });
-    if (message.method === 'tools/list') return result({ tools: ['fine', 'busy', 'late', 'aside', 'misaddressed', 'accepted', 'emptied', 'untyped'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
+    if (message.method === 'tools/list') return result({ tools: ['fine', 'busy', 'late', 'aside', 'misaddressed', 'accepted', 'emptied', 'untyped', 'huge'].map((name) => ({ name, inputSchema: { type: 'object' } })) });
     calls += 1;
     if (message.params?.name === 'accepted') return void response.writeHead(202).end();
     if (message.params?.name === 'emptied') return void response.writeHead(204).end();
+    if (message.params?.name === 'huge') {
+      const huge = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'x'.repeat(7 * MB) }] } });
+      return void response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(huge) }).end(huge);
+    }
     if (message.params?.name === 'untyped') return void response.writeHead(200).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [] } }));
     const answers: Record<string, unknown> = {
       fine: { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'fine' }] } },
