@@ -8,6 +8,8 @@ import type { DroppedFields } from './dropped-fields.ts';
 export interface CanonicalRequest {
   /** Instructions before the conversation (chat's leading system messages, Anthropic's `system`, Responses' `instructions`). */
   system: string[];
+  /** Indexes of `system` texts the client marked as the end of a prompt prefix to cache (CacheMark). */
+  systemCache?: number[];
   messages: CanonicalMessage[];
   tools: CanonicalTool[];
   toolChoice?: CanonicalToolChoice;
@@ -33,7 +35,18 @@ export interface CanonicalMessage {
   parts: CanonicalPart[];
 }
 
-export type CanonicalPart =
+/**
+ * A client's prompt-caching breakpoint (Anthropic's `cache_control`, OpenRouter's on chat content parts):
+ * the prompt up to and including what carries it is worth caching. Writers that can ask for caching do
+ * (Anthropic's `cache_control`, Converse's `cachePoint` after it); the others drop and name it.
+ */
+export interface CacheMark {
+  cache?: true;
+}
+
+export type CanonicalPart = CanonicalPartContent & CacheMark;
+
+type CanonicalPartContent =
   | { type: 'text'; text: string }
   /** An image by URL: http(s), or a `data:` URL holding base64. */
   | { type: 'image'; url: string }
@@ -47,7 +60,7 @@ export type CanonicalPart =
   | { type: 'tool-result'; callId: string; content: Array<{ type: 'text'; text: string } | { type: 'image'; url: string }>; isError?: boolean; custom?: boolean };
 
 /** A tool the model may call: a function with a JSON schema, or a custom tool taking free text (OpenAI). */
-export interface CanonicalTool {
+export interface CanonicalTool extends CacheMark {
   name: string;
   description?: string;
   /** JSON schema of a function tool's arguments. */

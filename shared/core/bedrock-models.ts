@@ -44,3 +44,28 @@ export function anthropicNameOf(modelId: string): string | undefined {
   const model = foundationModelOf(modelId.slice(modelId.lastIndexOf('/') + 1));
   return model.replace(/^anthropic\./, '').replace(/-v\d+(:\d+)?$/, '');
 }
+
+/** Where a Bedrock model takes prompt-caching checkpoints (`cachePoint`). */
+export type BedrockCacheField = 'system' | 'messages' | 'tools';
+
+/** Claude models Bedrock serves without prompt caching: Claude 2, Instant, 3 and 3.5 Sonnet v1. */
+const UNCACHED_CLAUDE = /^anthropic\.claude-(v2|instant|3-(haiku|sonnet|opus)-|3-5-sonnet-20240620)/;
+const NOVA_WITH_CACHING = /^amazon\.nova-(micro|lite|pro|premier|2-lite)-/;
+
+/**
+ * The prompt parts a Bedrock model caches, from AWS's table of supported models: Claude (3.5 Haiku, 3.7
+ * Sonnet and later) system, messages and tools; Nova (Micro, Lite, Pro, Premier, 2 Lite) system and
+ * messages; every other foundation model nothing (Bedrock refuses a `cachePoint` on those: "You invoked an
+ * unsupported model or your request did not allow prompt caching"). `undefined` for an id that does not
+ * say which model it is (an application inference profile's ARN, which is how Claude reaches Converse):
+ * every mark is written, and Bedrock applies what that model takes.
+ */
+export function bedrockCacheFields(modelId: string): readonly BedrockCacheField[] | undefined {
+  // A foundation model's or system profile's ARN names its model; other ARNs (application profiles) do not.
+  const named = /:(foundation-model|inference-profile)\//.test(modelId) ? modelId.slice(modelId.lastIndexOf('/') + 1) : modelId;
+  if (named.startsWith('arn:')) return undefined;
+  const model = foundationModelOf(named);
+  if (NOVA_WITH_CACHING.test(model)) return ['system', 'messages'];
+  if (/^anthropic\.claude-/.test(model)) return UNCACHED_CLAUDE.test(model) ? [] : ['system', 'messages', 'tools'];
+  return /^[a-z0-9-]+\.[a-z0-9]/.test(model) ? [] : undefined;
+}

@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicNameOf, awsRegionSchema, bedrockRuntimeUrl, foundationModelOf, isAnthropicBedrockModel, isSystemInferenceProfile } from '../../shared/core/bedrock-models.ts';
+import { anthropicNameOf, awsRegionSchema, bedrockCacheFields, bedrockRuntimeUrl, foundationModelOf, isAnthropicBedrockModel, isSystemInferenceProfile } from '../../shared/core/bedrock-models.ts';
 import { planRoute } from '../../shared/core/plan-route.ts';
 import type { ProjectConfig, ProviderConfig } from '../../shared/core/project-config.ts';
 import { supportedChatParameters } from '../../shared/core/provider-catalog.ts';
 
 const AT = '2025-01-01T00:00:00.000Z';
+
+describe('bedrockCacheFields', () => {
+  it.each([
+    ['amazon.nova-pro-v1:0', ['system', 'messages']],
+    ['us.amazon.nova-lite-v1:0', ['system', 'messages']],
+    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', ['system', 'messages', 'tools']],
+    ['anthropic.claude-3-5-haiku-20241022-v1:0', ['system', 'messages', 'tools']],
+    ['anthropic.claude-3-haiku-20240307-v1:0', []],
+    ['anthropic.claude-3-5-sonnet-20240620-v1:0', []],
+    ['meta.llama3-3-70b-instruct-v1:0', []],
+    ['arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-micro-v1:0', ['system', 'messages']],
+    ['arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3', undefined],
+  ])('%s caches %j', (id, fields) => {
+    expect(bedrockCacheFields(id)).toEqual(fields);
+  });
+});
 
 describe('Bedrock model ids', () => {
   it.each([

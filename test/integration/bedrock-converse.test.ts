@@ -93,6 +93,25 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(await generation('bedrock-converse-cut-off')).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted' });
   });
 
+  it("writes a Messages client's cache_control marks as Converse cachePoints after what they mark, naming the tools' mark Nova cannot take", async () => {
+    bedrock.answerWith(recordedAnswers);
+    const ephemeral = { type: 'ephemeral' } as const;
+    const { response } = await anthropic()
+      .messages.create({
+        model: 'nova',
+        max_tokens: 10,
+        system: [{ type: 'text', text: 'Long system', cache_control: ephemeral }],
+        tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: ephemeral }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: ephemeral }] }],
+      })
+      .withResponse();
+
+    const cachePoint = { cachePoint: { type: 'default' } };
+    expect(lastRequest()).toMatchObject({ operation: 'converse', body: { system: [{ text: 'Long system' }, cachePoint], messages: [{ role: 'user', content: [{ text: 'hi' }, cachePoint] }] } });
+    expect(lastRequest().body).toHaveProperty('toolConfig.tools', [{ toolSpec: { name: 't', inputSchema: { json: { type: 'object', properties: {} } } } }]);
+    expect(response.headers.get('x-gateway-dropped-fields')).toBe('tools[].cache_control');
+  });
+
   it('answers a turn after tool calls that offers no tools (Converse requires a toolConfig then)', async () => {
     bedrock.answerWith(recordedAnswers);
     const completion = await gateway.openai(key).chat.completions.create({

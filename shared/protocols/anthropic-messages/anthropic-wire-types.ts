@@ -22,9 +22,14 @@ const imageSourceSchema = z.looseObject({
   url: z.string().nullish(),
 });
 
+/** A prompt-caching breakpoint; a mark of another shape (a future type) is not read. */
+const cacheControlSchema = z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().nullish() }).nullish().catch(undefined);
+export type AnthropicCacheControl = z.infer<typeof cacheControlSchema>;
+
 /** Any content block: the fields of the types the translators know, all optional. */
 export const anthropicBlockSchema = z.looseObject({
   type: z.string(),
+  cache_control: cacheControlSchema,
   text: z.string().nullish(),
   thinking: z.string().nullish(),
   signature: z.string().nullish(),
@@ -91,6 +96,7 @@ export const anthropicRequestSchema = z.looseObject({
         name: z.string(),
         description: z.string().nullish(),
         input_schema: z.record(z.string(), z.unknown()).nullish(),
+        cache_control: cacheControlSchema,
       }),
     )
     .nullish(),

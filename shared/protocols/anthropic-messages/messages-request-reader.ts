@@ -2,7 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool, 
 import { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { parseRequestBody } from '../../canonical/read-payload.ts';
 import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
-import { anthropicRequestSchema, type AnthropicBlock, type AnthropicRequest } from './anthropic-wire-types.ts';
+import { anthropicRequestSchema, type AnthropicBlock, type AnthropicCacheControl, type AnthropicRequest } from './anthropic-wire-types.ts';
 
 /** Messages fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
@@ -13,10 +13,10 @@ const readFields = new Set([
 type Content = string | AnthropicBlock[];
 
 /**
- * An Anthropic Messages request in canonical terms: `system` as the instructions (its text blocks; cache
- * control is dropped), user turns with their tool results, images and documents, assistant turns with
+ * An Anthropic Messages request in canonical terms: `system` as the instructions (its text blocks), user turns with their tool results, images and documents, assistant turns with
  * their text and tool calls (tool inputs as JSON text), client tools (server tools, which run inside
- * Anthropic's platform, are dropped and named). Thinking blocks of earlier turns, top_k, thinking,
+ * Anthropic's platform, are dropped and named). `cache_control` marks on system blocks, tools and content
+ * blocks become cache marks (a `ttl` is dropped and named: the default lifetime applies). Thinking blocks of earlier turns, top_k, thinking,
  * service_tier, container, mcp_servers and every other field are dropped and named.
  */
 export function readMessagesRequest(body: unknown): CanonicalRequest {
@@ -28,8 +28,11 @@ export function readMessagesRequest(body: unknown): CanonicalRequest {
   const tools = readTools(request.tools, dropped);
   const choice = readToolChoice(request.tool_choice, tools.length > 0, dropped);
   const userId = request.metadata?.user_id;
+  const system = systemParts(request.system, dropped);
+  const systemCache = system.flatMap((part, index) => (part.cache ? [index] : []));
   return {
-    system: systemTexts(request.system),
+    system: system.map((part) => part.text),
+    ...(systemCache.length > 0 ? { systemCache } : {}),
     messages: request.messages.map((message) => readMessage(message.role, message.content, dropped)),
     tools,
     ...(choice.toolChoice ? { toolChoice: choice.toolChoice } : {}),
@@ -44,20 +47,27 @@ export function readMessagesRequest(body: unknown): CanonicalRequest {
   };
 }
 
-/** Anthropic's `system` (a string or text blocks) as instruction texts. */
-function systemTexts(system: Content | null | undefined): string[] {
+/** Anthropic's `system` (a string or text blocks) as instruction texts, with their cache marks. */
+function systemParts(system: Content | null | undefined, dropped: DroppedFields): Array<{ type: 'text'; text: string; cache?: true }> {
   if (system === null || system === undefined) return [];
-  if (typeof system === 'string') return system === '' ? [] : [system];
-  return system.flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []));
+  if (typeof system === 'string') return system === '' ? [] : [{ type: 'text', text: system }];
+  return system.flatMap((block) => (block.type === 'text' && block.text ? [{ type: 'text' as const, text: block.text, ...readCacheMark(block.cache_control, dropped) }] : []));
+}
+
+/** A `cache_control` mark as a canonical cache mark. */
+function readCacheMark(mark: AnthropicCacheControl, dropped: DroppedFields): { cache?: true } {
+  if (!mark) return {};
+  if (mark.ttl) dropped.add('cache_control.ttl');
+  return { cache: true };
 }
 
 function readMessage(role: 'user' | 'assistant' | 'system', content: Content, dropped: DroppedFields): CanonicalMessage {
-  if (role === 'system') return { role, parts: systemTexts(content).map((text) => ({ type: 'text', text })) };
+  if (role === 'system') return { role, parts: systemParts(content, dropped) };
   if (typeof content === 'string') return { role, parts: [{ type: 'text', text: content }] };
   const parts: CanonicalPart[] = [];
   for (const block of content) {
     const part = role === 'user' ? readUserBlock(block) : readAssistantBlock(block);
-    if (part) parts.push(part);
+    if (part) parts.push({ ...part, ...readCacheMark(block.cache_control, dropped) });
     else if (!(block.type === 'text' && !block.text)) dropped.add(`messages[].content[type=${block.type}]`);
   }
   return { role, parts };
@@ -112,7 +122,12 @@ function readTools(tools: AnthropicRequest['tools'], dropped: DroppedFields): Ca
       dropped.add(`tools[].type=${type}`);
       continue;
     }
-    read.push({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object', properties: {} } });
+    read.push({
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.input_schema ?? { type: 'object', properties: {} },
+      ...readCacheMark(tool.cache_control, dropped),
+    });
   }
   return read;
 }

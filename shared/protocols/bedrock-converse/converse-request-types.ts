@@ -1,10 +1,13 @@
 /** The parts of a Converse request the gateway writes (AWS's Converse API, as its JSON body carries them). */
 export interface ConverseRequestBody {
   messages: ConverseMessage[];
-  system?: Array<{ text: string }>;
+  system?: Array<{ text: string } | ConverseCachePoint>;
   inferenceConfig?: { maxTokens?: number; temperature?: number; topP?: number; stopSequences?: string[] };
-  toolConfig?: { tools: ConverseTool[]; toolChoice?: ConverseToolChoice };
+  toolConfig?: { tools: Array<ConverseTool | ConverseCachePoint>; toolChoice?: ConverseToolChoice };
 }
+
+/** A prompt-caching checkpoint: the prompt before it, in its list and the lists before (tools, system, messages), is cached. */
+export type ConverseCachePoint = { cachePoint: { type: 'default' } };
 
 export interface ConverseMessage {
   role: 'user' | 'assistant';
@@ -21,7 +24,8 @@ export type ConverseRequestBlock =
   | ConverseImageBlock
   | ConverseDocumentBlock
   | { toolUse: { toolUseId: string; name: string; input: Record<string, unknown> } }
-  | { toolResult: { toolUseId: string; content: Array<{ text: string } | ConverseImageBlock>; status?: 'error' } };
+  | { toolResult: { toolUseId: string; content: Array<{ text: string } | ConverseImageBlock>; status?: 'error' } }
+  | ConverseCachePoint;
 
 export interface ConverseTool {
   toolSpec: { name: string; description?: string; inputSchema: { json: Record<string, unknown> } };

@@ -1,6 +1,7 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { writeCachePoints } from './converse-cache-points.ts';
 import type {
   ConverseDocumentBlock,
   ConverseImageBlock,
@@ -24,23 +25,30 @@ import type {
  *   tool choice auto → auto, required → any, a named tool → tool, none → no tools offered (Converse has
  *   no "none"); a conversation with earlier tool calls and no tools in this turn gets a placeholder tool
  *   (NO_TOOLS_PLACEHOLDER), as Converse requires;
+ * - the client's cache marks become `cachePoint` blocks after what they mark, in `system`, message content
+ *   and `toolConfig.tools`, where the model caches (converse-cache-points.ts);
  * - what Converse has no common field for is dropped and named: one call at a time,
  *   reasoning effort (each model takes its own `additionalModelRequestFields`), structured output, user,
  *   and earlier reasoning (only its own model could read it back).
  */
-export function writeConverseRequest(request: CanonicalRequest): Record<string, unknown> {
+export function writeConverseRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
   const { dropped } = request;
-  const system = [...request.system, ...request.messages.filter((message) => message.role === 'system').flatMap(textsOf)]
-    .filter((text) => text.trim() !== '')
-    .map((text) => ({ text }));
+  // Blocks the client marked for caching, by identity: merging and reordering keep the mark with its block.
+  const marked = new Set<object>();
+  const system = [
+    ...request.system.map((text, index) => ({ text, cache: request.systemCache?.includes(index) === true })),
+    ...request.messages.filter((message) => message.role === 'system').flatMap(textsOf),
+  ]
+    .filter(({ text }) => text.trim() !== '')
+    .map(({ text, cache }) => markIf(marked, cache, { text }));
   const inferenceConfig = {
     ...(request.maxOutputTokens !== undefined ? { maxTokens: request.maxOutputTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
     ...(request.topP !== undefined ? { topP: request.topP } : {}),
     ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),
   };
-  const tools = request.tools.map(
-    (tool): ConverseTool => ({
+  const tools = request.tools.map((tool) =>
+    markIf<ConverseTool>(marked, tool.cache === true, {
       toolSpec: {
         name: tool.name,
         ...(tool.description ? { description: tool.description } : {}),
@@ -55,8 +63,18 @@ export function writeConverseRequest(request: CanonicalRequest): Record<string, 
   ] as const) {
     if (present) dropped.add(field);
   }
-  const messages = writeConversation(request.messages, dropped);
+  const messages = writeConversation(request.messages, dropped, marked);
   const toolConfig = writeToolConfig(request, tools, messages);
+  writeCachePoints(
+    [
+      ...(toolConfig ? [{ field: 'tools' as const, blocks: toolConfig.tools }] : []),
+      { field: 'system', blocks: system },
+      ...messages.map((message) => ({ field: 'messages' as const, blocks: message.content })),
+    ],
+    marked,
+    upstreamModel,
+    dropped,
+  );
   const body: ConverseRequestBody = {
     messages,
     ...(system.length > 0 ? { system } : {}),
@@ -66,16 +84,27 @@ export function writeConverseRequest(request: CanonicalRequest): Record<string, 
   return { ...body };
 }
 
-function textsOf(message: CanonicalMessage): string[] {
-  return message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+function textsOf(message: CanonicalMessage): Array<{ text: string; cache: boolean }> {
+  return message.parts.flatMap((part) => (part.type === 'text' ? [{ text: part.text, cache: part.cache === true }] : []));
 }
 
-function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields): ConverseMessage[] {
+function markIf<Block extends object>(marked: Set<object>, cache: boolean, block: Block): Block {
+  if (cache) marked.add(block);
+  return block;
+}
+
+function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields, marked: Set<object>): ConverseMessage[] {
   const messages: ConverseMessage[] = [];
   for (const message of canonical) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = message.parts.flatMap((part) => writePart(part, dropped));
+    const blocks = message.parts.flatMap((part) => {
+      const written = writePart(part, dropped);
+      // A mark caches the prompt up to its part: it goes after the part's last block.
+      const last = written.at(-1);
+      if (part.cache && last) marked.add(last);
+      return written;
+    });
     if (blocks.length === 0) continue;
     const last = messages.at(-1);
     if (last?.role === role) last.content.push(...blocks);
