@@ -1,7 +1,13 @@
 import type { AnthropicEffort } from './adaptive-effort.ts';
 
 /** The Anthropic Messages request a translation produces (only what it can emit). */
-export interface AnthropicTextBlock {
+
+/** A prompt-caching breakpoint: the prompt up to and including the block (or tool) is cached. */
+export interface CacheControlled {
+  cache_control?: { type: 'ephemeral' };
+}
+
+export interface AnthropicTextBlock extends CacheControlled {
   type: 'text';
   text: string;
 }
@@ -10,12 +16,12 @@ export type AnthropicSource =
   | { type: 'base64'; media_type: string; data: string }
   | { type: 'url'; url: string };
 
-export interface AnthropicImageBlock {
+export interface AnthropicImageBlock extends CacheControlled {
   type: 'image';
   source: AnthropicSource;
 }
 
-export interface AnthropicDocumentBlock {
+export interface AnthropicDocumentBlock extends CacheControlled {
   type: 'document';
   source: { type: 'base64' | 'text'; media_type: string; data: string };
   title?: string;
@@ -28,14 +34,14 @@ export interface AnthropicThinkingBlock {
   signature: string;
 }
 
-export interface AnthropicToolUseBlock {
+export interface AnthropicToolUseBlock extends CacheControlled {
   type: 'tool_use';
   id: string;
   name: string;
   input: Record<string, unknown>;
 }
 
-export interface AnthropicToolResultBlock {
+export interface AnthropicToolResultBlock extends CacheControlled {
   type: 'tool_result';
   tool_use_id: string;
   content: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
@@ -55,7 +61,7 @@ export interface AnthropicRequestMessage {
   content: AnthropicRequestBlock[];
 }
 
-export interface AnthropicTool {
+export interface AnthropicTool extends CacheControlled {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;

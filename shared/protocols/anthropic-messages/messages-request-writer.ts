@@ -12,6 +12,7 @@ import type {
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
 import { refusesSamplingParameters } from './claude-thinking-mode.ts';
+import { writeCacheControl } from './messages-cache-control.ts';
 import { writeThinking } from './messages-thinking.ts';
 import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
 
@@ -30,15 +31,25 @@ import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
  *   effort level on Claude 4.6 and later, extended thinking with a budget on older models
  *   (messages-thinking.ts, which also says when thinking is left out and what goes with it);
  * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
- *   earlier calls of it carry their text there.
+ *   earlier calls of it carry their text there;
+ * - cache marks become `cache_control` on the blocks and tools they mark (the last four, messages-cache-control.ts).
  * Structured output and media Anthropic cannot take are dropped and named.
  */
 export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
   const { dropped } = request;
-  const system = [...request.system.map(textBlock), ...request.messages.filter((message) => message.role === 'system').flatMap((message) => textsOf(message.parts))]
-    .filter((block) => block !== undefined);
-  const messages = writeConversation(request.messages, dropped);
-  const tools = writeTools(request);
+  // Blocks the client marked for caching, by identity: merging and reordering keep the mark with its block.
+  const marked = new Set<object>();
+  const system = [
+    ...request.system.map((text, index) => markIf(marked, request.systemCache?.includes(index) === true, textBlock(text))),
+    ...request.messages.filter((message) => message.role === 'system').flatMap((message) => textsOf(message.parts, marked)),
+  ].filter((block) => block !== undefined);
+  const messages = writeConversation(request.messages, dropped, marked);
+  const tools = writeTools(request, marked);
+  writeCacheControl(
+    [{ place: 'tools', blocks: tools }, { place: 'system', blocks: system }, ...messages.map((message) => ({ place: 'messages' as const, blocks: message.content }))],
+    marked,
+    dropped,
+  );
   const toolChoice = writeToolChoice(request, tools.length > 0);
   if (request.responseFormat) dropped.add('response_format');
   const body: AnthropicMessagesRequestBody = {
@@ -75,11 +86,16 @@ function textBlock(text: string | undefined): AnthropicTextBlock | undefined {
   return text && text.trim() !== '' ? { type: 'text', text } : undefined;
 }
 
-function textsOf(parts: readonly CanonicalPart[]): Array<AnthropicTextBlock | undefined> {
-  return parts.map((part) => (part.type === 'text' ? textBlock(part.text) : undefined));
+function textsOf(parts: readonly CanonicalPart[], marked: Set<object>): Array<AnthropicTextBlock | undefined> {
+  return parts.map((part) => (part.type === 'text' ? markIf(marked, part.cache === true, textBlock(part.text)) : undefined));
 }
 
-function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields): AnthropicRequestMessage[] {
+function markIf<Block extends object | undefined>(marked: Set<object>, cache: boolean, block: Block): Block {
+  if (cache && block) marked.add(block);
+  return block;
+}
+
+function writeConversation(canonical: readonly CanonicalMessage[], dropped: DroppedFields, marked: Set<object>): AnthropicRequestMessage[] {
   const messages: AnthropicRequestMessage[] = [];
   const append = (role: 'user' | 'assistant', blocks: AnthropicRequestBlock[]) => {
     if (blocks.length === 0) return;
@@ -90,7 +106,16 @@ function writeConversation(canonical: readonly CanonicalMessage[], dropped: Drop
   for (const message of canonical) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    append(role, message.parts.flatMap((part) => writePart(part, dropped)));
+    append(
+      role,
+      message.parts.flatMap((part) => {
+        const written = writePart(part, dropped);
+        // A mark caches the prompt up to its part: it goes on the part's last block.
+        const last = written.at(-1);
+        markIf(marked, part.cache === true && last?.type !== 'thinking', last);
+        return written;
+      }),
+    );
   }
   for (const message of messages) if (message.role === 'user') putToolResultsFirst(message);
   trimFinalAssistant(messages);
@@ -164,12 +189,14 @@ function trimFinalAssistant(messages: AnthropicRequestMessage[]): void {
 }
 
 /** Function tools (`parameters` → `input_schema`, which Anthropic requires to be an object schema); custom tools as one `input` string. */
-function writeTools(request: CanonicalRequest): AnthropicTool[] {
-  return request.tools.map((tool) => ({
-    name: tool.name,
-    ...(tool.description ? { description: tool.description } : {}),
-    input_schema: jsonToolInputSchema(tool),
-  }));
+function writeTools(request: CanonicalRequest, marked: Set<object>): AnthropicTool[] {
+  return request.tools.map((tool) =>
+    markIf<AnthropicTool>(marked, tool.cache === true, {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      input_schema: jsonToolInputSchema(tool),
+    }),
+  );
 }
 
 /**

@@ -13,7 +13,8 @@ const readFields = new Set([
  * A chat completion request in canonical terms. System and developer messages stay where they stand (a
  * writer that needs them first hoists them); tool messages become tool results; `max_completion_tokens`
  * wins over `max_tokens`; `stop` becomes a list. Fields with no canonical place (n, seed, logprobs,
- * penalties, …) are named as dropped.
+ * penalties, …) are named as dropped. A content part's `cache_control` (OpenRouter's prompt-caching
+ * breakpoint, Anthropic's shape) becomes a cache mark; its `ttl` is dropped and named.
  */
 export function readChatRequest(body: unknown): CanonicalRequest {
   const request = parseRequestBody(chatRequestSchema, body);
@@ -83,7 +84,8 @@ function readContent(content: string | ChatContentPart[] | null | undefined, dro
   for (const part of content) {
     if (only && !only.includes(part.type)) continue;
     const read = readPart(part);
-    if (read) parts.push(read);
+    if (read && part.cache_control?.ttl) dropped.add('cache_control.ttl');
+    if (read) parts.push(part.cache_control ? { ...read, cache: true } : read);
     else dropped.add(`messages[].content[type=${part.type}]`);
   }
   return parts;

@@ -1,4 +1,5 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
+import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
@@ -16,10 +17,13 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  *   other, a custom tool is a function taking one string property, `input`, and so is named in
  *   `tool_choice`, and its earlier calls are function calls with the text JSON-wrapped there
  *   (custom-tool-input.ts; the readers unwrap the calls that come back);
- * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage.
+ * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage;
+ * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
+ *   OpenRouter's `cache_control` on parts is no field other providers take).
  */
 export function writeChatRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const messages: ChatMessageOut[] = [];
+  dropCacheMarks(request);
   const system = request.system.filter((text) => text !== '').join('\n\n');
   if (system !== '') messages.push({ role: 'system', content: system });
   for (const message of request.messages) messages.push(...writeMessage(message, features));

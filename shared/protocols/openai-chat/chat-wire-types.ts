@@ -85,6 +85,8 @@ export const chatContentPartSchema = textPartSchema.extend({
   image_url: z.union([z.string(), z.looseObject({ url: z.string() })]).nullish(),
   file: z.looseObject({ file_data: z.string().nullish(), filename: z.string().nullish() }).nullish(),
   refusal: z.string().nullish(),
+  /** OpenRouter's prompt-caching breakpoint on a content part, as Anthropic's; a mark of another shape is not read. */
+  cache_control: z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().nullish() }).nullish().catch(undefined),
 });
 export type ChatContentPart = z.infer<typeof chatContentPartSchema>;
 

@@ -1,3 +1,4 @@
+import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 
@@ -13,7 +14,8 @@ type InputItem = Record<string, unknown>;
  *   back only as its own encrypted items, which chat and messages clients cannot carry;
  * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
  * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does.
- * Stop sequences have no Responses form and are dropped and named.
+ * Stop sequences and cache marks have no Responses form and are dropped and named (OpenAI caches prompts by
+ * itself).
  */
 export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
   const { dropped } = request;
@@ -23,6 +25,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   const choice = request.toolChoice;
   if (!hasTools && choice !== undefined && choice !== 'none') dropped.add('tool_choice');
   if (request.stop) dropped.add('stop');
+  dropCacheMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   return {
     model: upstreamModel,
