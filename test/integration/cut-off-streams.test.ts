@@ -14,6 +14,7 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 let gateway: TestGateway;
 let upstream: FakeUpstream;
 let anthropic: FakeUpstream;
+let responses: FakeUpstream;
 let key: string;
 
 const recorded = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
@@ -26,15 +27,22 @@ const recordedMessages = sseEvents(readFixture('anthropic/messages-stream-text.s
 const messagesCutOff = recordedMessages.slice(0, 4);
 const withoutMessageStop = recordedMessages.filter((event) => !event.startsWith('event: message_stop'));
 
+const recordedResponses = sseEvents(readFixture('openai-responses/responses-stream-text.sse'));
+/** Every event up to the answer's text, without response.completed: then the connection closes. */
+const responsesCutOff = recordedResponses.filter((event) => !event.includes('"type":"response.completed"'));
+
 beforeAll(async () => {
   upstream = await startFakeOpenAiUpstream();
   anthropic = await startFakeOpenAiUpstream();
+  responses = await startFakeOpenAiUpstream();
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'cut-off' });
   await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'vllm', protocol: 'openai', apiKey: 'local-vllm-key', baseUrl: upstream.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'vllm/qwen3-8b', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  await gateway.admin({ command: 'provider.set', projectId: 'cut-off', provider: 'codexy', protocol: 'openai', apiKey: 'sk-codexy-0123456789', baseUrl: responses.baseUrl, responses: 'native' });
+  await gateway.admin({ command: 'model.allow', projectId: 'cut-off', slug: 'codexy/gpt-5.5', inputMicrosPer1k: 1000, outputMicrosPer1k: 8000, upstreamApi: 'responses' });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'cut-off' })).key;
 });
 
@@ -42,6 +50,7 @@ afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
   await anthropic?.close();
+  await responses?.close();
 });
 
 /** The request's recorded status, once its record is written (a client may read the error frame before the request settles). */
@@ -142,5 +151,35 @@ describe('a Messages stream Anthropic closes before the answer is complete', () 
     });
     expect(sseEvents(await response.text())).toEqual(withoutMessageStop);
     expect(await generationStatus('stop-without-message-stop')).toBe('completed');
+  });
+});
+
+describe('a Responses stream the provider closes before its terminal event', () => {
+  it('ends the native stream after the events relayed with error and response.failed, metered as failed', async () => {
+    responses.answerWith((_request, response) => sendSse(response, responsesCutOff));
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'cut-responses-native' },
+      body: JSON.stringify({ model: 'codexy/gpt-5.5', stream: true, input: 'ping' }),
+    });
+    const events = sseEvents(await response.text());
+    expect(events.slice(0, responsesCutOff.length)).toEqual(responsesCutOff);
+    const closing = events.slice(responsesCutOff.length).map((event) => JSON.parse(event.slice(event.indexOf('data: ') + 'data: '.length)) as { type: string; code?: string });
+    expect(closing.map((event) => event.type)).toEqual(['error', 'response.failed']);
+    expect(closing[0]).toMatchObject({ code: 'upstream_stream_interrupted' });
+    expect(await generationStatus('cut-responses-native')).toBe('failed');
+  });
+
+  it('ends a translated chat stream with an error the OpenAI SDK raises, never a finish, metered as failed', async () => {
+    responses.answerWith((_request, response) => sendSse(response, responsesCutOff));
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'cut-responses-chat' } }).chat.completions.create({ model: 'codexy/gpt-5.5', stream: true, messages: [{ role: 'user', content: 'ping' }] });
+    const finishes: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) finishes.push(chunk.choices[0]?.finish_reason);
+    })().catch((thrown: unknown) => thrown);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure).toMatchObject({ code: 'upstream_stream_interrupted' });
+    expect(finishes.filter(Boolean)).toEqual([]);
+    expect(await generationStatus('cut-responses-chat')).toBe('failed');
   });
 });

@@ -21,7 +21,9 @@ import { responsesStreamEventSchema, type ResponsesObject, type ResponsesOutputI
  *   fragment, and a call item seen only when done is announced then;
  * - a terminal event after no content at all (a server that streams nothing but the end) is read from the
  *   response's `output`;
- * - an `error` event, or response.failed, is the stream's error; nothing is read after it.
+ * - an `error` event, or response.failed, is the stream's error; nothing is read after it;
+ * - a stream that ends before its terminal event (response.completed, response.incomplete) or a failure
+ *   was cut off (`cutOff`), however cleanly the connection closed: what came is no complete answer.
  * Items of hosted tools, keep-alives and event types not known yet are skipped.
  */
 export function createResponsesStreamReader() {
@@ -29,6 +31,7 @@ export function createResponsesStreamReader() {
   let started = false;
   let sawContent = false;
   let failed = false;
+  let ended = false;
 
   /** The keys a call's events may name it by: its item id, and its output index. */
   function keysOf(itemId: string | null | undefined, outputIndex: number): string[] {
@@ -63,6 +66,7 @@ export function createResponsesStreamReader() {
   }
 
   function finish(response: ResponsesObject | null | undefined): CanonicalEvent[] {
+    ended = true;
     const events = sawContent ? [] : readOutput(response?.output ?? []);
     events.push(...calls.finishAll());
     const usage = readResponsesUsage(response?.usage);
@@ -136,5 +140,6 @@ export function createResponsesStreamReader() {
       if (events.length > 0) started = true;
       return events;
     },
+    cutOff: () => !ended && !failed,
   };
 }

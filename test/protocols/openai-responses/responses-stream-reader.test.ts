@@ -171,3 +171,26 @@ describe('createResponsesStreamReader over recorded streams', () => {
     );
   });
 });
+
+describe('createResponsesStreamReader: a stream closed before its terminal event', () => {
+  const recorded = sseData(responsesFixtureBody('responses-stream-text.sse'));
+  const typeOf = (data: unknown) => (typeof data === 'string' && data.startsWith('{') ? (JSON.parse(data) as { type?: unknown }).type : undefined);
+  const readAll = (data: unknown[]) => {
+    const reader = createResponsesStreamReader();
+    const events = data.flatMap((item) => reader.push(item));
+    return { events, cutOff: reader.cutOff() };
+  };
+
+  it('was cut off when it ends before response.completed, response.incomplete or response.failed, however cleanly', () => {
+    const beforeEnd = recorded.filter((data) => typeOf(data) !== 'response.completed');
+    const { events, cutOff } = readAll(beforeEnd);
+    expect(events.some((event) => event.type === 'finish')).toBe(false);
+    expect(cutOff).toBe(true);
+  });
+
+  it('reached its end at a terminal event, and an in-band failure ended it in its own words', () => {
+    expect(readAll(recorded).cutOff).toBe(false);
+    expect(readAll([...recorded.slice(0, 2), { type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }]).cutOff).toBe(false);
+    expect(readAll([...recorded.slice(0, 2), { type: 'error', code: 'server_error', message: 'Boom' }]).cutOff).toBe(false);
+  });
+});
