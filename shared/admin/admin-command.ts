@@ -95,6 +95,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros.optional(),
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    cacheWrite1hInputMicrosPer1k: micros.optional(),
     ...unitPriceFields,
     kind: modelKindSchema.optional(),
     /** Tokens; absent, the known-models table's value (or unknown) applies. */
@@ -113,6 +114,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     outputMicrosPer1k: micros,
     cachedInputMicrosPer1k: micros.optional(),
     cacheWriteInputMicrosPer1k: micros.optional(),
+    cacheWrite1hInputMicrosPer1k: micros.optional(),
     ...unitPriceFields,
   }),
   z.object({ command: z.literal('ratecard.list') }),

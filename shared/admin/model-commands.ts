@@ -75,6 +75,7 @@ function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | 
     command.outputMicrosPer1k,
     command.cachedInputMicrosPer1k,
     command.cacheWriteInputMicrosPer1k,
+    command.cacheWrite1hInputMicrosPer1k,
     ...UNIT_PRICES.map((price) => command[price.commandField]),
   ];
   if (given.every((price) => price === undefined)) return undefined;
@@ -85,6 +86,7 @@ function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | 
     ...withCachePrices(
       command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
       command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
+      command.cacheWrite1hInputMicrosPer1k ?? previous?.cacheWrite1hInputPriceMicrosPer1k,
     ),
     ...withUnitPrices(command, previous),
   };

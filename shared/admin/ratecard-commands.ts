@@ -12,7 +12,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
-    ...withCachePrices(command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k),
+    ...withCachePrices(command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k, command.cacheWrite1hInputMicrosPer1k),
     ...withUnitPrices(command, undefined),
   });
   services.caches.orgRates.clear();
@@ -28,16 +28,18 @@ export async function listOrgRates(services: AdminServices) {
       output_price_micros_per_1k: rate.outputPriceMicrosPer1k,
       cached_input_price_micros_per_1k: rate.cachedInputPriceMicrosPer1k ?? null,
       cache_write_input_price_micros_per_1k: rate.cacheWriteInputPriceMicrosPer1k ?? null,
+      cache_write_1h_input_price_micros_per_1k: rate.cacheWrite1hInputPriceMicrosPer1k ?? null,
       ...describeUnitPrices(rate),
     })),
   };
 }
 
-/** The optional prices of cache reads and cache writes, only when set. */
-export function withCachePrices(cachedInput: number | undefined, cacheWrite: number | undefined) {
+/** The optional prices of cache reads, cache writes and one-hour cache writes, only when set. */
+export function withCachePrices(cachedInput: number | undefined, cacheWrite: number | undefined, cacheWrite1h: number | undefined) {
   return {
     ...(cachedInput === undefined ? {} : { cachedInputPriceMicrosPer1k: cachedInput }),
     ...(cacheWrite === undefined ? {} : { cacheWriteInputPriceMicrosPer1k: cacheWrite }),
+    ...(cacheWrite1h === undefined ? {} : { cacheWrite1hInputPriceMicrosPer1k: cacheWrite1h }),
   };
 }
 

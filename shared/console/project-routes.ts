@@ -27,7 +27,7 @@ export const projectRoutes: ConsoleRoute[] = [
     path: '/projects/:projectId/models',
     access: 'owner',
     async handle({ params, body, run }) {
-      const fields = ['slug', 'alias', 'inputMicrosPer1k', 'outputMicrosPer1k', 'cachedInputMicrosPer1k', 'cacheWriteInputMicrosPer1k'];
+      const fields = ['slug', 'alias', 'inputMicrosPer1k', 'outputMicrosPer1k', 'cachedInputMicrosPer1k', 'cacheWriteInputMicrosPer1k', 'cacheWrite1hInputMicrosPer1k'];
       return consoleJson(200, await run({ ...pick(body, fields), command: 'model.allow', projectId: params.projectId }));
     },
   },

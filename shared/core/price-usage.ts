@@ -16,16 +16,18 @@ const MAX_RECORD_COST = BigInt(MAX_RECORD_COST_NANOS);
 
 /**
  * Cost in nano-USD. A price of N micro-USD per 1,000 tokens is exactly N nano-USD per token, so the cost
- * is a sum of integer products: no rounding, no floating point. The prompt splits three ways: cache reads
- * at the cached price, cache writes at the cache-write price (each falls back to the input price when the
- * rate card has none), the rest at the input price. Reads are capped at the prompt tokens and writes at
- * what remains, so no token is charged twice. Units beyond tokens (the request, images, seconds…) add
- * their own prices (unit-prices.ts).
+ * is a sum of integer products: no rounding, no floating point. The prompt splits four ways: cache reads
+ * at the cached price, five-minute cache writes at the cache-write price (each falls back to the input
+ * price when the rate card has none), one-hour cache writes at the one-hour price (oneHourCacheWritePrice),
+ * the rest at the input price. Reads are capped at the prompt tokens, writes at what remains and one-hour
+ * writes at the writes, so no token is charged twice. Units beyond tokens (the request, images, seconds…)
+ * add their own prices (unit-prices.ts).
  */
 export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
   const prompt = BigInt(usage.promptTokens);
   const cacheRead = minBigInt(BigInt(usage.cachedTokens), prompt);
   const cacheWrite = minBigInt(BigInt(usage.cacheWriteTokens ?? 0), prompt - cacheRead);
+  const cacheWrite1h = minBigInt(BigInt(usage.cacheWrite1hTokens ?? 0), cacheWrite);
   const uncached = prompt - cacheRead - cacheWrite;
   const inputPrice = BigInt(rate.inputPriceMicrosPer1k);
   const cachedPrice = BigInt(rate.cachedInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k);
@@ -33,10 +35,21 @@ export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
   return (
     uncached * inputPrice +
     cacheRead * cachedPrice +
-    cacheWrite * cacheWritePrice +
+    (cacheWrite - cacheWrite1h) * cacheWritePrice +
+    cacheWrite1h * BigInt(oneHourCacheWritePrice(rate)) +
     BigInt(usage.completionTokens) * BigInt(rate.outputPriceMicrosPer1k) +
     priceUnits(usage, rate)
   );
+}
+
+/**
+ * The price of a prompt token written to a one-hour cache, micro-USD per 1,000: the rate card's, else
+ * twice its input price. Anthropic prices one-hour writes at 2× the base input price (five-minute writes
+ * 1.25×), so a rate card written before the field, or one that sets only the input price, bills them as
+ * Anthropic does rather than at the five-minute price; a price of one's own overrides it.
+ */
+export function oneHourCacheWritePrice(rate: RateCardEntry): number {
+  return rate.cacheWrite1hInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k * 2;
 }
 
 /**

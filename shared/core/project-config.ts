@@ -181,6 +181,11 @@ export const rateCardEntrySchema = z.object({
   cachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   /** Price of prompt tokens written to the provider's cache (Anthropic's cache creation); the input price when absent. */
   cacheWriteInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  /**
+   * Price of prompt tokens written to a one-hour cache (`cache_control.ttl: "1h"`); absent, twice the input
+   * price, Anthropic's rule (oneHourCacheWritePrice).
+   */
+  cacheWrite1hInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   // Prices beyond tokens (unit-prices.ts); free when absent.
   requestPriceMicros: z.number().int().nonnegative().optional(),
   imagePriceMicros: z.number().int().nonnegative().optional(),

@@ -17,6 +17,11 @@ export interface TokenUsage {
    * promptTokens. Absent for providers that do not charge cache writes separately.
    */
   cacheWriteTokens?: number;
+  /**
+   * Of cacheWriteTokens, those written to a cache that lives an hour (Anthropic's
+   * `cache_creation.ephemeral_1h_input_tokens`), which are dearer than the default five-minute writes.
+   */
+  cacheWrite1hTokens?: number;
   /** Completion tokens spent on reasoning (a part of completionTokens). */
   reasoningTokens: number;
   /** True when the gateway counted with its tokenizer because the upstream reported nothing usable. */

@@ -43,6 +43,8 @@ export const usageRecordSchema = z.object({
   cachedTokens: z.number().int().nonnegative(),
   /** Prompt tokens written to the provider's cache (Anthropic's cache_creation_input_tokens). */
   cacheWriteTokens: z.number().int().nonnegative().default(0),
+  /** Of cacheWriteTokens, those written to a one-hour cache (priced apart); 0 in records from before the split. */
+  cacheWrite1hTokens: z.number().int().nonnegative().default(0),
   reasoningTokens: z.number().int().nonnegative(),
   /** True when the upstream reported no usage and the gateway counted with a tokenizer. */
   estimated: z.boolean(),

@@ -26,6 +26,8 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     native_tokens_completion: record.completionTokens,
     native_tokens_cached: record.cachedTokens,
     native_tokens_cache_write: record.cacheWriteTokens,
+    // Of those, the ones written for an hour (priced apart: Anthropic's `ttl: "1h"`).
+    native_tokens_cache_write_1h: record.cacheWrite1hTokens,
     native_tokens_reasoning: record.reasoningTokens,
     // Units billed beyond tokens, when the request had any (images made, seconds of audio, …).
     billed_units: record.units

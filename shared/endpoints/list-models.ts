@@ -46,6 +46,7 @@ function describePricing(entry: AllowedModel, config: ProjectConfig, orgRates: O
     ...units,
     ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
     ...(rate.cacheWriteInputPriceMicrosPer1k !== undefined ? { input_cache_write: microsPer1kToUsdPerToken(rate.cacheWriteInputPriceMicrosPer1k) } : {}),
+    ...(rate.cacheWrite1hInputPriceMicrosPer1k !== undefined ? { input_cache_write_1h: microsPer1kToUsdPerToken(rate.cacheWrite1hInputPriceMicrosPer1k) } : {}),
   };
 }
 

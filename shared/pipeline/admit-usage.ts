@@ -2,10 +2,10 @@ import { GatewayError } from '../core/errors.ts';
 import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
-import { costBeyondRecord, exactCost, formatUsd } from '../core/price-usage.ts';
+import { costBeyondRecord, exactCost, formatUsd, oneHourCacheWritePrice } from '../core/price-usage.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
-import type { Project, RateCardEntry } from '../core/project-config.ts';
+import type { Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { readStore } from './admit-request.ts';
@@ -116,11 +116,29 @@ function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsag
   };
 }
 
-/** The target's rate with every prompt token at the dearest of its prompt prices. */
+/** The protocols whose usage reports one-hour cache writes: Anthropic's, and Bedrock's for Claude. */
+const ONE_HOUR_CACHE_PROTOCOLS: ReadonlySet<WireProtocolId> = new Set(['anthropic-messages', 'bedrock-anthropic-messages', 'bedrock-converse']);
+
+/**
+ * The target's rate with every prompt token at the dearest of its prompt prices; the one-hour write price
+ * counts only where a one-hour cache can be written, so other models keep their worst case.
+ */
 function worstCaseRate(target: RouteTarget): RateCardEntry {
   const { rate } = target;
-  const dearestPromptPrice = Math.max(rate.inputPriceMicrosPer1k, rate.cachedInputPriceMicrosPer1k ?? 0, rate.cacheWriteInputPriceMicrosPer1k ?? 0);
-  return { ...rate, inputPriceMicrosPer1k: dearestPromptPrice, cachedInputPriceMicrosPer1k: dearestPromptPrice, cacheWriteInputPriceMicrosPer1k: dearestPromptPrice };
+  const writesHourCaches = target.provider.protocols.some((protocol) => ONE_HOUR_CACHE_PROTOCOLS.has(protocol));
+  const dearestPromptPrice = Math.max(
+    rate.inputPriceMicrosPer1k,
+    rate.cachedInputPriceMicrosPer1k ?? 0,
+    rate.cacheWriteInputPriceMicrosPer1k ?? 0,
+    writesHourCaches ? oneHourCacheWritePrice(rate) : 0,
+  );
+  return {
+    ...rate,
+    inputPriceMicrosPer1k: dearestPromptPrice,
+    cachedInputPriceMicrosPer1k: dearestPromptPrice,
+    cacheWriteInputPriceMicrosPer1k: dearestPromptPrice,
+    cacheWrite1hInputPriceMicrosPer1k: dearestPromptPrice,
+  };
 }
 
 /**

@@ -73,6 +73,7 @@ export function createUsageEstimator(promptText: () => string) {
       cachedTokens: provisional?.cachedTokens ?? 0,
       reasoningTokens: 0,
       ...(provisional?.cacheWriteTokens ? { cacheWriteTokens: provisional.cacheWriteTokens } : {}),
+      ...(provisional?.cacheWrite1hTokens ? { cacheWrite1hTokens: provisional.cacheWrite1hTokens } : {}),
       estimated: true,
     };
   };

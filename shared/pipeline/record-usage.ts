@@ -93,6 +93,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     completionTokens: usage.completionTokens,
     cachedTokens: usage.cachedTokens,
     cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+    cacheWrite1hTokens: usage.cacheWrite1hTokens ?? 0,
     reasoningTokens: usage.reasoningTokens,
     estimated: usage.estimated,
     costNanos: recordedCost(cost),

@@ -48,6 +48,8 @@ export const usageColumns = [
   // Added with end-user attribution, after usage files existed: files written before it lack the column, and
   // every reader takes its absence as null (the compaction, the local view, Athena's by-name Parquet reads).
   { name: 'end_user', type: 'string' },
+  // Added with one-hour cache writes: the part of tokens_cache_write written for an hour (null in older files).
+  { name: 'tokens_cache_write_1h', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -94,6 +96,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     units_search_units: record.units?.searchUnits ?? null,
     units_video_seconds: record.units?.videoSeconds ?? null,
     end_user: record.attribution.endUser ?? null,
+    tokens_cache_write_1h: record.cacheWrite1hTokens,
   };
 }
 

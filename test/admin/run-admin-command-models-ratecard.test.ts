@@ -16,8 +16,8 @@ describe('runAdminCommand: the organisation rate card', () => {
     const card = await admin.ok<RateList>({ command: 'ratecard.list' });
 
     expect([...card.rates].sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
-      { slug: 'openai/gpt-4o', input_price_micros_per_1k: 2500, output_price_micros_per_1k: 10000, cached_input_price_micros_per_1k: null, cache_write_input_price_micros_per_1k: null },
-      { slug: 'openai/gpt-4o-mini', input_price_micros_per_1k: 150, output_price_micros_per_1k: 600, cached_input_price_micros_per_1k: null, cache_write_input_price_micros_per_1k: null },
+      { slug: 'openai/gpt-4o', input_price_micros_per_1k: 2500, output_price_micros_per_1k: 10000, cached_input_price_micros_per_1k: null, cache_write_input_price_micros_per_1k: null, cache_write_1h_input_price_micros_per_1k: null },
+      { slug: 'openai/gpt-4o-mini', input_price_micros_per_1k: 150, output_price_micros_per_1k: 600, cached_input_price_micros_per_1k: null, cache_write_input_price_micros_per_1k: null, cache_write_1h_input_price_micros_per_1k: null },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { priceUsage } from '../../shared/core/price-usage.ts';
+import { oneHourCacheWritePrice, priceUsage } from '../../shared/core/price-usage.ts';
 import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import { rateCardEntrySchema, type RateCardEntry } from '../../shared/core/project-config.ts';
 
@@ -62,7 +62,58 @@ describe('priceUsage with cache writes', () => {
   });
 });
 
+describe('priceUsage with one-hour cache writes', () => {
+  it('charges one-hour writes at twice the input price when the rate card names no one-hour price, as Anthropic bills them', () => {
+    // 1,000 written for five minutes (1.25× input), 2,000 for an hour (2× input).
+    const cost = priceUsage(usage({ promptTokens: 5 + 3_000, cacheWriteTokens: 3_000, cacheWrite1hTokens: 2_000, completionTokens: 20 }), sonnet);
+    expect(cost).toBe(5 * 3_000 + 1_000 * 3_750 + 2_000 * 6_000 + 20 * 15_000);
+  });
+
+  it("charges them at the rate card's one-hour price when it has one", () => {
+    const rate = { ...sonnet, cacheWrite1hInputPriceMicrosPer1k: 5_000 };
+    expect(priceUsage(usage({ promptTokens: 3_000, cacheWriteTokens: 3_000, cacheWrite1hTokens: 2_000 }), rate)).toBe(1_000 * 3_750 + 2_000 * 5_000);
+  });
+
+  it('never charges more one-hour writes than writes', () => {
+    expect(priceUsage(usage({ promptTokens: 100, cacheWriteTokens: 10, cacheWrite1hTokens: 50 }), sonnet)).toBe(90 * 3_000 + 10 * 6_000);
+  });
+
+  it('prices a usage without the split (every record before it) as before', () => {
+    expect(priceUsage(usage({ promptTokens: 100, cacheWriteTokens: 60 }), sonnet)).toBe(40 * 3_000 + 60 * 3_750);
+  });
+
+  it('is the BigInt sum of the four prompt shares at their prices', () => {
+    fc.assert(
+      fc.property(tokenCount, tokenCount, tokenCount, price, optionalPrice, optionalPrice, (prompt, write, hour, input, writePrice, hourPrice) => {
+        const rate: RateCardEntry = { slug: 's', inputPriceMicrosPer1k: input, outputPriceMicrosPer1k: 0 };
+        if (writePrice !== undefined) rate.cacheWriteInputPriceMicrosPer1k = writePrice;
+        if (hourPrice !== undefined) rate.cacheWrite1hInputPriceMicrosPer1k = hourPrice;
+        const written = Math.min(write, prompt);
+        const hourWritten = Math.min(hour, written);
+        const expected =
+          BigInt(prompt - written) * BigInt(input) +
+          BigInt(written - hourWritten) * BigInt(writePrice ?? input) +
+          BigInt(hourWritten) * BigInt(hourPrice ?? input * 2);
+        fc.pre(expected <= BigInt(Number.MAX_SAFE_INTEGER));
+        expect(BigInt(priceUsage(usage({ promptTokens: prompt, cacheWriteTokens: write, cacheWrite1hTokens: hour }), rate))).toBe(expected);
+      }),
+    );
+  });
+});
+
+describe('oneHourCacheWritePrice', () => {
+  it("is the rate card's own, else twice its input price", () => {
+    expect(oneHourCacheWritePrice(sonnet)).toBe(6_000);
+    expect(oneHourCacheWritePrice({ ...sonnet, cacheWrite1hInputPriceMicrosPer1k: 0 })).toBe(0);
+  });
+});
+
 describe('rateCardEntrySchema cache-write price', () => {
+  it('keeps a one-hour cache-write price, and reads entries stored before it', () => {
+    expect(rateCardEntrySchema.parse({ ...sonnet, cacheWrite1hInputPriceMicrosPer1k: 6_000 })).toEqual({ ...sonnet, cacheWrite1hInputPriceMicrosPer1k: 6_000 });
+    expect(rateCardEntrySchema.parse(sonnet)).toEqual(sonnet);
+  });
+
   it('accepts an entry with a cache-write price and one without', () => {
     expect(rateCardEntrySchema.parse(sonnet)).toEqual(sonnet);
     expect(rateCardEntrySchema.parse({ slug: 's', inputPriceMicrosPer1k: 1, outputPriceMicrosPer1k: 2 })).toEqual({ slug: 's', inputPriceMicrosPer1k: 1, outputPriceMicrosPer1k: 2 });

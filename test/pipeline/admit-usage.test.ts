@@ -35,6 +35,16 @@ describe('worstCaseNanos', () => {
   it("takes the model's output limit once per choice when the request sets no cap", () => {
     expect(worstCaseNanos(estimate({ outputCap: undefined, choices: 3 }), target({ maxOutputTokens: 1_000 }))).toBe(1_000 * 150 + 3 * 1_000 * 600 + 3_000);
   });
+
+  it('prices the prompt as one-hour cache writes where Claude can write them (twice the input price unless the rate card says)', () => {
+    const claude = (rateChanges: object): RouteTarget => ({
+      model: { slug: 'anthropic/claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5', kind: 'chat', createdAt: AT },
+      provider: fakeProvider('anthropic', ['anthropic-messages']),
+      rate: { slug: 'anthropic/claude-haiku-4-5', inputPriceMicrosPer1k: 1_000, outputPriceMicrosPer1k: 5_000, cacheWriteInputPriceMicrosPer1k: 1_250, ...rateChanges },
+    });
+    expect(worstCaseNanos(estimate({ unitsBound: undefined }), claude({}))).toBe(1_000 * 2_000 + 100 * 5_000);
+    expect(worstCaseNanos(estimate({ unitsBound: undefined }), claude({ cacheWrite1hInputPriceMicrosPer1k: 1_500 }))).toBe(1_000 * 1_500 + 100 * 5_000);
+  });
 });
 
 describe('admitUsage', () => {

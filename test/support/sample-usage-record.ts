@@ -48,9 +48,9 @@ export async function writeUsageFiles(dataDir: string, records: UsageRecord[]): 
   return files.map((file) => file.key);
 }
 
-/** The usage files of one batch as a version before the `end_user` column wrote them: without that column. */
+/** The usage files of one batch as a version before the `end_user` column wrote them: without it and the columns after it. */
 export function usageFilesBeforeEndUser(records: UsageRecord[]): UsageFile[] {
-  const earlierColumns = usageColumns.filter((column) => column.name !== 'end_user');
+  const earlierColumns = usageColumns.slice(0, usageColumns.findIndex((column) => column.name === 'end_user'));
   return usageBatchFiles(records).map((file) => {
     const rows = records.filter((record) => file.recordIds.includes(record.recordId)).map(toUsageRow);
     return { ...file, body: encodeUsageRows(rows, earlierColumns) };

@@ -31,8 +31,11 @@ describe('the Glue table Athena reads', () => {
     }
   });
 
-  it('has the end_user column, a string, added last so that files written before it keep their columns', () => {
-    expect(table.storageDescriptor.columns.at(-1)).toEqual({ name: 'end_user', type: 'string' });
+  it('appends the columns added after usage files existed (end_user, then tokens_cache_write_1h), so that older files keep theirs', () => {
+    expect(table.storageDescriptor.columns.slice(-2)).toEqual([
+      { name: 'end_user', type: 'string' },
+      { name: 'tokens_cache_write_1h', type: 'bigint' },
+    ]);
   });
 
   it('is partitioned by the string dt, which is not also a data column (Athena rejects duplicates)', () => {

@@ -15,6 +15,11 @@ export const anthropicUsageSchema = z.looseObject({
   output_tokens: tokenCount,
   cache_creation_input_tokens: detailCount,
   cache_read_input_tokens: detailCount,
+  /** The cache writes by lifetime; their sum is cache_creation_input_tokens. */
+  cache_creation: z
+    .looseObject({ ephemeral_5m_input_tokens: detailCount, ephemeral_1h_input_tokens: detailCount })
+    .nullish()
+    .catch(undefined),
   output_tokens_details: z.looseObject({ thinking_tokens: detailCount }).nullish().catch(undefined),
 });
 
@@ -24,6 +29,9 @@ export interface AnthropicUsageCounts {
   outputTokens?: number;
   cacheCreationInputTokens?: number;
   cacheReadInputTokens?: number;
+  /** Of the cache writes, those for five minutes and for one hour (`cache_creation`), when it was sent. */
+  cacheCreation5mInputTokens?: number;
+  cacheCreation1hInputTokens?: number;
   thinkingTokens?: number;
 }
 
@@ -38,6 +46,8 @@ export function readAnthropicUsageCounts(usage: unknown): AnthropicUsageCounts |
   if (typeof value.output_tokens === 'number') counts.outputTokens = value.output_tokens;
   if (typeof value.cache_creation_input_tokens === 'number') counts.cacheCreationInputTokens = value.cache_creation_input_tokens;
   if (typeof value.cache_read_input_tokens === 'number') counts.cacheReadInputTokens = value.cache_read_input_tokens;
+  if (typeof value.cache_creation?.ephemeral_5m_input_tokens === 'number') counts.cacheCreation5mInputTokens = value.cache_creation.ephemeral_5m_input_tokens;
+  if (typeof value.cache_creation?.ephemeral_1h_input_tokens === 'number') counts.cacheCreation1hInputTokens = value.cache_creation.ephemeral_1h_input_tokens;
   if (typeof value.output_tokens_details?.thinking_tokens === 'number') counts.thinkingTokens = value.output_tokens_details.thinking_tokens;
   return Object.keys(counts).length > 0 ? counts : undefined;
 }
@@ -50,16 +60,22 @@ export function mergeAnthropicUsageCounts(earlier: AnthropicUsageCounts, later: 
 /**
  * The gateway's token usage. Anthropic's `input_tokens` excludes cached tokens, the gateway's promptTokens
  * includes them (OpenAI's convention): promptTokens = input + cache creation + cache read, of which cache
- * reads are cachedTokens and cache creation is cacheWriteTokens (each priced at its own rate).
+ * reads are cachedTokens and cache creation is cacheWriteTokens, of which the one-hour writes are
+ * cacheWrite1hTokens (each priced at its own rate). The total is the one Anthropic bills; the split only
+ * tells which part of it was written for an hour (never more than the total), and stands for the total
+ * when a usage object carries the split alone.
  */
 export function toTokenUsage(counts: AnthropicUsageCounts): TokenUsage {
-  const cacheWriteTokens = counts.cacheCreationInputTokens ?? 0;
+  const split = (counts.cacheCreation5mInputTokens ?? 0) + (counts.cacheCreation1hInputTokens ?? 0);
+  const cacheWriteTokens = counts.cacheCreationInputTokens ?? split;
+  const cacheWrite1hTokens = Math.min(counts.cacheCreation1hInputTokens ?? 0, cacheWriteTokens);
   const cachedTokens = counts.cacheReadInputTokens ?? 0;
   return {
     promptTokens: (counts.inputTokens ?? 0) + cacheWriteTokens + cachedTokens,
     completionTokens: counts.outputTokens ?? 0,
     cachedTokens,
     cacheWriteTokens,
+    ...(cacheWrite1hTokens > 0 ? { cacheWrite1hTokens } : {}),
     reasoningTokens: counts.thinkingTokens ?? 0,
     estimated: false,
   };
@@ -71,14 +87,19 @@ export function readAnthropicUsage(usage: unknown): TokenUsage | undefined {
   return counts ? toTokenUsage(counts) : undefined;
 }
 
-/** A usage in Anthropic's shape (for estimated or translated usage): the inverse of toTokenUsage. */
-export function renderAnthropicUsage(usage: TokenUsage): Record<string, number> {
+/**
+ * A usage in Anthropic's shape (for estimated or translated usage): the inverse of toTokenUsage. The
+ * `cache_creation` split is given when part of the writes was for an hour, as the price depends on it.
+ */
+export function renderAnthropicUsage(usage: TokenUsage): Record<string, number | Record<string, number>> {
   const cacheRead = Math.min(usage.cachedTokens, usage.promptTokens);
   const cacheWrite = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cacheRead);
+  const cacheWrite1h = Math.min(usage.cacheWrite1hTokens ?? 0, cacheWrite);
   return {
     input_tokens: usage.promptTokens - cacheRead - cacheWrite,
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
+    ...(cacheWrite1h > 0 ? { cache_creation: { ephemeral_5m_input_tokens: cacheWrite - cacheWrite1h, ephemeral_1h_input_tokens: cacheWrite1h } } : {}),
     output_tokens: usage.completionTokens,
   };
 }

@@ -22,7 +22,8 @@ const invocationMetricsSchema = z.looseObject({
 /**
  * Claude's stream on Bedrock in canonical terms: Anthropic's events, read as Anthropic's reader reads
  * them, and then Bedrock's invocation metrics (what Bedrock bills), which become the final usage. A count
- * the metrics leave out (cache reads and writes, on older models) keeps the value the events reported.
+ * the metrics leave out (cache reads and writes, on older models; always the one-hour part of the writes)
+ * keeps the value the events reported.
  */
 export function createBedrockMessagesStreamReader(request?: CanonicalRequest): StreamReader {
   const anthropic = createAnthropicStreamReader(request);
@@ -55,6 +56,8 @@ function usageFromMetrics(metrics: InvocationMetrics, reported: TokenUsage | und
     outputTokens: metrics.outputTokenCount ?? reported?.completionTokens ?? 0,
     cacheReadInputTokens: cacheRead,
     cacheCreationInputTokens: cacheWrite,
+    // The metrics do not split the writes by lifetime: the events' split says which were for an hour.
+    ...(reported?.cacheWrite1hTokens ? { cacheCreation1hInputTokens: reported.cacheWrite1hTokens } : {}),
   });
   return { ...usage, reasoningTokens: reported?.reasoningTokens ?? 0 };
 }

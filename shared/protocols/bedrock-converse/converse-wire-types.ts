@@ -13,6 +13,11 @@ export const converseUsageSchema = z.looseObject({
   totalTokens: count,
   cacheReadInputTokens: detailCount,
   cacheWriteInputTokens: detailCount,
+  /** The cache writes by lifetime (`ttl` "5m" or "1h"); a detail not understood is dropped, never the counts. */
+  cacheDetails: z
+    .array(z.looseObject({ ttl: z.string().nullish(), inputTokens: detailCount }))
+    .nullish()
+    .catch(undefined),
 });
 
 const toolUseSchema = z.looseObject({ toolUseId: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() });

@@ -36,6 +36,21 @@ describe('readAnthropicUsage', () => {
     });
   });
 
+  it('reads which cache writes were for an hour from cache_creation', () => {
+    const usage = { input_tokens: 5, cache_creation_input_tokens: 3_000, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 2_000 }, output_tokens: 1 };
+    expect(readAnthropicUsage(usage)).toMatchObject({ promptTokens: 3_005, cacheWriteTokens: 3_000, cacheWrite1hTokens: 2_000 });
+  });
+
+  it('takes the split for the total when the total is missing, and never more one-hour writes than the total', () => {
+    expect(readAnthropicUsage({ input_tokens: 1, cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: 4 } })).toMatchObject({ promptTokens: 8, cacheWriteTokens: 7, cacheWrite1hTokens: 4 });
+    expect(readAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 2, cache_creation: { ephemeral_1h_input_tokens: 4 } })).toMatchObject({ cacheWriteTokens: 2, cacheWrite1hTokens: 2 });
+  });
+
+  it('drops an odd cache_creation without losing the total', () => {
+    expect(readAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 2, cache_creation: 'n/a' })).toMatchObject({ cacheWriteTokens: 2 });
+    expect(readAnthropicUsage({ input_tokens: 1, cache_creation_input_tokens: 2, cache_creation: 'n/a' })?.cacheWrite1hTokens).toBeUndefined();
+  });
+
   it('counts missing cache fields as zero (Anthropic-compatible providers omit them)', () => {
     expect(readAnthropicUsage({ input_tokens: 7, output_tokens: 2 })).toMatchObject({ promptTokens: 7, cachedTokens: 0, cacheWriteTokens: 0 });
   });
@@ -73,6 +88,17 @@ describe('renderAnthropicUsage', () => {
   it("gives back Anthropic's fields, input_tokens without the cached tokens", () => {
     const usage = toTokenUsage({ inputTokens: 3, cacheCreationInputTokens: 418, cacheReadInputTokens: 1_111, outputTokens: 33 });
     expect(renderAnthropicUsage(usage)).toEqual({ input_tokens: 3, cache_creation_input_tokens: 418, cache_read_input_tokens: 1_111, output_tokens: 33 });
+  });
+
+  it('gives the split by lifetime back when part of the writes was for an hour', () => {
+    const usage = toTokenUsage({ inputTokens: 5, cacheCreationInputTokens: 3_000, cacheCreation1hInputTokens: 2_000, outputTokens: 20 });
+    expect(renderAnthropicUsage(usage)).toEqual({
+      input_tokens: 5,
+      cache_creation_input_tokens: 3_000,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 2_000 },
+      output_tokens: 20,
+    });
   });
 
   it('renders an OpenAI-style usage (no cache writes) with its cached tokens as cache reads', () => {

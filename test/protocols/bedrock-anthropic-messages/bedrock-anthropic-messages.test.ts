@@ -96,6 +96,18 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(events.at(-1)).toEqual({ type: 'usage', usage: { promptTokens: 2060, completionTokens: 4, cachedTokens: 2000, cacheWriteTokens: 50, reasoningTokens: 0, estimated: false } });
   });
 
+  it('keeps the one-hour part of the writes the events reported, which the metrics do not split', async () => {
+    const sse = readFixture('anthropic/messages-stream-text.sse').replace(
+      '"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}',
+      '"cache_creation_input_tokens":50,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":20,"ephemeral_1h_input_tokens":30}',
+    ).replace('"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":4', '"cache_creation_input_tokens":50,"cache_read_input_tokens":0,"output_tokens":4');
+    const events: CanonicalEvent[] = [];
+    const reader = bedrockAnthropicMessagesProtocol.createStreamReader();
+    for (const event of await decode(anthropicStreamFrames(sse, { inputTokenCount: 10, outputTokenCount: 4, cacheWriteInputTokenCount: 50 }))) events.push(...reader.push(event.payload));
+
+    expect(events.at(-1)).toMatchObject({ type: 'usage', usage: { promptTokens: 60, cacheWriteTokens: 50, cacheWrite1hTokens: 30 } });
+  });
+
   it('tells a stream that closed before its stop reason as cut off, and not one that ended or failed', async () => {
     const events = await decode(anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }));
     const stopReason = events.findIndex((event) => event.raw.startsWith('event: message_delta'));

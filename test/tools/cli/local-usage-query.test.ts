@@ -100,6 +100,15 @@ describe('local usage queries over the usage files', () => {
       .toEqual([{ record_id: earlier.recordId, end_user: null }, { record_id: later.recordId, end_user: 'user-123' }]);
   });
 
+  it('reads the one-hour cache writes in tokens_cache_write_1h, and null in files written before the column', async () => {
+    await writeUsageFilesBeforeEndUser(dataDir, [sampleRecord({ createdAt: '2025-03-01T08:00:00.000Z', cacheWriteTokens: 30 })]);
+    await writeUsageFiles(dataDir, [sampleRecord({ createdAt: '2025-03-01T09:00:00.000Z', cacheWriteTokens: 3_000, cacheWrite1hTokens: 2_000 })]);
+    expect(await queryLocalUsage(dataDir, 'SELECT tokens_cache_write, tokens_cache_write_1h FROM usage_records ORDER BY created_at')).toEqual([
+      { tokens_cache_write: 30, tokens_cache_write_1h: null },
+      { tokens_cache_write: 3_000, tokens_cache_write_1h: 2_000 },
+    ]);
+  });
+
   it('reads the bytes of bridged tool calls, and null for records without them', async () => {
     await writeUsageFiles(dataDir, [
       sampleRecord({ endpoint: 'mcp.tools_call', model: 'mcp/docs/search', provider: 'mcp', requestBytes: 48, responseBytes: 2_048 }),

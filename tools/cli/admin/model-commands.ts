@@ -48,7 +48,7 @@ export const modelCommands: CliCommand[] = [
     examples: ['model list acme --output table'],
     prints:
       '{"models": [{slug, provider, model, alias, kind, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api}]}, ` +
+      `cache_write_input_price_micros_per_1k, cache_write_1h_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api}]}, ` +
       'sorted by slug; a price beyond tokens (?) only when set',
   },
   {
@@ -82,6 +82,6 @@ export const modelCommands: CliCommand[] = [
     examples: ['ratecard list'],
     prints:
       '{"rates": [{slug, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      `cache_write_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}}]}; a price beyond tokens (?) only when set`,
+      `cache_write_input_price_micros_per_1k, cache_write_1h_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}}]}; a price beyond tokens (?) only when set`,
   },
 ];

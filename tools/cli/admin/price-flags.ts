@@ -25,6 +25,13 @@ export function priceFlags(required: boolean): CliFlag[] {
       field: 'cacheWriteInputMicrosPer1k',
       parse: microsPer1k,
     },
+    {
+      name: '--cache-write-1h-input-micros-per-1k',
+      value: 'N',
+      description: 'price of prompt tokens written to a one-hour cache (ttl "1h"; default: twice the input price, as Anthropic bills)',
+      field: 'cacheWrite1hInputMicrosPer1k',
+      parse: microsPer1k,
+    },
     // Prices beyond tokens, never required: a model is billed only the units it uses.
     ...UNIT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: wholeMicros })),
   ];
