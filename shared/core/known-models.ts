@@ -30,6 +30,38 @@ export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
 };
 
 /**
+ * Anthropic's undated model ids and the dated snapshot each names, as Anthropic's models overview lists
+ * them ("Claude API alias" → "Claude API ID"): the same model under two names. Claude Code sends the dated
+ * id of some models (`claude-haiku-4-5-20251001`), owners allow the undated one, or the other way round
+ * (docs/decisions/model-resolution.md). Only documented pairs: a snapshot not listed is another model.
+ * Models whose id has no date (Claude Opus and Sonnet 4.6 and later) need no entry.
+ */
+export const claudeSnapshotOfAlias: Readonly<Record<string, string>> = {
+  'claude-opus-4-5': 'claude-opus-4-5-20251101',
+  'claude-haiku-4-5': 'claude-haiku-4-5-20251001',
+  'claude-sonnet-4-5': 'claude-sonnet-4-5-20250929',
+  'claude-opus-4-1': 'claude-opus-4-1-20250805',
+  'claude-opus-4-0': 'claude-opus-4-20250514',
+  'claude-sonnet-4-0': 'claude-sonnet-4-20250514',
+  'claude-3-7-sonnet-latest': 'claude-3-7-sonnet-20250219',
+  'claude-3-5-haiku-latest': 'claude-3-5-haiku-20241022',
+};
+
+const claudeAliasOfSnapshot: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(claudeSnapshotOfAlias).map(([alias, snapshot]) => [snapshot, alias]),
+);
+
+/** The other name of a Claude model (its dated snapshot for an alias, its alias for a snapshot), if it has one. */
+export function claudeOtherName(model: string): string | undefined {
+  return claudeSnapshotOfAlias[model] ?? claudeAliasOfSnapshot[model];
+}
+
+/** True when the id is one of Anthropic's dated snapshots with an undated alias. */
+export function isClaudeSnapshot(model: string): boolean {
+  return claudeAliasOfSnapshot[model] !== undefined;
+}
+
+/**
  * The table's entry for a model id, whoever serves it: `openai/gpt-4o-mini` (OpenRouter's id), dated
  * snapshots (`gpt-4o-mini-2024-07-18`, `claude-haiku-4-5-20251001`) and Bedrock's ids and inference
  * profiles (`us.anthropic.claude-haiku-4-5-20251001-v1:0`) count as their model.

@@ -91,3 +91,30 @@ describe('findModelGroup', () => {
     expect(findModelGroup('mock/echo', models).map((entry) => entry.slug)).toEqual(['mock/echo']);
   });
 });
+
+describe("findAllowedModel with a Claude model's dated snapshot and undated alias", () => {
+  it('admits the dated id Claude Code sends under the undated entry, priced as the entry, the upstream getting the dated id', () => {
+    const found = findAllowedModel('claude-haiku-4-5-20251001', [allowed('anthropic/claude-haiku-4-5')]);
+    expect(found).toMatchObject({ slug: 'anthropic/claude-haiku-4-5', model: 'claude-haiku-4-5-20251001' });
+    expect(findAllowedModel('anthropic/claude-opus-4-1-20250805', [allowed('anthropic/claude-opus-4-1')])).toMatchObject({ slug: 'anthropic/claude-opus-4-1', model: 'claude-opus-4-1-20250805' });
+  });
+
+  it('admits the undated alias under a dated entry, the upstream getting the allowed snapshot', () => {
+    expect(findAllowedModel('claude-haiku-4-5', [allowed('anthropic/claude-haiku-4-5-20251001')])).toMatchObject({
+      slug: 'anthropic/claude-haiku-4-5-20251001',
+      model: 'claude-haiku-4-5-20251001',
+    });
+  });
+
+  it('never admits another snapshot, a snapshot the catalog does not list, or another provider', () => {
+    const dated = [allowed('anthropic/claude-opus-4-20250514')];
+    expect(thrown(() => findAllowedModel('claude-opus-4-1-20250805', dated)).code).toBe('model_not_allowed');
+    expect(thrown(() => findAllowedModel('claude-haiku-4-5-20991231', [allowed('anthropic/claude-haiku-4-5')])).code).toBe('model_not_allowed');
+    expect(thrown(() => findAllowedModel('other/claude-haiku-4-5-20251001', [allowed('anthropic/claude-haiku-4-5')])).code).toBe('model_not_allowed');
+  });
+
+  it('keeps the entry once in its group', () => {
+    const group = findModelGroup('claude-haiku-4-5-20251001', [allowed('anthropic/claude-haiku-4-5'), allowed('mock/echo')]);
+    expect(group.map((entry) => entry.slug)).toEqual(['anthropic/claude-haiku-4-5']);
+  });
+});
