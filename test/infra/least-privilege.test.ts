@@ -99,6 +99,12 @@ beforeAll(async () => {
   upstream.answerWith((request, response) => {
     // A video job: queued when made, completed when looked at.
     if (request.path.startsWith('/v1/videos')) return sendJson(response, 200, { id: 'video_lp', object: 'video', model: 'sora-2', status: request.method === 'POST' ? 'queued' : 'completed', seconds: '4', created_at: 1 });
+    // The editor route asks OpenAI's Responses API: it answers in its own events, which end with response.completed.
+    if (request.path.endsWith('/responses')) {
+      return request.body.stream
+        ? sendSse(response, sseEvents(readFixture('openai-responses/responses-stream-text.sse')), 0)
+        : sendJson(response, 200, readFixture('openai-responses/responses-nonstream-text.json'));
+    }
     return request.body.stream
       ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')), 0)
       : sendJson(response, 200, readFixture('openai-chat/chat-nonstream-text-usage-details.json'));
