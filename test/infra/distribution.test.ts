@@ -37,13 +37,14 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let plain: SynthesizedGateway;
 let customised: SynthesizedGateway;
+// Two stacks synthesized: beyond the 30 s hook default on a busy machine.
 beforeAll(() => {
   plain = synthesizeGateway();
   customised = synthesizeGateway({
     customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
     waf: {},
   });
-});
+}, 120_000);
 
 describe('the CloudFront distribution', () => {
   it('sends every other path to the OpenAI function URL: all methods, nothing cached, viewer headers but Host forwarded', () => {
