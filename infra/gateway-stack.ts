@@ -35,7 +35,9 @@ export interface GatewayStackProps extends StackProps {
   /** DynamoDB deletion protection; default on. */
   deletionProtection?: boolean;
   logRetention?: RetentionDays;
+  /** Every route group's but the tool bridge's, which holds a batch of upstream answers (`toolBridgeSizing`). */
   routeGroupSizing?: Partial<FunctionSizing>;
+  toolBridgeSizing?: Partial<FunctionSizing>;
   writerSizing?: Partial<FunctionSizing>;
   adminSizing?: Partial<FunctionSizing>;
   usageCompactorSizing?: Partial<FunctionSizing>;
@@ -111,8 +113,7 @@ export class GatewayStack extends Stack {
         entry: group.entry,
         description: `Model gateway route group ${group.name}`,
         logRetention,
-        ...defaultSizing.routeGroup,
-        ...props.routeGroupSizing,
+        ...(group.holdsToolAnswers ? { ...defaultSizing.toolBridge, ...props.toolBridgeSizing } : { ...defaultSizing.routeGroup, ...props.routeGroupSizing }),
         environment: {
           ...tableEnvironment,
           GATEWAY_SECRET_PREFIX: secretPrefix,

@@ -66,6 +66,8 @@ export class GatewayFunction extends Construct {
 export const defaultSizing = {
   /** Streams for as long as a generation takes: Lambda's 15-minute ceiling (the request deadline is 14). */
   routeGroup: { memorySize: 512, timeout: Duration.minutes(15) },
+  /** The tool bridge: a batch of 32 upstream answers of 6 MB, each held about three times, is ~660 MiB. */
+  toolBridge: { memorySize: 1024, timeout: Duration.minutes(15) },
   writer: { memorySize: 256, timeout: Duration.seconds(60) },
   admin: { memorySize: 256, timeout: Duration.seconds(30) },
   /** Holds a day's usage rows while it merges them: ~3 KB a record measured, so ~300,000 records a day. */

@@ -44,6 +44,8 @@ export const deploySettingsSchema = z
     /** CloudWatch Logs retention of every function's log group, in days. */
     logRetentionDays: z.union([z.literal(30), z.literal(90), z.literal(180), z.literal(365), z.literal(731), z.literal(1827)]).default(90),
     routeGroups: sizingSchema.default({ memoryMb: 512 }),
+    /** The MCP route group: a batch holds up to 32 upstream answers of 6 MB at once (docs/decisions/function-sizing.md). */
+    toolBridge: sizingSchema.default({ memoryMb: 1024 }),
     writer: sizingSchema
       .extend({
         /** At most this many writer invocations at once (SQS event source maximum concurrency, 2–1000). */

@@ -46,6 +46,7 @@ export function stackPropsFromSettings(settings: DeploySettings): GatewayStackPr
     athenaBytesScannedCutoffGb: settings.athenaBytesScannedCutoffGb,
     logRetention: retention[settings.logRetentionDays],
     routeGroupSizing: sizing(settings.routeGroups.memoryMb, settings.routeGroups.reservedConcurrency),
+    toolBridgeSizing: sizing(settings.toolBridge.memoryMb, settings.toolBridge.reservedConcurrency),
     writerSizing: sizing(settings.writer.memoryMb, settings.writer.reservedConcurrency),
     writerMaxConcurrency: settings.writer.maxConcurrency,
     adminSizing: sizing(settings.admin.memoryMb, settings.admin.reservedConcurrency),

@@ -27,6 +27,11 @@ export interface RouteGroup {
   reservesNoBalance?: true;
   /** It never calls a model (the tool bridge): it is granted no Bedrock model. */
   callsNoModels?: true;
+  /**
+   * It holds upstream answers whole, a batch's at once (the tool bridge: up to 32 answers of up to 6 MB), so
+   * its memory is its own setting (`toolBridge`, docs/decisions/function-sizing.md), not the route groups'.
+   */
+  holdsToolAnswers?: true;
 }
 
 export const routeGroups: readonly RouteGroup[] = [
@@ -37,7 +42,7 @@ export const routeGroups: readonly RouteGroup[] = [
   // The editor client (Cursor with its OpenAI base URL set to `/v1/editor`): chat chunks bridged from Responses.
   { name: 'editor', entry: 'functions/editor/handler.ts', paths: ['/v1/editor/*'], protocol: 'openai-chat' },
   // The tool bridge, `/mcp/v1` (Model Context Protocol over Streamable HTTP); its calls cost nothing.
-  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true, callsNoModels: true },
+  { name: 'mcp', entry: 'functions/mcp/handler.ts', paths: ['/mcp/*'], reservesNoBalance: true, callsNoModels: true, holdsToolAnswers: true },
 ];
 
 /** Exactly one default group, unique names, and no pattern claimed twice. */

@@ -1,6 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../shared/http/route-groups.ts';
+import { MAX_BATCH_MESSAGES } from '../../shared/mcp/read-bridge-message.ts';
+import { MAX_UPSTREAM_ANSWER_BYTES } from '../../shared/mcp/upstream-fetch.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
@@ -38,7 +40,17 @@ describe('gateway functions', () => {
       InvokeMode: 'RESPONSE_STREAM',
       TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] },
     });
-    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900, MemorySize: 512 });
+    expect(functionProperties(`RouteGroup${name}`)).toMatchObject({ Timeout: 900 });
+  });
+
+  it('gives the route groups 512 MB, and the tool bridge room for a full batch of the largest answers it takes', () => {
+    for (const group of routeGroups.filter((each) => !each.holdsToolAnswers)) expect(functionProperties(`RouteGroup${group.name}`).MemorySize, group.name).toBe(512);
+    // docs/decisions/function-sizing.md: 85 MiB after a cold start, and a body held about three times (text,
+    // parsed, re-serialised); a batch may hold MAX_BATCH_MESSAGES answers of MAX_UPSTREAM_ANSWER_BYTES at once.
+    const batchPeakMb = 85 + Math.ceil((3 * MAX_BATCH_MESSAGES * MAX_UPSTREAM_ANSWER_BYTES) / 2 ** 20);
+    const bridges = routeGroups.filter((each) => each.holdsToolAnswers);
+    expect(bridges.map((group) => group.name)).toEqual(['mcp']);
+    for (const group of bridges) expect(functionProperties(`RouteGroup${group.name}`).MemorySize).toBeGreaterThanOrEqual(batchPeakMb);
   });
 
   it('gives function URLs to the route groups and the console API only, the console\'s buffered', () => {

@@ -19,6 +19,7 @@ describe('deploy settings', () => {
       deletionProtection: true,
       originReadTimeoutSeconds: 60,
       routeGroups: { memoryMb: 512 },
+      toolBridge: { memoryMb: 1024 },
       writer: { memoryMb: 256, maxConcurrency: 5 },
       usageCompactor: { memoryMb: 1024 },
     });
