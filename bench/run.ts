@@ -6,7 +6,7 @@ import { measureColdStarts } from './lib/cold-start.ts';
 import { countUsageRecords } from './lib/gateway.ts';
 import { runLoad } from './lib/http-load.ts';
 import { runHttpPhase } from './lib/http-phase.ts';
-import { planFor } from './lib/plan.ts';
+import { parseBenchCommandLine } from './lib/plan.ts';
 import { findTaskset, PROJECT_ROOT, sleep } from './lib/processes.ts';
 import { checkTargets, renderReport } from './lib/report.ts';
 import { measureOpenStreams, perStream, readMemory, type MemoryRound } from './lib/memory-phase.ts';
@@ -20,7 +20,16 @@ import { runStreamLoad, runStreamPhase, type StreamRunSpec } from './lib/stream-
  * next to a bare pipe proxy (the floor) and Portkey, plus streaming, memory, cold start and the usage
  * writer. Prints a report and writes bench/results/latest.json. See docs/performance.md.
  */
-const plan = planFor(process.argv.slice(2));
+const commandLine = parseBenchCommandLine(process.argv.slice(2));
+if (commandLine.kind === 'help') {
+  console.log(commandLine.text);
+  process.exit(0);
+}
+if (commandLine.kind === 'usage-error') {
+  console.error(commandLine.text);
+  process.exit(2);
+}
+const plan = commandLine.plan;
 const startedAt = Date.now();
 const log = (line: string) => console.log(line);
 const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0)} s`;

@@ -17,6 +17,28 @@ export interface BenchPlan {
   withSqsVariant: boolean;
 }
 
+export const BENCH_USAGE = [
+  'Usage: npm run bench [-- --quick] [-- --profile]',
+  '',
+  'Measures what the gateway adds over calling the provider directly, next to a bare Node proxy and Portkey,',
+  'plus streaming, memory, cold start and the usage writer. Prints a report and writes',
+  'bench/results/latest.json (docs/performance.md).',
+  '',
+  '  --quick     one to two minutes, for development: fewer and shorter rounds (default: about 10 minutes)',
+  '  --profile   adds a CPU profile of the gateway under load (either mode)',
+  '  -h, --help  this help',
+].join('\n');
+
+/** What `npm run bench -- …` asks for: a plan, this help, or a wrong word (nothing is started for either). */
+export type BenchCommandLine = { kind: 'run'; plan: BenchPlan } | { kind: 'help'; text: string } | { kind: 'usage-error'; text: string };
+
+export function parseBenchCommandLine(argv: string[]): BenchCommandLine {
+  if (argv.includes('-h') || argv.includes('--help')) return { kind: 'help', text: BENCH_USAGE };
+  const unknown = argv.find((word) => word !== '--quick' && word !== '--profile');
+  if (unknown !== undefined) return { kind: 'usage-error', text: `error: unknown option ${JSON.stringify(unknown)} (npm run bench -- --help lists the options)` };
+  return { kind: 'run', plan: planFor(argv) };
+}
+
 export function planFor(argv: string[]): BenchPlan {
   const quick = argv.includes('--quick');
   const profile = argv.includes('--profile');

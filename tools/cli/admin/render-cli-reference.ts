@@ -1,3 +1,4 @@
+import { BENCH_USAGE } from '../../../bench/lib/plan.ts';
 import { START_USAGE } from '../../local-host/parse-start-command-line.ts';
 import { USAGE_CLI_USAGE } from '../parse-usage-args.ts';
 import { REPLAY_USAGE } from '../replay-cli.ts';
@@ -94,6 +95,12 @@ export function renderCliReference(): string {
     '',
     '```text',
     ROTATE_ORIGIN_SECRET_USAGE,
+    '```',
+    '',
+    '## Benchmark',
+    '',
+    '```text',
+    BENCH_USAGE,
     '```',
   ].join('\n')}\n`;
 }
