@@ -2,6 +2,8 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamFetch } from '../core/ports.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../pipeline/gateway-services.ts';
+import { readTextPrefix } from '../transport/read-text-prefix.ts';
+import { MAX_ERROR_BODY_BYTES } from '../transport/upstream-errors.ts';
 import { AnswerTooLargeError, tooLargeMessage } from './answer-errors.ts';
 import { answerStream } from './answer-stream.ts';
 import { MissingAnswerError, requireJsonAnswer } from './json-answer.ts';
@@ -34,12 +36,14 @@ export const MAX_UPSTREAM_ANSWER_BYTES = MAX_REQUEST_BODY_BYTES;
  * GET). An SSE answer ends with an error for its request, so one that ends without the answer fails at once;
  * a JSON answer without the answer (requireJsonAnswer), a 202 or 204 to a request, and an answer of any
  * other content type (or none: it is not sniffed) fail at once too, as not valid MCP. An answer larger than
- * `maxAnswerBytes` fails as too large, unread beyond that (at once when its Content-Length says so).
+ * `maxAnswerBytes` fails as too large, unread beyond that (at once when its Content-Length says so). An
+ * error answer (HTTP 4xx, 5xx or a redirect) is passed on cut to its first 64 KB (errorAnswerStart).
  */
 export function mcpUpstreamFetch(fetch: UpstreamFetch, maxAnswerBytes = MAX_UPSTREAM_ANSWER_BYTES): FetchLike {
   return async (url, init = {}) => {
     if ((init.method ?? 'GET').toUpperCase() === 'GET') return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
     const response = await fetch(url.toString(), { ...init, headers: headerRecord(init.headers) });
+    if (!response.ok && response.body) return errorAnswerStart(response);
     const id = response.ok ? requestIdOf(init.body) : undefined;
     if (id === undefined) return response;
     // 202 is a notification's answer: the SDK would take it as sent and wait out the time-out for the answer.
@@ -58,4 +62,16 @@ export function mcpUpstreamFetch(fetch: UpstreamFetch, maxAnswerBytes = MAX_UPST
     await response.body.cancel();
     throw new MissingAnswerError(`an answer ${mediaType ? `of type ${mediaType}` : 'with no content type'}, where MCP answers a request in application/json or text/event-stream`);
   };
+}
+
+/**
+ * An error answer's first 64 KB, as the route groups keep of a provider's error; the rest is not read. The
+ * SDK reads an error answer whole for its message, of which the bridge shows 500 characters: a server
+ * answering HTTP 500 with a body of any size would otherwise be held in memory whole.
+ */
+async function errorAnswerStart(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const text = await readTextPrefix(response.body, MAX_ERROR_BODY_BYTES);
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
 }

@@ -2,7 +2,8 @@ import { GatewayError } from '../core/errors.ts';
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 import { errorTextExcerpt } from './error-text-excerpt.ts';
 
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** The most of an upstream's error answer the gateway reads: its message is shown cut to 500 characters. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_MESSAGE_LENGTH = 500;
 
 /** An upstream's error answer as read once: status, Retry-After and the body (bounded, provider key removed). */

@@ -4,6 +4,7 @@ import { MissingAnswerError } from '../../shared/mcp/json-answer.ts';
 import { AnswerTooLargeError, CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
 import { answerStreamError, isUnansweredStream } from '../../shared/mcp/answer-stream.ts';
 import { MAX_UPSTREAM_ANSWER_BYTES, mcpUpstreamFetch } from '../../shared/mcp/upstream-fetch.ts';
+import { MAX_ERROR_BODY_BYTES } from '../../shared/transport/upstream-errors.ts';
 
 const request = (message: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search' } };
@@ -163,6 +164,45 @@ describe('mcpUpstreamFetch with an answer larger than it takes', () => {
     });
     const answer = async () => new Response(dropped, { headers: { 'content-type': 'application/json' } });
     await expect(mcpUpstreamFetch(answer)('https://mcp.example.com/mcp', request(call))).rejects.toThrow(new CutOffAnswerError('the connection was lost (terminated)'));
+  });
+});
+
+describe('mcpUpstreamFetch with an error answer', () => {
+  /** A body of 16 KB chunks, 1 MB in all, counting the bytes read from it. */
+  function large() {
+    const read = { bytes: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (read.bytes >= 1024 * 1024) return controller.close();
+        const chunk = new TextEncoder().encode('<p>Internal Server Error</p>'.padEnd(16 * 1024, '.'));
+        read.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        read.cancelled = true;
+      },
+    });
+    return { stream, read };
+  }
+
+  it("passes on an HTTP error answer (whose body the SDK reads whole for its message) cut to its first 64 KB, reading no further", async () => {
+    const { stream, read } = large();
+    const answer = async () => new Response(stream, { status: 500, statusText: 'Internal Server Error', headers: { 'content-type': 'text/html' } });
+    const response = await mcpUpstreamFetch(answer)('https://mcp.example.com/mcp', request(call));
+
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text.startsWith('<p>Internal Server Error</p>')).toBe(true);
+    expect(text.length).toBe(MAX_ERROR_BODY_BYTES);
+    expect(read.cancelled).toBe(true);
+    expect(read.bytes).toBeLessThanOrEqual(MAX_ERROR_BODY_BYTES + 2 * 16 * 1024);
+  });
+
+  it('passes on a short error answer whole', async () => {
+    const answer = async () => Response.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Bad Request' } }, { status: 400 });
+    const response = await mcpUpstreamFetch(answer)('https://mcp.example.com/mcp', request(call));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Bad Request' } });
   });
 });
 
