@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/errors.ts';
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 import { errorTextExcerpt } from './error-text-excerpt.ts';
+import { readTextPrefix } from './read-text-prefix.ts';
 
 /** The most of an upstream's error answer the gateway reads: its message is shown cut to 500 characters. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -23,7 +24,8 @@ export interface UpstreamErrorAnswer {
 }
 
 export async function readUpstreamErrorAnswer(response: Response, apiKey: string | undefined): Promise<UpstreamErrorAnswer> {
-  const text = redactSecrets((await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY_BYTES), apiKey);
+  // Its first 64 KB only, the rest unread: an upstream's error page can be of any size.
+  const text = redactSecrets(await readTextPrefix(response.body, MAX_ERROR_BODY_BYTES), apiKey);
   const contentType = response.headers.get('content-type');
   const errorType = response.headers.get('x-amzn-errortype');
   return {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   isGatewaySideUpstreamStatus,
+  MAX_ERROR_BODY_BYTES,
   readUpstreamErrorAnswer,
   readUpstreamErrorMessage,
   redactSecrets,
@@ -129,6 +130,23 @@ describe('readUpstreamErrorAnswer', () => {
     const page = `<html><body><h1>Bad Request</h1><p>key sk&#45;${API_KEY.slice(3)} refused</p></body></html>`;
     const answer = await readUpstreamErrorAnswer(new Response(page, { status: 400, headers: { 'content-type': 'text/html' } }), API_KEY);
     expect(answer).toMatchObject({ status: 400, contentType: 'text/html', body: 'Bad Request key [redacted] refused' });
+  });
+
+  it('reads no more than the first 64 KB of a body, however large, and lets the rest go', async () => {
+    const read = { bytes: 0, cancelled: false };
+    const page = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (read.bytes >= 1024 * 1024) return controller.close();
+        read.bytes += 16 * 1024;
+        controller.enqueue(new TextEncoder().encode('{'.padEnd(16 * 1024, ' ')));
+      },
+      cancel() {
+        read.cancelled = true;
+      },
+    });
+    await readUpstreamErrorAnswer(new Response(page, { status: 500, headers: { 'content-type': 'application/json' } }), API_KEY);
+    expect(read.cancelled).toBe(true);
+    expect(read.bytes).toBeLessThanOrEqual(MAX_ERROR_BODY_BYTES + 2 * 16 * 1024);
   });
 });
 
