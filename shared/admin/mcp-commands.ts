@@ -25,7 +25,7 @@ export async function addMcpServer(services: AdminServices, command: Command<'mc
   const url = validateUpstreamUrl(command.url, services.allowPrivateUpstreams, {
     subject: 'MCP server URLs',
     noun: 'An MCP server URL',
-    credentialsFlag: '--header',
+    credentialsInstead: 'use --header',
   });
   const headers = Object.fromEntries((command.headers ?? []).map((header) => [header.name, header.value]));
   if (Object.keys(headers).length !== (command.headers ?? []).length) {

@@ -27,7 +27,7 @@ export function validateProviderBaseUrl(provider: string, baseUrl: string, allow
     if (baseUrl !== MOCK_BASE_URL) throw invalidBaseUrl(`The offline mock provider lives at ${MOCK_BASE_URL}.`);
     return baseUrl;
   }
-  const url = validateUpstreamUrl(baseUrl, allowPrivate, { subject: 'Provider base URLs', noun: 'A base URL', credentialsFlag: '--api-key' });
+  const url = validateUpstreamUrl(baseUrl, allowPrivate, { subject: 'Provider base URLs', noun: 'A base URL', credentialsInstead: "give the key as the provider's API key" });
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -36,14 +36,14 @@ export function validateProviderBaseUrl(provider: string, baseUrl: string, allow
  * without credentials, query or fragment (secrets go in headers, never in a URL that listings show),
  * https and a public host unless the deployment allows private upstreams.
  */
-export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wording: { subject: string; noun: string; credentialsFlag: string }): URL {
+export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wording: { subject: string; noun: string; credentialsInstead: string }): URL {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
     throw invalidBaseUrl(`"${rawUrl}" is not a URL.`);
   }
-  if (url.username || url.password) throw invalidBaseUrl(`${wording.noun} must not carry credentials; use ${wording.credentialsFlag}.`);
+  if (url.username || url.password) throw invalidBaseUrl(`${wording.noun} must not carry credentials; ${wording.credentialsInstead}.`);
   if (url.search || url.hash) throw invalidBaseUrl(`${wording.noun} must not carry a query or fragment.`);
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
     throw invalidBaseUrl(

@@ -94,7 +94,7 @@ describe('validateProviderBaseUrl', () => {
 
   it('refuses credentials in the URL even where private URLs are allowed', () => {
     expect(refusal('openai', 'https://user:pass@api.openai.com/v1', true).message).toBe(
-      'A base URL must not carry credentials; use --api-key.',
+      "A base URL must not carry credentials; give the key as the provider's API key.",
     );
   });
 
