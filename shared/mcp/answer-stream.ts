@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerTooLargeError, connectionLostMessage, CutOffAnswerError, tooLargeMessage } from './answer-errors.ts';
-import { createEventEndFinder } from './sse-event-ends.ts';
+import { SseEventSplitter } from '../http/sse-event-splitter.ts';
 
 /** Marks the error the bridge appends to an answer stream (below), apart from any error a server answers with; its value says how the stream ended. */
 const ENDING_MARK = 'model-gateway/answer-stream-ended';
@@ -26,8 +26,9 @@ function endingEvent(id: RequestId, ending: Ending, message: string): Uint8Array
  */
 export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId, maxBytes: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const ends = createEventEndFinder();
-  let unfinished: Uint8Array[] = [];
+  // Decoded as a stream, so a character split between chunks stays whole; events split as the relay splits them.
+  const decoder = new TextDecoder();
+  const events = new SseEventSplitter();
   let received = 0;
   const finish = (controller: ReadableStreamDefaultController<Uint8Array>, ending: Ending, message: string) => {
     controller.enqueue(endingEvent(id, ending, message));
@@ -45,7 +46,7 @@ export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId, ma
             return finish(controller, 'cut-off', connectionLostMessage(error));
           }
           if (read.done) {
-            if (unfinished.length > 0) return finish(controller, 'cut-off', 'its event stream ended in the middle of an event');
+            if (`${events.flush()}${decoder.decode()}`.trim() !== '') return finish(controller, 'cut-off', 'its event stream ended in the middle of an event');
             return finish(controller, 'unanswered', 'the stream of its answer ended without the answer');
           }
           received += read.value.byteLength;
@@ -53,13 +54,9 @@ export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId, ma
             await reader.cancel().catch(() => undefined);
             return finish(controller, 'too-large', tooLargeMessage(maxBytes));
           }
-          const end = ends.push(read.value);
-          if (end < 0) {
-            unfinished.push(read.value);
-            continue;
-          }
-          controller.enqueue(concatenate([...unfinished, read.value.subarray(0, end)]));
-          unfinished = end < read.value.length ? [read.value.subarray(end)] : [];
+          const complete = events.push(decoder.decode(read.value, { stream: true }));
+          if (complete.length === 0) continue;
+          controller.enqueue(encoder.encode(complete.join('')));
           return;
         }
       },
@@ -67,11 +64,6 @@ export function answerStream(body: ReadableStream<Uint8Array>, id: RequestId, ma
     },
     { highWaterMark: 0 },
   );
-}
-
-function concatenate(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  return Buffer.concat(chunks);
 }
 
 function endingOf(data: unknown): unknown {

@@ -32,11 +32,11 @@ describe('mcpUpstreamFetch', () => {
   });
 
   /** A stream that gives its chunks one by one, then ends, or fails as a lost connection does. */
-  function chunked(chunks: string[], then: 'end' | 'drop'): ReadableStream<Uint8Array> {
+  function chunked(chunks: (string | Uint8Array)[], then: 'end' | 'drop'): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>({
       pull(controller) {
         const chunk = chunks.shift();
-        if (chunk !== undefined) controller.enqueue(new TextEncoder().encode(chunk));
+        if (chunk !== undefined) controller.enqueue(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
         else if (then === 'end') controller.close();
         else controller.error(new TypeError('terminated', { cause: new Error('other side closed') }));
       },
@@ -60,6 +60,14 @@ describe('mcpUpstreamFetch', () => {
       { jsonrpc: '2.0', method: 'notifications/progress' },
       { jsonrpc: '2.0', id: 7, error: expect.objectContaining({ message: 'its event stream ended in the middle of an event', data: { 'model-gateway/answer-stream-ended': 'cut-off' } }) },
     ]);
+  });
+
+  it('passes on an event whole when a character of it is split between chunks', async () => {
+    const event = new TextEncoder().encode('event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"text":"é"}}\n\n');
+    const cut = event.indexOf(0xc3) + 1;
+    const response = await mcpUpstreamFetch(sse(chunked([event.subarray(0, cut), event.subarray(cut)], 'end')))('https://mcp.example.com/mcp', request(call));
+
+    expect(((await dataOf(response)).map((line) => JSON.parse(line) as unknown))[0]).toEqual({ jsonrpc: '2.0', id: 7, result: { text: 'é' } });
   });
 
   it('passes a JSON answer, and the answer to a notification, as they are', async () => {
