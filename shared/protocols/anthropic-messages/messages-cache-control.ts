@@ -1,4 +1,4 @@
-import { DROPPED_CACHE_MARK, MAX_CACHE_MARKS, type CacheMarkPlace } from '../../canonical/cache-marks.ts';
+import { lastCacheMarks, type CacheMarkPlace } from '../../canonical/cache-marks.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import type { CacheControlled } from './anthropic-request-types.ts';
 
@@ -14,7 +14,6 @@ export interface CacheControlList {
  */
 export function writeCacheControl(lists: readonly CacheControlList[], marked: ReadonlySet<object>, dropped: DroppedFields): void {
   const sites = lists.flatMap((list) => list.blocks.filter((block) => marked.has(block)).map((block) => ({ place: list.place, block })));
-  for (const { place } of sites.slice(0, -MAX_CACHE_MARKS)) dropped.add(DROPPED_CACHE_MARK[place]);
   // Only blocks that take cache_control are marked (never a thinking block, which Anthropic refuses it on).
-  for (const { block } of sites.slice(-MAX_CACHE_MARKS)) (block as CacheControlled).cache_control = { type: 'ephemeral' };
+  for (const { block } of lastCacheMarks(sites, dropped)) (block as CacheControlled).cache_control = { type: 'ephemeral' };
 }

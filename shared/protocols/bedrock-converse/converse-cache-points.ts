@@ -1,4 +1,4 @@
-import { DROPPED_CACHE_MARK, MAX_CACHE_MARKS } from '../../canonical/cache-marks.ts';
+import { DROPPED_CACHE_MARK, lastCacheMarks } from '../../canonical/cache-marks.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { bedrockCacheFields, type BedrockCacheField } from '../../core/bedrock-models.ts';
 import type { ConverseCachePoint } from './converse-request-types.ts';
@@ -16,16 +16,15 @@ export interface CacheList {
  */
 export function writeCachePoints(lists: readonly CacheList[], marked: ReadonlySet<object>, upstreamModel: string, dropped: DroppedFields): void {
   const cacheable = bedrockCacheFields(upstreamModel);
-  const sites: Array<{ list: CacheList; block: object }> = [];
+  const sites: Array<{ place: BedrockCacheField; list: CacheList; block: object }> = [];
   for (const list of lists) {
     for (const block of list.blocks) {
       if (!marked.has(block)) continue;
       if (cacheable && !cacheable.includes(list.field)) dropped.add(DROPPED_CACHE_MARK[list.field]);
-      else sites.push({ list, block });
+      else sites.push({ place: list.field, list, block });
     }
   }
-  for (const { list } of sites.slice(0, -MAX_CACHE_MARKS)) dropped.add(DROPPED_CACHE_MARK[list.field]);
-  for (const { list, block } of sites.slice(-MAX_CACHE_MARKS)) {
+  for (const { list, block } of lastCacheMarks(sites, dropped)) {
     const point: ConverseCachePoint = { cachePoint: { type: 'default' } };
     list.blocks.splice(list.blocks.indexOf(block) + 1, 0, point);
   }
