@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { coldStartInOneChunk } from './cold-start-chunk.ts';
 import { nodeBuiltinsWithoutFacades } from './node-builtins.ts';
 import { englishOnlyZodLocales, lightMcpSchemaValidator, zodWithoutUnusedTools } from './package-trims.ts';
+import { sdkImportsPastBarrels } from './sdk-barrel-imports.ts';
 
 /**
  * Bundles one `functions/<group>/handler.ts` into an ESM asset for the Node.js 24 runtime on arm64:
@@ -44,7 +45,7 @@ export async function bundleHandler(entry: string, outdir: string): Promise<Bund
     chunkNames: 'chunks/[name]-[hash]',
     mainFields: SDK_AS_ES_MODULES,
     banner: { js: requireBanner },
-    plugins: [englishOnlyZodLocales, zodWithoutUnusedTools, lightMcpSchemaValidator, coldStartInOneChunk(entry), nodeBuiltinsWithoutFacades(entry)],
+    plugins: [sdkImportsPastBarrels, englishOnlyZodLocales, zodWithoutUnusedTools, lightMcpSchemaValidator, coldStartInOneChunk(entry), nodeBuiltinsWithoutFacades(entry)],
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
