@@ -192,6 +192,31 @@ describe('the console API', () => {
     );
   });
 
+  it('takes the prompt-cache prices of a model and gives them back, null for each one not set', async () => {
+    const allowed = await consoleApi.call('POST', '/projects/acme/models', {
+      token: owner,
+      body: { slug: 'mock/claude-like', inputMicrosPer1k: 3000, outputMicrosPer1k: 15000, cachedInputMicrosPer1k: 300, cacheWriteInputMicrosPer1k: 3750, cacheWrite1hInputMicrosPer1k: 6000 },
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.json.models).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          slug: 'mock/claude-like',
+          cached_input_price_micros_per_1k: 300,
+          cache_write_input_price_micros_per_1k: 3750,
+          cache_write_1h_input_price_micros_per_1k: 6000,
+        }),
+      ]),
+    );
+
+    const project = await consoleApi.call('GET', '/projects/acme', { token: owner });
+    expect(project.json.models).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ slug: 'mock/echo', cached_input_price_micros_per_1k: null, cache_write_input_price_micros_per_1k: null, cache_write_1h_input_price_micros_per_1k: null }),
+      ]),
+    );
+  });
+
   it("refuses a member's key name over 200 characters or with terminal control characters, with the admin command's message", async () => {
     const long = await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: { name: 'n'.repeat(5_000) } });
     expect(long.status).toBe(400);
