@@ -42,14 +42,17 @@ export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
   );
 }
 
+/** How many times the input price a one-hour cache write costs when the rate card sets no price of its own. */
+export const ONE_HOUR_CACHE_WRITE_INPUT_MULTIPLE = 2;
+
 /**
  * The price of a prompt token written to a one-hour cache, micro-USD per 1,000: the rate card's, else
  * twice its input price. Anthropic prices one-hour writes at 2× the base input price (five-minute writes
  * 1.25×), so a rate card written before the field, or one that sets only the input price, bills them as
  * Anthropic does rather than at the five-minute price; a price of one's own overrides it.
  */
-export function oneHourCacheWritePrice(rate: RateCardEntry): number {
-  return rate.cacheWrite1hInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k * 2;
+export function oneHourCacheWritePrice(rate: Pick<RateCardEntry, 'inputPriceMicrosPer1k' | 'cacheWrite1hInputPriceMicrosPer1k'>): number {
+  return rate.cacheWrite1hInputPriceMicrosPer1k ?? rate.inputPriceMicrosPer1k * ONE_HOUR_CACHE_WRITE_INPUT_MULTIPLE;
 }
 
 /**

@@ -184,13 +184,27 @@ if (!chromiumAvailability.available) {
       await expect.poll(() => page.locator('#status').textContent()).toContain('Provider "nope" is not configured on "acme"');
       await page.getByLabel('Model', { exact: true }).fill('mock/second');
       await page.getByLabel('Alias').fill('second');
-      await page.getByLabel('Input price').fill('0.25');
-      await page.getByLabel('Output price').fill('1.5');
+      await page.getByLabel('Input price', { exact: true }).fill('0.8');
+      await page.getByLabel('Output price').fill('4');
+      await page.getByLabel('Cached input price').fill('0.08');
+      await page.getByLabel('Cache write price (5 min)').fill('1');
+      await page.getByLabel('Cache write price (1 h)').fill('1.6x');
+      await page.getByRole('button', { name: 'Allow model' }).click();
+      // A cache price is read as the others are, and refused in the same words.
+      await expect.poll(() => page.locator('#status').textContent()).toBe('Prices are USD per million tokens, e.g. 0.15 (at most 3 decimals, at most 100,000).');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('model-cache-write-1h-price');
+      await page.getByLabel('Cache write price (1 h)').fill('1.6');
       await page.getByRole('button', { name: 'Allow model' }).click();
       const row = page.getByRole('row', { name: /mock\/second/ });
       await expect.poll(() => row.count()).toBe(1);
-      expect(await row.textContent()).toContain('$0.25');
-      expect(await row.textContent()).toContain('$1.5');
+      expect(await row.locator('td').allTextContents()).toEqual(['mock/second', 'second', '$0.8', '$4', '$0.08', '$1', '$1.6', 'project', 'Remove']);
+      // A model priced without them shows what the gateway bills instead, and why.
+      const echo = page.getByRole('row', { name: /mock\/echo/ });
+      expect((await echo.locator('td').allTextContents()).slice(4, 7)).toEqual([
+        '$0.15default: the input price',
+        '$0.15default: the input price',
+        '$0.3default: 2× the input price',
+      ]);
       await shoot('06-models');
     });
 

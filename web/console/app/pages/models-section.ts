@@ -1,5 +1,7 @@
+import { ONE_HOUR_CACHE_WRITE_INPUT_MULTIPLE } from '../../../../shared/core/price-usage.ts';
 import { api } from '../api.ts';
 import type { Project } from '../api-types.ts';
+import { describeCachePrices, type CachePrice } from '../cache-prices.ts';
 import { confirmAction } from '../dialog.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { formatPricePerMillion, MAX_PRICE_PER_MILLION, parsePricePerMillion } from '../format.ts';
@@ -23,9 +25,11 @@ export function renderModelsSection({ project, container }: SectionContext): voi
         [
           { label: 'Model', cell: (model) => h('code', {}, model.slug) },
           { label: 'Alias', cell: (model) => (model.alias ? h('code', {}, model.alias) : '—') },
-          { label: 'Input / 1M tokens', numeric: true, cell: (model) => formatPricePerMillion(model.input_price_micros_per_1k) },
-          { label: 'Output / 1M tokens', numeric: true, cell: (model) => formatPricePerMillion(model.output_price_micros_per_1k) },
-          { label: 'Cached input / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.cached_input_price_micros_per_1k) },
+          { label: 'Input / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.input_price_micros_per_1k) },
+          { label: 'Output / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.output_price_micros_per_1k) },
+          { label: 'Cached input / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheRead) },
+          { label: 'Cache write 5 min / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheWrite) },
+          { label: 'Cache write 1 h / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheWrite1h) },
           { label: 'Price from', cell: (model) => model.price_source },
           ...(owner ? [{ label: 'Actions', cell: (model: Model) => removeButton(model) }] : []),
         ],
@@ -56,19 +60,35 @@ export function renderModelsSection({ project, container }: SectionContext): voi
   if (owner) container.append(allowForm(base, show));
 }
 
+/** A cache price; one the rate card does not set is shown with the rule it is billed by. */
+function cachePriceCell({ price, defaultRule }: CachePrice): HTMLElement | string {
+  return defaultRule ? h('span', {}, price, h('span', { class: 'secondary' }, defaultRule)) : price;
+}
+
 function allowForm(base: string, show: (models: Model[]) => void): HTMLElement {
   const slug = h('input', { id: 'model-slug', required: true, placeholder: 'openai/gpt-4o-mini', autocomplete: 'off' });
   const alias = h('input', { id: 'model-alias', placeholder: 'fast', autocomplete: 'off' });
   const input = h('input', { id: 'model-input-price', inputmode: 'decimal', placeholder: '0.15' });
   const output = h('input', { id: 'model-output-price', inputmode: 'decimal', placeholder: '0.60' });
+  // Optional: an empty one is not sent, so the price stays as it is (the gateway's default for a model that never had one).
+  const cachedInput = h('input', { id: 'model-cached-input-price', inputmode: 'decimal', placeholder: '0.075' });
+  const cacheWrite = h('input', { id: 'model-cache-write-price', inputmode: 'decimal', placeholder: '3.75' });
+  const cacheWrite1h = h('input', { id: 'model-cache-write-1h-price', inputmode: 'decimal', placeholder: '6' });
+  const priceControls = [
+    ['inputMicrosPer1k', input],
+    ['outputMicrosPer1k', output],
+    ['cachedInputMicrosPer1k', cachedInput],
+    ['cacheWriteInputMicrosPer1k', cacheWrite],
+    ['cacheWrite1hInputMicrosPer1k', cacheWrite1h],
+  ] as const;
   const form = h(
     'form',
     {
-      class: 'grid-form',
+      class: 'grid-form four-per-row',
       onsubmit: async (event: Event) => {
         event.preventDefault();
         const prices: Record<string, number> = {};
-        for (const [name, control] of [['inputMicrosPer1k', input], ['outputMicrosPer1k', output]] as const) {
+        for (const [name, control] of priceControls) {
           if (control.value.trim() === '') continue;
           const micros = parsePricePerMillion(control.value);
           if (micros === undefined) {
@@ -91,6 +111,9 @@ function allowForm(base: string, show: (models: Model[]) => void): HTMLElement {
     field('Alias', alias, 'Optional'),
     field('Input price', input, 'USD per 1M tokens'),
     field('Output price', output, 'USD per 1M tokens'),
+    field('Cached input price', cachedInput, 'USD per 1M; default: the input price'),
+    field('Cache write price (5 min)', cacheWrite, 'USD per 1M; default: the input price'),
+    field('Cache write price (1 h)', cacheWrite1h, `USD per 1M; default: ${ONE_HOUR_CACHE_WRITE_INPUT_MULTIPLE}× the input price`),
     h('button', { type: 'submit', class: 'primary' }, 'Allow model'),
   );
   return h('div', { class: 'card' }, h('h3', {}, 'Allow a model, or change its alias and prices'), form);
