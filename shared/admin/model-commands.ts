@@ -52,7 +52,9 @@ export async function allowModel(services: AdminServices, command: Command<'mode
       upstreamApi,
     }),
   };
-  await services.projects.putModel(command.projectId, model, projectRate(command, config.rates.get(command.slug)));
+  // A project price set in part starts from what the model was billed at: the project's own price, else the organisation's.
+  const billedAt = config.rates.get(command.slug) ?? (await services.projects.loadOrgRateCard()).get(command.slug);
+  await services.projects.putModel(command.projectId, model, projectRate(command, billedAt));
   services.caches.projects.invalidate(command.projectId);
   return showAfterChange(() => getProject(services, command.projectId));
 }
@@ -68,7 +70,7 @@ function refuseTakenAlias(config: ProjectConfig, command: Command<'model.allow'>
   }
 }
 
-/** The project's own price when any price is given, the previous one filling what is not. */
+/** The project's own price when any price is given, the price billed until now filling what is not. */
 function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | undefined): RateCardEntry | undefined {
   const given = [
     command.inputMicrosPer1k,

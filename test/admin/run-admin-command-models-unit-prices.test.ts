@@ -47,6 +47,19 @@ describe('runAdminCommand: prices beyond tokens', () => {
     expect(result.models.find((model) => model.slug === 'openai/tts-1')).toMatchObject({ character_price_micros_per_1k: 15_000, price_source: 'organisation' });
   });
 
+  it("starts a project price given in part from the organisation's price the model was billed at, not from zero", async () => {
+    await admin.ok({ command: 'ratecard.set', slug: 'openai/gpt-4.1', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000, cachedInputMicrosPer1k: 500 });
+    await admin.ok({ command: 'model.allow', projectId: 'units', slug: 'openai/gpt-4.1' });
+    const result = await admin.ok<ProjectView>({ command: 'model.allow', projectId: 'units', slug: 'openai/gpt-4.1', cacheWriteInputMicrosPer1k: 2500 });
+    expect(result.models.find((model) => model.slug === 'openai/gpt-4.1')).toMatchObject({
+      input_price_micros_per_1k: 2000,
+      output_price_micros_per_1k: 8000,
+      cached_input_price_micros_per_1k: 500,
+      cache_write_input_price_micros_per_1k: 2500,
+      price_source: 'project',
+    });
+  });
+
   it('refuses a unit price that is not a whole number of micro-USD', async () => {
     const refused = await admin.refused({ command: 'model.allow', projectId: 'units', slug: 'openai/sora-2', videoSecondMicros: 0.5 });
     expect(refused.status).toBe(400);

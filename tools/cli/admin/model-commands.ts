@@ -10,7 +10,7 @@ export const modelCommands: CliCommand[] = [
     summary: "Add a model to a project's allowlist, or change its alias, prices or limits",
     details:
       'The provider must be configured on the project first (provider set). Flags not given keep their ' +
-      "current value; prices not set fall back to the organisation's rate card (ratecard set), then 0. " +
+      "current value; prices not set fall back to the organisation's rate card (ratecard set), then 0; a price given alone (say the cache-write price) keeps the others the model was billed at, the project's or the organisation's. " +
       'Known models get their published context length and max output tokens by default (docs/decisions/model-limits.md). ' +
       PRICE_BOUND,
     arguments: [projectIdArgument, modelArgument],
