@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -38,6 +40,30 @@ describe('bundling a handler', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, HANDLER_FILE)).href)}); console.log(JSON.stringify(await handler()));`], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ agent: 'function', request: 'function', undici: false, read: true });
+  });
+
+  it("runs an SDK client whose protocol the SDK imports through its barrel files (S3's XML), both ways", async () => {
+    const outdir = temporaryDirectory('gateway-bundle-s3-');
+    await bundleHandler(join(fixtures, 's3-handler.ts'), outdir);
+    const requests: string[] = [];
+    const s3 = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      request.resume().on('end', () => {
+        if (request.method === 'PUT') response.writeHead(200, { ETag: '"etag-1"' }).end();
+        else response.writeHead(200, { 'Content-Type': 'application/xml' }).end(
+          '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>usage</Name><Prefix>a</Prefix><KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated><Contents><Key>a.json</Key><Size>2</Size></Contents></ListBucketResult>',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => s3.listen(0, '127.0.0.1', resolve));
+    try {
+      const { handler } = (await import(pathToFileURL(join(outdir, HANDLER_FILE)).href)) as { handler: (endpoint: string) => Promise<unknown> };
+      const endpoint = `http://127.0.0.1:${(s3.address() as AddressInfo).port}`;
+      expect(await handler(endpoint)).toEqual({ etag: '"etag-1"', keys: ['a.json'], truncated: false });
+      expect(requests).toEqual(['PUT /usage/a.json?x-id=PutObject', 'GET /usage/?list-type=2&prefix=a']);
+    } finally {
+      s3.close();
+    }
   });
 
   it("loads node:zlib at the first call of its crc32, not at import, and the checksum is Node's", async () => {
