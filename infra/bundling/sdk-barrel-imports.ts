@@ -51,6 +51,7 @@ class BarrelIndex {
   private readonly packages = new Map<string, string | undefined>();
   private readonly reached = new Set<string>();
   private readonly maps = new Map<string, Map<string, Origin> | undefined>();
+  private readonly barrelsWithSideEffects = new Set<string>();
   private finding: Promise<unknown> = Promise.resolve();
 
   constructor(esbuild: PluginBuild) {
@@ -110,22 +111,25 @@ class BarrelIndex {
     if (this.maps.has(file)) return this.maps.get(file);
     if (within.includes(file)) throw new Error(`sdk-barrel-imports: the SDK's barrel files re-export each other (${[...within, file].join(' -> ')})`);
     const statements = reExports(readFileSync(file, 'utf8'));
-    let origins: Map<string, Origin> | undefined;
-    if (statements) {
-      origins = new Map();
-      // A name exported by name wins over one that `export *` brings, wherever it stands (as in ES modules).
-      for (const [, list, specifier] of statements) {
-        const target = this.resolved(specifier!, file);
-        if (!target) continue;
-        const inner = this.barrel(target, [...within, file]);
-        if (list !== undefined) {
-          for (const binding of parseBindings(list)) {
-            const origin = inner ? inner.get(binding.imported) : { file: target, name: binding.imported };
-            if (origin) origins.set(binding.local, origin);
-          }
-        } else {
-          for (const [name, origin] of inner ?? declaredExports(target)) if (name !== 'default' && !origins.has(name)) origins.set(name, origin);
+    const origins = statements && new Map<string, Origin>();
+    // A name exported by name wins over one that `export *` brings, wherever it stands (as in ES modules).
+    for (const [, list, specifier] of statements ?? []) {
+      const target = this.resolved(specifier!, file);
+      const inner = target ? this.barrel(target, [...within, file]) : undefined;
+      // Importing a barrel runs every module it re-exports that has side effects (the package's `sideEffects`;
+      // esbuild drops the others when unused): such a barrel, or one re-exporting outside the SDK, is kept.
+      if (!target || (!inner && (this.barrelsWithSideEffects.has(target) || hasSideEffects(target)))) {
+        this.barrelsWithSideEffects.add(file);
+        this.maps.set(file, undefined);
+        return undefined;
+      }
+      if (list !== undefined) {
+        for (const binding of parseBindings(list)) {
+          const origin = inner ? inner.get(binding.imported) : { file: target, name: binding.imported };
+          if (origin) origins!.set(binding.local, origin);
         }
+      } else {
+        for (const [name, origin] of inner ?? declaredExports(target)) if (name !== 'default' && !origins!.has(name)) origins!.set(name, origin);
       }
     }
     this.maps.set(file, origins);
@@ -147,6 +151,22 @@ function declaredExports(file: string): Map<string, Origin> {
   for (const match of source.matchAll(LOCAL_EXPORT_LIST)) for (const binding of parseBindings(match[1]!)) names.push(binding.local);
   return new Map(names.map((name) => [name, { file, name }]));
 }
+
+/**
+ * Whether running a module may have effects beyond its exports, as its package declares (`"sideEffects"`:
+ * `false`, or the list of the files that have some); a package that declares nothing may have them anywhere.
+ */
+function hasSideEffects(file: string): boolean {
+  const root = file.slice(0, file.lastIndexOf('/dist-es/'));
+  let declared = sideEffectsOfPackage.get(root);
+  if (declared === undefined) {
+    const field = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { sideEffects?: unknown }).sideEffects;
+    declared = field === false ? [] : Array.isArray(field) && field.every((entry) => typeof entry === 'string' && !entry.includes('*')) ? field.map((entry: string) => resolvePath(root, entry)) : true;
+    sideEffectsOfPackage.set(root, declared);
+  }
+  return declared === true || declared.includes(file);
+}
+const sideEffectsOfPackage = new Map<string, string[] | true>();
 
 /** A package name resolves alike from every file of one package folder. */
 function packageKey(specifier: string, importer: string): string {

@@ -66,6 +66,13 @@ describe('bundling a handler', () => {
     }
   });
 
+  it("resolves AWS endpoints by region and partition in the bundle, the SDK's registered partition functions kept", async () => {
+    const outdir = temporaryDirectory('gateway-bundle-endpoints-');
+    await bundleHandler(join(fixtures, 'endpoints-handler.ts'), outdir);
+    const { handler } = (await import(pathToFileURL(join(outdir, HANDLER_FILE)).href)) as { handler: () => Promise<string[]> };
+    expect(await handler()).toEqual(['https://dynamodb.eu-west-1.amazonaws.com/', 'https://secretsmanager.cn-north-1.amazonaws.com.cn/', 'https://usage.s3.us-gov-west-1.amazonaws.com/']);
+  });
+
   it("loads node:zlib at the first call of its crc32, not at import, and the checksum is Node's", async () => {
     const outdir = temporaryDirectory('gateway-bundle-zlib-');
     await bundleHandler(join(fixtures, 'checksum-handler.ts'), outdir);
