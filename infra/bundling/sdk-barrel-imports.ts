@@ -8,10 +8,11 @@ import { dirname, resolve as resolvePath } from 'node:path';
  * use. The AWS SDK imports through barrel files (`@aws-sdk/core/protocols`, `@smithy/core/serde`: files of
  * `export … from` lines), and a cold start reaches them (DynamoDB's JSON protocol is in
  * `@aws-sdk/core/protocols`), so every file such a barrel re-exports that a lazily loaded client uses (S3's
- * XML protocol, STS's query protocol, event streams) was compiled at every cold start: ~60 KB of a route
+ * XML protocol, STS's query protocol, SSO's REST JSON) was compiled at every cold start: ~40 KB of a route
  * group's ~530 KB. Here an SDK module's imports from a barrel are pointed at the files that define the
  * names, so the barrel no longer ties the lazily loaded clients' code to the cold start. What cannot be
- * traced (a name from `export *` of a file whose exports are not plain declarations) stays on the barrel.
+ * traced (a name from `export *` of a file whose exports are not plain declarations) stays on the barrel,
+ * and so does every import from a barrel that re-exports a module with side effects.
  */
 export const sdkImportsPastBarrels: Plugin = {
   name: 'sdk-imports-past-barrels',
@@ -42,7 +43,7 @@ interface Origin {
 
 /**
  * What each barrel file's names are and where they are defined (`undefined` for a file that is not a
- * barrel). Resolving a package name is asynchronous (esbuild's), so the barrels an import reaches are first
+ * barrel, or a barrel that must stay). Resolving a package name is asynchronous (esbuild's), so the barrels an import reaches are first
  * found one import at a time (no lookup waits on another, which barrels that re-export each other would
  * deadlock), and then read synchronously.
  */
