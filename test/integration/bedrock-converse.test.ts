@@ -128,6 +128,47 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(lastRequest().body.toolConfig).toMatchObject({ tools: [{ toolSpec: { name: 'no_tools_available' } }] });
   });
 
+  it("sends back the tool call ids Bedrock's own models answer (Kimi's functions.read_file:1), which Converse refuses in a request, as ids it takes", async () => {
+    bedrock.answerWith((request, response) =>
+      request.operation === 'converse-stream' ? sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-tool-call.chunks.txt'))) : recordedAnswers(request, response),
+    );
+    const client = gateway.openai(key);
+    const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { target_file: { type: 'string' } } } } }];
+    const stream = await client.chat.completions.create({ model: 'nova', stream: true, tools, messages: [{ role: 'user', content: 'Read the config.' }] });
+    const calls: Array<{ id: string; name: string; arguments: string }> = [];
+    for await (const chunk of stream) {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+        if (call.id) calls.push({ id: call.id, name: call.function?.name ?? '', arguments: '' });
+        const open = calls.at(-1);
+        if (open) open.arguments += call.function?.arguments ?? '';
+      }
+    }
+    expect(calls).toEqual([{ id: 'functions.read_file:1', name: 'read_file', arguments: '{"target_file": "src/cursor-config.ts"}' }]);
+
+    // Codex's ids are longer than Converse takes; two that differ only in a character Converse refuses stay two.
+    const codexIds = [`call_${'a'.repeat(24)}|fc_${'b'.repeat(48)}`, `call_${'a'.repeat(24)}.fc_${'b'.repeat(48)}`];
+    const completion = await client.chat.completions.create({
+      model: 'nova',
+      tools,
+      messages: [
+        { role: 'user', content: 'Read the config.' },
+        { role: 'assistant', content: null, tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) },
+        { role: 'tool', tool_call_id: 'functions.read_file:1', content: 'export default {}' },
+        { role: 'assistant', content: null, tool_calls: codexIds.map((id) => ({ id, type: 'function' as const, function: { name: 'read_file', arguments: '{}' } })) },
+        ...codexIds.map((id, index) => ({ role: 'tool' as const, tool_call_id: id, content: `file ${index}` })),
+      ],
+    });
+
+    expect(completion.choices[0]?.message.content).toContain('strawberry');
+    const [, firstCall, firstResult, codexCalls, codexResults] = lastRequest().body.messages as Array<{ content: Array<{ toolUse?: { toolUseId: string }; toolResult?: { toolUseId: string } }> }>;
+    const firstId = firstCall?.content[0]?.toolUse?.toolUseId;
+    expect(firstId).toMatch(/^functions_read_file_1_[0-9a-f]{8}$/);
+    expect(firstResult?.content[0]?.toolResult?.toolUseId).toBe(firstId);
+    const codexUseIds = codexCalls?.content.map((block) => block.toolUse?.toolUseId);
+    expect(new Set(codexUseIds).size).toBe(2);
+    expect(codexResults?.content.map((block) => block.toolResult?.toolUseId)).toEqual(codexUseIds);
+  });
+
   it("maps Bedrock's refusal into an OpenAI client's error body", async () => {
     bedrock.answerWith((_request, response) => sendBedrockError(response, 400, 'ValidationException', 'The model returned the following errors: messages: text field is blank'));
 

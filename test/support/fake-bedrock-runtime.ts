@@ -46,8 +46,8 @@ const PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|co
  * method, path, signed headers and body received (the body's SHA-256 included): the fake signs the
  * received request again with the AWS SDK's signer and compares. A Bedrock API key (bearer) is accepted
  * when configured. Refusals are Bedrock's: 403 with `x-amzn-errortype`. A Converse request that breaks a rule
- * the real runtime enforces (a conversation with tool blocks and no toolConfig) is refused as Bedrock
- * refuses it: 400 ValidationException.
+ * the real runtime enforces (a conversation with tool blocks and no toolConfig, a toolUseId outside
+ * `[a-zA-Z0-9_-]{1,64}`) is refused as Bedrock refuses it: 400 ValidationException.
  */
 export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Promise<FakeBedrockRuntime> {
   const received: BedrockRequest[] = [];
@@ -101,12 +101,23 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
   };
 }
 
+/** Converse's constraint on a toolUseId (ToolUseBlock, ToolResultBlock in Bedrock's API reference). */
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** The Converse rules the real runtime enforces whatever the model (the ones the gateway's writer must keep). */
 function converseValidationError(request: BedrockRequest): string | undefined {
   if (request.operation !== 'converse' && request.operation !== 'converse-stream') return undefined;
   const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
   const holdsToolBlocks = messages.some((message) => Array.isArray(message.content) && message.content.some((block: Record<string, unknown>) => 'toolUse' in block || 'toolResult' in block));
   if (holdsToolBlocks && !request.body.toolConfig) return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
+  for (const [messageIndex, message] of messages.entries()) {
+    for (const [blockIndex, block] of (Array.isArray(message.content) ? (message.content as Array<Record<string, { toolUseId?: unknown }>>) : []).entries()) {
+      const [kind, id] = block.toolUse ? ['toolUse', block.toolUse.toolUseId] : block.toolResult ? ['toolResult', block.toolResult.toolUseId] : [];
+      if (kind && !TOOL_USE_ID.test(String(id))) {
+        return `1 validation error detected: Value '${String(id)}' at 'messages.${messageIndex + 1}.member.content.${blockIndex + 1}.member.${kind}.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
+      }
+    }
+  }
   return undefined;
 }
 
