@@ -169,6 +169,31 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(codexResults?.content.map((block) => block.toolResult?.toolUseId)).toEqual(codexUseIds);
   });
 
+  it("continues on Claude a conversation whose tool calls another Bedrock model named (Claude refuses functions.read_file:1 as InvokeModel's tool_use id)", async () => {
+    bedrock.answerWith(recordedAnswers);
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'claude-haiku-4-5',
+      tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
+      messages: [
+        { role: 'user', content: 'Read the config.' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'functions.read_file:1', type: 'function', function: { name: 'read_file', arguments: '{"target_file": "src/cursor-config.ts"}' } }] },
+        { role: 'tool', tool_call_id: 'functions.read_file:1', content: 'export default {}' },
+      ],
+    });
+
+    expect(completion.choices[0]?.message.content).toContain('doing well');
+    expect(lastRequest()).toMatchObject({
+      operation: 'invoke',
+      body: {
+        messages: [
+          { role: 'user' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: expect.stringMatching(/^functions_read_file_1_[0-9a-f]{8}$/) }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: expect.stringMatching(/^functions_read_file_1_[0-9a-f]{8}$/) }] },
+        ],
+      },
+    });
+  });
+
   it("maps Bedrock's refusal into an OpenAI client's error body", async () => {
     bedrock.answerWith((_request, response) => sendBedrockError(response, 400, 'ValidationException', 'The model returned the following errors: messages: text field is blank'));
 

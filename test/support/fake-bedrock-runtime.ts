@@ -47,7 +47,8 @@ const PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|co
  * received request again with the AWS SDK's signer and compares. A Bedrock API key (bearer) is accepted
  * when configured. Refusals are Bedrock's: 403 with `x-amzn-errortype`. A Converse request that breaks a rule
  * the real runtime enforces (a conversation with tool blocks and no toolConfig, a toolUseId outside
- * `[a-zA-Z0-9_-]{1,64}`) is refused as Bedrock refuses it: 400 ValidationException.
+ * `[a-zA-Z0-9_-]{1,64}`), or a Claude body with a tool call id outside Claude's `[a-zA-Z0-9_-]+`, is
+ * refused as Bedrock refuses it: 400 ValidationException.
  */
 export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Promise<FakeBedrockRuntime> {
   const received: BedrockRequest[] = [];
@@ -79,7 +80,7 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
       authorization: verdict.authorization,
     };
     received.push(seen);
-    const invalid = converseValidationError(seen);
+    const invalid = validationError(seen);
     if (invalid) return sendBedrockError(response, 400, 'ValidationException', invalid);
     await script(seen, response);
   }
@@ -104,9 +105,27 @@ export async function startFakeBedrockRuntime(options: FakeBedrockOptions): Prom
 /** Converse's constraint on a toolUseId (ToolUseBlock, ToolResultBlock in Bedrock's API reference). */
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The Converse rules the real runtime enforces whatever the model (the ones the gateway's writer must keep). */
+/** Claude's own rule on a tool call id, which InvokeModel enforces as Anthropic's API does. */
+const CLAUDE_TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
+/** The rules the real runtime enforces whatever the model (the ones the gateway's writers must keep). */
+function validationError(request: BedrockRequest): string | undefined {
+  if (request.operation === 'invoke' || request.operation === 'invoke-with-response-stream') return invokeValidationError(request);
+  return converseValidationError(request);
+}
+
+function invokeValidationError(request: BedrockRequest): string | undefined {
+  const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
+  for (const [messageIndex, message] of messages.entries()) {
+    for (const [blockIndex, block] of (Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []).entries()) {
+      const [field, id] = block.type === 'tool_use' ? ['tool_use.id', block.id] : block.type === 'tool_result' ? ['tool_result.tool_use_id', block.tool_use_id] : [];
+      if (field && !CLAUDE_TOOL_USE_ID.test(String(id))) return `messages.${messageIndex}.content.${blockIndex}.${field}: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+    }
+  }
+  return undefined;
+}
+
 function converseValidationError(request: BedrockRequest): string | undefined {
-  if (request.operation !== 'converse' && request.operation !== 'converse-stream') return undefined;
   const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
   const holdsToolBlocks = messages.some((message) => Array.isArray(message.content) && message.content.some((block: Record<string, unknown>) => 'toolUse' in block || 'toolResult' in block));
   if (holdsToolBlocks && !request.body.toolConfig) return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';

@@ -1,6 +1,7 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
+import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
 import type {
   AnthropicDocumentBlock,
   AnthropicImageBlock,
@@ -32,6 +33,8 @@ import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
  *   (messages-thinking.ts, which also says when thinking is left out and what goes with it);
  * - a custom tool (free text) becomes a tool with one string property, `input` (custom-tool-input.ts), and
  *   earlier calls of it carry their text there;
+ * - a tool call id Anthropic refuses (another provider's, as Kimi's `functions.read_file:1`) is rewritten
+ *   alike in the call and its result (strict-tool-call-id.ts);
  * - cache marks become `cache_control` on the blocks and tools they mark (the last four, messages-cache-control.ts).
  * Structured output and media Anthropic cannot take are dropped and named.
  */
@@ -142,7 +145,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicReques
       // Anthropic accepts earlier thinking only with its own signature.
       return part.signature ? [{ type: 'thinking', thinking: part.text, signature: part.signature }] : [];
     case 'tool-call':
-      return [{ type: 'tool_use', id: part.id, name: part.name, input: jsonToolCallInput(part) }];
+      return [{ type: 'tool_use', id: strictToolCallId(part.id), name: part.name, input: jsonToolCallInput(part) }];
     case 'tool-result': {
       const only = part.content[0];
       const blocks: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
@@ -151,7 +154,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicReques
         if (block) blocks.push(block);
       }
       const content = part.content.length === 1 && only?.type === 'text' ? only.text : blocks;
-      return [{ type: 'tool_result', tool_use_id: part.callId, content: part.content.length === 0 ? '' : content, ...(part.isError ? { is_error: true } : {}) }];
+      return [{ type: 'tool_result', tool_use_id: strictToolCallId(part.callId), content: part.content.length === 0 ? '' : content, ...(part.isError ? { is_error: true } : {}) }];
     }
   }
 }

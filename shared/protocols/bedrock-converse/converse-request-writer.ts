@@ -1,8 +1,8 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
 import { writeCachePoints } from './converse-cache-points.ts';
-import { converseToolUseId } from './converse-tool-use-id.ts';
 import type {
   ConverseDocumentBlock,
   ConverseImageBlock,
@@ -26,7 +26,7 @@ import type {
  *   tool choice auto → auto, required → any, a named tool → tool, none → no tools offered (Converse has
  *   no "none"); a conversation with earlier tool calls and no tools in this turn gets a placeholder tool
  *   (NO_TOOLS_PLACEHOLDER), as Converse requires; tool call ids Converse refuses are rewritten alike in
- *   calls and results (converse-tool-use-id.ts);
+ *   calls and results (strict-tool-call-id.ts);
  * - the client's cache marks become `cachePoint` blocks after what they mark, in `system`, message content
  *   and `toolConfig.tools`, where the model caches (converse-cache-points.ts);
  * - what Converse has no common field for is dropped and named: one call at a time,
@@ -136,7 +136,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): ConverseRequest
       dropped.add('messages[].content[type=reasoning]');
       return [];
     case 'tool-call':
-      return [{ toolUse: { toolUseId: converseToolUseId(part.id), name: part.name, input: jsonToolCallInput(part) } }];
+      return [{ toolUse: { toolUseId: strictToolCallId(part.id), name: part.name, input: jsonToolCallInput(part) } }];
     case 'tool-result': {
       const content = part.content.flatMap((item): Array<{ text: string } | ConverseImageBlock> => {
         if (item.type === 'text') return item.text.trim() === '' ? [] : [{ text: item.text }];
@@ -144,7 +144,7 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): ConverseRequest
         return image ? [image] : [];
       });
       // A result without content still answers its call: Converse takes no empty list.
-      return [{ toolResult: { toolUseId: converseToolUseId(part.callId), content: content.length > 0 ? content : [{ text: '(no output)' }], ...(part.isError ? { status: 'error' as const } : {}) } }];
+      return [{ toolResult: { toolUseId: strictToolCallId(part.callId), content: content.length > 0 ? content : [{ text: '(no output)' }], ...(part.isError ? { status: 'error' as const } : {}) } }];
     }
   }
 }
