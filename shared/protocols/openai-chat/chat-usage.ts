@@ -8,25 +8,38 @@ const tokenCount = z.number().int().nonnegative().nullish();
 /** A detail count, dropped when a provider sends something odd: that must not discard the main counts. */
 const detailCount = tokenCount.catch(undefined);
 
-/** Malformed main counts make the whole usage unusable (the gateway then estimates instead of counting 0). */
+/**
+ * Malformed main counts make the whole usage unusable (the gateway then estimates instead of counting 0).
+ * Beside OpenAI's own fields, two that OpenAI-compatible providers the gateway knows by name report their
+ * prompt cache in: DeepSeek's `prompt_cache_hit_tokens` (its cache reads, which it sends instead of
+ * `prompt_tokens_details.cached_tokens`) and OpenRouter's `prompt_tokens_details.cache_write_tokens` (the
+ * writes it bills at the model's cache-write price, Claude's and Gemini's).
+ */
 export const openAiUsageSchema = z.looseObject({
   prompt_tokens: tokenCount,
   completion_tokens: tokenCount,
   total_tokens: detailCount,
-  prompt_tokens_details: z.looseObject({ cached_tokens: detailCount }).nullish().catch(undefined),
+  prompt_cache_hit_tokens: detailCount,
+  prompt_tokens_details: z.looseObject({ cached_tokens: detailCount, cache_write_tokens: detailCount }).nullish().catch(undefined),
   completion_tokens_details: z.looseObject({ reasoning_tokens: detailCount }).nullish().catch(undefined),
 });
 
-/** A chat usage object as token counts (`prompt_tokens` already includes cached tokens), or undefined when it is not one. */
+/**
+ * A chat usage object as token counts (`prompt_tokens` already includes cached tokens and cache writes), or
+ * undefined when it is not one. Cache reads are `prompt_tokens_details.cached_tokens`, else DeepSeek's
+ * `prompt_cache_hit_tokens`; cache writes OpenRouter's `cache_write_tokens`: each is priced at its own rate.
+ */
 export function readChatUsage(usage: unknown): TokenUsage | undefined {
   if (usage === null || usage === undefined) return undefined;
   const parsed = openAiUsageSchema.safeParse(usage);
   if (!parsed.success) return undefined;
   const value = parsed.data;
+  const cacheWriteTokens = value.prompt_tokens_details?.cache_write_tokens ?? 0;
   return {
     promptTokens: value.prompt_tokens ?? 0,
     completionTokens: value.completion_tokens ?? 0,
-    cachedTokens: value.prompt_tokens_details?.cached_tokens ?? 0,
+    cachedTokens: value.prompt_tokens_details?.cached_tokens ?? value.prompt_cache_hit_tokens ?? 0,
+    ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}),
     reasoningTokens: value.completion_tokens_details?.reasoning_tokens ?? 0,
     estimated: false,
   };

@@ -69,6 +69,30 @@ describe('readChatUsage', () => {
   });
 });
 
+describe('readChatUsage of the prompt-cache fields OpenAI-compatible providers add', () => {
+  it("reads DeepSeek's prompt_cache_hit_tokens as cache reads when it sends no cached_tokens", () => {
+    const deepseek = { prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200, prompt_cache_hit_tokens: 800, prompt_cache_miss_tokens: 200 };
+    expect(readChatUsage(deepseek)).toEqual({ promptTokens: 1000, completionTokens: 200, cachedTokens: 800, reasoningTokens: 0, estimated: false });
+  });
+
+  it('keeps cached_tokens when a provider sends both', () => {
+    const both = { prompt_tokens: 1000, completion_tokens: 2, prompt_cache_hit_tokens: 800, prompt_tokens_details: { cached_tokens: 640 } };
+    expect(readChatUsage(both)?.cachedTokens).toBe(640);
+  });
+
+  it("reads OpenRouter's prompt_tokens_details.cache_write_tokens as cache writes", () => {
+    const openrouter = {
+      prompt_tokens: 1000,
+      completion_tokens: 200,
+      total_tokens: 1200,
+      cost: 0.0066,
+      prompt_tokens_details: { cached_tokens: 50, cache_write_tokens: 900, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    };
+    expect(readChatUsage(openrouter)).toEqual({ promptTokens: 1000, completionTokens: 200, cachedTokens: 50, cacheWriteTokens: 900, reasoningTokens: 0, estimated: false });
+  });
+});
+
 describe('readChatUsage with odd details', () => {
   it('keeps the main counts when a detail field is malformed', () => {
     expect(readChatUsage({ prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: '5' } })).toEqual({
