@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PARSED_RARELY } from '../core/parsed-rarely.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -66,7 +67,7 @@ export const runtimeConfigSchema = z.object({
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 export function loadRuntimeConfig(env: Record<string, string | undefined>): RuntimeConfig {
-  const parsed = runtimeConfigSchema.safeParse(env);
+  const parsed = runtimeConfigSchema.safeParse(env, PARSED_RARELY);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid gateway configuration: ${details}`);

@@ -3,6 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import { keyRecordSchema, type KeyRecord } from '../../core/key-record.ts';
 import type { KeyChanges, KeyLastUseRecorder, KeyStore } from '../../core/ports.ts';
 import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
+import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
 export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
@@ -16,7 +17,7 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
 
   async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));
-    return Item ? keyRecordSchema.parse(Item) : undefined;
+    return Item ? keyRecordSchema.parse(Item, PARSED_RARELY) : undefined;
   }
 
   async put(record: KeyRecord): Promise<void> {

@@ -23,6 +23,7 @@ import {
 } from '../../core/project-config.ts';
 import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp-server-config.ts';
 import { ORG_PARTITION } from './table-definitions.ts';
+import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 
 type Item = Record<string, unknown>;
 const MAX_BATCH_ATTEMPTS = 5;
@@ -45,7 +46,7 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     const projectItem = items.find((item) => item.itemKey === 'project');
     if (!projectItem) return undefined;
     const config: ProjectConfig = {
-      project: projectSchema.parse(projectItem),
+      project: projectSchema.parse(projectItem, PARSED_RARELY),
       providers: new Map(),
       models: [],
       rates: new Map(),
@@ -54,15 +55,15 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     for (const item of items) {
       const itemKey = String(item.itemKey);
       if (itemKey.startsWith('provider#')) {
-        const provider = providerConfigSchema.parse(item);
+        const provider = providerConfigSchema.parse(item, PARSED_RARELY);
         config.providers.set(provider.provider, provider);
       } else if (itemKey.startsWith('model#')) {
-        config.models.push(allowedModelSchema.parse(item));
+        config.models.push(allowedModelSchema.parse(item, PARSED_RARELY));
       } else if (itemKey.startsWith('rate#')) {
-        const rate = rateCardEntrySchema.parse(item);
+        const rate = rateCardEntrySchema.parse(item, PARSED_RARELY);
         config.rates.set(rate.slug, rate);
       } else if (itemKey.startsWith('mcp#')) {
-        const server = mcpServerConfigSchema.parse(item);
+        const server = mcpServerConfigSchema.parse(item, PARSED_RARELY);
         config.mcpServers?.set(server.name, server);
       }
     }
@@ -74,7 +75,7 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     const card: OrgRateCard = new Map();
     for (const item of items) {
       if (String(item.itemKey).startsWith('rate#')) {
-        const rate = rateCardEntrySchema.parse(item);
+        const rate = rateCardEntrySchema.parse(item, PARSED_RARELY);
         card.set(rate.slug, rate);
       }
     }

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { ProviderSecrets } from '../../core/ports.ts';
+import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 
 const secretValueSchema = z.object({ apiKey: z.string().min(1) });
 
@@ -25,7 +26,7 @@ export class SecretsManagerProviderSecrets implements ProviderSecrets {
   async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
     try {
       const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretName(projectId, provider) }));
-      return SecretString ? secretValueSchema.parse(JSON.parse(SecretString)).apiKey : undefined;
+      return SecretString ? secretValueSchema.parse(JSON.parse(SecretString), PARSED_RARELY).apiKey : undefined;
     } catch (error) {
       if (error instanceof ResourceNotFoundException) return undefined;
       throw error;

@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
 import type { ProviderSecrets } from '../../core/ports.ts';
+import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 
 const secretFileSchema = z.record(z.string(), z.string());
 
@@ -52,7 +53,7 @@ export class FileProviderSecrets implements ProviderSecrets {
 
   private async readAll(): Promise<Record<string, string>> {
     try {
-      return secretFileSchema.parse(JSON.parse(await readFile(this.filePath, 'utf8')));
+      return secretFileSchema.parse(JSON.parse(await readFile(this.filePath, 'utf8')), PARSED_RARELY);
     } catch (error) {
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return {};
       throw error;
