@@ -1,7 +1,7 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
 import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { completionsApi } from '../protocols/openai-completions/completions-api.ts';
-import { completionsGenerations, completionsPromptText, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
+import { completionsGenerations, completionsPromptText, completionsPromptTokenIds, parseCompletionsRequest } from '../protocols/openai-completions/completions-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
 
 /** POST /v1/completions, legacy text completions: JSON and SSE, native to OpenAI-compatible providers, for chat models. */
@@ -11,6 +11,7 @@ export const completionsEndpoint = openAiApiEndpoint({
   parse: jsonBody(parseCompletionsRequest),
   endUser: openAiEndUser,
   promptText: completionsPromptText,
+  promptTokenIds: completionsPromptTokenIds,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
   generations: completionsGenerations,
   api: () => completionsApi,

@@ -1,7 +1,7 @@
 import { jsonBody } from '../pipeline/generation-endpoint.ts';
 import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { embeddingsApi } from '../protocols/openai-embeddings/embeddings-api.ts';
-import { embeddingsPromptText, parseEmbeddingsRequest } from '../protocols/openai-embeddings/embeddings-request.ts';
+import { embeddingsPromptText, embeddingsPromptTokenIds, parseEmbeddingsRequest } from '../protocols/openai-embeddings/embeddings-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
 
 /** POST /v1/embeddings: native to OpenAI-compatible providers, for embedding models. */
@@ -11,6 +11,7 @@ export const embeddingsEndpoint = openAiApiEndpoint({
   parse: jsonBody(parseEmbeddingsRequest),
   endUser: openAiEndUser,
   promptText: embeddingsPromptText,
+  promptTokenIds: embeddingsPromptTokenIds,
   // Nothing is generated: no output tokens to reserve for.
   maxOutputTokens: () => 0,
   api: () => embeddingsApi,

@@ -17,6 +17,7 @@ export interface OpenAiApiEndpointSpec<Body extends RoutableBody> {
   parse(request: GatewayRequest): Body | Promise<Body>;
   /** The text the provider bills as the prompt, for the estimate when it reports no usage. */
   promptText(body: Body): string;
+  promptTokenIds?: GenerationEndpoint<Body>['promptTokenIds'];
   /** The API for this request (its shape may depend on the body: a response format, a stream). */
   api(body: Body): EndpointApi;
   maxOutputTokens?(body: Body): number | undefined;
@@ -36,6 +37,7 @@ export function openAiApiEndpoint<Body extends RoutableBody>(spec: OpenAiApiEndp
     promptText: spec.promptText,
     maxOutputTokens: (body) => spec.maxOutputTokens?.(body),
     upstream: { protocols: OPENAI_API_PROTOCOLS, bridgeTo: (_target, body) => apiBridge(spec.api(body)) },
+    ...(spec.promptTokenIds ? { promptTokenIds: spec.promptTokenIds } : {}),
     ...(spec.generations ? { generations: spec.generations } : {}),
     ...(spec.unitsBound ? { unitsBound: spec.unitsBound } : {}),
     ...(spec.endUser ? { endUser: spec.endUser } : {}),

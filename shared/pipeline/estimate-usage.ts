@@ -27,11 +27,11 @@ export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
 export function estimateUsageBound(
   promptText: string,
   outputCap: number | undefined,
-  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations },
+  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations; promptTokenIds?: number },
 ): UsageEstimate {
   const { prompts, choices } = shape.generations ?? { prompts: 1, choices: 1 };
   return {
-    promptTokens: Math.ceil(promptText.length / 4),
+    promptTokens: Math.ceil(promptText.length / 4) + (shape.promptTokenIds ?? 0),
     promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + prompts * REQUEST_OVERHEAD_TOKENS_BOUND,
     outputCap,
     choices,
@@ -60,13 +60,14 @@ export function countImageParts(body: unknown): number {
  * The usage of an answer whose upstream reported none (or was cut off before its final usage), counted
  * with the tokenizer: the upstream's provisional counts are kept where it gave them (Anthropic announces
  * the prompt first), the output is the larger of its placeholder and the generated text's count. The
- * prompt is counted once, however often the estimate is asked for.
+ * prompt is counted once, however often the estimate is asked for; its token ids (`promptTokenIds`) are
+ * counted as they are.
  */
-export function createUsageEstimator(promptText: () => string) {
+export function createUsageEstimator(promptText: () => string, promptTokenIds: () => number = () => 0) {
   let promptTokens: Promise<number> | undefined;
   return async (observed: Pick<MeteredObservation, 'provisionalUsage' | 'completionText'>): Promise<TokenUsage> => {
     const provisional = observed.provisionalUsage;
-    promptTokens ??= countTokens(promptText());
+    promptTokens ??= countTokens(promptText()).then((counted) => counted + promptTokenIds());
     return {
       promptTokens: provisional?.promptTokens || (await promptTokens),
       completionTokens: Math.max(provisional?.completionTokens ?? 0, await countTokens(observed.completionText)),

@@ -55,6 +55,11 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   endUser?(body: Body): string | undefined;
   /** The prompt as a tokenizer sees it, for estimates when the upstream reports no usage. */
   promptText(body: Body): string;
+  /**
+   * The prompt tokens the body sends as token ids (OpenAI's token-array inputs), which no text stands for:
+   * counted exactly, beside the text's estimate. None when absent.
+   */
+  promptTokenIds?(body: Body): number;
   /** The request's own cap on output tokens, if it sets one: per choice where the request asks for several. */
   maxOutputTokens(body: Body): number | undefined;
   /**

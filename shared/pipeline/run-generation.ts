@@ -60,6 +60,7 @@ export async function runGeneration<Body extends RoutableBody>(
   if (loadingProtocols) await loadingProtocols;
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
+  const promptTokenIds = () => endpoint.promptTokenIds?.(body) ?? 0;
   const admission = await admitUsage(services, { key, project, targets }, () =>
     estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
       bodyBytes: request.body.byteLength,
@@ -67,6 +68,7 @@ export async function runGeneration<Body extends RoutableBody>(
       tools: Array.isArray(body.tools) && body.tools.length > 0,
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
       ...(endpoint.generations ? { generations: endpoint.generations(body) } : {}),
+      promptTokenIds: promptTokenIds(),
     }),
   );
   const { annotateRecord } = endpoint;
@@ -80,7 +82,7 @@ export async function runGeneration<Body extends RoutableBody>(
     admission,
     ...(annotateRecord ? { annotate: () => annotateRecord(body) } : {}),
   }, route.afterAnswer);
-  const estimate = createUsageEstimator(prompt);
+  const estimate = createUsageEstimator(prompt, promptTokenIds);
   const streamed = body.stream === true;
   const clientBody = withoutGatewayFields(body);
   let canonical: CanonicalRequest | undefined;

@@ -74,6 +74,19 @@ describe('POST /v1/embeddings through the openai SDK', () => {
     expect(upstream.received.at(-1)?.body.input).toEqual([[9906, 11, 1917, 0], [15339]]);
   });
 
+  it('bills token arrays by their length when the provider reports no usage (the tokenizer sees no text in them)', async () => {
+    const withoutUsage = { ...(JSON.parse(floatAnswer) as Record<string, unknown>), usage: undefined };
+    upstream.answerWith((_request, response) => sendJson(response, 200, withoutUsage));
+    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': 'embed-token-ids' } });
+
+    await client.embeddings.create({ model: 'openai/text-embedding-3-small', input: [[9906, 11, 1917, 0], [15339]], encoding_format: 'float' });
+
+    const record = await generationOf(gateway, key, 'embed-token-ids');
+    expect(record).toMatchObject({ tokens_prompt: 5, estimated: true });
+    // 5 prompt tokens at 20 nano-USD each, and the request at 3 micro-USD.
+    expect(record.total_cost).toBeCloseTo((5 * 20 + 3_000) / 1e9, 12);
+  });
+
   it('adds usage.cost to the answer when the project injects usage cost', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 200, floatAnswer));
     const response = await fetch(`${gateway.url}/v1/embeddings`, {

@@ -51,6 +51,11 @@ describe('createUsageEstimator', () => {
     expect(second?.completionTokens).toBe(7);
   });
 
+  it('adds the token ids a prompt sends as they are to the count of its text', async () => {
+    const estimate = createUsageEstimator(() => 'Hello world, this is a test', () => 5);
+    expect((await estimate({ completionText: '' })).promptTokens).toBe(7 + 5);
+  });
+
   it("keeps an upstream's provisional prompt and cache counts, and the larger of its output placeholder and the count", async () => {
     const estimate = chatEstimator([{ role: 'user', content: 'Hello world, this is a test' }]);
     const provisionalUsage = { promptTokens: 1_000, completionTokens: 1, cachedTokens: 800, cacheWriteTokens: 150, reasoningTokens: 0, estimated: false };

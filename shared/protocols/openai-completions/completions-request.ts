@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Generations } from '../../pipeline/generation-endpoint.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { gatewayFieldsShape } from '../routing-fields.ts';
+import { countTokenIds } from '../token-ids.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative());
 
@@ -29,10 +30,15 @@ export function parseCompletionsRequest(body: RequestBodyJson): CompletionsReque
   return parseModelRequest(body, completionsRequestSchema);
 }
 
-/** The prompt's text, for estimates (token-array prompts are counted by the provider only). */
+/** The prompt's text, for estimates (token-array prompts: completionsPromptTokenIds). */
 export function completionsPromptText(request: CompletionsRequest): string {
   const prompts: unknown[] = Array.isArray(request.prompt) ? request.prompt : [request.prompt];
   return prompts.filter((prompt): prompt is string => typeof prompt === 'string').join('\n');
+}
+
+/** The tokens of token-array prompts, exactly. */
+export function completionsPromptTokenIds(request: CompletionsRequest): number {
+  return countTokenIds(request.prompt);
 }
 
 /**

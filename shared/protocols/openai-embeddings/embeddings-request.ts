@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
+import { countTokenIds } from '../token-ids.ts';
 import { gatewayFieldsShape } from '../routing-fields.ts';
 
 const tokenArray = z.array(z.number().int().nonnegative());
@@ -29,8 +30,13 @@ export function parseEmbeddingsRequest(body: RequestBodyJson): EmbeddingsRequest
   return parseModelRequest(body, embeddingsRequestSchema);
 }
 
-/** The text inputs, for the estimate when a provider reports no usage (token arrays are counted by the provider only). */
+/** The text inputs, for the estimate when a provider reports no usage (token arrays: embeddingsPromptTokenIds). */
 export function embeddingsPromptText(request: EmbeddingsRequest): string {
   const inputs: unknown[] = Array.isArray(request.input) ? request.input : [request.input];
   return inputs.filter((input): input is string => typeof input === 'string').join('\n');
+}
+
+/** The tokens of token-array inputs, exactly: what a provider that reports no usage embedded. */
+export function embeddingsPromptTokenIds(request: EmbeddingsRequest): number {
+  return countTokenIds(request.input);
 }

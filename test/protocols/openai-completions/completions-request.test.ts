@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completionsGenerations, parseCompletionsRequest } from '../../../shared/protocols/openai-completions/completions-request.ts';
+import { completionsGenerations, completionsPromptTokenIds, parseCompletionsRequest } from '../../../shared/protocols/openai-completions/completions-request.ts';
 
 const parse = (body: Record<string, unknown>) => parseCompletionsRequest(JSON.stringify({ model: 'openai/gpt-3.5-turbo-instruct', ...body }));
 
@@ -19,6 +19,15 @@ describe('completionsGenerations', () => {
   it('takes a token array as one prompt, and a list of token arrays as one prompt each', () => {
     expect(completionsGenerations(parse({ prompt: [1, 2, 3], n: 2 }))).toEqual({ prompts: 1, choices: 2 });
     expect(completionsGenerations(parse({ prompt: [[1, 2], [3], [4, 5]], n: 2 }))).toEqual({ prompts: 3, choices: 6 });
+  });
+});
+
+describe('completionsPromptTokenIds', () => {
+  it('counts the ids of a token array and of a list of them, and none in text prompts', () => {
+    expect(completionsPromptTokenIds(parse({ prompt: [1, 2, 3] }))).toBe(3);
+    expect(completionsPromptTokenIds(parse({ prompt: [[1, 2], [3], [4, 5]] }))).toBe(5);
+    expect(completionsPromptTokenIds(parse({ prompt: ['one', 'two'] }))).toBe(0);
+    expect(completionsPromptTokenIds(parse({ prompt: 'Say this is a test' }))).toBe(0);
   });
 });
 
