@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +162,22 @@ describe('POST /v1/audio/transcriptions through the openai SDK', () => {
     upstream.answerWith((_request, response) => sendText(response, 'text/plain; charset=utf-8', 'Plain words.\n'));
     const text = await client.audio.transcriptions.create({ model: 'openai/whisper-1', file: await toFile(makeWav(4), 'a.wav'), response_format: 'text' });
     expect(text).toBe('Plain words.\n');
+  });
+
+  it.each([
+    ['an MP3 answered as text', 'tone.mp3', 'text', 'text/plain; charset=utf-8', 'A tone.\n'],
+    ['an M4A answered as JSON without usage (as some providers answer)', 'tone.m4a', 'json', 'application/json', '{"text":"A tone."}'],
+  ])('bills the seconds of %s by the file itself', async (_what, file, format, contentType, transcript) => {
+    upstream.answerWith((_request, response) => sendText(response, contentType, transcript));
+    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': `transcribe-${file}` } });
+    const audio = readFileSync(new URL(`../fixtures/audio/${file}`, import.meta.url));
+
+    await client.audio.transcriptions.create({ model: 'openai/whisper-1', file: await toFile(audio, file), response_format: format as 'text' | 'json' });
+
+    // A 3.5-second tone: 4 seconds at 100 micro-USD.
+    const record = await generationOf(gateway, key, `transcribe-${file}`);
+    expect(record.billed_units).toMatchObject({ audio_seconds: 4 });
+    expect(record.total_cost).toBeCloseTo(0.0004, 12);
   });
 
   it('streams the transcript events of a model that streams, and bills the usage of the last one', async () => {

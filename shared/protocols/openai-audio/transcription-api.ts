@@ -20,7 +20,8 @@ const MAX_TRANSCRIPT_KEPT = 1024 * 1024;
  * native: the upload goes to the provider with its model id, the transcript comes back in the format asked
  * for: JSON (json, verbose_json, diarized_json), text (text, srt, vtt; relayed byte for byte), or events
  * (`stream: true` on models that stream). Billed by tokens where the model reports them, else by seconds of
- * audio: as reported, else the last subtitle cue's end, else the uploaded WAV's duration.
+ * audio: as reported, else the last subtitle cue's end, else the uploaded file's duration (WAV, FLAC, Ogg,
+ * MP4/M4A, MP3).
  */
 export function transcriptionApi(operation: 'transcriptions' | 'translations', request: FormRequest): EndpointApi {
   const fallbackSeconds = () => uploadedAudioSeconds(request);
