@@ -49,6 +49,11 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
   }
   if (preferences.only && !preferences.only.includes(entry.provider)) return 'not in provider.only';
   if (preferences.ignore?.includes(entry.provider)) return 'in provider.ignore';
+  // `order` with `allow_fallbacks: false` names the only providers the client accepts (OpenRouter's rule):
+  // a model none of them serves is not served at all, never by a provider the client did not name.
+  if (preferences.allow_fallbacks === false && preferences.order?.length && !preferences.order.includes(entry.provider)) {
+    return 'not in provider.order, and provider.allow_fallbacks is false';
+  }
   const maxPrice = preferences.max_price;
   // micro-USD per 1k tokens / 1000 = USD per million tokens.
   if (maxPrice?.prompt !== undefined && rate.inputPriceMicrosPer1k / 1000 > maxPrice.prompt) return 'prompt price above provider.max_price';
@@ -86,9 +91,9 @@ function orderGroup(targets: RouteTarget[], request: RouteRequest): RouteTarget[
       .map(({ target }) => target);
   const sorted = sortTargets(true);
   if (request.preferences.allow_fallbacks === false) {
-    // Only the providers the client named (or the first one, cooling down or not): their error is returned as it is.
-    const named = sorted.filter((target) => order.includes(target.provider.provider));
-    return named.length > 0 ? named : sortTargets(false).slice(0, 1);
+    // Only the providers the client named (exclusionOf left no other), or without `order` only the first one,
+    // cooling down or not: their error is returned as it is.
+    return order.length > 0 ? sorted : sortTargets(false).slice(0, 1);
   }
   return sorted;
 }

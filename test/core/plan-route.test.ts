@@ -86,6 +86,15 @@ describe('provider preferences', () => {
     expect(plan({ preferences: { order: ['together', 'openrouter'], allow_fallbacks: false } })).toEqual(['together/openai/gpt-4o-mini', 'openrouter/openai/gpt-4o-mini']);
   });
 
+  it('with allow_fallbacks false never routes to a provider `order` does not name, even when it names none of the model\'s', () => {
+    const error = refusal(() => plan({ preferences: { order: ['azure'], allow_fallbacks: false } }));
+    expect(error.code).toBe('no_routable_model');
+    expect(error.message).toContain('"openai/gpt-4o-mini": not in provider.order, and provider.allow_fallbacks is false');
+    expect(refusal(() => plan({ failoverEnabled: false, preferences: { order: ['azure'], allow_fallbacks: false } })).code).toBe('no_routable_model');
+    // A model of `models` none of the named providers serves is skipped; one they serve is still tried.
+    expect(plan({ model: 'mistral/mistral-small', fallbackModels: ['gpt-4o-mini'], preferences: { order: ['together'], allow_fallbacks: false } })).toEqual(['together/openai/gpt-4o-mini']);
+  });
+
   it('with allow_fallbacks false and no order keeps only the first provider', () => {
     expect(plan({ model: 'openrouter/openai/gpt-4o-mini', preferences: { allow_fallbacks: false } })).toEqual(['openrouter/openai/gpt-4o-mini']);
   });
