@@ -84,7 +84,7 @@ export interface AttemptOptions<Answer> {
 }
 
 /**
- * Tries the targets in order until one answers: an upstream 401/403/429/5xx (as the upstream protocol
+ * Tries the targets in order until one answers: an upstream 401/403/408/429/5xx (as the upstream protocol
  * reads its error: Bedrock's model-not-ready is a 503), a 200 that is no answer of its protocol, a
  * connection failure or a time-out moves on to the next target (and cools the failed one down); anything
  * else is the answer.
@@ -119,7 +119,7 @@ export async function tryTargets<Answer = never>(
         if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, abort, rejection: answer };
         const error = upstreamAnswerToGatewayError(answer, provider, target.provider.auth === 'aws-sigv4' ? 'aws' : 'key');
         failures.push({ target, error, ...(isCredentialRefusal(answer.status) ? {} : { answer }) });
-        if (answer.status === 429 || answer.status >= 500) coolDown(target);
+        if (answer.status === 408 || answer.status === 429 || answer.status >= 500) coolDown(target);
       }
     } catch (thrown) {
       const error = toGatewayError(thrown);

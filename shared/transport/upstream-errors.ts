@@ -119,9 +119,11 @@ export function isCredentialRefusal(status: number): boolean {
 /**
  * Upstream statuses that are the gateway's problem (or the provider's), not the client's request. A
  * redirect is one too: a provider's API does not redirect, so its base URL is wrong (or being tampered with).
+ * So is a 408: the gateway sends its request whole and at once, so a provider that timed out was slow itself
+ * (as Bedrock's ModelTimeoutException, sent as 408); relayed, it would tell the client its own request was slow.
  */
 export function isGatewaySideUpstreamStatus(status: number): boolean {
-  return (status >= 300 && status < 400) || isCredentialRefusal(status) || status === 429 || status >= 500;
+  return (status >= 300 && status < 400) || isCredentialRefusal(status) || status === 408 || status === 429 || status >= 500;
 }
 
 /**
@@ -166,6 +168,9 @@ export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provid
     });
   }
   const message = upstreamErrorMessage(answer);
+  if (answer.status === 408) {
+    return new GatewayError('upstream', `Provider "${provider}" timed out (HTTP 408): ${message}`, { code: 'upstream_timeout' });
+  }
   if (answer.status === 429) {
     return new GatewayError('rate_limited', `Provider "${provider}" is rate limiting requests: ${message}`, {
       code: 'upstream_rate_limited',

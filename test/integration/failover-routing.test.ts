@@ -35,6 +35,7 @@ const generation = (id: string, projectKey = key) => generationOf(gateway, id, p
 
 describe('failover with route "fallback"', () => {
   it.each([
+    ['an upstream 408 (its own time-out)', 'm-408', 408],
     ['an upstream 429', 'm-429', 429],
     ['an upstream 500', 'm-500', 500],
     ['an upstream 503', 'm-503', 503],

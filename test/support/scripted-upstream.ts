@@ -6,7 +6,7 @@ import { readFixture } from './fixtures.ts';
  * How an upstream answers one model: fine, an HTTP error, a broken connection, a stream with trouble, or a
  * head followed by nothing (`stall`: part of a JSON body; `stream-stall`: the first event).
  */
-export type Behaviour = 'ok' | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stall' | 'stream-break' | 'stream-pause' | 'stream-stall';
+export type Behaviour = 'ok' | 408 | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stall' | 'stream-break' | 'stream-pause' | 'stream-stall';
 
 /** The recorded stream the streaming behaviours send, event by event. */
 export const streamEvents = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));

@@ -193,12 +193,21 @@ describe('redactSecrets', () => {
 });
 
 describe('isGatewaySideUpstreamStatus', () => {
-  it.each([301, 302, 307, 308, 401, 403, 429, 500, 502, 503, 504])('counts %i as the gateway side', (status) => {
+  it.each([301, 302, 307, 308, 401, 403, 408, 429, 500, 502, 503, 504])('counts %i as the gateway side', (status) => {
     expect(isGatewaySideUpstreamStatus(status)).toBe(true);
   });
 
   it.each([400, 404, 409, 413, 422])('counts %i as the client side', (status) => {
     expect(isGatewaySideUpstreamStatus(status)).toBe(false);
+  });
+});
+
+describe('an upstream 408', () => {
+  it("is the provider's time-out (502 upstream_timeout), never relayed as the client's own slow request", async () => {
+    const error = await upstreamFailureToGatewayError(jsonError(408, { error: { message: 'Request timed out.', type: 'timeout' } }), 'acme', undefined);
+    expect(error.status).toBe(502);
+    expect(error.code).toBe('upstream_timeout');
+    expect(error.message).toBe('Provider "acme" timed out (HTTP 408): Request timed out.');
   });
 });
 
