@@ -5,14 +5,21 @@ import { GatewayError } from './errors.ts';
 export const SORTS_BY_PRICE_ONLY = 'the gateway sorts by "price" only; it measures no throughput or latency to sort by';
 
 /**
+ * Provider names as the gateway knows them: lowercase (project-config.ts). OpenRouter takes its providers'
+ * display names as well as their slugs (`"order": ["Anthropic", "OpenAI"]`, as aider's and LangChain's
+ * guides write them); matched as written, `ignore: ["OpenAI"]` would still route to "openai".
+ */
+const providerNamesSchema = z.array(z.string().min(1).transform((name) => name.toLowerCase())).optional();
+
+/**
  * The `provider` object of a request, with the fields OpenRouter users know. Unknown fields are refused
  * by name: a preference silently ignored would route somewhere the client did not intend.
  */
 export const providerPreferencesSchema = z.strictObject({
-  order: z.array(z.string().min(1)).optional(),
+  order: providerNamesSchema,
   allow_fallbacks: z.boolean().optional(),
-  only: z.array(z.string().min(1)).optional(),
-  ignore: z.array(z.string().min(1)).optional(),
+  only: providerNamesSchema,
+  ignore: providerNamesSchema,
   // OpenRouter's "throughput" and "latency" need measurements the gateway does not keep: refused, and said so.
   sort: z
     .union([z.literal('price'), z.strictObject({ by: z.literal('price'), partition: z.string().optional() })], {

@@ -31,6 +31,14 @@ describe('parseProviderPreferences', () => {
     expect(parseProviderPreferences({ sort: 'price' })).toEqual({ sort: 'price' });
   });
 
+  it('reads provider names whatever their letter case, as OpenRouter takes its display names ("OpenAI")', () => {
+    expect(parseProviderPreferences({ order: ['Anthropic', 'OpenAI'], only: ['Together'], ignore: ['GROQ'] })).toEqual({
+      order: ['anthropic', 'openai'],
+      only: ['together'],
+      ignore: ['groq'],
+    });
+  });
+
   it.each([
     [{ zdr: true }, 'provider.zdr'],
     [{ order: ['openai'], data_collection: 'deny' }, 'provider.data_collection'],
