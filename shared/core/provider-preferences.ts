@@ -4,6 +4,8 @@ import { GatewayError } from './errors.ts';
 /** Why only a sort by price is offered, for every way a request asks for another. */
 export const SORTS_BY_PRICE_ONLY = 'the gateway sorts by "price" only; it measures no throughput or latency to sort by';
 
+const DATA_COLLECTION_DENY_REFUSED = 'the gateway knows no provider\'s data-retention policy, so it cannot route by it: only "allow" (the default) is accepted';
+
 /**
  * Provider names as the gateway knows them: lowercase (project-config.ts). OpenRouter takes its providers'
  * display names as well as their slugs (`"order": ["Anthropic", "OpenAI"]`, as aider's and LangChain's
@@ -29,6 +31,9 @@ export const providerPreferencesSchema = z.strictObject({
   /** USD per million tokens. */
   max_price: z.strictObject({ prompt: z.number().nonnegative().optional(), completion: z.number().nonnegative().optional() }).optional(),
   require_parameters: z.boolean().optional(),
+  // OpenRouter's default, which asks for nothing: accepted. The gateway knows no provider's data policy, so
+  // it could not keep to "deny": refused, and said so, rather than routed as if it had.
+  data_collection: z.literal('allow', { error: DATA_COLLECTION_DENY_REFUSED }).optional(),
 });
 export type ProviderPreferences = z.infer<typeof providerPreferencesSchema>;
 
@@ -41,7 +46,7 @@ export function parseProviderPreferences(value: unknown): ProviderPreferences {
   const path = ['provider', ...(issue?.path ?? []).map(String)].join('.');
   const message =
     issue?.code === 'unrecognized_keys'
-      ? `Unknown field "${path}.${String(keys[0])}" in the provider preferences; supported: order, allow_fallbacks, only, ignore, sort ("price"), max_price {prompt, completion}, require_parameters.`
+      ? `Unknown field "${path}.${String(keys[0])}" in the provider preferences; supported: order, allow_fallbacks, only, ignore, sort ("price"), max_price {prompt, completion}, require_parameters, data_collection ("allow").`
       : `Invalid field "${path}": ${issue?.message ?? 'invalid value'}.`;
   throw new GatewayError('invalid_request', message, {
     code: 'invalid_provider_preferences',

@@ -41,7 +41,6 @@ describe('parseProviderPreferences', () => {
 
   it.each([
     [{ zdr: true }, 'provider.zdr'],
-    [{ order: ['openai'], data_collection: 'deny' }, 'provider.data_collection'],
     [{ max_price: { prompt: 1, image: 2 } }, 'provider.max_price.image'],
   ])('refuses an unknown field with 400 naming it (%j)', (value, field) => {
     const error = refusal(value);
@@ -49,6 +48,14 @@ describe('parseProviderPreferences', () => {
     expect(error.code).toBe('invalid_provider_preferences');
     expect(error.param).toBe(field);
     expect(error.message).toContain(`Unknown field "${field}"`);
+  });
+
+  it('accepts data_collection "allow", OpenRouter\'s default that asks for nothing, and refuses "deny" it could not keep, saying why', () => {
+    expect(parseProviderPreferences({ order: ['openai'], data_collection: 'allow' })).toEqual({ order: ['openai'], data_collection: 'allow' });
+    const error = refusal({ order: ['openai'], data_collection: 'deny' });
+    expect(error.status).toBe(400);
+    expect(error.param).toBe('provider.data_collection');
+    expect(error.message).toContain('only "allow" (the default) is accepted');
   });
 
   it.each(['throughput', 'latency', { by: 'throughput' }, { by: 'latency', partition: 'none' }])(
