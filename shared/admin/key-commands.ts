@@ -1,3 +1,4 @@
+import { describeActor, type AuditActor } from '../core/audit-entry.ts';
 import { GatewayError } from '../core/errors.ts';
 import { describeKey } from '../core/key-record.ts';
 import { generateKeyId, generateProjectKey, hashProjectKey, projectKeyHint } from '../core/project-keys.ts';
@@ -46,12 +47,13 @@ export async function revokeKey(services: AdminServices, command: Command<'key.r
 /**
  * Renames, disables or enables a key, or changes its rate limit or tool-bridge allowlists: at once in this
  * process, within the key cache's lifetime elsewhere. A revoked key is refused (409 key_revoked): revocation
- * is for good, and an answer of success would suggest the key works again.
+ * is for good, and an answer of success would suggest the key works again. A disabled key remembers who
+ * disabled it (`actor`), so the console lets a member enable only a key they disabled themselves.
  */
-export async function updateKey(services: AdminServices, command: Command<'key.update'>) {
+export async function updateKey(services: AdminServices, command: Command<'key.update'>, actor: AuditActor) {
   const updated = await services.keys.update(command.projectId, command.keyId, {
     ...(command.name !== undefined ? { name: command.name } : {}),
-    ...(command.enabled !== undefined ? { disabled: !command.enabled } : {}),
+    ...(command.enabled !== undefined ? { disabled: !command.enabled, ...(command.enabled ? {} : { disabledBy: describeActor(actor) }) } : {}),
     ...(command.rpm !== undefined ? { rpm: command.rpm === 'none' ? null : command.rpm } : {}),
     ...(command.mcpServers !== undefined ? { mcpServers: command.mcpServers === 'all' ? null : command.mcpServers } : {}),
     ...(command.mcpTools !== undefined ? { mcpTools: command.mcpTools === 'all' ? null : command.mcpTools } : {}),

@@ -12,7 +12,7 @@ import { listProviders, removeProvider, setProvider } from './provider-commands.
 import { listOrgRates, setOrgRate } from './ratecard-commands.ts';
 import { ShownAfterChange } from './shown-after-change.ts';
 
-async function execute(services: AdminServices, command: AdminCommand): Promise<unknown> {
+async function execute(services: AdminServices, command: AdminCommand, actor: AuditActor): Promise<unknown> {
   switch (command.command) {
     case 'project.create':
       return createProject(services, command);
@@ -45,7 +45,7 @@ async function execute(services: AdminServices, command: AdminCommand): Promise<
     case 'key.revoke':
       return revokeKey(services, command);
     case 'key.update':
-      return updateKey(services, command);
+      return updateKey(services, command, actor);
     case 'mcp.add':
       return addMcpServer(services, command);
     case 'mcp.list':
@@ -79,7 +79,7 @@ export async function runAdminCommand(services: AdminServices, event: unknown, a
   }
   let result: unknown;
   try {
-    result = await execute(services, parsed.data);
+    result = await execute(services, parsed.data, actor);
   } catch (thrown) {
     const error = toGatewayError(thrown);
     return { ok: false, error: { status: error.status, code: error.code, message: describeAdminError(error) } };

@@ -11,20 +11,33 @@ async function visibleKeys({ params, role, identity, run }: ConsoleRouteContext)
   return role === 'owner' ? keys : keys.filter((key) => key.member === identity.member);
 }
 
-/** An owner may change any key of the project; a member only the member keys issued to them. */
-async function requireOwnKeyUnlessOwner(context: ConsoleRouteContext, action: string): Promise<void> {
-  if (context.role === 'owner' || (await visibleKeys(context)).some((key) => key.id === context.params.keyId)) return;
+/**
+ * An owner may change any key of the project; a member only the member keys issued to them. Answers the
+ * key as the member sees it (undefined for an owner, who needs no further check).
+ */
+async function requireOwnKeyUnlessOwner(context: ConsoleRouteContext, action: string): Promise<KeyView | undefined> {
+  if (context.role === 'owner') return undefined;
+  const key = (await visibleKeys(context)).find((visible) => visible.id === context.params.keyId);
+  if (key) return key;
   throw new GatewayError('permission', `Members can ${action} only their own keys.`, { code: 'not_your_key' });
 }
 
-/** Disables or enables a key (`key update --enabled off|on`): a disabled key is refused until enabled again. */
+/**
+ * Disables or enables a key (`key update --enabled off|on`): a disabled key is refused until enabled again.
+ * A member enables only a key they disabled themselves: one an owner (or the admin CLI) disabled stays
+ * disabled until an owner enables it, or disabling a member's key would stop nobody.
+ */
 function enableRoute(action: 'disable' | 'enable'): ConsoleRoute {
   return {
     method: 'POST',
     path: `/projects/:projectId/keys/:keyId/${action}`,
     access: 'member',
     async handle(context) {
-      await requireOwnKeyUnlessOwner(context, action);
+      const membersKey = await requireOwnKeyUnlessOwner(context, action);
+      if (action === 'enable' && membersKey?.status === 'disabled' && membersKey.disabled_by !== context.identity.member) {
+        const by = membersKey.disabled_by ?? 'someone else';
+        throw new GatewayError('permission', `The key was disabled by ${by}; only an owner of the project can enable it.`, { code: 'disabled_by_other' });
+      }
       const { params, run } = context;
       return consoleJson(200, await run({ command: 'key.update', projectId: params.projectId, keyId: params.keyId, enabled: action === 'enable' }));
     },

@@ -11,6 +11,8 @@ export const keyRecordSchema = z.object({
   revokedAt: z.string().optional(),
   /** A disabled key is refused with 403 until enabled again (revocation, 401, is final). */
   disabled: z.boolean().optional(),
+  /** Who disabled it (a console member's id, or "admin CLI"): a member may enable again only a key they disabled. */
+  disabledBy: z.string().optional(),
   /** The project member the key was issued to; removing the member refuses their keys. */
   member: z.string().optional(),
   /** Requests per minute allowed to this key. */
@@ -34,6 +36,7 @@ export function describeKey(record: KeyRecord) {
     created_at: record.createdAt,
     revoked_at: record.revokedAt ?? null,
     status: record.revokedAt ? 'revoked' : record.disabled ? 'disabled' : 'active',
+    disabled_by: record.disabled ? (record.disabledBy ?? null) : null,
     member: record.member ?? null,
     rpm: record.rpm ?? null,
     last_used_at: record.lastUsedAt ?? null,

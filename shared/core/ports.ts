@@ -28,6 +28,8 @@ export interface KeyStore {
 export interface KeyChanges {
   name?: string;
   disabled?: boolean;
+  /** Who disables the key (with `disabled: true`); enabling it forgets who had disabled it. */
+  disabledBy?: string;
   rpm?: number | null;
   /** The key's tool-bridge allowlists; `null` removes one (every server, every tool), `[]` allows nothing. */
   mcpServers?: string[] | null;

@@ -35,6 +35,7 @@ describe('runAdminCommand: project keys', () => {
       created_at: START_TIME,
       revoked_at: null,
       status: 'active',
+      disabled_by: null,
       member: null,
       rpm: null,
       last_used_at: null,
@@ -96,7 +97,7 @@ describe('runAdminCommand: project keys', () => {
       ['older', '2025-01-15T00:00:00.000Z'],
       ['newer', '2025-02-02T00:00:00.000Z'],
     ]);
-    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'hint', 'id', 'last_used_at', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
+    expect(Object.keys(listed.keys[0] ?? {}).sort()).toEqual(['created_at', 'disabled_by', 'hint', 'id', 'last_used_at', 'mcp_servers', 'mcp_tools', 'member', 'name', 'project_id', 'revoked_at', 'rpm', 'status']);
     const text = JSON.stringify(listed);
     for (const key of [newer.key, older.key]) {
       expect(text).not.toContain(key);
@@ -126,6 +127,7 @@ describe('runAdminCommand: project keys', () => {
         created_at: START_TIME,
         revoked_at: '2025-04-04T04:04:04.000Z',
         status: 'revoked',
+        disabled_by: null,
         member: null,
         rpm: null,
         last_used_at: null,
@@ -168,6 +170,17 @@ describe('runAdminCommand: project keys', () => {
     }
     const listed = await admin.ok<{ keys: KeyView[] }>({ command: 'key.list', projectId: 'named' });
     expect(listed.keys.map((key) => key.name)).toEqual(['n'.repeat(200)]);
+  });
+
+  it('remembers who disabled a key until it is enabled again', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'paused' });
+    const created = await createKey('paused');
+
+    const disabled = await admin.ok<KeyView>({ command: 'key.update', projectId: 'paused', keyId: created.id, enabled: false });
+    expect(disabled).toMatchObject({ status: 'disabled', disabled_by: 'admin CLI' });
+    const enabled = await admin.ok<KeyView>({ command: 'key.update', projectId: 'paused', keyId: created.id, enabled: true });
+    expect(enabled).toMatchObject({ status: 'active', disabled_by: null });
+    expect((await admin.keys.findByHash(sha256(created.key)))?.disabledBy).toBeUndefined();
   });
 
   it('refuses to change a revoked key (409 key_revoked): it stays revoked and unchanged, and the audit trail records nothing', async () => {

@@ -7,6 +7,7 @@ interface KeyView {
   name: string;
   member: string | null;
   status: string;
+  disabled_by?: string | null;
   key?: string;
 }
 
@@ -118,6 +119,20 @@ describe('the console API', () => {
     const afterRevocation = await consoleApi.call('POST', `/projects/acme/keys/${ownersKey.id}/enable`, { token: owner });
     expect(afterRevocation.status).toBe(409);
     expect(afterRevocation.json.error?.code).toBe('key_revoked');
+  });
+
+  it('keeps a member key an owner disabled disabled until an owner enables it: its member cannot undo it', async () => {
+    const membersKey = (await consoleApi.call('POST', '/projects/acme/keys', { token: member, body: { name: 'laptop' } })).json as unknown as KeyView;
+    expect((await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/disable`, { token: owner })).json).toMatchObject({ status: 'disabled', disabled_by: 'olivia@example.com' });
+
+    const refused = await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/enable`, { token: member });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toEqual({ code: 'disabled_by_other', message: 'The key was disabled by olivia@example.com; only an owner of the project can enable it.' });
+    const seenByMember = (await consoleApi.call('GET', '/projects/acme/keys', { token: member })).json.keys as KeyView[];
+    expect(seenByMember.find((key) => key.id === membersKey.id)?.status).toBe('disabled');
+
+    const enabled = (await consoleApi.call('POST', `/projects/acme/keys/${membersKey.id}/enable`, { token: owner })).json;
+    expect(enabled).toMatchObject({ status: 'active', disabled_by: null });
   });
 
   it('lets only owners change models, providers and members', async () => {

@@ -111,6 +111,24 @@ if (!chromiumAvailability.available) {
       expect((await ask()).choices[0]?.message.content).toContain('Still allowed?');
     });
 
+    it('offers a member no Enable for their key an owner disabled, and names who did', async () => {
+      await page.evaluate(() => (location.hash = '#/projects/acme/keys'));
+      await page.getByLabel('Name of the new key').fill('member tablet');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await expect.poll(() => page.locator('#new-key-secret').count()).toBe(1);
+      await page.getByRole('button', { name: 'Done' }).click();
+      const keys = await gateway.admin<{ keys: { id: string; name: string }[] }>({ command: 'key.list', projectId: 'acme' });
+      const tablet = keys.keys.find((key) => key.name === 'member tablet');
+      await gateway.admin({ command: 'key.update', projectId: 'acme', keyId: tablet?.id, enabled: false });
+
+      await page.evaluate(() => (location.hash = '#/projects/acme'));
+      await page.evaluate(() => (location.hash = '#/projects/acme/keys'));
+      const row = page.getByRole('row', { name: /member tablet/ });
+      await expect.poll(async () => (await row.textContent()) ?? '').toContain('disabled by admin CLI');
+      expect(await page.getByRole('button', { name: /Enable the key member tablet/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /Revoke the key member tablet/ }).count()).toBe(1);
+    });
+
     it('signs the top bar out too when the session ends in the middle of use', async () => {
       await page.evaluate(() => (location.hash = '#/projects/acme'));
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Acme' }).count()).toBe(1);

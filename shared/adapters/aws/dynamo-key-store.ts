@@ -62,6 +62,11 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     if (changes.disabled !== undefined) {
       sets.push('disabled = :disabled');
       values[':disabled'] = changes.disabled;
+      if (!changes.disabled) removes.push('disabledBy');
+      else if (changes.disabledBy !== undefined) {
+        sets.push('disabledBy = :disabledBy');
+        values[':disabledBy'] = changes.disabledBy;
+      }
     }
     if (changes.rpm === null) removes.push('rpm');
     else if (changes.rpm !== undefined) {

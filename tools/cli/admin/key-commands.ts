@@ -2,7 +2,7 @@ import { projectIdArgument, type CliCommand } from './cli-command.ts';
 import { allowlist, onOff, positiveInteger, positiveIntegerOrNone, text } from './flag-values.ts';
 
 const keyIdArgument = { name: 'keyId', description: 'the key id, as key create and key list print it', field: 'keyId' };
-const KEY_FIELDS = 'id, project_id, name, hint, created_at, revoked_at, status, member, rpm, last_used_at, mcp_servers, mcp_tools';
+const KEY_FIELDS = 'id, project_id, name, hint, created_at, revoked_at, status, disabled_by, member, rpm, last_used_at, mcp_servers, mcp_tools';
 const KEY_VIEW = `{${KEY_FIELDS}}`;
 
 export const keyCommands: CliCommand[] = [
@@ -43,7 +43,7 @@ export const keyCommands: CliCommand[] = [
     arguments: [projectIdArgument, keyIdArgument],
     flags: [
       { name: '--name', value: 'NAME', description: 'a new label, at most 200 characters', field: 'name', parse: text },
-      { name: '--enabled', value: 'on|off', description: 'off refuses the key (403) until on again', field: 'enabled', parse: onOff },
+      { name: '--enabled', value: 'on|off', description: 'off refuses the key (403) until on again; disabled_by says who turned it off (in the console, a member may turn on only a key they turned off)', field: 'enabled', parse: onOff },
       { name: '--rpm', value: 'N|none', description: 'requests per minute for this key', field: 'rpm', parse: positiveIntegerOrNone },
       { name: '--mcp-servers', value: 'LIST|none|all', description: 'the MCP servers this key may reach, e.g. docs,tickets ("none": no server; "all": every one)', field: 'mcpServers', parse: allowlist },
       { name: '--mcp-tools', value: 'LIST|none|all', description: 'the bridged tools it may list and call, e.g. docs__search ("none": no tool; "all": every one)', field: 'mcpTools', parse: allowlist },

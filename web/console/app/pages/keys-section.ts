@@ -27,13 +27,16 @@ export async function renderKeysSection({ project, session, container }: Section
           { label: 'Created', cell: (key) => timeCell(key.created_at) },
           { label: 'Last used', cell: (key) => timeCell(key.last_used_at) },
           { label: 'Status', cell: (key) => h('span', { class: `badge ${key.status}` }, key.status) },
-          { label: 'Actions', cell: (key) => (key.status !== 'revoked' && (project.role === 'owner' || key.member === session.member) ? h('div', { class: 'row-actions' }, enableButton(key), revokeButton(key)) : '') },
+          { label: 'Actions', cell: (key) => (key.status !== 'revoked' && (project.role === 'owner' || key.member === session.member) ? h('div', { class: 'row-actions' }, mayEnableOrDisable(key) ? enableButton(key) : h('span', { class: 'muted' }, `disabled by ${key.disabled_by ?? 'an owner'}`), revokeButton(key)) : '') },
         ],
         newestFirst,
         project.role === 'owner' ? 'This project has no API keys yet.' : 'You have no API keys in this project yet.',
       ),
     );
   };
+
+  // A member enables only a key they disabled themselves; the API refuses the rest (disabled_by_other).
+  const mayEnableOrDisable = (key: Key) => project.role === 'owner' || key.status !== 'disabled' || key.disabled_by === session.member;
 
   // Reversible, so no confirmation: the key is refused (403) while disabled and works again once enabled.
   const enableButton = (key: Key) => {
