@@ -92,6 +92,7 @@ export async function readBeforeDeadline<T>(reading: Promise<T>, deadline: BodyD
   }
 }
 
+/** A time limit in words, exact: 1,500 ms is "1.5 s", not the "2 s" a rounding would tell. */
 export function describeDuration(milliseconds: number): string {
-  return milliseconds < 1000 ? `${milliseconds} ms` : `${Math.round(milliseconds / 1000)} s`;
+  return milliseconds < 1000 ? `${milliseconds} ms` : `${Number((milliseconds / 1000).toFixed(3))} s`;
 }
