@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { billedSeconds } from '../core/billed-units.ts';
+import { finishedVideoRecordId } from '../core/generation-view.ts';
 import { effectiveRate } from '../core/project-config.ts';
 import type { VideoJob } from '../core/ports.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
@@ -48,9 +48,4 @@ export async function billFinishedVideo(services: GatewayServices, admitted: Adm
     upstreamId: job.videoId,
     finishReason: 'completed',
   });
-}
-
-/** The record id of a video's completion: the same whoever records it, so the writer applies it once. */
-export function finishedVideoRecordId(videoId: string): string {
-  return `rec-${createHash('sha256').update(`video:${videoId}`).digest('hex').slice(0, 48)}`;
 }

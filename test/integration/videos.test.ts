@@ -94,8 +94,10 @@ describe('/v1/videos over plain HTTP', () => {
     expect(rows[0]).toMatchObject({ units_video_seconds: 8, id: 'video-bill' });
     // 8 seconds at 100,000 micro-USD.
     expect(Number(rows[0]?.cost_nanos)).toBe(800_000_000);
-    // The generation lookup of the request that created it shows the finished video now.
-    expect(await generationOf(gateway, key, 'video-bill')).toMatchObject({ billed_units: { video_seconds: 8 }, total_cost: 0.8 });
+    // The generation shows the whole video now, its request and its seconds, by request id and by video id alike.
+    const whole = { id: 'video-bill', upstream_id: video.id, billed_units: { requests: 1, video_seconds: 8 }, total_cost: 0.80001 };
+    expect(await generationOf(gateway, key, 'video-bill')).toMatchObject(whole);
+    expect(await generationOf(gateway, key, video.id)).toMatchObject(whole);
   });
 
   it('downloads the content as the provider sends it', async () => {

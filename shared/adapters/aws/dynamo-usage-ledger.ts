@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
+import { completingRecordId, generationView } from '../../core/generation-view.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
 import { answerAliasKey, generationKey, hasAnswerAlias, STORED_RESPONSE_OWNER, storedResponseKey } from './generation-keys.ts';
@@ -219,23 +220,26 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
   }
 
   /**
-   * A project's latest record for an id: a request id, else the id of an answer (through its alias). A
-   * request id wins over an answer id that happens to be the same; records written before aliases are
-   * found by their request id only.
+   * A project's generation for an id (generation-view.ts): a request id, else the id of an answer (through
+   * its alias). A request id wins over an answer id that happens to be the same; records written before
+   * aliases are found by their request id only. An aliased video creation is read with its finished record.
    */
   async findGeneration(projectId: string, id: string): Promise<UsageRecord | undefined> {
-    const byRequest = await this.latestRecord(generationKey(projectId, id));
-    if (byRequest) return byRequest;
+    const byRequest = await this.records(generationKey(projectId, id));
+    if (byRequest.length > 0) return generationView(byRequest);
     const aliases = await this.queryPartition(answerAliasKey(projectId, id));
     const alias = aliases.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
     if (!alias) return undefined;
-    return this.latestRecord(generationKey(projectId, String(alias.requestId)), String(alias.recordId));
+    const key = generationKey(projectId, String(alias.requestId));
+    const records = await this.records(key, String(alias.recordId));
+    const completingId = records[0] && completingRecordId(records[0]);
+    if (completingId) records.push(...(await this.records(key, completingId)));
+    return generationView(records, String(alias.recordId));
   }
 
-  /** The latest record of a partition (a reused X-Request-ID has several), or the one with `recordId`. */
-  private async latestRecord(key: string, recordId?: string): Promise<UsageRecord | undefined> {
-    const records = (await this.queryPartition(key, recordId)).map((item) => usageRecordSchema.parse(item));
-    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+  /** The records of a partition (a reused X-Request-ID has several), or the one with `recordId`. */
+  private async records(key: string, recordId?: string): Promise<UsageRecord[]> {
+    return (await this.queryPartition(key, recordId)).map((item) => usageRecordSchema.parse(item));
   }
 
   private async queryPartition(key: string, recordId?: string): Promise<Record<string, unknown>[]> {
