@@ -22,8 +22,11 @@ export interface EndpointApi {
   answerKind?(response: Response, streamed: boolean): AnswerKind;
   /** A JSON answer's usage (tokens and units), id and finish, in canonical terms. */
   readResponse(payload: Record<string, unknown>): CanonicalResponse;
-  /** The JSON answer as the client sees it; unless given, as sent, with `usage.cost` when injection is on. */
-  presentResponse?(text: string, payload: Record<string, unknown>, answer: CanonicalResponse & { usage: TokenUsage }, presentation: Presentation): string;
+  /**
+   * The JSON answer as the client sees it; unless given, as sent, with `usage.cost` when injection is on.
+   * With its content type when it is no longer JSON (a transcript asked for as text).
+   */
+  presentResponse?(text: string, payload: Record<string, unknown>, answer: CanonicalResponse & { usage: TokenUsage }, presentation: Presentation): string | { body: string; contentType: string };
   /** Reads an event stream's usage (for an API that streams). */
   createStreamReader?(): StreamReader;
   /** What the client sees of the stream; unless given, every event as sent, usage events with `cost` when injection is on. */
@@ -59,8 +62,9 @@ export function apiBridge(api: EndpointApi): Bridge {
     answerId: (upstreamId) => (api.native ? upstreamId : undefined),
     presentResponse({ text, payload, canonical, usage, upstreamContentType }, presentation) {
       const answer = { ...canonical, usage };
-      const body = api.presentResponse ? api.presentResponse(text, payload, answer, presentation) : presentWithUsageCost(text, payload, usage, presentation);
-      return { body, contentType: api.presentResponse && !api.native ? 'application/json' : upstreamContentType };
+      const shown = api.presentResponse ? api.presentResponse(text, payload, answer, presentation) : presentWithUsageCost(text, payload, usage, presentation);
+      if (typeof shown !== 'string') return shown;
+      return { body: shown, contentType: api.presentResponse && !api.native ? 'application/json' : upstreamContentType };
     },
     createStreamDecoder: createSseDecoder,
     createStreamReader: () => api.createStreamReader?.() ?? NOTHING_TO_READ,

@@ -16,6 +16,7 @@ const models = [
   { slug: 'openai/tts-1', kind: 'audio', characterMicrosPer1k: 15_000 },
   { slug: 'openai/whisper-1', kind: 'audio', audioSecondMicros: 100 },
   { slug: 'openai/gpt-4o-transcribe', kind: 'audio', inputMicrosPer1k: 2500, outputMicrosPer1k: 10_000 },
+  { slug: 'openai/gpt-4o-mini-transcribe-2025-03-20', kind: 'audio', inputMicrosPer1k: 2500, outputMicrosPer1k: 10_000 },
 ];
 
 beforeAll(async () => {
@@ -151,6 +152,29 @@ describe('POST /v1/audio/transcriptions through the openai SDK', () => {
     expect(record.total_cost).toBeCloseTo((122 * 2500 + 47 * 10_000) / 1e9, 12);
   });
 
+  it.each([
+    ['gpt-4o-transcribe', 'openai/gpt-4o-transcribe'],
+    ['gpt-4o-mini-transcribe-2025-03-20', 'openai/gpt-4o-mini-transcribe-2025-03-20'],
+  ])('asks %s for json when the client asks for text, answers the text as text and bills the tokens', async (upstreamModel, slug) => {
+    const recorded = readFixture('other/openai-audio-transcriptions-gpt4o-json-token-usage.json');
+    upstream.answerWith((_request, response) => sendJson(response, 200, recorded));
+    const requestId = `transcribe-text-${upstreamModel}`;
+    const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': requestId } });
+
+    const answer = await client.audio.transcriptions
+      .create({ model: slug, file: await toFile(makeWav(1), 'a.wav'), response_format: 'text' })
+      .withResponse();
+
+    expect(answer.data).toBe(`${(JSON.parse(recorded) as { text: string }).text}\n`);
+    expect(answer.response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const upload = await readUpload(upstream.received.at(-1)?.raw ?? Buffer.alloc(0), upstream.received.at(-1)?.headers['content-type']);
+    expect(upload.get('response_format')).toEqual(['json']);
+    expect(upload.get('model')).toEqual([upstreamModel]);
+    const record = await generationOf(gateway, key, requestId);
+    expect(record).toMatchObject({ tokens_prompt: 122, tokens_completion: 47, estimated: false });
+    expect(record.total_cost).toBeCloseTo((122 * 2500 + 47 * 10_000) / 1e9, 12);
+  });
+
   it('relays a text or subtitle transcript byte for byte, billing the seconds up to its last cue', async () => {
     const srt = '1\n00:00:00,000 --> 00:00:04,200\nGalileo was an American robotic space program\n\n2\n00:00:04,200 --> 00:01:02,450\nthat studied the planet Jupiter.\n';
     upstream.answerWith((_request, response) => sendText(response, 'text/plain; charset=utf-8', srt));
@@ -162,6 +186,9 @@ describe('POST /v1/audio/transcriptions through the openai SDK', () => {
     upstream.answerWith((_request, response) => sendText(response, 'text/plain; charset=utf-8', 'Plain words.\n'));
     const text = await client.audio.transcriptions.create({ model: 'openai/whisper-1', file: await toFile(makeWav(4), 'a.wav'), response_format: 'text' });
     expect(text).toBe('Plain words.\n');
+    // whisper-1 is asked for the format the client asked for: it bills seconds, which a text answer is metered by.
+    const upload = await readUpload(upstream.received.at(-1)?.raw ?? Buffer.alloc(0), upstream.received.at(-1)?.headers['content-type']);
+    expect(upload.get('response_format')).toEqual(['text']);
   });
 
   it.each([
@@ -189,12 +216,14 @@ describe('POST /v1/audio/transcriptions through the openai SDK', () => {
     ];
     upstream.answerWith((_request, response) => sendSse(response, events, 0));
     const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': 'transcribe-stream' } });
-    const stream = await client.audio.transcriptions.create({ model: 'openai/gpt-4o-transcribe', file: await toFile(makeWav(1), 'a.wav'), stream: true });
+    const stream = await client.audio.transcriptions.create({ model: 'openai/gpt-4o-transcribe', file: await toFile(makeWav(1), 'a.wav'), stream: true, response_format: 'text' });
     const seen: string[] = [];
     for await (const event of stream) seen.push(event.type);
     expect(seen).toEqual(['transcript.text.delta', 'transcript.text.delta', 'transcript.text.done']);
     const upload = await readUpload(upstream.received.at(-1)?.raw ?? Buffer.alloc(0), upstream.received.at(-1)?.headers['content-type']);
     expect(upload.get('stream')).toEqual(['true']);
+    // A stream's events report the tokens: its format is left as asked.
+    expect(upload.get('response_format')).toEqual(['text']);
     expect(await generationOf(gateway, key, 'transcribe-stream')).toMatchObject({ streamed: true, tokens_prompt: 30, tokens_completion: 4 });
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { subtitleEndSeconds, wavDurationSeconds } from '../../shared/protocols/openai-audio/audio-duration.ts';
 import { readAudioSeconds, readAudioTokenUsage } from '../../shared/protocols/openai-audio/audio-usage.ts';
+import { presentTextTranscript, withMeteredFormat } from '../../shared/protocols/openai-audio/text-transcript.ts';
+import type { FormRequest } from '../../shared/protocols/form-request.ts';
 import { makeWav } from '../support/binary-files.ts';
 import { readFixture } from '../support/fixtures.ts';
 
@@ -47,5 +49,40 @@ describe('audio usage', () => {
     expect(readAudioSeconds(payload)).toEqual({ audioSeconds: 37 });
     expect(readAudioSeconds({ duration: 36.2 })).toEqual({ audioSeconds: 37 });
     expect(readAudioSeconds({ text: 'x' })).toBeUndefined();
+  });
+});
+
+describe('withMeteredFormat', () => {
+  const transcription = (fields: Record<string, string>, stream = false): FormRequest => ({
+    model: 'openai/x',
+    stream,
+    form: { parts: Object.entries(fields).map(([name, value]) => ({ kind: 'field' as const, name, value })) },
+  });
+  const formatOf = (request: FormRequest) => request.form.parts.find((part) => part.name === 'response_format');
+
+  it('asks a gpt-4o transcribe model (or a dated snapshot) for json when the client asks for text', () => {
+    for (const model of ['gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'gpt-4o-mini-transcribe-2025-12-15']) {
+      expect(formatOf(withMeteredFormat(transcription({ response_format: 'text', language: 'en' }), model))).toMatchObject({ value: 'json' });
+    }
+  });
+
+  it('leaves whisper-1, the diarizing model, other formats and streams as asked', () => {
+    const text = transcription({ response_format: 'text' });
+    expect(withMeteredFormat(text, 'whisper-1')).toBe(text);
+    expect(withMeteredFormat(text, 'gpt-4o-transcribe-diarize')).toBe(text);
+    const json = transcription({ response_format: 'json' });
+    expect(withMeteredFormat(json, 'gpt-4o-transcribe')).toBe(json);
+    const streamed = transcription({ response_format: 'text' }, true);
+    expect(withMeteredFormat(streamed, 'gpt-4o-transcribe')).toBe(streamed);
+  });
+});
+
+describe('presentTextTranscript', () => {
+  it("shows a JSON transcript's text as OpenAI's text answer", () => {
+    expect(presentTextTranscript({ text: 'Hello world.', usage: {} })).toEqual({ body: 'Hello world.\n', contentType: 'text/plain; charset=utf-8' });
+  });
+
+  it('shows nothing of an answer without text (relayed as it came)', () => {
+    expect(presentTextTranscript({ error: 'x' })).toBeUndefined();
   });
 });

@@ -7,9 +7,11 @@ import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { BytesMeter } from '../bridge.ts';
 import type { EndpointApi } from '../api-bridge.ts';
 import { formUpstreamRequest, type FormRequest } from '../form-request.ts';
+import { presentWithUsageCost } from '../usage-cost.ts';
 import type { StreamReader } from '../wire-protocol.ts';
 import { subtitleEndSeconds } from './audio-duration.ts';
 import { readAudioSeconds, readAudioTokenUsage } from './audio-usage.ts';
+import { asksForTextTranscript, presentTextTranscript, withMeteredFormat } from './text-transcript.ts';
 import { uploadedAudioSeconds } from './transcription-request.ts';
 
 /** A transcript longer than this is not kept whole for metering (its end is what tells the duration). */
@@ -21,19 +23,23 @@ const MAX_TRANSCRIPT_KEPT = 1024 * 1024;
  * for: JSON (json, verbose_json, diarized_json), text (text, srt, vtt; relayed byte for byte), or events
  * (`stream: true` on models that stream). Billed by tokens where the model reports them, else by seconds of
  * audio: as reported, else the last subtitle cue's end, else the uploaded file's duration (WAV, FLAC, Ogg,
- * MP4/M4A, MP3).
+ * MP4/M4A, MP3). A text transcript of a gpt-4o transcribe model is asked for as json, for its tokens, and
+ * shown as text (text-transcript.ts).
  */
 export function transcriptionApi(operation: 'transcriptions' | 'translations', request: FormRequest): EndpointApi {
   const fallbackSeconds = () => uploadedAudioSeconds(request);
+  const textAsked = asksForTextTranscript(request);
   return {
     native: true,
-    request: (body, upstreamModel) => formUpstreamRequest(`/audio/${operation}`, body, upstreamModel),
+    request: (body, upstreamModel) => formUpstreamRequest(`/audio/${operation}`, withMeteredFormat(body as FormRequest, upstreamModel), upstreamModel),
     answerKind(response, streamed) {
       const type = response.headers.get('content-type') ?? '';
       if (type.startsWith('text/event-stream')) return streamed ? 'stream' : 'bytes';
       return /json/.test(type) ? 'json' : 'bytes';
     },
     readResponse: (payload) => readTranscript(payload, fallbackSeconds),
+    presentResponse: (text, payload, answer, presentation) =>
+      (textAsked ? presentTextTranscript(payload) : undefined) ?? presentWithUsageCost(text, payload, answer.usage, presentation),
     createBytesMeter: () => transcriptMeter(fallbackSeconds),
     createStreamReader: createTranscriptStreamReader,
   };
