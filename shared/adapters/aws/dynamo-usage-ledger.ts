@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import { completingRecordId, generationView } from '../../core/generation-view.ts';
 import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
@@ -242,16 +242,20 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
     return (await this.queryPartition(key, recordId)).map((item) => usageRecordSchema.parse(item));
   }
 
+  /** Every item of a partition, page after page: a request id reused often enough fills more than a page (1 MB). */
   private async queryPartition(key: string, recordId?: string): Promise<Record<string, unknown>[]> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
+    const items: Record<string, unknown>[] = [];
+    const pages = paginateQuery(
+      { client: this.client },
+      {
         TableName: this.tables.generations,
         KeyConditionExpression: recordId === undefined ? 'generationKey = :key' : 'generationKey = :key AND recordId = :recordId',
         ExpressionAttributeValues: { ':key': key, ...(recordId === undefined ? {} : { ':recordId': recordId }) },
         ConsistentRead: true,
-      }),
+      },
     );
-    return Items ?? [];
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    return items;
   }
 
   /**

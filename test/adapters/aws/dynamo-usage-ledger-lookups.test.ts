@@ -43,6 +43,17 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
       await expect(ledger.findGeneration('acme', 'req-reused')).resolves.toEqual(latest);
     });
 
+    it('reads every page of a reused request id, so the latest record on a later page is the one found', async () => {
+      const shared = { projectId: 'acme', requestId: 'req-paged' };
+      const early = sampleRecord({ ...shared, createdAt: '2025-03-01T10:00:00.000Z' });
+      const latest = sampleRecord({ ...shared, createdAt: '2025-03-03T08:00:00.000Z' });
+      const pageEnd = { generationKey: 'acme#req-paged', recordId: early.recordId };
+      dynamo.on(QueryCommand).resolvesOnce({ Items: [early], LastEvaluatedKey: pageEnd }).resolvesOnce({ Items: [latest] });
+
+      await expect(ledger.findGeneration('acme', 'req-paged')).resolves.toEqual(latest);
+      expect(dynamo.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual(pageEnd);
+    });
+
     it('answers undefined when no generation has the request id', async () => {
       dynamo.on(QueryCommand).resolves({ Items: [] });
 
