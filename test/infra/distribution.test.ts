@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GatewayWebAcl } from '../../infra/constructs/gateway-web-acl.ts';
 import { routeGroups, validateRouteGroups } from '../../shared/http/route-groups.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
-import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+import { logicalId, resourcesOfType, SYNTHESIS_TIMEOUT_MS, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 interface Origin {
   Id: string;
@@ -37,14 +37,14 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let plain: SynthesizedGateway;
 let customised: SynthesizedGateway;
-// Two stacks synthesized: beyond the 30 s hook default on a busy machine.
+// Two stacks synthesized: twice the time of one.
 beforeAll(() => {
   plain = synthesizeGateway();
   customised = synthesizeGateway({
     customDomain: { domainName: 'gateway.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
     waf: {},
   });
-}, 120_000);
+}, 2 * SYNTHESIS_TIMEOUT_MS);
 
 describe('the CloudFront distribution', () => {
   it('sends every other path to the OpenAI function URL: all methods, nothing cached, viewer headers but Host forwarded', () => {

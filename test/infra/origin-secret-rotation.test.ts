@@ -15,7 +15,7 @@ import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-err
 import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';
 import { rotateOriginSecret } from '../../tools/cli/rotate-origin-secret.ts';
 import { functionUrlEvent } from '../support/handler-invocation.ts';
-import { synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+import { SYNTHESIS_TIMEOUT_MS, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 /** Secrets Manager's versions and staging labels for one secret, as PutSecretValue moves them. */
 class SecretVersions {
@@ -108,5 +108,5 @@ describe('rotating the origin secret as docs/decisions/origin-secret.md says', (
     vi.advanceTimersByTime(ORIGIN_SECRET_TIMING.graceMs);
     expect(await request(oldValue)).toBe(403);
     expect(await request(newValue)).toBe(200);
-  }, 120_000);
+  }, SYNTHESIS_TIMEOUT_MS);
 });

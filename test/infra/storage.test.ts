@@ -10,7 +10,7 @@ import {
 import { athenaQueryDescription, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
 import { PARQUET_SERDE, USAGE_DATABASE_NAME, USAGE_TABLE_NAME, usageTableColumns } from '../../shared/usage-writer/usage-table.ts';
 import { README_FILE } from '../../tools/cli/cli-reference-files.ts';
-import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
+import { logicalId, resourcesOfType, SYNTHESIS_TIMEOUT_MS, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 let gateway: SynthesizedGateway;
 beforeAll(() => {
@@ -61,7 +61,7 @@ describe('DynamoDB tables', () => {
     for (const table of Object.values(disposable.template.findResources(TABLE))) {
       expect(table.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
     }
-  });
+  }, SYNTHESIS_TIMEOUT_MS);
 });
 
 describe('usage queue', () => {

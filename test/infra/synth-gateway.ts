@@ -19,6 +19,12 @@ export interface SynthesizedGateway {
 export const TEST_ENV = { account: '123456789012', region: 'us-east-1' };
 
 /**
+ * What a test that synthesizes a stack is given: bundling nine functions takes 15–25 s on a busy 2-core
+ * machine, beyond vitest's 20 s a test (vitest.config.ts gives hooks as long).
+ */
+export const SYNTHESIS_TIMEOUT_MS = 120_000;
+
+/**
  * Synthesizes the gateway as `cdk synth` does (cdk.json's context, real bundling), once per call: call it
  * in `beforeAll`. Bundling runs esbuild three times, so each test file synthesizes as few stacks as it can.
  */

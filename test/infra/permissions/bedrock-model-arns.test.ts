@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { bedrockModelArns } from '../../../infra/permissions/bedrock-model-arns.ts';
 import { statementsOfFunction, resourcesOf, actionsOf } from '../iam-statements.ts';
-import { synthesizeGateway, TEST_ENV } from '../synth-gateway.ts';
+import { SYNTHESIS_TIMEOUT_MS, synthesizeGateway, TEST_ENV } from '../synth-gateway.ts';
 
 /** The ARNs as the template holds them, resolved for a stack in TEST_ENV. */
 function arnsFor(models: string[], regions?: string[]): string[] {
@@ -58,5 +58,5 @@ describe('a gateway whose settings ask for every Bedrock model', () => {
     expect(bedrockStatements('RouteGroupmcp')).toEqual([]);
     const report = new AwsSolutionsChecks(gateway.app).validateScope(gateway.app);
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
-  });
+  }, SYNTHESIS_TIMEOUT_MS);
 });
