@@ -113,7 +113,7 @@ export async function tryTargets<Answer = never>(
       const { response, apiKey } = await callProvider(services, options.projectId, target.provider, request, Math.min(options.firstByteTimeoutMs, remainingMs), exchange);
       if (response.ok) served = { target, response, apiKey, failures, abort };
       else {
-        // An error body is bounded by the request's deadline as any body is: one that never ends is a time-out.
+        // An error body is bounded by the request's deadline as every body is: one that never ends is a time-out.
         const read = await readBeforeDeadline(readUpstreamErrorAnswer(response, apiKey), { remainingMs: options.deadlineAt - services.clock.now(), provider, abort });
         const answer = request.interpretError?.(read) ?? read;
         if (!isGatewaySideUpstreamStatus(answer.status)) return { target, response, apiKey, failures, abort, rejection: answer };

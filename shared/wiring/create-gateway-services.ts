@@ -3,7 +3,7 @@ import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credent
 import { CoolDown } from '../core/cool-down.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsCredentialSource, GenerationLookup, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
-import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
+import type { UsageLedgerTables } from '../adapters/aws/dynamo-generation-lookup.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import { createConfigCaches, type ConfigCaches } from '../pipeline/config-caches.ts';
 import type { GatewayServices, MalformedUpstreamEvent } from '../pipeline/gateway-services.ts';

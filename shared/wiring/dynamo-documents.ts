@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
-import type { UsageLedgerTables } from '../adapters/aws/dynamo-usage-ledger.ts';
+import type { UsageLedgerTables } from '../adapters/aws/dynamo-generation-lookup.ts';
 import { awsClientConfig } from './aws-client-config.ts';
 
 /**

@@ -1,19 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { paginateQuery, TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
-import { completingRecordId, generationView } from '../../core/generation-view.ts';
-import type { GenerationLookup, LedgerOutcome, StoredResponseOwner, UsageLedger } from '../../core/ports.ts';
-import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
+import type { LedgerOutcome, UsageLedger } from '../../core/ports.ts';
+import type { UsageRecord } from '../../core/usage-record.ts';
+import { DynamoGenerationLookup, type UsageLedgerTables } from './dynamo-generation-lookup.ts';
 import { answerAliasKey, generationKey, hasAnswerAlias, STORED_RESPONSE_OWNER, storedResponseKey } from './generation-keys.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 import { cancelledByConflictOnly, retryOnConflict } from './transaction-conflicts.ts';
-
-export interface UsageLedgerTables {
-  generations: string;
-  projects: string;
-  /** How long generation records stay queryable through the API (the usage files keep them for good). */
-  retentionDays: number;
-}
 
 /** Told about a record whose response id another project owns: the record is applied, the id stays theirs. */
 export type ResponseIdTakenListener = (record: UsageRecord & { upstreamId: string }) => void;
@@ -63,16 +56,13 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
  * whatever another project's upstream answers later with the same id. A record whose answer carried an id
  * of its own (a `chatcmpl-…`, a translated `msg_…`) also writes an alias of that id in the same
  * transaction, keyed by project, answer id and record id: unconditional, since the record's own put already
- * refuses a redelivery.
+ * refuses a redelivery. What it wrote is read back through the lookups it extends (dynamo-generation-lookup.ts).
  */
-export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
-  private readonly client: DynamoDBDocumentClient;
-  private readonly tables: UsageLedgerTables;
+export class DynamoUsageLedger extends DynamoGenerationLookup implements UsageLedger {
   private readonly onResponseIdTaken: ResponseIdTakenListener;
 
   constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables, onResponseIdTaken: ResponseIdTakenListener = () => undefined) {
-    this.client = client;
-    this.tables = tables;
+    super(client, tables);
     this.onResponseIdTaken = onResponseIdTaken;
   }
 
@@ -217,56 +207,6 @@ export class DynamoUsageLedger implements UsageLedger, GenerationLookup {
       });
     }
     return { items, recordOfItem, claimOfItem, unclaimed };
-  }
-
-  /**
-   * A project's generation for an id (generation-view.ts): a request id, else the id of an answer (through
-   * its alias). A request id wins over an answer id that happens to be the same; records written before
-   * aliases are found by their request id only. An aliased video creation is read with its finished record.
-   */
-  async findGeneration(projectId: string, id: string): Promise<UsageRecord | undefined> {
-    const byRequest = await this.records(generationKey(projectId, id));
-    if (byRequest.length > 0) return generationView(byRequest);
-    const aliases = await this.queryPartition(answerAliasKey(projectId, id));
-    const alias = aliases.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(-1);
-    if (!alias) return undefined;
-    const key = generationKey(projectId, String(alias.requestId));
-    const records = await this.records(key, String(alias.recordId));
-    const completingId = records[0] && completingRecordId(records[0]);
-    if (completingId) records.push(...(await this.records(key, completingId)));
-    return generationView(records, String(alias.recordId));
-  }
-
-  /** The records of a partition (a reused X-Request-ID has several), or the one with `recordId`. */
-  private async records(key: string, recordId?: string): Promise<UsageRecord[]> {
-    return (await this.queryPartition(key, recordId)).map((item) => usageRecordSchema.parse(item));
-  }
-
-  /** Every item of a partition, page after page: a request id reused often enough fills more than a page (1 MB). */
-  private async queryPartition(key: string, recordId?: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    const pages = paginateQuery(
-      { client: this.client },
-      {
-        TableName: this.tables.generations,
-        KeyConditionExpression: recordId === undefined ? 'generationKey = :key' : 'generationKey = :key AND recordId = :recordId',
-        ExpressionAttributeValues: { ':key': key, ...(recordId === undefined ? {} : { ':recordId': recordId }) },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) items.push(...(page.Items ?? []));
-    return items;
-  }
-
-  /**
-   * The owner of a response id: the oldest owner item, so that an item written before owner puts became
-   * conditional (keyed by its record id, several per id) still wins over a later claim by another project.
-   */
-  async findStoredResponse(responseId: string): Promise<StoredResponseOwner | undefined> {
-    const owners = await this.queryPartition(storedResponseKey(responseId));
-    const owner = owners.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt))).at(0);
-    if (!owner) return undefined;
-    return { projectId: String(owner.projectId), provider: String(owner.provider), model: String(owner.model), requestId: String(owner.requestId) };
   }
 
   /** The alias of a record's answer id: the record it names, and when it was made (the latest alias wins). */
