@@ -14,21 +14,14 @@ import type { BenchResults } from './lib/results.ts';
 import { startBenchServices, SUT_CORE } from './lib/services.ts';
 import { checkPortkeyStreaming, measureWriter, profileGateway, waitForUsageRecords } from './lib/side-phases.ts';
 import { runStreamLoad, runStreamPhase, type StreamRunSpec } from './lib/stream-phase.ts';
+import { commandOrExit } from '../tools/command-line-outcome.ts';
 
 /**
  * `npm run bench [-- --quick] [-- --profile]`: what the gateway adds over calling the upstream directly,
  * next to a bare pipe proxy (the floor) and Portkey, plus streaming, memory, cold start and the usage
  * writer. Prints a report and writes bench/results/latest.json. See docs/performance.md.
  */
-const commandLine = parseBenchCommandLine(process.argv.slice(2));
-if (commandLine.kind === 'help') {
-  console.log(commandLine.text);
-  process.exit(0);
-}
-if (commandLine.kind === 'usage-error') {
-  console.error(commandLine.text);
-  process.exit(2);
-}
+const commandLine = commandOrExit(parseBenchCommandLine(process.argv.slice(2)));
 const plan = commandLine.plan;
 const startedAt = Date.now();
 const log = (line: string) => console.log(line);

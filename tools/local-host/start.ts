@@ -1,19 +1,12 @@
 import '../check-node-version.js';
+import { commandOrExit } from '../command-line-outcome.ts';
 import { describeHowToGetAKey } from './key-hint.ts';
 import { LocalHostError, SHUTDOWN_GRACE_MS, startLocalHost } from './local-host.ts';
 import { parseStartCommandLine } from './parse-start-command-line.ts';
 import { seedDemoProject } from './seed-demo.ts';
 
 /** `npm start`: the gateway on this machine, no AWS account needed. `-- --help` lists its options and settings. */
-const commandLine = parseStartCommandLine(process.argv.slice(2), process.env);
-if (commandLine.kind === 'help') {
-  console.log(commandLine.text);
-  process.exit(0);
-}
-if (commandLine.kind === 'usage-error') {
-  console.error(commandLine.text);
-  process.exit(2);
-}
+const commandLine = commandOrExit(parseStartCommandLine(process.argv.slice(2), process.env));
 const { settings } = commandLine;
 const { quiet } = settings;
 
