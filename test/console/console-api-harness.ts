@@ -73,3 +73,28 @@ export async function startConsoleApiHarness(): Promise<ConsoleApiHarness> {
     },
   };
 }
+
+/** The console API with the project "acme" (the mock model priced), its owner and member signed in, and someone outside it. */
+export interface AcmeConsole {
+  consoleApi: ConsoleApiHarness;
+  owner: string;
+  member: string;
+  outsider: string;
+}
+
+export async function startAcmeConsole(): Promise<AcmeConsole> {
+  const consoleApi = await startConsoleApiHarness();
+  const { admin } = consoleApi;
+  await admin.ok({ command: 'project.create', projectId: 'acme', name: 'Acme' });
+  await admin.ok({ command: 'project.create', projectId: 'secret-project' });
+  await admin.ok({ command: 'provider.set', projectId: 'acme', provider: 'mock' });
+  await admin.ok({ command: 'model.allow', projectId: 'acme', slug: 'mock/echo', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await admin.ok({ command: 'member.add', projectId: 'acme', member: 'olivia@example.com', role: 'owner' });
+  await admin.ok({ command: 'member.add', projectId: 'acme', member: 'max@example.com' });
+  return {
+    consoleApi,
+    owner: await consoleApi.signIn('olivia@example.com'),
+    member: await consoleApi.signIn('Max@Example.com'),
+    outsider: await consoleApi.signIn('eve@example.com'),
+  };
+}

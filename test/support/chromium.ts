@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -47,6 +48,23 @@ export async function ensureChromium(): Promise<ChromiumAvailability> {
     return { available: false, reason: `chromium could not be installed with apt-get: ${detail}` };
   }
   return existsSync(CHROMIUM_PATH) ? { available: true } : { available: false, reason: `apt-get ran but ${CHROMIUM_PATH} is still missing` };
+}
+
+/**
+ * Describes tests that drive the console in Chromium, installing it first. A machine where it cannot be
+ * installed fails one test saying why: it skips nothing.
+ */
+export async function describeInChromium(title: string, tests: () => void): Promise<void> {
+  const availability = await ensureChromium();
+  if (availability.available) {
+    describe(title, tests);
+    return;
+  }
+  describe(title, () => {
+    it('runs in Chromium, which the test set-up installs', () => {
+      expect.fail(`Chromium could not be installed: ${availability.reason}`);
+    });
+  });
 }
 
 export interface HeadlessChromium {
