@@ -3,13 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoUsageLedger } from '../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { FileUsageArchive } from '../shared/adapters/local/file-usage-archive.ts';
 import { usageRecordSchema, type UsageRecord } from '../shared/core/usage-record.ts';
 import { startEmbeddedStore } from '../tools/local-host/embedded-store.ts';
 import { processUsageBatch, type UsageWriterDeps } from '../shared/usage-writer/process-usage-batch.ts';
+import { embeddedStoreDocuments } from '../shared/wiring/dynamo-documents.ts';
 
 /**
  * Usage records per second through the writer (processUsageBatch with the real DynamoUsageLedger on the
@@ -95,8 +94,7 @@ async function run(deps: UsageWriterDeps, parallel: number): Promise<{ parallel:
 
 const dataDir = await mkdtemp(join(tmpdir(), 'gateway-bench-writer-'));
 const store = await startEmbeddedStore(join(dataDir, 'dynamodb'), TABLES);
-const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const documents = embeddedStoreDocuments(store.endpoint);
 const ledger = new DynamoUsageLedger(documents, { generations: TABLES.generations, projects: TABLES.projects, retentionDays: 90 });
 const archive = new FileUsageArchive(dataDir);
 let reported = 0;
@@ -111,7 +109,6 @@ try {
   const archiveOnly = await run({ ...deps, ledger: { recordAll: async (records) => records.map(() => 'applied' as const) } }, 1);
   console.log(JSON.stringify({ batchSize: spec.batchSize, results, ledgerOnly, archiveOnly, reportedFailures: reported }));
 } finally {
-  client.destroy();
   await store.close();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -56,8 +56,10 @@ export const runtimeConfigSchema = z.object({
   GATEWAY_ATHENA_WORKGROUP: z.string().min(1).optional(),
   GATEWAY_USAGE_DATABASE: z.string().min(1).default('model_gateway'),
   AWS_REGION: z.string().default('us-east-1'),
-  /** The AWS SDK's endpoint overrides, honoured by the usage queue's client too: SQS's own, else every service's. */
+  /** The AWS SDK's endpoint overrides, honoured by the gateway's own calls too: a service's own, else every service's. */
   AWS_ENDPOINT_URL_SQS: z.url().optional(),
+  AWS_ENDPOINT_URL_DYNAMODB: z.url().optional(),
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: z.url().optional(),
   AWS_ENDPOINT_URL: z.url().optional(),
   /** The structured logs' level (Powertools' own variable). */
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).default('INFO'),

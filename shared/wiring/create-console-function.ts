@@ -12,6 +12,7 @@ import { guardOrigin } from '../lambda/origin-secret.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import { awsClientConfig } from './aws-client-config.ts';
+import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { createAdminServices } from './create-admin-services.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';
@@ -39,10 +40,11 @@ export interface ConsoleFunctionDependencies {
  */
 export function createConsoleFunction(config: RuntimeConfig, dependencies: ConsoleFunctionDependencies = {}) {
   const logger = createLogger('gateway-console', config);
+  const awsCredentials = createDefaultAwsCredentials();
   const signIn = createSignIn(config, dependencies);
   const api = createConsoleApi(
     {
-      admin: createAdminServices(config, dependencies),
+      admin: createAdminServices(config, { ...dependencies, awsCredentials }),
       authenticator: signIn.authenticator,
       usage: dependencies.usage ?? createAthenaUsageQuery(config),
       clock: { now: () => Date.now() },
@@ -51,7 +53,7 @@ export function createConsoleFunction(config: RuntimeConfig, dependencies: Conso
     (error) => logger.error('console request failed', { code: error.code, status: error.status, error: error.cause ?? error }),
   );
   const serve = guardOrigin(api, {
-    loadSecrets: originSecretLoader(config),
+    loadSecrets: originSecretLoader(config, awsCredentials),
     renderError: (error) => {
       if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
       return consoleError(error);

@@ -1,7 +1,7 @@
 import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts';
 import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { CoolDown } from '../core/cool-down.ts';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDocuments } from '../adapters/aws/dynamo-documents.ts';
 import type { AwsCredentialSource, GenerationLookup, UpstreamFetch, UsageSink, VideoJobStore } from '../core/ports.ts';
 import type { UsageLedgerTables } from '../adapters/aws/dynamo-generation-lookup.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
@@ -24,7 +24,7 @@ export interface RouteGroupDependencies {
   caches?: ConfigCaches;
   /** The upstream transport; Node's HTTP client (plus the offline mock provider) unless given. */
   fetch?: UpstreamFetch;
-  /** What signs calls to Bedrock providers and to the usage queue; the AWS SDK's default chain (the function's role in Lambda) unless given. */
+  /** What signs calls to Bedrock providers, DynamoDB, Secrets Manager and the usage queue; the AWS SDK's default chain (the function's role in Lambda) unless given. */
   awsCredentials?: AwsCredentialSource;
 }
 
@@ -75,7 +75,7 @@ function mockProviderOnFirstUse(config: RuntimeConfig, now: () => number): Upstr
  * The video jobs' adapter, loaded when first called: only the route group that serves `/v1/videos` ever
  * calls it, so the other cold starts do not load it.
  */
-function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: string; retentionDays: number }): VideoJobStore {
+function videoJobsOnFirstUse(documents: DynamoDocuments, table: { name: string; retentionDays: number }): VideoJobStore {
   const store = loadOnFirstUse(async () => new (await import('../adapters/aws/dynamo-video-jobs.ts')).DynamoVideoJobs(documents, table));
   return {
     save: async (job) => (await store()).save(job),
@@ -89,7 +89,7 @@ function videoJobsOnFirstUse(documents: DynamoDBDocumentClient, table: { name: s
  * The generation records, read when first asked for (`/v1/generation`, a stored response's owner): few
  * requests of a route group read them, so its cold start does not load the ledger's adapter.
  */
-function generationsOnFirstUse(documents: DynamoDBDocumentClient, tables: UsageLedgerTables): GenerationLookup {
+function generationsOnFirstUse(documents: DynamoDocuments, tables: UsageLedgerTables): GenerationLookup {
   const ledger = loadOnFirstUse(async () => new (await import('../adapters/aws/dynamo-usage-ledger.ts')).DynamoUsageLedger(documents, tables));
   return {
     findGeneration: async (projectId, requestId) => (await ledger()).findGeneration(projectId, requestId),
@@ -99,9 +99,9 @@ function generationsOnFirstUse(documents: DynamoDBDocumentClient, tables: UsageL
 
 /** The request path's services from the configuration and what the host injects. */
 export function createGatewayServices(config: RuntimeConfig, reports: RequestPathReports, dependencies: RouteGroupDependencies = {}): GatewayServices {
-  const adapters = createAdapters(config);
-  const clock = { now: () => Date.now() };
   const awsCredentials = dependencies.awsCredentials ?? createDefaultAwsCredentials();
+  const adapters = createAdapters(config, awsCredentials);
+  const clock = { now: () => Date.now() };
   return {
     keys: adapters.keys,
     projects: adapters.projects,

@@ -1,22 +1,35 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { UsageLedgerTables } from '../adapters/aws/dynamo-generation-lookup.ts';
-import { awsClientConfig } from './aws-client-config.ts';
+import type { DynamoDocuments } from '../adapters/aws/dynamo-documents.ts';
+import { DynamoJsonDocuments } from '../adapters/aws/dynamo-json-documents.ts';
+import type { AwsCredentials, AwsCredentialSource } from '../core/ports.ts';
+import { AwsJsonService, regionalEndpoint } from '../transport/aws-json-service.ts';
+import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
+
+/** What the embedded store takes: any credentials (it checks that a call is signed, not by whom). */
+const EMBEDDED_STORE_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
- * The document client the DynamoDB adapters share: DynamoDB in AWS, the local host's embedded store when
- * GATEWAY_DYNAMODB_ENDPOINT names it. A module of its own so that a function needing DynamoDB alone (the
- * writer) does not load the other clients at its cold start.
+ * The DynamoDB documents the adapters share: DynamoDB in AWS (its endpoint overrides honoured, as the SDK
+ * does), the local host's embedded store when GATEWAY_DYNAMODB_ENDPOINT names it. Signed with the
+ * function's credentials, over a keep-alive transport of its own: the endpoint is the deployment's (a VPC
+ * endpoint resolves to private addresses), never a user's. A module of its own so that a function needing
+ * DynamoDB alone (the writer) does not load the other services at its cold start.
  */
-export function createDynamoDocuments(config: RuntimeConfig): DynamoDBDocumentClient {
-  const dynamo = new DynamoDBClient({
-    ...awsClientConfig(config.AWS_REGION),
-    ...(config.GATEWAY_DYNAMODB_ENDPOINT !== undefined
-      ? { endpoint: config.GATEWAY_DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
-  return DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+export function createDynamoDocuments(config: RuntimeConfig, credentials: AwsCredentialSource): DynamoDocuments {
+  if (config.GATEWAY_DYNAMODB_ENDPOINT !== undefined) return embeddedStoreDocuments(config.GATEWAY_DYNAMODB_ENDPOINT, config.AWS_REGION);
+  const endpoint = regionalEndpoint('dynamodb', config.AWS_REGION, config.AWS_ENDPOINT_URL_DYNAMODB ?? config.AWS_ENDPOINT_URL);
+  return dynamoDocumentsAt(endpoint, config.AWS_REGION, () => credentials.credentials(undefined));
+}
+
+/** The documents of the local host's embedded DynamoDB-compatible store at `endpoint`. */
+export function embeddedStoreDocuments(endpoint: string, region = 'local'): DynamoDocuments {
+  return dynamoDocumentsAt(endpoint, region, async () => EMBEDDED_STORE_CREDENTIALS);
+}
+
+function dynamoDocumentsAt(endpoint: string, region: string, credentials: () => Promise<AwsCredentials>): DynamoDocuments {
+  const fetch = createNodeHttpFetch({ allowPrivateAddresses: true });
+  return new DynamoJsonDocuments(new AwsJsonService({ signingName: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', region, endpoint, credentials, fetch }));
 }
 
 /**

@@ -1,15 +1,16 @@
-import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 import type { GatewayError } from '../core/errors.ts';
+import type { AwsCredentialSource } from '../core/ports.ts';
+import { isAwsError } from '../transport/aws-json-service.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { ErrorReporter } from '../pipeline/route-group.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
-import { awsClientConfig } from './aws-client-config.ts';
 import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
 import { createLogger } from './logger.ts';
+import { createSecretsManager } from './secrets-manager.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
 
 /** Log messages that CloudWatch metric filters count (infra/constructs/gateway-alarms.ts). */
@@ -47,7 +48,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
   // Requests refused for a missing origin secret are counted too: a rising 403 count means direct calls.
   const serve = withResponseMetrics(
     guardOrigin(routeGroup, {
-      loadSecrets: originSecretLoader(config),
+      loadSecrets: originSecretLoader(config, services.awsCredentials),
       renderError: (error) => {
         if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
         return definition.renderError(error, {});
@@ -62,22 +63,23 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
  * The origin secret's current and previous values from Secrets Manager (CloudFront deployments only); the
  * previous one exists once the secret has been rotated (docs/decisions/origin-secret.md).
  */
-export function originSecretLoader(config: RuntimeConfig): OriginSecretLoader | undefined {
+export function originSecretLoader(config: RuntimeConfig, credentials: AwsCredentialSource): OriginSecretLoader | undefined {
   const secretArn = config.GATEWAY_ORIGIN_SECRET_ARN;
   if (secretArn === undefined) return undefined;
-  const client = new SecretsManagerClient(awsClientConfig(config.AWS_REGION));
+  const secretsManager = createSecretsManager(config, credentials);
   return async () => {
     const [current, previous] = await Promise.all([
-      client.send(new GetSecretValueCommand({ SecretId: secretArn })),
-      client.send(new GetSecretValueCommand({ SecretId: secretArn, VersionStage: 'AWSPREVIOUS' })).catch((error: unknown) => {
-        if (error instanceof ResourceNotFoundException) return undefined; // never rotated
+      secretsManager.call('GetSecretValue', { SecretId: secretArn }),
+      secretsManager.call('GetSecretValue', { SecretId: secretArn, VersionStage: 'AWSPREVIOUS' }).catch((error: unknown) => {
+        if (isAwsError(error, 'ResourceNotFoundException')) return undefined; // never rotated
         throw error;
       }),
     ]);
     return {
-      current: current.SecretString ?? '',
-      ...(previous?.SecretString ? { previous: previous.SecretString } : {}),
-      currentSince: current.CreatedDate?.getTime() ?? 0,
+      current: typeof current.SecretString === 'string' ? current.SecretString : '',
+      ...(typeof previous?.SecretString === 'string' && previous.SecretString ? { previous: previous.SecretString } : {}),
+      // The JSON protocol gives times in seconds since the epoch.
+      currentSince: typeof current.CreatedDate === 'number' ? Math.round(current.CreatedDate * 1000) : 0,
     };
   };
 }

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoAuditTrail } from '../../shared/adapters/aws/dynamo-audit-trail.ts';
 import { DynamoKeyStore } from '../../shared/adapters/aws/dynamo-key-store.ts';
 import { DynamoMembershipStore } from '../../shared/adapters/aws/dynamo-membership-store.ts';
@@ -19,6 +17,7 @@ import type { describeKey } from '../../shared/core/key-record.ts';
 import { ADMIN_CLI_ACTOR } from '../../shared/core/audit-entry.ts';
 import { createConfigCaches } from '../../shared/pipeline/config-caches.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../shared/wiring/dynamo-documents.ts';
 
 export type ProjectView = ReturnType<typeof describeProject> & { warning?: string };
 export type KeyView = ReturnType<typeof describeKey>;
@@ -53,12 +52,7 @@ export interface AdminHarness {
 export async function startAdminHarness(): Promise<AdminHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'admin-command-'));
   const store = await startEmbeddedStore(join(dir, 'store'), TABLES);
-  const dynamo = new DynamoDBClient({
-    endpoint: store.endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = embeddedStoreDocuments(store.endpoint);
   let now = Date.parse(START_TIME);
   const clock = { now: () => now };
   const keys = new DynamoKeyStore(documents, TABLES.keys);
@@ -104,11 +98,10 @@ export async function startAdminHarness(): Promise<AdminHarness> {
       return answer.error;
     },
     async scan(table) {
-      const { Items } = await documents.send(new ScanCommand({ TableName: table }));
+      const { Items } = await documents.scan({ TableName: table });
       return Items ?? [];
     },
     async close() {
-      dynamo.destroy();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },

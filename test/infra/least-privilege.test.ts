@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeGroups } from '../../shared/http/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, sqsIamCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.ts';
 import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';
 import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
 import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
@@ -23,8 +23,8 @@ import { logicalId, resourcesOfType, synthesizeGateway, TEST_ENV, type Synthesiz
 
 /**
  * Least privilege both ways, per function: each function's real handler runs its operations against the
- * embedded store (DynamoDB), a fake SQS that checks signatures, and aws-sdk-client-mock (Secrets Manager, S3,
- * Athena); every command it
+ * embedded store (DynamoDB, through a recording stand-in), fakes of SQS and Secrets Manager that check
+ * signatures, and aws-sdk-client-mock (S3, Athena); every command it
  * sends is recorded as the IAM action and resource it needs. The synthesized policy of that function must
  * allow each of them, and must grant nothing that no command used (except what AWS services use the role
  * for: Lambda's logs and queue polling, and Athena reading and writing for a query the function started).
@@ -45,11 +45,11 @@ let storeDirectory: string;
 let upstream: FakeUpstream;
 let mcpServer: McpUpstream;
 let bedrock: FakeBedrockRuntime;
-const secretsManager = mockClient(SecretsManagerClient);
+let secretsManager: FakeSecretsManager;
 let sqs: FakeSqs;
 const s3 = mockClient(S3Client);
 const athena = mockClient(AthenaClient);
-const dynamo = recordDynamoCalls(context);
+let dynamo: Awaited<ReturnType<typeof recordDynamoCalls>>;
 const used = new Map<string, AwsCall[]>();
 
 /** The function's environment from the template, pointed at the embedded store. */
@@ -57,12 +57,13 @@ function environmentOf(prefix: string): Record<string, string> {
   const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
   const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
-  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: store.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
 }
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
-  for (const mock of [secretsManager, s3, athena]) mock.resetHistory();
+  for (const mock of [s3, athena]) mock.resetHistory();
+  secretsManager.calls.length = 0;
   dynamo.calls.length = 0;
   const bedrockBefore = bedrock.received.length;
   const sqsBefore = sqs.attempts.length;
@@ -72,11 +73,12 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
   } finally {
     dynamo.stop();
   }
-  const mocked = [secretsManager, s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
+  const mocked = [s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
+  const secretCalls = secretsManager.calls.flatMap((call) => iamCallsOf({ constructor: { name: call.operation }, input: call.input }, context));
   // Bedrock and SQS are called over HTTP, signed: their fakes saw each call (and checked its signature).
   const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
   const queued = sqs.attempts.slice(sqsBefore).flatMap((message) => sqsIamCalls(message, context));
-  used.set(prefix, [...dynamo.calls, ...mocked, ...invoked, ...queued]);
+  used.set(prefix, [...dynamo.calls, ...mocked, ...secretCalls, ...invoked, ...queued]);
 }
 
 const grantsOf = (prefix: string): Grant[] => grantsOfFunction(gateway, symbols, prefix);
@@ -95,6 +97,7 @@ beforeAll(async () => {
     generations: tableName('Generations'),
     counters: tableName('Counters'),
   });
+  dynamo = await recordDynamoCalls(store.endpoint, context);
   upstream = await startFakeOpenAiUpstream();
   upstream.answerWith((request, response) => {
     // A video job: queued when made, completed when looked at.
@@ -113,6 +116,14 @@ beforeAll(async () => {
   const roleCredentials = { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } };
   bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: roleCredentials });
   sqs = await startFakeSqs({ signedWith: { region: context.region, credentials: roleCredentials } });
+  // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
+  secretsManager = await startFakeSecretsManager({
+    region: context.region,
+    account: context.account,
+    signedWith: roleCredentials,
+    unstoredValue: (secretId) =>
+      secretId === environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ? ORIGIN_SECRET : JSON.stringify({ apiKey: secretId.includes('/mcp/') ? JSON.stringify({ [DOCS_HEADER.name]: DOCS_HEADER.value }) : 'sk-upstream-0123456789' }),
+  });
   bedrock.answerWith((request, response) => {
     switch (request.operation) {
       case 'invoke':
@@ -125,13 +136,6 @@ beforeAll(async () => {
         return sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')), 0);
     }
   });
-  const originSecretArn = environmentOf('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN;
-  // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
-  const secretOf = (secretId: string) =>
-    secretId === originSecretArn ? ORIGIN_SECRET : JSON.stringify({ apiKey: secretId.includes('/mcp/') ? JSON.stringify({ [DOCS_HEADER.name]: DOCS_HEADER.value }) : 'sk-upstream-0123456789' });
-  secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string }) => ({ SecretString: secretOf(input.SecretId) }));
-  secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
-  secretsManager.on(CreateSecretCommand).resolves({});
   s3.on(PutObjectCommand).resolves({});
   // Two batch files of one day for the compactor to merge.
   const toCompact = usageFilesToCompact();
@@ -186,7 +190,7 @@ async function recordConsoleCalls(): Promise<void> {
   athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
   athena.on(GetQueryResultsCommand).resolves({ ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [] } });
   // A provider the console sets for the first time: its secret is created, then given a new version.
-  secretsManager.on(PutSecretValueCommand).rejectsOnce(new ResourceNotFoundException({ message: 'no such secret', $metadata: {} })).resolves({});
+  secretsManager.refuseNext('PutSecretValue', 'ResourceNotFoundException');
   const idToken = fakeUserPool(site).idToken(CONSOLE_OWNER);
   await recordCalls('ConsoleApi', () =>
     exerciseConsole(environmentOf('ConsoleApi'), { idToken, originSecret: ORIGIN_SECRET, upstreamBaseUrl: upstream.baseUrl, projectId: 'acme' }),
@@ -195,7 +199,9 @@ async function recordConsoleCalls(): Promise<void> {
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  for (const mock of [secretsManager, s3, athena]) mock.restore();
+  for (const mock of [s3, athena]) mock.restore();
+  await secretsManager?.close();
+  await dynamo?.close();
   await upstream?.close();
   await sqs?.close();
   await mcpServer?.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetSecretValueCommand, PutSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { ORIGIN_SECRET_HEADER, ORIGIN_SECRET_TIMING } from '../../shared/lambda/
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { createRouteGroupFunction } from '../../shared/wiring/route-group-function.ts';
 import { rotateOriginSecret } from '../../tools/cli/rotate-origin-secret.ts';
+import { AwsServiceError, startAwsJsonService, type AwsJsonService } from '../support/aws-json-service.ts';
 import { functionUrlEvent } from '../support/handler-invocation.ts';
 import { SYNTHESIS_TIMEOUT_MS, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
@@ -34,13 +35,16 @@ class SecretVersions {
   get(input: { VersionId?: string; VersionStage?: string }) {
     const versionId = input.VersionId ?? (input.VersionStage === 'AWSPREVIOUS' ? this.previous : this.current);
     const version = versionId ? this.values.get(versionId) : undefined;
-    if (!version) throw new ResourceNotFoundException({ message: 'no such version', $metadata: {} });
-    return { SecretString: version.value, CreatedDate: version.createdAt, VersionId: versionId };
+    if (!version) throw new AwsServiceError('ResourceNotFoundException', 'no such version');
+    // The JSON protocol gives times in seconds since the epoch.
+    return { SecretString: version.value, CreatedDate: version.createdAt.getTime() / 1000, VersionId: versionId };
   }
 }
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
+/** The CLI writes through the SDK's client (mocked); the route group reads over Secrets Manager's JSON protocol (a loopback fake). */
 const secretsManager = mockClient(SecretsManagerClient);
+let secretsManagerReads: AwsJsonService;
 const versions = new SecretVersions();
 const settingsDirectory = mkdtempSync(join(tmpdir(), 'rotation-settings-'));
 const settingsFile = join(settingsDirectory, 'prod.json');
@@ -56,16 +60,21 @@ function headerCloudFrontSends(gateway: SynthesizedGateway): string {
 
 function routeGroup() {
   const served = vi.fn(async () => jsonResponse(200, { ok: true }));
-  const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', GATEWAY_ORIGIN_SECRET_ARN: SECRET_ARN });
-  const serve = createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: () => served, renderError: renderOpenAiError });
+  const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', GATEWAY_ORIGIN_SECRET_ARN: SECRET_ARN, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManagerReads.endpoint });
+  const awsCredentials = { credentials: async () => ({ accessKeyId: 'AKIDROUTEGROUPROLE01', secretAccessKey: 'route-group-role-secret' }) };
+  const serve = createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: () => served, renderError: renderOpenAiError }, { awsCredentials });
   return async (secret: string) => (await serve(functionUrlEvent({ method: 'GET', path: '/v1/models', headers: { [ORIGIN_SECRET_HEADER]: secret } }) as APIGatewayProxyEventV2)).statusCode;
 }
 
 let firstDeployment: SynthesizedGateway;
-beforeAll(() => {
+beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
-  secretsManager.on(GetSecretValueCommand).callsFake(async (input: { SecretId: string; VersionId?: string; VersionStage?: string }) => versions.get(input));
+  secretsManagerReads = await startAwsJsonService({
+    targetPrefix: 'secretsmanager',
+    contentType: 'application/x-amz-json-1.1',
+    operations: { GetSecretValue: (input) => versions.get(input as { VersionId?: string; VersionStage?: string }) },
+  });
   secretsManager.on(PutSecretValueCommand).callsFake(async (input: { SecretString: string }) => ({ VersionId: versions.put(input.SecretString) }));
   // The stack's first deployment: Secrets Manager generates the value, CloudFront sends the current version.
   versions.put('generated-at-creation-0123456789abcdef');
@@ -73,9 +82,10 @@ beforeAll(() => {
   firstDeployment = synthesizeGateway(stackPropsFromSettings(loadDeploySettings('prod', settingsDirectory)));
 });
 afterEach(() => secretsManager.resetHistory());
-afterAll(() => {
+afterAll(async () => {
   vi.useRealTimers();
   secretsManager.restore();
+  await secretsManagerReads.close();
   rmSync(settingsDirectory, { recursive: true, force: true });
 });
 

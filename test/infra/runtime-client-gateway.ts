@@ -135,7 +135,7 @@ export function useRuntimeClientGateway(): void {
     mkdirSync(cache, { recursive: true });
     workDirectory = mkdtempSync(join(cache, 'gateway-runtime-client-'));
     store = await startEmbeddedStore(join(workDirectory, 'store'), { keys: table('Keys'), projects: table('Projects'), generations: table('Generations'), counters: table('Counters') });
-    secretsManager = await startFakeSecretsManager(context.region, context.account);
+    secretsManager = await startFakeSecretsManager({ region: context.region, account: context.account });
     secretsManager.put(deployedEnvironment('RouteGroupopenai').GATEWAY_ORIGIN_SECRET_ARN ?? '', ORIGIN_SECRET);
     const onMessage = (message: { body: string }) => timeline.push(`sqs: usage record ${String((JSON.parse(message.body) as { status?: string }).status)}`);
     sqs = await startFakeSqs({ onMessage, signedWith: { region: context.region, credentials: { [ROLE.accessKeyId]: ROLE } } });

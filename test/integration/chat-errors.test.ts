@@ -1,5 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiUpstream, sendJson, type FakeUpstream } from '../support/fake-openai-upstream.ts';
@@ -7,6 +5,7 @@ import { readFixture } from '../support/fixtures.ts';
 import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 import { DynamoProjectStore } from '../../shared/adapters/aws/dynamo-project-store.ts';
 import { LOCAL_TABLES } from '../../tools/local-host/local-environment.ts';
+import { embeddedStoreDocuments } from '../../shared/wiring/dynamo-documents.ts';
 
 const UPSTREAM_KEY = 'sk-upstream-secret-0123456789';
 let gateway: TestGateway;
@@ -88,10 +87,8 @@ describe('request errors', () => {
     // `model allow` refuses such a model now; a store written before that may still hold one.
     await gateway.admin({ command: 'project.create', projectId: 'legacy' });
     const { key: legacyKey } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'legacy' });
-    const dynamo = new DynamoDBClient({ endpoint: gateway.host.store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const store = new DynamoProjectStore(DynamoDBDocumentClient.from(dynamo), LOCAL_TABLES.projects);
+    const store = new DynamoProjectStore(embeddedStoreDocuments(gateway.host.store.endpoint), LOCAL_TABLES.projects);
     await store.putModel('legacy', { slug: 'groq/llama-3.3-70b', provider: 'groq', model: 'llama-3.3-70b', kind: 'chat', createdAt: new Date().toISOString() }, undefined);
-    dynamo.destroy();
 
     const error = await apiError(gateway.openai(legacyKey).chat.completions.create({ ...hello, model: 'groq/llama-3.3-70b' }));
     expect(error.status).toBe(400);

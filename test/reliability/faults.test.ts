@@ -10,6 +10,7 @@ import type { GatewayRequest } from '../../shared/http/gateway-http.ts';
 import { runGeneration } from '../../shared/pipeline/run-generation.ts';
 import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { documentsOverSdk } from '../support/sdk-documents.ts';
 
 /** Faults of the gateway's own dependencies: the right status, nothing leaked, metering intact. */
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -24,7 +25,7 @@ const ask = (body: Record<string, unknown> = { model: 'openai/gpt-4o-mini', max_
   body: Buffer.from(JSON.stringify(body)),
   sourceIp: '203.0.113.1',
 });
-const documents = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const documents = () => documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })));
 
 describe('DynamoDB throttling', () => {
   it('on the balance reservation: 503 with Retry-After, no upstream call, the rate-limit charges given back', async () => {

@@ -1,6 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { vi } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** One request to AWS as IAM authorizes it: the action, the ARN of the resource it acts on, and condition keys it sets. */
 export interface AwsCall {
@@ -22,66 +21,57 @@ interface SentCommand {
   input: Record<string, unknown>;
 }
 
-/** The document client's commands, by the DynamoDB action IAM checks for each. */
-const dynamoActions: Record<string, string> = {
-  GetCommand: 'GetItem',
-  GetItemCommand: 'GetItem',
-  PutCommand: 'PutItem',
-  PutItemCommand: 'PutItem',
-  UpdateCommand: 'UpdateItem',
-  UpdateItemCommand: 'UpdateItem',
-  DeleteCommand: 'DeleteItem',
-  DeleteItemCommand: 'DeleteItem',
-  QueryCommand: 'Query',
-  ScanCommand: 'Scan',
-};
+/** DynamoDB's operations (as `x-amz-target` names them) that IAM authorizes as an action of the same name on one table or index. */
+const singleTableOperations = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan']);
 /** A transaction is authorized item by item, with the item's own action. */
 const transactionItemActions: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
 
-function dynamoCalls(command: SentCommand, context: AwsCallContext): AwsCall[] {
+/** The IAM checks of one call in DynamoDB's JSON protocol: its operation and its wire input. */
+export function dynamoIamCalls(operation: string, input: Record<string, unknown>, context: AwsCallContext): AwsCall[] {
   const tableArn = (table: unknown) => `arn:aws:dynamodb:${context.region}:${context.account}:table/${String(table)}`;
-  const name = command.constructor.name;
-  const input = command.input;
-  const single = dynamoActions[name];
-  if (single) {
+  if (singleTableOperations.has(operation)) {
     const index = typeof input.IndexName === 'string' ? `/index/${input.IndexName}` : '';
-    return [{ action: `dynamodb:${single}`, resource: `${tableArn(input.TableName)}${index}` }];
+    return [{ action: `dynamodb:${operation}`, resource: `${tableArn(input.TableName)}${index}` }];
   }
-  if (name === 'BatchWriteCommand' || name === 'BatchWriteItemCommand') {
-    return Object.keys(input.RequestItems as object).map((table) => ({ action: 'dynamodb:BatchWriteItem', resource: tableArn(table) }));
+  if (operation === 'BatchWriteItem' || operation === 'BatchGetItem') {
+    return Object.keys(input.RequestItems as object).map((table) => ({ action: `dynamodb:${operation}`, resource: tableArn(table) }));
   }
-  if (name === 'BatchGetCommand' || name === 'BatchGetItemCommand') {
-    return Object.keys(input.RequestItems as object).map((table) => ({ action: 'dynamodb:BatchGetItem', resource: tableArn(table) }));
-  }
-  if (name === 'TransactWriteCommand' || name === 'TransactWriteItemsCommand') {
+  if (operation === 'TransactWriteItems') {
     return (input.TransactItems as Record<string, { TableName: string }>[]).flatMap((item) =>
-      Object.entries(item).map(([kind, operation]) => {
+      Object.entries(item).map(([kind, write]) => {
         const action = transactionItemActions[kind];
         if (!action) throw new Error(`No IAM action known for the transaction item ${kind}`);
-        return { action: `dynamodb:${action}`, resource: tableArn(operation.TableName) };
+        return { action: `dynamodb:${action}`, resource: tableArn(write.TableName) };
       }),
     );
   }
-  throw new Error(`No IAM action known for DynamoDB's ${name}: add it to test/support/aws-call-recorder.ts`);
+  throw new Error(`No IAM action known for DynamoDB's ${operation}: add it to test/support/aws-call-recorder.ts`);
 }
 
 /**
- * Every command the code sends to DynamoDB while recording, passed through to the real client (locally,
- * the embedded store); other services are faked with aws-sdk-client-mock and read from the mocks' calls
- * (see iamCallOf). The spy sits on the clients' prototypes, so clients the wiring creates are seen too.
+ * A loopback stand-in for DynamoDB's endpoint that passes every call on to `target` (the embedded store)
+ * and, while recording, keeps the IAM checks of each call as it went on the wire.
  */
-export function recordDynamoCalls(context: AwsCallContext) {
+export async function recordDynamoCalls(target: string, context: AwsCallContext) {
   const calls: AwsCall[] = [];
   let recording = false;
-  for (const client of [DynamoDBDocumentClient, DynamoDBClient] as const) {
-    const original = client.prototype.send as (this: unknown, ...args: unknown[]) => unknown;
-    vi.spyOn(client.prototype, 'send').mockImplementation(function (this: unknown, ...args: unknown[]) {
-      // The document client sends its commands through its own send, never through DynamoDBClient's.
-      if (recording) calls.push(...dynamoCalls(args[0] as SentCommand, context));
-      return original.apply(this, args);
-    } as never);
-  }
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const operation = String(request.headers['x-amz-target'] ?? '').split('.').at(-1) ?? '';
+      if (recording) calls.push(...dynamoIamCalls(operation, JSON.parse(body.toString('utf8')) as Record<string, unknown>, context));
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection').map(([name, value]) => [name, String(value)]));
+      void fetch(target, { method: 'POST', headers, body }).then(async (answer) => {
+        response.writeHead(answer.status, Object.fromEntries(answer.headers));
+        response.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     start: () => {
       recording = true;
@@ -89,6 +79,11 @@ export function recordDynamoCalls(context: AwsCallContext) {
     stop: () => {
       recording = false;
     },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -106,7 +101,7 @@ function athenaWorkGroupArn(workGroup: string, context: AwsCallContext): string 
   return `arn:aws:athena:${context.region}:${context.account}:workgroup/${workGroup}`;
 }
 
-/** The IAM action and resource of a Secrets Manager, S3 or Athena command (as sent to a mock). */
+/** The IAM action and resource of a Secrets Manager, S3 or Athena command (as sent to a mock or a fake: `constructor.name` is the operation). */
 export function iamCallsOf(command: SentCommand, context: AwsCallContext): AwsCall[] {
   const name = command.constructor.name.replace(/Command$/, '');
   const input = command.input;

@@ -7,6 +7,9 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { DynamoKeyStore } from '../../shared/adapters/aws/dynamo-key-store.ts';
 import type { KeyRecord } from '../../shared/core/key-record.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../shared/wiring/dynamo-documents.ts';
+import { documentsOverSdk } from './sdk-documents.ts';
+import type { DynamoDocuments } from '../../shared/adapters/aws/dynamo-documents.ts';
 
 /** Key hashes for the key store's tests. */
 export const hashA = 'a'.repeat(64);
@@ -32,21 +35,19 @@ export function conditionFailed(): ConditionalCheckFailedException {
 /** A DynamoKeyStore on table `keys-table` whose DynamoDB commands are mocked (aws-sdk-client-mock). */
 export function mockedKeyStore(): { dynamo: AwsClientStub<DynamoDBDocumentClient>; store: DynamoKeyStore } {
   const dynamo = mockClient(DynamoDBDocumentClient);
-  const store = new DynamoKeyStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'keys-table');
+  const store = new DynamoKeyStore(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), 'keys-table');
   return { dynamo, store };
 }
 
 /** A DynamoKeyStore on the embedded store's table `test-keys`, in a throw-away directory. */
-export async function embeddedKeyStore(): Promise<{ store: DynamoKeyStore; documents: DynamoDBDocumentClient; close(): Promise<void> }> {
+export async function embeddedKeyStore(): Promise<{ store: DynamoKeyStore; documents: DynamoDocuments; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dynamo-key-store-'));
   const embedded = await startEmbeddedStore(dataDir, { keys: 'test-keys', projects: 'test-projects' });
-  const dynamo = new DynamoDBClient({ endpoint: embedded.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = embeddedStoreDocuments(embedded.endpoint);
   return {
     store: new DynamoKeyStore(documents, 'test-keys'),
     documents,
     async close() {
-      dynamo.destroy();
       await embedded.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { startEmbeddedStore } from '../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../shared/wiring/dynamo-documents.ts';
+import { documentsOverSdk } from './sdk-documents.ts';
 
 /** The tables of the mocked ledger. */
 export const LEDGER_TABLES = { generations: 'gen-table', projects: 'projects-table', retentionDays: 30 };
@@ -13,7 +15,7 @@ export const LEDGER_TABLES = { generations: 'gen-table', projects: 'projects-tab
 /** A DynamoUsageLedger whose DynamoDB commands are mocked (aws-sdk-client-mock). */
 export function mockedLedger(): { dynamo: AwsClientStub<DynamoDBDocumentClient>; ledger: DynamoUsageLedger } {
   const dynamo = mockClient(DynamoDBDocumentClient);
-  return { dynamo, ledger: new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), LEDGER_TABLES) };
+  return { dynamo, ledger: new DynamoUsageLedger(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), LEDGER_TABLES) };
 }
 
 /** DynamoDB's cancellation of a transaction, with one reason code per item. */
@@ -30,18 +32,16 @@ export async function embeddedLedger() {
   const names = { keys: 'ledger-keys', projects: 'ledger-projects', generations: 'ledger-generations' };
   const directory = await mkdtemp(join(tmpdir(), 'dynamo-usage-ledger-'));
   const store = await startEmbeddedStore(directory, names);
-  const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = embeddedStoreDocuments(store.endpoint);
   return {
     names,
     documents,
     ledger: new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 }),
     async usageOf(projectId: string): Promise<Record<string, unknown> | undefined> {
-      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
+      const { Item } = await documents.get({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true });
       return Item;
     },
     async close() {
-      client.destroy();
       await store.close();
       await rm(directory, { recursive: true, force: true });
     },

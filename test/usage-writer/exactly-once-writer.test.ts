@@ -1,8 +1,6 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
@@ -20,6 +18,7 @@ import { compactWithFaults } from '../support/compact-with-faults.ts';
 import { InMemoryUsageLedger } from '../support/memory-usage-ledger.ts';
 import { usageMessage } from '../support/sample-usage-record.ts';
 import { faultPlan, InjectedFault, mulberry32, shuffle, workload } from '../support/usage-workload.ts';
+import { embeddedStoreDocuments } from '../../shared/wiring/dynamo-documents.ts';
 
 /**
  * The acceptance test of the usage writer: every record delivered 1–3 times, shuffled, in batches of up to
@@ -236,24 +235,23 @@ describe('the usage writer under redelivery and crashes (exactly once)', () => {
     const dir = await tempDir('store');
     const names = { keys: 'once-keys', projects: 'once-projects', generations: 'once-generations' };
     const store = await startEmbeddedStore(join(dir, 'store'), names);
-    const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    cleanup.push(async () => {
-      client.destroy();
-      await store.close();
-    });
-    const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    cleanup.push(() => store.close());
+    const documents = embeddedStoreDocuments(store.endpoint);
     const ledger = new DynamoUsageLedger(documents, { generations: names.generations, projects: names.projects, retentionDays: 30 });
     const archiveDir = join(dir, 'files');
 
     const run = await deliverWithFaults(records, ledger, new FileUsageArchive(archiveDir), SEED ^ 0x1000);
 
     const generations: UsageRecord[] = [];
-    for await (const page of paginateScan({ client: documents }, { TableName: names.generations, ConsistentRead: true })) {
-      for (const item of page.Items ?? []) generations.push(usageRecordSchema.parse(item));
-    }
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await documents.scan({ TableName: names.generations, ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+      for (const item of page.Items) generations.push(usageRecordSchema.parse(item));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
     const usage: Stored['usage'] = {};
     for (const projectId of new Set(records.map((record) => record.projectId))) {
-      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true }));
+      const { Item } = await documents.get({ TableName: names.projects, Key: { projectId, itemKey: 'usage' }, ConsistentRead: true });
       usage[projectId] = { spentNanos: Number(Item?.spentNanos), requestCount: Number(Item?.requestCount) };
     }
     await verifyLedger(records, { generations, usage }, run);

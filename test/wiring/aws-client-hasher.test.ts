@@ -1,9 +1,9 @@
 import * as crypto from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
+import { createDefaultAwsCredentials } from '../../shared/adapters/aws/default-aws-credentials.ts';
 import { createAdapters } from '../../shared/wiring/create-adapters.ts';
 import { createUsageArchive } from '../../shared/wiring/create-usage-archive.ts';
 
@@ -52,15 +52,16 @@ function signedWithKeyObjects(): void {
 }
 
 describe("the AWS SDK clients the functions make sign with the project's hasher (KeyObject HMAC keys)", () => {
-  const config = () => loadRuntimeConfig({ AWS_REGION: 'us-east-1', GATEWAY_DYNAMODB_ENDPOINT: endpoint, GATEWAY_USAGE_BUCKET: 'usage' });
+  const config = () => loadRuntimeConfig({ AWS_REGION: 'us-east-1', GATEWAY_DYNAMODB_ENDPOINT: endpoint, AWS_ENDPOINT_URL: endpoint, GATEWAY_USAGE_BUCKET: 'usage' });
+  const adapters = () => createAdapters(config(), createDefaultAwsCredentials());
 
   it('the DynamoDB client every adapter shares', async () => {
-    await createAdapters(config()).documents.send(new GetCommand({ TableName: 'gateway-keys', Key: { keyHash: 'x' } }));
+    await adapters().documents.get({ TableName: 'gateway-keys', Key: { keyHash: 'x' } });
     signedWithKeyObjects();
   });
 
   it('the Secrets Manager client that reads provider keys', async () => {
-    expect(await createAdapters(config()).secrets.getApiKey('project', 'openai')).toBe('sk-test');
+    expect(await adapters().secrets.getApiKey('project', 'openai')).toBe('sk-test');
     signedWithKeyObjects();
   });
 

@@ -1,18 +1,24 @@
-import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadRuntimeConfig } from '../../shared/config/runtime-config.ts';
 import { jsonResponse } from '../../shared/http/gateway-http.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
 import { createRouteGroupFunction, UPSTREAM_EVENT_DROPPED } from '../../shared/wiring/route-group-function.ts';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.ts';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
 const SECRET = 'q8W2e4R6t8Y0u2I4o6P8a0S2d4F6g8H0';
-const secretsManager = mockClient(SecretsManagerClient);
-afterEach(() => secretsManager.reset());
+const ROLE = { accessKeyId: 'AKIDROUTEGROUPROLE01', secretAccessKey: 'route-group-role-secret-0123456789' };
+let secretsManager: FakeSecretsManager;
+beforeAll(async () => {
+  secretsManager = await startFakeSecretsManager({ signedWith: { [ROLE.accessKeyId]: { secretAccessKey: ROLE.secretAccessKey } } });
+});
+beforeEach(() => {
+  secretsManager.calls.length = 0;
+});
+afterAll(() => secretsManager.close());
 
 function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
   return {
@@ -39,17 +45,16 @@ function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
 
 function routeGroupFunction(environment: Record<string, string>) {
   const routeGroup = vi.fn(async () => jsonResponse(200, { object: 'list', data: [] }));
-  const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', ...environment });
-  const serve = createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: () => routeGroup, renderError: renderOpenAiError });
+  const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage', AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint, ...environment });
+  const awsCredentials = { credentials: async () => ROLE };
+  const serve = createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: () => routeGroup, renderError: renderOpenAiError }, { awsCredentials });
   return { serve, routeGroup };
 }
 
 describe('createRouteGroupFunction behind CloudFront', () => {
   it('reads the origin secret\'s current and previous values once from Secrets Manager and refuses requests without it with 403', async () => {
-    secretsManager.on(GetSecretValueCommand, { SecretId: SECRET_ARN }).resolves({ SecretString: SECRET, CreatedDate: new Date() });
-    secretsManager
-      .on(GetSecretValueCommand, { SecretId: SECRET_ARN, VersionStage: 'AWSPREVIOUS' })
-      .rejects(new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret value for staging label: AWSPREVIOUS", $metadata: {} }));
+    // Never rotated: the secret has no AWSPREVIOUS version.
+    secretsManager.put(SECRET_ARN, SECRET);
     const { serve, routeGroup } = routeGroupFunction({ GATEWAY_ORIGIN_SECRET_ARN: SECRET_ARN });
 
     const refused = await serve(event({ authorization: 'Bearer gw.key' }));
@@ -61,14 +66,17 @@ describe('createRouteGroupFunction behind CloudFront', () => {
     expect(served.statusCode).toBe(200);
     expect(routeGroup).toHaveBeenCalledTimes(1);
     // One read of each stage at cold start; the previous value does not exist before a first rotation.
-    expect(secretsManager.commandCalls(GetSecretValueCommand).map((call) => call.args[0].input.VersionStage)).toEqual([undefined, 'AWSPREVIOUS']);
+    expect(secretsManager.calls.map((call) => [call.operation, call.input.SecretId, call.input.VersionStage])).toEqual([
+      ['GetSecretValue', SECRET_ARN, undefined],
+      ['GetSecretValue', SECRET_ARN, 'AWSPREVIOUS'],
+    ]);
   });
 
   it('checks nothing and reads no secret without GATEWAY_ORIGIN_SECRET_ARN (the local host)', async () => {
     const { serve, routeGroup } = routeGroupFunction({});
     expect((await serve(event({}))).statusCode).toBe(200);
     expect(routeGroup).toHaveBeenCalledTimes(1);
-    expect(secretsManager.commandCalls(GetSecretValueCommand)).toHaveLength(0);
+    expect(secretsManager.calls).toHaveLength(0);
   });
 });
 

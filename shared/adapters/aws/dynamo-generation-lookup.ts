@@ -1,8 +1,8 @@
-import { paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { completingRecordId, generationView } from '../../core/generation-view.ts';
 import type { GenerationLookup, StoredResponseOwner } from '../../core/ports.ts';
 import { usageRecordSchema, type UsageRecord } from '../../core/usage-record.ts';
 import { answerAliasKey, generationKey, storedResponseKey } from './generation-keys.ts';
+import { queryAll, type DynamoDocuments } from './dynamo-documents.ts';
 
 export interface UsageLedgerTables {
   generations: string;
@@ -17,10 +17,10 @@ export interface UsageLedgerTables {
  * generation is looked up right after its answer.
  */
 export class DynamoGenerationLookup implements GenerationLookup {
-  protected readonly client: DynamoDBDocumentClient;
+  protected readonly client: DynamoDocuments;
   protected readonly tables: UsageLedgerTables;
 
-  constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables) {
+  constructor(client: DynamoDocuments, tables: UsageLedgerTables) {
     this.client = client;
     this.tables = tables;
   }
@@ -50,18 +50,12 @@ export class DynamoGenerationLookup implements GenerationLookup {
 
   /** Every item of a partition, page after page: a request id reused often enough fills more than a page (1 MB). */
   private async queryPartition(key: string, recordId?: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    const pages = paginateQuery(
-      { client: this.client },
-      {
-        TableName: this.tables.generations,
-        KeyConditionExpression: recordId === undefined ? 'generationKey = :key' : 'generationKey = :key AND recordId = :recordId',
-        ExpressionAttributeValues: { ':key': key, ...(recordId === undefined ? {} : { ':recordId': recordId }) },
-        ConsistentRead: true,
-      },
-    );
-    for await (const page of pages) items.push(...(page.Items ?? []));
-    return items;
+    return queryAll(this.client, {
+      TableName: this.tables.generations,
+      KeyConditionExpression: recordId === undefined ? 'generationKey = :key' : 'generationKey = :key AND recordId = :recordId',
+      ExpressionAttributeValues: { ':key': key, ...(recordId === undefined ? {} : { ':recordId': recordId }) },
+      ConsistentRead: true,
+    });
   }
 
   /**

@@ -1,48 +1,44 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keyRecordSchema, type KeyRecord } from '../../core/key-record.ts';
 import type { KeyChanges, KeyLastUseRecorder, KeyStore } from '../../core/ports.ts';
 import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
 import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
 export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly tableName: string;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDocuments, tableName: string) {
     this.client = client;
     this.tableName = tableName;
   }
 
   async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { keyHash } }));
+    const { Item } = await this.client.get({ TableName: this.tableName, Key: { keyHash } });
     return Item ? keyRecordSchema.parse(Item, PARSED_RARELY) : undefined;
   }
 
   async put(record: KeyRecord): Promise<void> {
-    await this.client.send(
-      new PutCommand({
+    await this.client.put({
         TableName: this.tableName,
         Item: record,
         ConditionExpression: 'attribute_not_exists(keyHash)',
-      }),
-    );
+      });
   }
 
   async listForProject(projectId: string): Promise<KeyRecord[]> {
     const records: KeyRecord[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.client.send(
-        new QueryCommand({
+      const page = await this.client.query({
           TableName: this.tableName,
           IndexName: KEYS_BY_PROJECT_INDEX,
           KeyConditionExpression: 'projectId = :projectId',
           ExpressionAttributeValues: { ':projectId': projectId },
           ExclusiveStartKey: startKey,
-        }),
-      );
+        });
       for (const item of page.Items ?? []) records.push(keyRecordSchema.parse(item));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -83,8 +79,7 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     }
     if (sets.length === 0 && removes.length === 0) return found;
     try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
+      const { Attributes } = await this.client.update({
           TableName: this.tableName,
           Key: { keyHash: found.keyHash },
           UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
@@ -92,25 +87,22 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
           ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
           ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
           ReturnValues: 'ALL_NEW',
-        }),
-      );
+        });
       return keyRecordSchema.parse(Attributes);
     } catch (error) {
       // Revoked since it was read: the key as it now is, unchanged.
-      if (error instanceof ConditionalCheckFailedException) return this.findByHash(found.keyHash);
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return this.findByHash(found.keyHash);
       throw error;
     }
   }
 
   private async findById(projectId: string, keyId: string): Promise<KeyRecord | undefined> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
+    const { Items } = await this.client.query({
         TableName: this.tableName,
         IndexName: KEYS_BY_PROJECT_INDEX,
         KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
         ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
-      }),
-    );
+      });
     return Items?.[0] ? keyRecordSchema.parse(Items[0]) : undefined;
   }
 
@@ -119,20 +111,18 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     if (!found) return undefined;
     if (found.revokedAt) return found;
     try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
+      const { Attributes } = await this.client.update({
           TableName: this.tableName,
           Key: { keyHash: found.keyHash },
           UpdateExpression: 'SET revokedAt = :revokedAt',
           ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
           ExpressionAttributeValues: { ':revokedAt': revokedAt },
           ReturnValues: 'ALL_NEW',
-        }),
-      );
+        });
       return keyRecordSchema.parse(Attributes);
     } catch (error) {
       // Revoked concurrently: the key is revoked either way.
-      if (error instanceof ConditionalCheckFailedException) return this.findByHash(found.keyHash);
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return this.findByHash(found.keyHash);
       throw error;
     }
   }
@@ -142,17 +132,15 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     const found = await this.findById(projectId, keyId);
     if (!found || (found.lastUsedAt !== undefined && found.lastUsedAt >= usedAt)) return;
     try {
-      await this.client.send(
-        new UpdateCommand({
+      await this.client.update({
           TableName: this.tableName,
           Key: { keyHash: found.keyHash },
           UpdateExpression: 'SET lastUsedAt = :usedAt',
           ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :usedAt)',
           ExpressionAttributeValues: { ':usedAt': usedAt },
-        }),
-      );
+        });
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!(isAwsError(error, 'ConditionalCheckFailedException'))) throw error;
     }
   }
 }

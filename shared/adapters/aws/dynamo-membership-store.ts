@@ -1,8 +1,8 @@
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { membershipSchema, type Membership } from '../../core/membership.ts';
 import type { MembershipStore } from '../../core/ports.ts';
 import { membersPartition, personPartition } from './table-definitions.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 
 const storedMembershipSchema = z.object({ project: z.string(), member: z.string(), role: z.string(), addedAt: z.string() });
 type Item = Record<string, unknown>;
@@ -13,33 +13,29 @@ type Item = Record<string, unknown>;
  * never disagree. Neither partition is a project's, so the request path never loads them.
  */
 export class DynamoMembershipStore implements MembershipStore {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly tableName: string;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDocuments, tableName: string) {
     this.client = client;
     this.tableName = tableName;
   }
 
   async put(membership: Membership): Promise<void> {
     const data = { project: membership.projectId, member: membership.member, role: membership.role, addedAt: membership.addedAt };
-    await this.client.send(
-      new TransactWriteCommand({
+    await this.client.transactWrite({
         TransactItems: this.keysOf(membership.projectId, membership.member).map((key) => ({
           Put: { TableName: this.tableName, Item: { ...key, ...data } },
         })),
-      }),
-    );
+      });
   }
 
   async remove(projectId: string, member: string): Promise<boolean> {
     const existing = (await this.listForMember(member)).some((membership) => membership.projectId === projectId);
     if (!existing) return false;
-    await this.client.send(
-      new TransactWriteCommand({
+    await this.client.transactWrite({
         TransactItems: this.keysOf(projectId, member).map((key) => ({ Delete: { TableName: this.tableName, Key: key } })),
-      }),
-    );
+      });
     return true;
   }
 
@@ -62,15 +58,13 @@ export class DynamoMembershipStore implements MembershipStore {
     const memberships: Membership[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await this.client.send(
-        new QueryCommand({
+      const page = await this.client.query({
           TableName: this.tableName,
           KeyConditionExpression: 'projectId = :partition',
           ExpressionAttributeValues: { ':partition': partition },
           ExclusiveStartKey: startKey,
           ConsistentRead: true,
-        }),
-      );
+        });
       for (const item of page.Items ?? []) {
         const stored = storedMembershipSchema.parse(item);
         memberships.push(membershipSchema.parse({ projectId: stored.project, member: stored.member, role: stored.role, addedAt: stored.addedAt }));

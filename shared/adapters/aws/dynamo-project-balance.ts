@@ -1,7 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { ProjectBalanceStore, ProjectUsageTotals } from '../../core/ports.ts';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 
 /**
@@ -27,16 +28,16 @@ const usageItemSchema = z.object({
  * settlements that follow give back only what they took from the balance set.
  */
 export class DynamoProjectBalance implements ProjectBalanceStore {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly tableName: string;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDocuments, tableName: string) {
     this.client = client;
     this.tableName = tableName;
   }
 
   async loadUsageTotals(projectId: string): Promise<ProjectUsageTotals> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: this.key(projectId), ConsistentRead: true }));
+    const { Item } = await this.client.get({ TableName: this.tableName, Key: this.key(projectId), ConsistentRead: true });
     const item = usageItemSchema.parse(Item ?? {});
     return {
       spentNanos: item.spentNanos ?? 0n,
@@ -49,41 +50,41 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   async setBalance(projectId: string, balanceNanos: bigint | undefined): Promise<void> {
     await this.write(
       balanceNanos === undefined
-        ? new UpdateCommand({ TableName: this.tableName, Key: this.key(projectId), UpdateExpression: 'REMOVE availableNanos' })
-        : new UpdateCommand({
+        ? { TableName: this.tableName, Key: this.key(projectId), UpdateExpression: 'REMOVE availableNanos' }
+        : {
             TableName: this.tableName,
             Key: this.key(projectId),
             UpdateExpression: 'SET availableNanos = :balance - if_not_exists(reservedNanos, :none)',
             ExpressionAttributeValues: { ':balance': balanceNanos, ':none': 0 },
-          }),
+          },
     );
   }
 
   async addCredit(projectId: string, nanos: bigint): Promise<void> {
     await this.write(
-      new UpdateCommand({
+      {
         TableName: this.tableName,
         Key: this.key(projectId),
         UpdateExpression: 'ADD availableNanos :amount',
         ExpressionAttributeValues: { ':amount': nanos },
-      }),
+      },
     );
   }
 
   async reserve(projectId: string, nanos: number): Promise<boolean> {
     try {
       await this.write(
-        new UpdateCommand({
+        {
           TableName: this.tableName,
           Key: this.key(projectId),
           UpdateExpression: 'ADD availableNanos :taken, reservedNanos :held',
           ConditionExpression: 'availableNanos >= :needed',
           ExpressionAttributeValues: { ':taken': -nanos, ':held': nanos, ':needed': nanos },
-        }),
+        },
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return false;
       throw error;
     }
   }
@@ -91,18 +92,18 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   async release(projectId: string, nanos: number): Promise<void> {
     if (nanos <= 0) return;
     await this.write(
-      new UpdateCommand({
+      {
         TableName: this.tableName,
         Key: this.key(projectId),
         UpdateExpression: 'ADD availableNanos :amount, reservedNanos :released',
         ExpressionAttributeValues: { ':amount': nanos, ':released': -nanos },
-      }),
+      },
     );
   }
 
   /** An update of the usage item, which the writer's transactions also write: tried again while one holds it. */
-  private async write(command: UpdateCommand): Promise<void> {
-    await retryOnConflict(() => this.client.send(command), isWriteConflict);
+  private async write(update: UpdateCommandInput): Promise<void> {
+    await retryOnConflict(() => this.client.update(update), isWriteConflict);
   }
 
   private key(projectId: string) {

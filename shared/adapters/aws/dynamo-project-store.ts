@@ -1,13 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  type BatchWriteCommandInput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { OrgRateCardStore, ProjectAdminStore, ProjectConfigSource } from '../../core/ports.ts';
 import {
   allowedModelSchema,
@@ -24,6 +15,8 @@ import {
 import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp-server-config.ts';
 import { ORG_PARTITION } from './table-definitions.ts';
 import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 
 type Item = Record<string, unknown>;
 const MAX_BATCH_ATTEMPTS = 5;
@@ -33,10 +26,10 @@ const MAX_BATCH_ATTEMPTS = 5;
  * the request path loads a whole project with one query.
  */
 export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStore, OrgRateCardStore {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly tableName: string;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDocuments, tableName: string) {
     this.client = client;
     this.tableName = tableName;
   }
@@ -84,30 +77,24 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
 
   async putProject(project: Project, options: { mustNotExist: boolean }): Promise<boolean> {
     try {
-      await this.client.send(
-        new PutCommand({
+      await this.client.put({
           TableName: this.tableName,
           Item: { ...project, itemKey: 'project' },
           ...(options.mustNotExist ? { ConditionExpression: 'attribute_not_exists(projectId)' } : {}),
-        }),
-      );
+        });
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return false;
       throw error;
     }
   }
 
   async putProvider(projectId: string, provider: ProviderConfig): Promise<void> {
-    await this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...provider, projectId, itemKey: `provider#${provider.provider}` } }),
-    );
+    await this.client.put({ TableName: this.tableName, Item: { ...provider, projectId, itemKey: `provider#${provider.provider}` } });
   }
 
   async removeProvider(projectId: string, provider: string): Promise<boolean> {
-    const { Attributes } = await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `provider#${provider}` }, ReturnValues: 'ALL_OLD' }),
-    );
+    const { Attributes } = await this.client.delete({ TableName: this.tableName, Key: { projectId, itemKey: `provider#${provider}` }, ReturnValues: 'ALL_OLD' });
     return Attributes !== undefined;
   }
 
@@ -116,14 +103,12 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     const projects: Project[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await this.client.send(
-        new ScanCommand({
+      const page = await this.client.scan({
           TableName: this.tableName,
           FilterExpression: 'itemKey = :project',
           ExpressionAttributeValues: { ':project': 'project' },
           ExclusiveStartKey: startKey,
-        }),
-      );
+        });
       projects.push(...(page.Items ?? []).map((item) => projectSchema.parse(item)));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -140,47 +125,39 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     for (let attempt = 1; requestItems && Object.keys(requestItems).length > 0; attempt++) {
       if (attempt > MAX_BATCH_ATTEMPTS) throw new Error('DynamoDB left part of the model write unprocessed.');
       if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** (attempt - 1)));
-      ({ UnprocessedItems: requestItems } = await this.client.send(new BatchWriteCommand({ RequestItems: requestItems })));
+      ({ UnprocessedItems: requestItems } = await this.client.batchWrite({ RequestItems: requestItems }));
     }
   }
 
   async removeModel(projectId: string, slug: string): Promise<boolean> {
-    const { Attributes } = await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `model#${slug}` }, ReturnValues: 'ALL_OLD' }),
-    );
-    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `rate#${slug}` } }));
+    const { Attributes } = await this.client.delete({ TableName: this.tableName, Key: { projectId, itemKey: `model#${slug}` }, ReturnValues: 'ALL_OLD' });
+    await this.client.delete({ TableName: this.tableName, Key: { projectId, itemKey: `rate#${slug}` } });
     return Attributes !== undefined;
   }
 
   async putMcpServer(projectId: string, server: McpServerConfig): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...server, projectId, itemKey: `mcp#${server.name}` } }));
+    await this.client.put({ TableName: this.tableName, Item: { ...server, projectId, itemKey: `mcp#${server.name}` } });
   }
 
   async removeMcpServer(projectId: string, name: string): Promise<boolean> {
-    const { Attributes } = await this.client.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { projectId, itemKey: `mcp#${name}` }, ReturnValues: 'ALL_OLD' }),
-    );
+    const { Attributes } = await this.client.delete({ TableName: this.tableName, Key: { projectId, itemKey: `mcp#${name}` }, ReturnValues: 'ALL_OLD' });
     return Attributes !== undefined;
   }
 
   async putOrgRate(entry: RateCardEntry): Promise<void> {
-    await this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: { ...entry, projectId: ORG_PARTITION, itemKey: `rate#${entry.slug}` } }),
-    );
+    await this.client.put({ TableName: this.tableName, Item: { ...entry, projectId: ORG_PARTITION, itemKey: `rate#${entry.slug}` } });
   }
 
   private async queryPartition(projectId: string): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await this.client.send(
-        new QueryCommand({
+      const page = await this.client.query({
           TableName: this.tableName,
           KeyConditionExpression: 'projectId = :projectId',
           ExpressionAttributeValues: { ':projectId': projectId },
           ExclusiveStartKey: startKey,
-        }),
-      );
+        });
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);

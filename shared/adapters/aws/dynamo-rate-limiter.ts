@@ -1,6 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LimitCharge, LimitDecision, RateLimiter } from '../../core/ports.ts';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 
 /** Counters outlive their window a little, then DynamoDB's TTL removes them. */
 const TTL_GRACE_SECONDS = 120;
@@ -12,10 +12,10 @@ const TTL_GRACE_SECONDS = 120;
  * concurrent caller at the boundary but never admits too many.
  */
 export class DynamoRateLimiter implements RateLimiter {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly tableName: string;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  constructor(client: DynamoDocuments, tableName: string) {
     this.client = client;
     this.tableName = tableName;
   }
@@ -34,22 +34,19 @@ export class DynamoRateLimiter implements RateLimiter {
   }
 
   async adjust(counterKey: string, amount: number, windowEndsAt: number): Promise<void> {
-    await this.client.send(
-      new UpdateCommand({
+    await this.client.update({
         TableName: this.tableName,
         Key: { counterKey },
         UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':amount': amount, ':expiresAt': expiry(windowEndsAt) },
-      }),
-    );
+      });
   }
 
   /** The window's new count, or undefined when the charge would pass the limit. */
   private async take(charge: LimitCharge): Promise<number | undefined> {
     try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
+      const { Attributes } = await this.client.update({
           TableName: this.tableName,
           Key: { counterKey: charge.counterKey },
           UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
@@ -57,11 +54,10 @@ export class DynamoRateLimiter implements RateLimiter {
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: { ':amount': charge.amount, ':ceiling': charge.limit - charge.amount, ':expiresAt': expiry(charge.windowEndsAt) },
           ReturnValues: 'UPDATED_NEW',
-        }),
-      );
+        });
       return Number(Attributes?.count ?? charge.amount);
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return undefined;
       throw error;
     }
   }

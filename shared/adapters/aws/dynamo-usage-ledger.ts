@@ -1,5 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { storesUpstreamObjects } from '../../core/endpoints.ts';
 import type { LedgerOutcome, UsageLedger } from '../../core/ports.ts';
 import type { UsageRecord } from '../../core/usage-record.ts';
@@ -7,6 +6,7 @@ import { DynamoGenerationLookup, type UsageLedgerTables } from './dynamo-generat
 import { answerAliasKey, generationKey, hasAnswerAlias, STORED_RESPONSE_OWNER, storedResponseKey } from './generation-keys.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 import { cancelledByConflictOnly, retryOnConflict } from './transaction-conflicts.ts';
+import { cancellationReasons, type DynamoDocuments } from './dynamo-documents.ts';
 
 /** Told about a record whose response id another project owns: the record is applied, the id stays theirs. */
 export type ResponseIdTakenListener = (record: UsageRecord & { upstreamId: string }) => void;
@@ -61,7 +61,7 @@ function transactionChunks(indices: number[], recordAt: (index: number) => Usage
 export class DynamoUsageLedger extends DynamoGenerationLookup implements UsageLedger {
   private readonly onResponseIdTaken: ResponseIdTakenListener;
 
-  constructor(client: DynamoDBDocumentClient, tables: UsageLedgerTables, onResponseIdTaken: ResponseIdTakenListener = () => undefined) {
+  constructor(client: DynamoDocuments, tables: UsageLedgerTables, onResponseIdTaken: ResponseIdTakenListener = () => undefined) {
     super(client, tables);
     this.onResponseIdTaken = onResponseIdTaken;
   }
@@ -110,7 +110,7 @@ export class DynamoUsageLedger extends DynamoGenerationLookup implements UsageLe
     while (remaining.length > 0) {
       const { items, recordOfItem, claimOfItem, unclaimed } = this.transactItems(records, remaining, refusedClaims);
       try {
-        await retryOnConflict(() => this.client.send(new TransactWriteCommand({ TransactItems: items })), cancelledByConflictOnly);
+        await retryOnConflict(() => this.client.transactWrite({ TransactItems: items }), cancelledByConflictOnly);
         for (const index of remaining) outcomes[index] = 'applied';
         for (const index of remaining) {
           const record = records[index];
@@ -118,7 +118,7 @@ export class DynamoUsageLedger extends DynamoGenerationLookup implements UsageLe
         }
         return;
       } catch (error) {
-        const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+        const reasons = cancellationReasons(error);
         const heldBefore = new Set<number>();
         const refusedNow = new Set<number>();
         let otherReason = reasons.length === 0;

@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { VideoJob, VideoJobStore } from '../../core/ports.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import type { DynamoDocuments } from './dynamo-documents.ts';
 
 const videoJobSchema = z.object({
   projectId: z.string(),
@@ -28,25 +28,21 @@ export function videoJobsKey(projectId: string): string {
  * generation records (the provider deletes the videos sooner).
  */
 export class DynamoVideoJobs implements VideoJobStore {
-  private readonly client: DynamoDBDocumentClient;
+  private readonly client: DynamoDocuments;
   private readonly table: { name: string; retentionDays: number };
 
-  constructor(client: DynamoDBDocumentClient, table: { name: string; retentionDays: number }) {
+  constructor(client: DynamoDocuments, table: { name: string; retentionDays: number }) {
     this.client = client;
     this.table = table;
   }
 
   async save(job: VideoJob): Promise<void> {
     const expiresAt = generationExpiresAt(job.createdAt, this.table.retentionDays);
-    await this.client.send(
-      new PutCommand({ TableName: this.table.name, Item: { ...job, generationKey: videoJobsKey(job.projectId), recordId: job.videoId, [GENERATION_TTL_ATTRIBUTE]: expiresAt } }),
-    );
+    await this.client.put({ TableName: this.table.name, Item: { ...job, generationKey: videoJobsKey(job.projectId), recordId: job.videoId, [GENERATION_TTL_ATTRIBUTE]: expiresAt } });
   }
 
   async find(projectId: string, videoId: string): Promise<VideoJob | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.table.name, Key: { generationKey: videoJobsKey(projectId), recordId: videoId }, ConsistentRead: true }),
-    );
+    const { Item } = await this.client.get({ TableName: this.table.name, Key: { generationKey: videoJobsKey(projectId), recordId: videoId }, ConsistentRead: true });
     return Item ? videoJobSchema.parse(Item) : undefined;
   }
 
@@ -54,14 +50,12 @@ export class DynamoVideoJobs implements VideoJobStore {
     const jobs: VideoJob[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.client.send(
-        new QueryCommand({
+      const page = await this.client.query({
           TableName: this.table.name,
           KeyConditionExpression: 'generationKey = :key',
           ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
           ExclusiveStartKey: startKey,
-        }),
-      );
+        });
       for (const item of page.Items ?? []) jobs.push(videoJobSchema.parse(item));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -70,18 +64,16 @@ export class DynamoVideoJobs implements VideoJobStore {
 
   async claimBilling(projectId: string, videoId: string, at: string): Promise<boolean> {
     try {
-      await this.client.send(
-        new UpdateCommand({
+      await this.client.update({
           TableName: this.table.name,
           Key: { generationKey: videoJobsKey(projectId), recordId: videoId },
           UpdateExpression: 'SET billedAt = :at',
           ConditionExpression: 'attribute_exists(recordId) AND attribute_not_exists(billedAt)',
           ExpressionAttributeValues: { ':at': at },
-        }),
-      );
+        });
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isAwsError(error, 'ConditionalCheckFailedException')) return false;
       throw error;
     }
   }

@@ -1,34 +1,29 @@
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  GetSecretValueCommand,
-  PutSecretValueCommand,
-  ResourceExistsException,
-  ResourceNotFoundException,
-  type SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { ProviderSecrets } from '../../core/ports.ts';
 import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
+import { isAwsError, type AwsJsonService } from '../../transport/aws-json-service.ts';
 
 const secretValueSchema = z.object({ apiKey: z.string().min(1) });
 
+/** Secrets Manager's operations, as its JSON protocol names them (`secretsmanager.GetSecretValue`). */
+export type SecretsManagerCalls = Pick<AwsJsonService, 'call'>;
+
 /** Provider keys in Secrets Manager, one secret per project and provider: `<prefix><projectId>/<provider>`. */
 export class SecretsManagerProviderSecrets implements ProviderSecrets {
-  private readonly client: SecretsManagerClient;
+  private readonly client: SecretsManagerCalls;
   private readonly prefix: string;
 
-  constructor(client: SecretsManagerClient, prefix: string) {
+  constructor(client: SecretsManagerCalls, prefix: string) {
     this.client = client;
     this.prefix = prefix;
   }
 
   async getApiKey(projectId: string, provider: string): Promise<string | undefined> {
     try {
-      const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: this.secretName(projectId, provider) }));
-      return SecretString ? secretValueSchema.parse(JSON.parse(SecretString), PARSED_RARELY).apiKey : undefined;
+      const { SecretString } = await this.client.call('GetSecretValue', { SecretId: this.secretName(projectId, provider) });
+      return typeof SecretString === 'string' && SecretString ? secretValueSchema.parse(JSON.parse(SecretString), PARSED_RARELY).apiKey : undefined;
     } catch (error) {
-      if (error instanceof ResourceNotFoundException) return undefined;
+      if (isAwsError(error, 'ResourceNotFoundException')) return undefined;
       throw error;
     }
   }
@@ -37,21 +32,19 @@ export class SecretsManagerProviderSecrets implements ProviderSecrets {
     const SecretString = JSON.stringify({ apiKey });
     const name = this.secretName(projectId, provider);
     try {
-      await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+      await this.client.call('PutSecretValue', { SecretId: name, SecretString });
     } catch (error) {
-      if (!(error instanceof ResourceNotFoundException)) throw error;
+      if (!isAwsError(error, 'ResourceNotFoundException')) throw error;
       try {
-        await this.client.send(
-          new CreateSecretCommand({
-            Name: name,
-            SecretString,
-            Description: `Model gateway: ${provider} API key of project ${projectId}`,
-          }),
-        );
+        await this.client.call('CreateSecret', {
+          Name: name,
+          SecretString,
+          Description: `Model gateway: ${provider} API key of project ${projectId}`,
+        });
       } catch (createError) {
         // Another admin call created it a moment ago: store this value as its newest version.
-        if (!(createError instanceof ResourceExistsException)) throw createError;
-        await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+        if (!isAwsError(createError, 'ResourceExistsException')) throw createError;
+        await this.client.call('PutSecretValue', { SecretId: name, SecretString });
       }
     }
   }
@@ -62,9 +55,9 @@ export class SecretsManagerProviderSecrets implements ProviderSecrets {
    */
   async deleteApiKey(projectId: string, provider: string): Promise<void> {
     try {
-      await this.client.send(new DeleteSecretCommand({ SecretId: this.secretName(projectId, provider), ForceDeleteWithoutRecovery: true }));
+      await this.client.call('DeleteSecret', { SecretId: this.secretName(projectId, provider), ForceDeleteWithoutRecovery: true });
     } catch (error) {
-      if (!(error instanceof ResourceNotFoundException)) throw error;
+      if (!isAwsError(error, 'ResourceNotFoundException')) throw error;
     }
   }
 

@@ -1,4 +1,5 @@
-import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { isAwsError } from '../../transport/aws-json-service.ts';
+import { cancellationReasons } from './dynamo-documents.ts';
 
 /**
  * DynamoDB refuses a write to an item another transaction is writing (TransactionConflictException for a
@@ -20,13 +21,12 @@ function sleep(ms: number): Promise<void> {
 
 /** Whether a single write met another transaction on its item. */
 export function isWriteConflict(error: unknown): boolean {
-  return error instanceof TransactionConflictException;
+  return isAwsError(error, 'TransactionConflictException');
 }
 
 /** Whether a cancelled transaction failed only for conflicts with other writes (the rest of it was fine). */
 export function cancelledByConflictOnly(error: unknown): boolean {
-  if (!(error instanceof TransactionCanceledException)) return false;
-  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  const codes = cancellationReasons(error).map((reason) => reason.Code ?? 'None');
   return codes.includes('TransactionConflict') && codes.every((code) => code === 'TransactionConflict' || code === 'None');
 }
 

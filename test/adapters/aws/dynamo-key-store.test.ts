@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDocuments } from '../../../shared/adapters/aws/dynamo-documents.ts';
 import type { DynamoKeyStore } from '../../../shared/adapters/aws/dynamo-key-store.ts';
 import { conditionFailed, embeddedKeyStore, hashA, hashB, hashC, keyRecord, mockedKeyStore } from '../../support/key-store-fixtures.ts';
 
@@ -94,7 +95,7 @@ describe('DynamoKeyStore: finding, storing and listing keys', () => {
   describe('against the embedded store', () => {
     let embedded: Awaited<ReturnType<typeof embeddedKeyStore>>;
     let store: DynamoKeyStore;
-    let documents: DynamoDBDocumentClient;
+    let documents: DynamoDocuments;
 
     beforeAll(async () => {
       embedded = await embeddedKeyStore();
@@ -114,9 +115,7 @@ describe('DynamoKeyStore: finding, storing and listing keys', () => {
       const record = keyRecord({ keyHash: '3'.repeat(64), keyId: 'key_first', projectId: 'dupes' });
       await store.put(record);
 
-      await expect(store.put({ ...record, keyId: 'key_second', name: 'impostor' })).rejects.toBeInstanceOf(
-        ConditionalCheckFailedException,
-      );
+      await expect(store.put({ ...record, keyId: 'key_second', name: 'impostor' })).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
       await expect(store.findByHash(record.keyHash)).resolves.toEqual(record);
     });
 
@@ -136,7 +135,7 @@ describe('DynamoKeyStore: finding, storing and listing keys', () => {
       const record = keyRecord({ keyHash: '9'.repeat(64), keyId: 'key_raw', projectId: 'raw' });
       await store.put(record);
 
-      const { Items } = await documents.send(new ScanCommand({ TableName: 'test-keys' }));
+      const { Items } = await documents.scan({ TableName: 'test-keys' });
       expect(Items?.find((item) => item.keyHash === record.keyHash)).toEqual(record);
     });
   });

@@ -1,20 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAuditTrail } from '../../../shared/adapters/aws/dynamo-audit-trail.ts';
 import { DynamoMembershipStore } from '../../../shared/adapters/aws/dynamo-membership-store.ts';
 import { DynamoProjectStore } from '../../../shared/adapters/aws/dynamo-project-store.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
 
 const at = '2025-01-02T03:04:05.000Z';
 
 describe('DynamoMembershipStore and DynamoAuditTrail against the embedded store', () => {
   let dataDir: string;
   let embedded: EmbeddedStore | undefined;
-  let dynamo: DynamoDBClient | undefined;
   let memberships: DynamoMembershipStore;
   let audit: DynamoAuditTrail;
   let projects: DynamoProjectStore;
@@ -22,14 +20,12 @@ describe('DynamoMembershipStore and DynamoAuditTrail against the embedded store'
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'dynamo-membership-store-'));
     embedded = await startEmbeddedStore(dataDir, { keys: 'test-keys', projects: 'test-projects' });
-    dynamo = new DynamoDBClient({ endpoint: embedded.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const documents = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+    const documents = embeddedStoreDocuments(embedded.endpoint);
     memberships = new DynamoMembershipStore(documents, 'test-projects');
     audit = new DynamoAuditTrail(documents, 'test-projects');
     projects = new DynamoProjectStore(documents, 'test-projects');
   });
   afterAll(async () => {
-    dynamo?.destroy();
     await embedded?.close();
     await rm(dataDir, { recursive: true, force: true });
   });

@@ -2,13 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConditionalCheckFailedException, DynamoDBClient, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectBalance } from '../../../shared/adapters/aws/dynamo-project-balance.ts';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
+import { documentsOverSdk } from '../../support/sdk-documents.ts';
+import type { DynamoDocuments } from '../../../shared/adapters/aws/dynamo-documents.ts';
 
 describe('DynamoProjectBalance', () => {
   describe('commands sent to DynamoDB', () => {
@@ -17,7 +20,7 @@ describe('DynamoProjectBalance', () => {
 
     beforeAll(() => {
       dynamo = mockClient(DynamoDBDocumentClient);
-      balances = new DynamoProjectBalance(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'projects-table');
+      balances = new DynamoProjectBalance(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), 'projects-table');
     });
     afterEach(() => dynamo.reset());
     afterAll(() => dynamo.restore());
@@ -74,19 +77,16 @@ describe('DynamoProjectBalance', () => {
     const names = { keys: 'balance-keys', projects: 'balance-projects', generations: 'balance-generations' };
     let directory: string;
     let store: EmbeddedStore;
-    let client: DynamoDBClient;
-    let documents: DynamoDBDocumentClient;
+    let documents: DynamoDocuments;
     let balances: DynamoProjectBalance;
 
     beforeAll(async () => {
       directory = await mkdtemp(join(tmpdir(), 'dynamo-project-balance-'));
       store = await startEmbeddedStore(directory, names);
-      client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-      documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+      documents = embeddedStoreDocuments(store.endpoint);
       balances = new DynamoProjectBalance(documents, names.projects);
     });
     afterAll(async () => {
-      client.destroy();
       await store.close();
       await rm(directory, { recursive: true, force: true });
     });
@@ -114,7 +114,7 @@ describe('DynamoProjectBalance', () => {
       await balances.setBalance('spending', 5_000n);
       await balances.setBalance('spending', undefined);
 
-      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId: 'spending', itemKey: 'usage' }, ConsistentRead: true }));
+      const { Item } = await documents.get({ TableName: names.projects, Key: { projectId: 'spending', itemKey: 'usage' }, ConsistentRead: true });
       expect(Item).toMatchObject({ spentNanos: 700, requestCount: 1 });
       expect(Item?.availableNanos).toBeUndefined();
       await expect(balances.loadUsageTotals('spending')).resolves.toEqual({ spentNanos: 700n, requestCount: 1 });
@@ -166,7 +166,7 @@ describe('DynamoProjectBalance', () => {
       await balances.release('topped-up', 200_000);
 
       await expect(balances.loadUsageTotals('topped-up')).resolves.toMatchObject({ availableNanos: 50_000n });
-      const { Item } = await documents.send(new GetCommand({ TableName: names.projects, Key: { projectId: 'topped-up', itemKey: 'usage' }, ConsistentRead: true }));
+      const { Item } = await documents.get({ TableName: names.projects, Key: { projectId: 'topped-up', itemKey: 'usage' }, ConsistentRead: true });
       expect(Item?.reservedNanos).toBe(0);
     });
 

@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectStore } from '../../../shared/adapters/aws/dynamo-project-store.ts';
 import type { AllowedModel, Project, ProviderConfig, RateCardEntry } from '../../../shared/core/project-config.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
 
 const at = '2025-01-02T03:04:05.000Z';
 
@@ -21,23 +20,15 @@ describe('DynamoProjectStore', () => {
   describe('against the embedded store', () => {
     let dataDir: string;
     let embedded: EmbeddedStore | undefined;
-    let dynamo: DynamoDBClient | undefined;
     let store: DynamoProjectStore;
 
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'dynamo-project-store-'));
       const started = await startEmbeddedStore(dataDir, { keys: 'test-keys', projects: 'test-projects' });
       embedded = started;
-      const client = new DynamoDBClient({
-        endpoint: started.endpoint,
-        region: 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      dynamo = client;
-      store = new DynamoProjectStore(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), 'test-projects');
+      store = new DynamoProjectStore(embeddedStoreDocuments(started.endpoint), 'test-projects');
     });
     afterAll(async () => {
-      dynamo?.destroy();
       await embedded?.close();
       await rm(dataDir, { recursive: true, force: true });
     });

@@ -4,6 +4,7 @@ import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoProjectStore } from '../../../shared/adapters/aws/dynamo-project-store.ts';
 import type { AllowedModel, Project, ProviderConfig, RateCardEntry } from '../../../shared/core/project-config.ts';
+import { documentsOverSdk } from '../../support/sdk-documents.ts';
 
 const at = '2025-01-02T03:04:05.000Z';
 
@@ -25,7 +26,7 @@ describe('DynamoProjectStore', () => {
 
     beforeAll(() => {
       dynamo = mockClient(DynamoDBDocumentClient);
-      store = new DynamoProjectStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'projects-table');
+      store = new DynamoProjectStore(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), 'projects-table');
     });
     afterEach(() => dynamo.reset());
     afterAll(() => dynamo.restore());

@@ -1,35 +1,32 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoRateLimiter } from '../../../shared/adapters/aws/dynamo-rate-limiter.ts';
 import type { LimitCharge } from '../../../shared/core/ports.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
+import type { DynamoDocuments } from '../../../shared/adapters/aws/dynamo-documents.ts';
 
 /** The limiter's behaviour on a real DynamoDB-compatible store: what is admitted, what is counted. */
 describe('DynamoRateLimiter against the embedded store', () => {
   let dataDir: string;
   let embedded: EmbeddedStore | undefined;
-  let dynamo: DynamoDBClient | undefined;
-  let documents: DynamoDBDocumentClient;
+  let documents: DynamoDocuments;
   let limiter: DynamoRateLimiter;
   let counter = 0;
   const windowEndsAt = Date.now() + 60_000;
   const charge = (limit: number, amount: number, counterKey = `c#${++counter}`): LimitCharge => ({ counterKey, limit, amount, windowEndsAt });
   const countOf = async (counterKey: string) =>
-    Number((await documents.send(new GetCommand({ TableName: 'test-counters', Key: { counterKey } }))).Item?.count ?? 0);
+    Number((await documents.get({ TableName: 'test-counters', Key: { counterKey } })).Item?.count ?? 0);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'dynamo-rate-limiter-'));
     embedded = await startEmbeddedStore(dataDir, { keys: 'test-keys', projects: 'test-projects', counters: 'test-counters' });
-    dynamo = new DynamoDBClient({ endpoint: embedded.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    documents = DynamoDBDocumentClient.from(dynamo);
+    documents = embeddedStoreDocuments(embedded.endpoint);
     limiter = new DynamoRateLimiter(documents, 'test-counters');
   });
   afterAll(async () => {
-    dynamo?.destroy();
     await embedded?.close();
     await rm(dataDir, { recursive: true, force: true });
   });

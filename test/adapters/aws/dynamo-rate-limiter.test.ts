@@ -2,12 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoRateLimiter } from '../../../shared/adapters/aws/dynamo-rate-limiter.ts';
 import type { LimitCharge } from '../../../shared/core/ports.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
+import { documentsOverSdk } from '../../support/sdk-documents.ts';
+import type { DynamoDocuments } from '../../../shared/adapters/aws/dynamo-documents.ts';
 
 // 2025-03-01T10:01:00Z: the window's end, 1740823260 s after the epoch.
 const windowEndsAt = 1_740_823_260_000;
@@ -23,7 +26,7 @@ describe('DynamoRateLimiter', () => {
 
     beforeAll(() => {
       dynamo = mockClient(DynamoDBDocumentClient);
-      limiter = new DynamoRateLimiter(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'counters-table');
+      limiter = new DynamoRateLimiter(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), 'counters-table');
     });
     afterEach(() => dynamo.reset());
     afterAll(() => dynamo.restore());
@@ -88,25 +91,22 @@ describe('DynamoRateLimiter', () => {
     const names = { keys: 'limiter-keys', projects: 'limiter-projects', counters: 'limiter-counters' };
     let directory: string;
     let store: EmbeddedStore;
-    let client: DynamoDBClient;
-    let documents: DynamoDBDocumentClient;
+    let documents: DynamoDocuments;
     let limiter: DynamoRateLimiter;
 
     beforeAll(async () => {
       directory = await mkdtemp(join(tmpdir(), 'dynamo-rate-limiter-'));
       store = await startEmbeddedStore(directory, names);
-      client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-      documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+      documents = embeddedStoreDocuments(store.endpoint);
       limiter = new DynamoRateLimiter(documents, names.counters);
     });
     afterAll(async () => {
-      client.destroy();
       await store.close();
       await rm(directory, { recursive: true, force: true });
     });
 
     async function countOf(counterKey: string): Promise<number | undefined> {
-      const { Item } = await documents.send(new GetCommand({ TableName: names.counters, Key: { counterKey }, ConsistentRead: true }));
+      const { Item } = await documents.get({ TableName: names.counters, Key: { counterKey }, ConsistentRead: true });
       return Item?.count as number | undefined;
     }
 

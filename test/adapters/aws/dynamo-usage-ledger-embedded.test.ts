@@ -1,5 +1,5 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDocuments } from '../../../shared/adapters/aws/dynamo-documents.ts';
 import type { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import type { UsageRecord } from '../../../shared/core/usage-record.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
@@ -9,7 +9,7 @@ describe('DynamoUsageLedger: recording usage', () => {
   describe('on the embedded store', () => {
     let embedded: Awaited<ReturnType<typeof embeddedLedger>>;
     let ledger: DynamoUsageLedger;
-    let documents: DynamoDBDocumentClient;
+    let documents: DynamoDocuments;
     let names: Awaited<ReturnType<typeof embeddedLedger>>['names'];
     const usageOf = (projectId: string) => embedded.usageOf(projectId);
 
@@ -99,9 +99,7 @@ describe('DynamoUsageLedger: recording usage', () => {
       const record = sampleRecord({ projectId: 'ttl', requestId: 'req-ttl', createdAt: '2025-03-01T10:00:00.000Z' });
       await ledger.recordOnce(record);
 
-      const { Item } = await documents.send(
-        new GetCommand({ TableName: names.generations, Key: { generationKey: 'ttl#req-ttl', recordId: record.recordId }, ConsistentRead: true }),
-      );
+      const { Item } = await documents.get({ TableName: names.generations, Key: { generationKey: 'ttl#req-ttl', recordId: record.recordId }, ConsistentRead: true });
 
       expect(Item).toEqual({ ...record, generationKey: 'ttl#req-ttl', expiresAt: 1_740_823_200 + 30 * 86_400 });
     });

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
@@ -197,12 +197,10 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
 
       it('stays with the owner an item written before owner puts were conditional names', async () => {
         const legacy = response('pa', 'resp_L');
-        await embedded.documents.send(
-          new PutCommand({
+        await embedded.documents.put({
             TableName: embedded.names.generations,
             Item: { generationKey: '@response#resp_L', recordId: legacy.recordId, projectId: 'pa', provider: 'pa-provider', model: 'pa-provider/gpt-5', requestId: legacy.requestId, createdAt: legacy.createdAt },
-          }),
-        );
+          });
 
         await reporting.recordAll([{ ...response('pb', 'resp_L'), createdAt: '2025-03-02T10:00:00.000Z' }]);
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 import { cancelled, LEDGER_TABLES as tables, mockedLedger } from '../../support/usage-ledger-fixtures.ts';
+import { documentsOverSdk } from '../../support/sdk-documents.ts';
 
 describe('DynamoUsageLedger: recording usage', () => {
   describe('commands sent to DynamoDB', () => {
@@ -48,7 +49,7 @@ describe('DynamoUsageLedger: recording usage', () => {
 
     it("applies a record whose response id another project owns without its owner item, and reports it", async () => {
       const taken: string[] = [];
-      const reporting = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), tables, (record) => taken.push(record.recordId));
+      const reporting = new DynamoUsageLedger(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), tables, (record) => taken.push(record.recordId));
       dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('None', 'ConditionalCheckFailed', 'None')).resolves({});
       const record = sampleRecord({ projectId: 'pb', endpoint: 'responses', upstreamId: 'resp_taken' });
 

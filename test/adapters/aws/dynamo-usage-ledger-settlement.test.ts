@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUsageLedger } from '../../../shared/adapters/aws/dynamo-usage-ledger.ts';
 import { sampleRecord } from '../../support/sample-usage-record.ts';
 import { cancelled, LEDGER_TABLES as tables, mockedLedger } from '../../support/usage-ledger-fixtures.ts';
+import { documentsOverSdk } from '../../support/sdk-documents.ts';
 
 describe('DynamoUsageLedger: recording usage', () => {
   describe('commands sent to DynamoDB', () => {
@@ -49,7 +50,7 @@ describe('DynamoUsageLedger: recording usage', () => {
 
     it('sets the TTL from createdAt in whole seconds, whatever the retention', async () => {
       dynamo.on(TransactWriteCommand).resolves({});
-      const shortLived = new DynamoUsageLedger(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), { ...tables, retentionDays: 7 });
+      const shortLived = new DynamoUsageLedger(documentsOverSdk(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }))), { ...tables, retentionDays: 7 });
 
       await shortLived.recordOnce(sampleRecord({ createdAt: '2025-03-01T10:00:00.999Z' }));
 

@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoVideoJobs } from '../../../shared/adapters/aws/dynamo-video-jobs.ts';
 import type { VideoJob } from '../../../shared/core/ports.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../../tools/local-host/embedded-store.ts';
+import { embeddedStoreDocuments } from '../../../shared/wiring/dynamo-documents.ts';
 
 const names = { keys: 'keys', projects: 'projects', generations: 'generations', counters: 'counters' };
 
@@ -17,17 +16,14 @@ function job(projectId: string, videoId: string, createdAt = '2025-03-01T10:00:0
 describe('DynamoVideoJobs on the embedded store', () => {
   let directory: string;
   let store: EmbeddedStore;
-  let client: DynamoDBClient;
   let jobs: DynamoVideoJobs;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'video-jobs-'));
     store = await startEmbeddedStore(directory, names);
-    client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    jobs = new DynamoVideoJobs(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), { name: names.generations, retentionDays: 30 });
+    jobs = new DynamoVideoJobs(embeddedStoreDocuments(store.endpoint), { name: names.generations, retentionDays: 30 });
   });
   afterAll(async () => {
-    client?.destroy();
     await store?.close();
     await rm(directory, { recursive: true, force: true });
   });

@@ -1,147 +1,130 @@
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  GetSecretValueCommand,
-  PutSecretValueCommand,
-  ResourceExistsException,
-  ResourceNotFoundException,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
-import { mockClient, type AwsClientStub } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SecretsManagerProviderSecrets } from '../../../shared/adapters/aws/secrets-manager-provider-secrets.ts';
+import { AwsJsonService } from '../../../shared/transport/aws-json-service.ts';
+import { createNodeHttpFetch } from '../../../shared/transport/node-http-fetch.ts';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../../support/fake-secrets-manager.ts';
 
-function notFound(): ResourceNotFoundException {
-  return new ResourceNotFoundException({ message: "Secrets Manager can't find the specified secret.", $metadata: {} });
+const ROLE = { accessKeyId: 'AKIDSECRETSROLE00001', secretAccessKey: 'secrets-role-secret-0123456789', sessionToken: 'secrets-role-session' };
+
+let fake: FakeSecretsManager;
+let secrets: SecretsManagerProviderSecrets;
+
+/** Secrets Manager as the gateway calls it: signed JSON calls, no wait between tries. */
+function secretsManagerAt(endpoint: string): AwsJsonService {
+  const fetch = createNodeHttpFetch({ allowPrivateAddresses: true });
+  return new AwsJsonService({ signingName: 'secretsmanager', targetPrefix: 'secretsmanager', jsonVersion: '1.1', region: 'us-east-1', endpoint, credentials: async () => ROLE, fetch, timing: { sleep: async () => undefined } });
 }
 
+beforeAll(async () => {
+  fake = await startFakeSecretsManager({ signedWith: { [ROLE.accessKeyId]: { secretAccessKey: ROLE.secretAccessKey, sessionToken: ROLE.sessionToken } } });
+  secrets = new SecretsManagerProviderSecrets(secretsManagerAt(fake.endpoint), 'model-gateway/');
+});
+beforeEach(() => {
+  fake.calls.length = 0;
+});
+afterAll(() => fake.close());
+
 describe('SecretsManagerProviderSecrets', () => {
-  let secretsManager: AwsClientStub<SecretsManagerClient>;
-  let secrets: SecretsManagerProviderSecrets;
-
-  beforeAll(() => {
-    secretsManager = mockClient(SecretsManagerClient);
-    secrets = new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: 'us-east-1' }), 'model-gateway/');
-  });
-  afterEach(() => secretsManager.reset());
-  afterAll(() => secretsManager.restore());
-
-  it('reads the key from the secret <prefix><projectId>/<provider>', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify({ apiKey: 'sk-project-openai' }) });
+  it('reads the key from the secret <prefix><projectId>/<provider>, in a signed GetSecretValue', async () => {
+    fake.put('model-gateway/alpha/openai', JSON.stringify({ apiKey: 'sk-project-openai' }));
 
     await expect(secrets.getApiKey('alpha', 'openai')).resolves.toBe('sk-project-openai');
 
-    const calls = secretsManager.commandCalls(GetSecretValueCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0].input).toEqual({ SecretId: 'model-gateway/alpha/openai' });
+    expect(fake.calls).toEqual([{ operation: 'GetSecretValue', input: { SecretId: 'model-gateway/alpha/openai' } }]);
   });
 
   it('answers undefined when the secret does not exist (ResourceNotFoundException)', async () => {
-    secretsManager.on(GetSecretValueCommand).rejects(notFound());
-
     await expect(secrets.getApiKey('alpha', 'anthropic')).resolves.toBeUndefined();
   });
 
   it('answers undefined when the secret has no string value', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({});
+    fake.put('model-gateway/alpha/empty', '');
 
-    await expect(secrets.getApiKey('alpha', 'openai')).resolves.toBeUndefined();
+    await expect(secrets.getApiKey('alpha', 'empty')).resolves.toBeUndefined();
   });
 
   it('rejects a secret whose value is not {"apiKey": …}', async () => {
-    secretsManager.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify({ key: 'sk-wrong-shape' }) });
+    fake.put('model-gateway/alpha/wrong', JSON.stringify({ key: 'sk-wrong-shape' }));
 
-    await expect(secrets.getApiKey('alpha', 'openai')).rejects.toThrow();
+    await expect(secrets.getApiKey('alpha', 'wrong')).rejects.toThrow();
   });
 
-  it('propagates other failures of reading a secret', async () => {
-    secretsManager.on(GetSecretValueCommand).rejects(new Error('AccessDeniedException'));
+  it('propagates other failures of reading a secret, named by their type', async () => {
+    fake.refuseNext('GetSecretValue', 'AccessDeniedException');
 
-    await expect(secrets.getApiKey('alpha', 'openai')).rejects.toThrow('AccessDeniedException');
+    await expect(secrets.getApiKey('alpha', 'openai')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+  });
+
+  it('is refused when its signature is wrong', async () => {
+    const forged = new SecretsManagerProviderSecrets(
+      new AwsJsonService({ signingName: 'secretsmanager', targetPrefix: 'secretsmanager', jsonVersion: '1.1', region: 'us-east-1', endpoint: fake.endpoint, credentials: async () => ({ ...ROLE, secretAccessKey: 'not-the-secret' }), fetch: createNodeHttpFetch({ allowPrivateAddresses: true }) }),
+      'model-gateway/',
+    );
+
+    await expect(forged.getApiKey('alpha', 'openai')).rejects.toThrow(/InvalidSignatureException/);
+    expect(fake.calls).toHaveLength(0);
   });
 
   it('stores a new value of an existing secret as {"apiKey": …}', async () => {
-    secretsManager.on(PutSecretValueCommand).resolves({});
+    fake.put('model-gateway/alpha/rotated', JSON.stringify({ apiKey: 'sk-old' }));
 
-    await secrets.putApiKey('alpha', 'openai', 'sk-rotated');
+    await secrets.putApiKey('alpha', 'rotated', 'sk-rotated');
 
-    const calls = secretsManager.commandCalls(PutSecretValueCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0].input).toEqual({ SecretId: 'model-gateway/alpha/openai', SecretString: '{"apiKey":"sk-rotated"}' });
-    expect(secretsManager.commandCalls(CreateSecretCommand)).toHaveLength(0);
+    expect(fake.calls).toEqual([{ operation: 'PutSecretValue', input: { SecretId: 'model-gateway/alpha/rotated', SecretString: '{"apiKey":"sk-rotated"}' } }]);
+    expect(fake.valueOf('model-gateway/alpha/rotated')).toBe('{"apiKey":"sk-rotated"}');
   });
 
-  it('creates the secret when it does not exist yet', async () => {
-    secretsManager.on(PutSecretValueCommand).rejects(notFound());
-    secretsManager.on(CreateSecretCommand).resolves({});
-
+  it('creates the secret when it does not exist yet, with a description that never holds the key', async () => {
     await secrets.putApiKey('beta', 'anthropic', 'sk-ant-first');
 
-    const calls = secretsManager.commandCalls(CreateSecretCommand);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0].input).toEqual({
+    expect(fake.calls.map((call) => call.operation)).toEqual(['PutSecretValue', 'CreateSecret']);
+    expect(fake.calls[1]?.input).toEqual({
       Name: 'model-gateway/beta/anthropic',
       SecretString: '{"apiKey":"sk-ant-first"}',
       Description: 'Model gateway: anthropic API key of project beta',
     });
+    expect(fake.valueOf('model-gateway/beta/anthropic')).toBe('{"apiKey":"sk-ant-first"}');
   });
 
   it('propagates other failures of storing a key, without creating a secret', async () => {
-    secretsManager.on(PutSecretValueCommand).rejects(new Error('ThrottlingException'));
+    fake.refuseNext('PutSecretValue', 'AccessDeniedException');
 
-    await expect(secrets.putApiKey('alpha', 'openai', 'sk-x')).rejects.toThrow('ThrottlingException');
-    expect(secretsManager.commandCalls(CreateSecretCommand)).toHaveLength(0);
+    await expect(secrets.putApiKey('alpha', 'denied', 'sk-x')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    expect(fake.calls.map((call) => call.operation)).toEqual(['PutSecretValue']);
   });
 
   it('propagates a failure of creating the secret', async () => {
-    secretsManager.on(PutSecretValueCommand).rejects(notFound());
-    secretsManager.on(CreateSecretCommand).rejects(new Error('LimitExceededException'));
+    fake.refuseNext('CreateSecret', 'LimitExceededException');
 
-    await expect(secrets.putApiKey('alpha', 'openai', 'sk-x')).rejects.toThrow('LimitExceededException');
-  });
-
-  it('never puts the key into the secret description', async () => {
-    secretsManager.on(PutSecretValueCommand).rejects(notFound());
-    secretsManager.on(CreateSecretCommand).resolves({});
-
-    await secrets.putApiKey('alpha', 'openai', 'sk-do-not-describe-me');
-
-    expect(secretsManager.commandCalls(CreateSecretCommand)[0]?.args[0].input.Description).not.toContain('sk-do-not-describe-me');
+    await expect(secrets.putApiKey('alpha', 'limited', 'sk-x')).rejects.toMatchObject({ name: 'LimitExceededException' });
   });
 
   it('deletes the secret at once, without a recovery window that would keep its name taken', async () => {
-    secretsManager.on(DeleteSecretCommand).resolves({});
+    fake.put('model-gateway/alpha/deleted', JSON.stringify({ apiKey: 'sk-gone' }));
 
-    await secrets.deleteApiKey('alpha', 'openai');
+    await secrets.deleteApiKey('alpha', 'deleted');
 
-    expect(secretsManager.commandCalls(DeleteSecretCommand)[0]?.args[0].input).toEqual({
-      SecretId: 'model-gateway/alpha/openai',
-      ForceDeleteWithoutRecovery: true,
-    });
+    expect(fake.calls).toEqual([{ operation: 'DeleteSecret', input: { SecretId: 'model-gateway/alpha/deleted', ForceDeleteWithoutRecovery: true } }]);
+    expect(fake.valueOf('model-gateway/alpha/deleted')).toBeUndefined();
   });
 
   it('deletes a secret that does not exist without complaint, and propagates other failures', async () => {
-    secretsManager.on(DeleteSecretCommand).rejectsOnce(notFound()).rejectsOnce(new Error('AccessDeniedException'));
-
-    await expect(secrets.deleteApiKey('alpha', 'openai')).resolves.toBeUndefined();
-    await expect(secrets.deleteApiKey('alpha', 'openai')).rejects.toThrow('AccessDeniedException');
+    await expect(secrets.deleteApiKey('alpha', 'never-stored')).resolves.toBeUndefined();
+    fake.refuseNext('DeleteSecret', 'AccessDeniedException');
+    await expect(secrets.deleteApiKey('alpha', 'never-stored')).rejects.toMatchObject({ name: 'AccessDeniedException' });
   });
 });
 
 describe('SecretsManagerProviderSecrets when two admins create the same secret at once', () => {
   it('stores the value as a new version when the create loses the race', async () => {
-    const raced = mockClient(SecretsManagerClient);
-    raced
-      .on(PutSecretValueCommand)
-      .rejectsOnce(new ResourceNotFoundException({ message: 'not found', $metadata: {} }))
-      .resolves({});
-    raced.on(CreateSecretCommand).rejects(new ResourceExistsException({ message: 'exists', $metadata: {} }));
-    const secrets = new SecretsManagerProviderSecrets(new SecretsManagerClient({ region: 'us-east-1' }), 'p/');
+    // The other admin's create lands between this one's put (not found) and create (exists).
+    fake.refuseNext('PutSecretValue', 'ResourceNotFoundException');
+    fake.put('p/acme/openai', JSON.stringify({ apiKey: 'sk-other-admin' }));
+    const raced = new SecretsManagerProviderSecrets(secretsManagerAt(fake.endpoint), 'p/');
 
-    await secrets.putApiKey('acme', 'openai', 'sk-raced-key');
+    await raced.putApiKey('acme', 'openai', 'sk-raced-key');
 
-    expect(raced.commandCalls(PutSecretValueCommand)).toHaveLength(2);
-    expect(raced.commandCalls(PutSecretValueCommand)[1]?.args[0].input).toEqual({ SecretId: 'p/acme/openai', SecretString: '{"apiKey":"sk-raced-key"}' });
-    raced.restore();
+    expect(fake.calls.map((call) => call.operation)).toEqual(['PutSecretValue', 'CreateSecret', 'PutSecretValue']);
+    expect(fake.valueOf('p/acme/openai')).toBe('{"apiKey":"sk-raced-key"}');
   });
 });

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { regionOfQueueUrl, SqsSendError, SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
+import { AwsServiceError } from '../../../shared/transport/aws-json-service.ts';
+import { regionOfQueueUrl, SqsUsageSink } from '../../../shared/adapters/aws/sqs-usage-sink.ts';
 import { usageRecordSchema } from '../../../shared/core/usage-record.ts';
 import { createNodeHttpFetch } from '../../../shared/transport/node-http-fetch.ts';
 import { startFakeSqs, type FakeSqs } from '../../support/fake-sqs.ts';
@@ -124,7 +125,7 @@ describe('SqsUsageSink', () => {
 
     const refusal = sinkFor().send(sampleRecord());
 
-    await expect(refusal).rejects.toBeInstanceOf(SqsSendError);
+    await expect(refusal).rejects.toBeInstanceOf(AwsServiceError);
     await expect(refusal).rejects.toThrow(/400 QueueDoesNotExist/);
     expect(delays).toHaveLength(0);
   });

@@ -1,0 +1,144 @@
+import { parseJsonObject } from '../core/json-object.ts';
+import type { AwsCredentials, UpstreamFetch } from '../core/ports.ts';
+import { awsErrorName } from './aws-error-name.ts';
+import { createAwsSigner, type AwsCallSigner } from './sign-aws-call.ts';
+
+/** Tries per call, as the AWS SDK's standard retry mode. */
+const ATTEMPTS = 3;
+/** The SDK's standard mode: back-off from 100 ms, from 500 ms after throttling. */
+const RETRY_DELAY_MS = 100;
+const THROTTLED_RETRY_DELAY_MS = 500;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Refusals worth another try whatever their status: throttling (the service's, DynamoDB's capacity, KMS's), a time-out. */
+const RETRYABLE_TYPES = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError|InternalFailure|InternalServerError/;
+const THROTTLING_TYPES = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|TooManyRequests/;
+/** A try that has not been answered by then is abandoned (and tried again): a caller is never held for long. */
+const ATTEMPT_TIMEOUT_MS = 5_000;
+
+/** How a service's calls wait: between tries, and for an answer (tests shorten both). */
+export interface AwsCallTiming {
+  sleep?: (ms: number) => Promise<void>;
+  attemptTimeoutMs?: number;
+}
+
+export interface AwsJsonServiceOptions {
+  /** The service's signing name: `dynamodb`, `sqs`, `secretsmanager`. */
+  signingName: string;
+  /** What precedes the operation in `x-amz-target`: `DynamoDB_20120810`, `AmazonSQS`, `secretsmanager`. */
+  targetPrefix: string;
+  /** The protocol's JSON version: 1.0 (DynamoDB, SQS) or 1.1 (Secrets Manager). */
+  jsonVersion: '1.0' | '1.1';
+  region: string;
+  /** Where calls go: the service's regional endpoint, or an override (a VPC endpoint, a local stand-in). */
+  endpoint: string;
+  credentials: () => Promise<AwsCredentials>;
+  fetch: UpstreamFetch;
+  timing?: AwsCallTiming;
+}
+
+/**
+ * The service refused a call, or answered something that is not the operation's result. `name` is the
+ * service's error type (`ConditionalCheckFailedException`, `ResourceNotFoundException`), as the SDK's
+ * exceptions name themselves, so callers tell refusals apart by name; `details` is the error's body.
+ */
+export class AwsServiceError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly throttled: boolean;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(type: string, message: string, options: { status: number; retryable: boolean; throttled?: boolean; details?: Record<string, unknown> }) {
+    super(message);
+    this.name = type;
+    this.status = options.status;
+    this.retryable = options.retryable;
+    this.throttled = options.throttled ?? false;
+    this.details = options.details ?? {};
+  }
+}
+
+/** JSON carries bytes (a DynamoDB binary attribute) as base64, as the SDK's serializer sends them. */
+function bytesAsBase64(this: Record<string, unknown>, name: string, value: unknown): unknown {
+  // The holder's own value: a Buffer has already become `{ type: 'Buffer', data }` through its toJSON.
+  const original = this[name];
+  return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
+}
+
+/** Whether an error is a service's refusal of that type: ours, or the SDK's exception of that name. */
+export function isAwsError(error: unknown, type: string): error is Error {
+  return error instanceof Error && error.name === type;
+}
+
+/**
+ * One AWS service spoken in its JSON protocol (`x-amz-target` names the operation), signed by the SDK's
+ * SigV4 signer over the caller's keep-alive transport. Not the SDK's clients: their per-call middleware
+ * (endpoint rule evaluation, schema serde, a signer built per call) costs CPU on the request's core, and
+ * their code is most of what a cold start compiles (docs/decisions/aws-json-calls.md). Retries as the
+ * SDK's standard mode: throttling, 5xx and connection errors, three tries with jittered back-off.
+ */
+export class AwsJsonService {
+  private readonly options: AwsJsonServiceOptions;
+  private readonly sign: AwsCallSigner;
+  private readonly url: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly attemptTimeoutMs: number;
+
+  constructor(options: AwsJsonServiceOptions) {
+    this.options = options;
+    this.sign = createAwsSigner({ service: options.signingName, region: options.region, credentials: options.credentials });
+    this.url = `${options.endpoint.replace(/\/+$/, '')}/`;
+    this.sleep = options.timing?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.attemptTimeoutMs = options.timing?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  }
+
+  /**
+   * The operation's result. `check` may refuse a result that is not whole (throwing a retryable
+   * AwsServiceError tries again).
+   */
+  async call(operation: string, input: object, check?: (result: Record<string, unknown>) => void): Promise<Record<string, unknown>> {
+    const body = JSON.stringify(input, bytesAsBase64);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const result = await this.callOnce(operation, body);
+        check?.(result);
+        return result;
+      } catch (error) {
+        const refusal = error instanceof AwsServiceError ? error : undefined;
+        if ((refusal && !refusal.retryable) || attempt === ATTEMPTS) throw error;
+        // Exponential back-off with full jitter, as the SDK's standard mode.
+        const base = refusal?.throttled ? THROTTLED_RETRY_DELAY_MS : RETRY_DELAY_MS;
+        await this.sleep(Math.random() * base * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private async callOnce(operation: string, body: string): Promise<Record<string, unknown>> {
+    const { signingName, targetPrefix, jsonVersion } = this.options;
+    const call = { url: this.url, method: 'POST', headers: { 'content-type': `application/x-amz-json-${jsonVersion}`, 'x-amz-target': `${targetPrefix}.${operation}` }, body };
+    const headers = await this.sign(call);
+    const response = await this.options.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
+    const text = await response.text();
+    const answer = parseJsonObject(text);
+    if (response.ok && answer) return answer;
+    if (response.ok) throw new AwsServiceError('MalformedAnswer', `${signingName} answered ${operation} with something that is not JSON: ${text.slice(0, 200)}`, { status: response.status, retryable: true });
+    // The JSON protocols name the error in a header or in `__type` (`com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException`).
+    const type = awsErrorName(response.headers.get('x-amzn-errortype') ?? (typeof answer?.__type === 'string' ? answer.__type : undefined)) ?? 'UnknownError';
+    const words = answer?.message ?? answer?.Message;
+    const message = typeof words === 'string' ? words : text.slice(0, 200);
+    throw new AwsServiceError(type, `${signingName} refused ${operation} (${response.status} ${type}): ${message}`, {
+      status: response.status,
+      retryable: RETRYABLE_STATUSES.has(response.status) || RETRYABLE_TYPES.test(type),
+      throttled: response.status === 429 || THROTTLING_TYPES.test(type),
+      ...(answer ? { details: answer } : {}),
+    });
+  }
+}
+
+/**
+ * A service's regional endpoint, as the SDK resolves it for the standard partitions: `https://<service>.<region>.amazonaws.com`
+ * (`.amazonaws.com.cn` in China); an override (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ENDPOINT_URL`) wins.
+ */
+export function regionalEndpoint(endpointPrefix: string, region: string, override?: string): string {
+  if (override !== undefined) return override;
+  return `https://${endpointPrefix}.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`;
+}
