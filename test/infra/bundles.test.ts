@@ -10,11 +10,11 @@ import { temporaryDirectory } from '../support/temporary-directories.ts';
 import { logicalId, resourcesOfType, synthesizeGateway, type SynthesizedGateway } from './synth-gateway.ts';
 
 /**
- * The AWS SDK clients a route group's cold start needs (DynamoDB's and Secrets Manager's, with the SDK's
- * core), bundled from their ES modules: ~215 KB minified, now that the protocols of the clients it loads
- * lazily stay out (infra/bundling/sdk-barrel-imports.ts; docs/decisions/infrastructure.md).
+ * What a route group's cold start holds of the AWS SDK: its SigV4 signer, DynamoDB's marshaller and the
+ * credential chain's entry (~40 KB minified). Its calls to DynamoDB and Secrets Manager are the gateway's
+ * own signed JSON calls (docs/decisions/aws-json-calls.md); the SDK's clients for them were ~215 KB.
  */
-const AWS_SDK_AT_COLD_START = 224 * 1024;
+const AWS_SDK_AT_COLD_START = 48 * 1024;
 /**
  * A route group's own code (the benchmark issue's budget was 400 KB: cold start grows with it), plus the
  * AWS SDK's clients. What is not needed at a cold start loads on first use: the model list, the endpoints
@@ -29,7 +29,7 @@ const ROUTE_GROUP_HANDLER_BUDGET = 320 * 1024 + AWS_SDK_AT_COLD_START;
  * every route group holds (docs/decisions/mcp-bridge.md).
  */
 const handlerBudgetOf = (prefix: string) => (prefix === 'RouteGroupmcp' ? 384 * 1024 + AWS_SDK_AT_COLD_START : ROUTE_GROUP_HANDLER_BUDGET);
-/** The other functions have no budget of their own; the console's cold start holds three SDK clients. */
+/** The other functions have no budget of their own; the console's and the writer's cold starts hold S3's client. */
 const OTHER_FUNCTION_BUDGET = 768 * 1024;
 const routeGroupFunctions = routeGroups.map((group) => `RouteGroup${group.name}`);
 const allFunctions = [...routeGroupFunctions, 'Writer', 'Admin', 'UsageCompactionCompactor', 'ConsoleApi'];
@@ -152,20 +152,21 @@ describe('function bundles', () => {
     }
   });
 
-  it('loads at cold start only the AWS SDK clients a function uses at once (the compactor S3 alone, the writer no Secrets Manager, the console Athena with its first usage query)', () => {
+  it("loads at cold start only the AWS SDK clients a function uses at once: S3's for the usage files and the console's site file, none for DynamoDB and Secrets Manager (signed JSON calls) nor for Athena (with the first usage query)", () => {
     expect(sdkServicesAtColdStart('UsageCompactionCompactor')).toEqual(['s3']);
-    expect(sdkServicesAtColdStart('Writer')).toEqual(['dynamodb', 's3']);
-    expect(sdkServicesAtColdStart('ConsoleApi')).toEqual(['dynamodb', 's3', 'secretsmanager']);
-    for (const prefix of routeGroupFunctions) expect(sdkServicesAtColdStart(prefix), prefix).toEqual(['dynamodb', 'secretsmanager']);
+    expect(sdkServicesAtColdStart('Writer')).toEqual(['s3']);
+    expect(sdkServicesAtColdStart('ConsoleApi')).toEqual(['s3']);
+    expect(sdkServicesAtColdStart('Admin')).toEqual([]);
+    for (const prefix of routeGroupFunctions) expect(sdkServicesAtColdStart(prefix), prefix).toEqual([]);
   });
 
   it("loads at cold start only the wire protocols of those clients, not the ones the SDK's lazily loaded clients speak (S3's XML, STS's query)", () => {
     const protocolsAtColdStart = (prefix: string) => [...new Set(coldStartText(prefix).match(/aws\.protocols#\w+/g) ?? [])].map((trait) => trait.slice('aws.protocols#'.length)).sort();
-    // DynamoDB speaks awsJson1_0, Secrets Manager awsJson1_1, S3 restXml.
-    for (const prefix of routeGroupFunctions) expect(protocolsAtColdStart(prefix), prefix).toEqual(['awsJson1_0', 'awsJson1_1']);
-    expect(protocolsAtColdStart('Writer')).toEqual(['awsJson1_0', 'restXml']);
+    // S3 speaks restXml; DynamoDB and Secrets Manager are called without the SDK's protocols (aws-json-calls.md).
+    for (const prefix of routeGroupFunctions) expect(protocolsAtColdStart(prefix), prefix).toEqual([]);
+    expect(protocolsAtColdStart('Writer')).toEqual(['restXml']);
     expect(protocolsAtColdStart('UsageCompactionCompactor')).toEqual(['restXml']);
-    expect(protocolsAtColdStart('Admin')).toEqual(['awsJson1_0', 'awsJson1_1']);
+    expect(protocolsAtColdStart('Admin')).toEqual([]);
   });
 
   it("gives the MCP SDK the light JSON Schema validator instead of Ajv's", () => {

@@ -7,7 +7,7 @@ import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 
 /**
  * An amount of the usage item. Spend only grows and a balance may be set up to a billion USD, so both pass
- * 2^53 nano-USD (about 9 million USD): the document client reads such a number as an exact BigInt (and a
+ * 2^53 nano-USD (about 9 million USD): DynamoDB's marshaller (@aws-sdk/util-dynamodb) reads such a number as an exact BigInt (and a
  * smaller one as an exact number), and both are read as BigInt.
  */
 const nanos = z.union([z.number().int(), z.bigint()]).transform((value) => BigInt(value));
