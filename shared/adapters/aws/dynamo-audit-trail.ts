@@ -19,20 +19,20 @@ export class DynamoAuditTrail implements AuditTrail {
   async append(entry: AuditEntry): Promise<void> {
     const { projectId, ...data } = entry;
     await this.client.put({
-        TableName: this.tableName,
-        Item: { projectId: auditPartition(projectId), itemKey: `entry#${entry.at}#${entry.entryId}`, project: projectId, ...data },
-        ConditionExpression: 'attribute_not_exists(itemKey)',
-      });
+      TableName: this.tableName,
+      Item: { projectId: auditPartition(projectId), itemKey: `entry#${entry.at}#${entry.entryId}`, project: projectId, ...data },
+      ConditionExpression: 'attribute_not_exists(itemKey)',
+    });
   }
 
   async listRecent(projectId: string, limit: number): Promise<AuditEntry[]> {
     const { Items } = await this.client.query({
-        TableName: this.tableName,
-        KeyConditionExpression: 'projectId = :partition',
-        ExpressionAttributeValues: { ':partition': auditPartition(projectId) },
-        ScanIndexForward: false,
-        Limit: limit,
-      });
+      TableName: this.tableName,
+      KeyConditionExpression: 'projectId = :partition',
+      ExpressionAttributeValues: { ':partition': auditPartition(projectId) },
+      ScanIndexForward: false,
+      Limit: limit,
+    });
     return (Items ?? []).map(({ project, projectId: _partition, itemKey: _itemKey, ...data }) => auditEntrySchema.parse({ ...data, projectId: project }));
   }
 }

@@ -22,10 +22,10 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
 
   async put(record: KeyRecord): Promise<void> {
     await this.client.put({
-        TableName: this.tableName,
-        Item: record,
-        ConditionExpression: 'attribute_not_exists(keyHash)',
-      });
+      TableName: this.tableName,
+      Item: record,
+      ConditionExpression: 'attribute_not_exists(keyHash)',
+    });
   }
 
   async listForProject(projectId: string): Promise<KeyRecord[]> {
@@ -33,12 +33,12 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.client.query({
-          TableName: this.tableName,
-          IndexName: KEYS_BY_PROJECT_INDEX,
-          KeyConditionExpression: 'projectId = :projectId',
-          ExpressionAttributeValues: { ':projectId': projectId },
-          ExclusiveStartKey: startKey,
-        });
+        TableName: this.tableName,
+        IndexName: KEYS_BY_PROJECT_INDEX,
+        KeyConditionExpression: 'projectId = :projectId',
+        ExpressionAttributeValues: { ':projectId': projectId },
+        ExclusiveStartKey: startKey,
+      });
       for (const item of page.Items ?? []) records.push(keyRecordSchema.parse(item));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -80,14 +80,14 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     if (sets.length === 0 && removes.length === 0) return found;
     try {
       const { Attributes } = await this.client.update({
-          TableName: this.tableName,
-          Key: { keyHash: found.keyHash },
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
-          ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'ALL_NEW',
-        });
+        TableName: this.tableName,
+        Key: { keyHash: found.keyHash },
+        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+        ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+        ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      });
       return keyRecordSchema.parse(Attributes);
     } catch (error) {
       // Revoked since it was read: the key as it now is, unchanged.
@@ -98,11 +98,11 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
 
   private async findById(projectId: string, keyId: string): Promise<KeyRecord | undefined> {
     const { Items } = await this.client.query({
-        TableName: this.tableName,
-        IndexName: KEYS_BY_PROJECT_INDEX,
-        KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
-        ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
-      });
+      TableName: this.tableName,
+      IndexName: KEYS_BY_PROJECT_INDEX,
+      KeyConditionExpression: 'projectId = :projectId AND keyId = :keyId',
+      ExpressionAttributeValues: { ':projectId': projectId, ':keyId': keyId },
+    });
     return Items?.[0] ? keyRecordSchema.parse(Items[0]) : undefined;
   }
 
@@ -112,13 +112,13 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     if (found.revokedAt) return found;
     try {
       const { Attributes } = await this.client.update({
-          TableName: this.tableName,
-          Key: { keyHash: found.keyHash },
-          UpdateExpression: 'SET revokedAt = :revokedAt',
-          ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
-          ExpressionAttributeValues: { ':revokedAt': revokedAt },
-          ReturnValues: 'ALL_NEW',
-        });
+        TableName: this.tableName,
+        Key: { keyHash: found.keyHash },
+        UpdateExpression: 'SET revokedAt = :revokedAt',
+        ConditionExpression: 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':revokedAt': revokedAt },
+        ReturnValues: 'ALL_NEW',
+      });
       return keyRecordSchema.parse(Attributes);
     } catch (error) {
       // Revoked concurrently: the key is revoked either way.
@@ -133,14 +133,14 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
     if (!found || (found.lastUsedAt !== undefined && found.lastUsedAt >= usedAt)) return;
     try {
       await this.client.update({
-          TableName: this.tableName,
-          Key: { keyHash: found.keyHash },
-          UpdateExpression: 'SET lastUsedAt = :usedAt',
-          ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :usedAt)',
-          ExpressionAttributeValues: { ':usedAt': usedAt },
-        });
+        TableName: this.tableName,
+        Key: { keyHash: found.keyHash },
+        UpdateExpression: 'SET lastUsedAt = :usedAt',
+        ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :usedAt)',
+        ExpressionAttributeValues: { ':usedAt': usedAt },
+      });
     } catch (error) {
-      if (!(isAwsError(error, 'ConditionalCheckFailedException'))) throw error;
+      if (!isAwsError(error, 'ConditionalCheckFailedException')) throw error;
     }
   }
 }

@@ -24,18 +24,18 @@ export class DynamoMembershipStore implements MembershipStore {
   async put(membership: Membership): Promise<void> {
     const data = { project: membership.projectId, member: membership.member, role: membership.role, addedAt: membership.addedAt };
     await this.client.transactWrite({
-        TransactItems: this.keysOf(membership.projectId, membership.member).map((key) => ({
-          Put: { TableName: this.tableName, Item: { ...key, ...data } },
-        })),
-      });
+      TransactItems: this.keysOf(membership.projectId, membership.member).map((key) => ({
+        Put: { TableName: this.tableName, Item: { ...key, ...data } },
+      })),
+    });
   }
 
   async remove(projectId: string, member: string): Promise<boolean> {
     const existing = (await this.listForMember(member)).some((membership) => membership.projectId === projectId);
     if (!existing) return false;
     await this.client.transactWrite({
-        TransactItems: this.keysOf(projectId, member).map((key) => ({ Delete: { TableName: this.tableName, Key: key } })),
-      });
+      TransactItems: this.keysOf(projectId, member).map((key) => ({ Delete: { TableName: this.tableName, Key: key } })),
+    });
     return true;
   }
 
@@ -59,12 +59,12 @@ export class DynamoMembershipStore implements MembershipStore {
     let startKey: Item | undefined;
     do {
       const page = await this.client.query({
-          TableName: this.tableName,
-          KeyConditionExpression: 'projectId = :partition',
-          ExpressionAttributeValues: { ':partition': partition },
-          ExclusiveStartKey: startKey,
-          ConsistentRead: true,
-        });
+        TableName: this.tableName,
+        KeyConditionExpression: 'projectId = :partition',
+        ExpressionAttributeValues: { ':partition': partition },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      });
       for (const item of page.Items ?? []) {
         const stored = storedMembershipSchema.parse(item);
         memberships.push(membershipSchema.parse({ projectId: stored.project, member: stored.member, role: stored.role, addedAt: stored.addedAt }));

@@ -7,8 +7,8 @@ import { isWriteConflict, retryOnConflict } from './transaction-conflicts.ts';
 
 /**
  * An amount of the usage item. Spend only grows and a balance may be set up to a billion USD, so both pass
- * 2^53 nano-USD (about 9 million USD): DynamoDB's marshaller (@aws-sdk/util-dynamodb) reads such a number as an exact BigInt (and a
- * smaller one as an exact number), and both are read as BigInt.
+ * 2^53 nano-USD (about 9 million USD): DynamoDB's marshaller (@aws-sdk/util-dynamodb) reads such a number
+ * as an exact BigInt (and a smaller one as an exact number), and both are read as BigInt.
  */
 const nanos = z.union([z.number().int(), z.bigint()]).transform((value) => BigInt(value));
 
@@ -61,27 +61,23 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
   }
 
   async addCredit(projectId: string, nanos: bigint): Promise<void> {
-    await this.write(
-      {
-        TableName: this.tableName,
-        Key: this.key(projectId),
-        UpdateExpression: 'ADD availableNanos :amount',
-        ExpressionAttributeValues: { ':amount': nanos },
-      },
-    );
+    await this.write({
+      TableName: this.tableName,
+      Key: this.key(projectId),
+      UpdateExpression: 'ADD availableNanos :amount',
+      ExpressionAttributeValues: { ':amount': nanos },
+    });
   }
 
   async reserve(projectId: string, nanos: number): Promise<boolean> {
     try {
-      await this.write(
-        {
-          TableName: this.tableName,
-          Key: this.key(projectId),
-          UpdateExpression: 'ADD availableNanos :taken, reservedNanos :held',
-          ConditionExpression: 'availableNanos >= :needed',
-          ExpressionAttributeValues: { ':taken': -nanos, ':held': nanos, ':needed': nanos },
-        },
-      );
+      await this.write({
+        TableName: this.tableName,
+        Key: this.key(projectId),
+        UpdateExpression: 'ADD availableNanos :taken, reservedNanos :held',
+        ConditionExpression: 'availableNanos >= :needed',
+        ExpressionAttributeValues: { ':taken': -nanos, ':held': nanos, ':needed': nanos },
+      });
       return true;
     } catch (error) {
       if (isAwsError(error, 'ConditionalCheckFailedException')) return false;
@@ -91,14 +87,12 @@ export class DynamoProjectBalance implements ProjectBalanceStore {
 
   async release(projectId: string, nanos: number): Promise<void> {
     if (nanos <= 0) return;
-    await this.write(
-      {
-        TableName: this.tableName,
-        Key: this.key(projectId),
-        UpdateExpression: 'ADD availableNanos :amount, reservedNanos :released',
-        ExpressionAttributeValues: { ':amount': nanos, ':released': -nanos },
-      },
-    );
+    await this.write({
+      TableName: this.tableName,
+      Key: this.key(projectId),
+      UpdateExpression: 'ADD availableNanos :amount, reservedNanos :released',
+      ExpressionAttributeValues: { ':amount': nanos, ':released': -nanos },
+    });
   }
 
   /** An update of the usage item, which the writer's transactions also write: tried again while one holds it. */

@@ -78,10 +78,10 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
   async putProject(project: Project, options: { mustNotExist: boolean }): Promise<boolean> {
     try {
       await this.client.put({
-          TableName: this.tableName,
-          Item: { ...project, itemKey: 'project' },
-          ...(options.mustNotExist ? { ConditionExpression: 'attribute_not_exists(projectId)' } : {}),
-        });
+        TableName: this.tableName,
+        Item: { ...project, itemKey: 'project' },
+        ...(options.mustNotExist ? { ConditionExpression: 'attribute_not_exists(projectId)' } : {}),
+      });
       return true;
     } catch (error) {
       if (isAwsError(error, 'ConditionalCheckFailedException')) return false;
@@ -104,11 +104,11 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     let startKey: Item | undefined;
     do {
       const page = await this.client.scan({
-          TableName: this.tableName,
-          FilterExpression: 'itemKey = :project',
-          ExpressionAttributeValues: { ':project': 'project' },
-          ExclusiveStartKey: startKey,
-        });
+        TableName: this.tableName,
+        FilterExpression: 'itemKey = :project',
+        ExpressionAttributeValues: { ':project': 'project' },
+        ExclusiveStartKey: startKey,
+      });
       projects.push(...(page.Items ?? []).map((item) => projectSchema.parse(item)));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -153,11 +153,11 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
     let startKey: Item | undefined;
     do {
       const page = await this.client.query({
-          TableName: this.tableName,
-          KeyConditionExpression: 'projectId = :projectId',
-          ExpressionAttributeValues: { ':projectId': projectId },
-          ExclusiveStartKey: startKey,
-        });
+        TableName: this.tableName,
+        KeyConditionExpression: 'projectId = :projectId',
+        ExpressionAttributeValues: { ':projectId': projectId },
+        ExclusiveStartKey: startKey,
+      });
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);

@@ -35,26 +35,26 @@ export class DynamoRateLimiter implements RateLimiter {
 
   async adjust(counterKey: string, amount: number, windowEndsAt: number): Promise<void> {
     await this.client.update({
-        TableName: this.tableName,
-        Key: { counterKey },
-        UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':amount': amount, ':expiresAt': expiry(windowEndsAt) },
-      });
+      TableName: this.tableName,
+      Key: { counterKey },
+      UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':amount': amount, ':expiresAt': expiry(windowEndsAt) },
+    });
   }
 
   /** The window's new count, or undefined when the charge would pass the limit. */
   private async take(charge: LimitCharge): Promise<number | undefined> {
     try {
       const { Attributes } = await this.client.update({
-          TableName: this.tableName,
-          Key: { counterKey: charge.counterKey },
-          UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':amount': charge.amount, ':ceiling': charge.limit - charge.amount, ':expiresAt': expiry(charge.windowEndsAt) },
-          ReturnValues: 'UPDATED_NEW',
-        });
+        TableName: this.tableName,
+        Key: { counterKey: charge.counterKey },
+        UpdateExpression: 'ADD #count :amount SET expiresAt = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':amount': charge.amount, ':ceiling': charge.limit - charge.amount, ':expiresAt': expiry(charge.windowEndsAt) },
+        ReturnValues: 'UPDATED_NEW',
+      });
       return Number(Attributes?.count ?? charge.amount);
     } catch (error) {
       if (isAwsError(error, 'ConditionalCheckFailedException')) return undefined;

@@ -51,11 +51,11 @@ export class DynamoVideoJobs implements VideoJobStore {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.client.query({
-          TableName: this.table.name,
-          KeyConditionExpression: 'generationKey = :key',
-          ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
-          ExclusiveStartKey: startKey,
-        });
+        TableName: this.table.name,
+        KeyConditionExpression: 'generationKey = :key',
+        ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
+        ExclusiveStartKey: startKey,
+      });
       for (const item of page.Items ?? []) jobs.push(videoJobSchema.parse(item));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -65,12 +65,12 @@ export class DynamoVideoJobs implements VideoJobStore {
   async claimBilling(projectId: string, videoId: string, at: string): Promise<boolean> {
     try {
       await this.client.update({
-          TableName: this.table.name,
-          Key: { generationKey: videoJobsKey(projectId), recordId: videoId },
-          UpdateExpression: 'SET billedAt = :at',
-          ConditionExpression: 'attribute_exists(recordId) AND attribute_not_exists(billedAt)',
-          ExpressionAttributeValues: { ':at': at },
-        });
+        TableName: this.table.name,
+        Key: { generationKey: videoJobsKey(projectId), recordId: videoId },
+        UpdateExpression: 'SET billedAt = :at',
+        ConditionExpression: 'attribute_exists(recordId) AND attribute_not_exists(billedAt)',
+        ExpressionAttributeValues: { ':at': at },
+      });
       return true;
     } catch (error) {
       if (isAwsError(error, 'ConditionalCheckFailedException')) return false;

@@ -198,9 +198,9 @@ describe('DynamoUsageLedger: looking generations and stored responses up', () =>
       it('stays with the owner an item written before owner puts were conditional names', async () => {
         const legacy = response('pa', 'resp_L');
         await embedded.documents.put({
-            TableName: embedded.names.generations,
-            Item: { generationKey: '@response#resp_L', recordId: legacy.recordId, projectId: 'pa', provider: 'pa-provider', model: 'pa-provider/gpt-5', requestId: legacy.requestId, createdAt: legacy.createdAt },
-          });
+          TableName: embedded.names.generations,
+          Item: { generationKey: '@response#resp_L', recordId: legacy.recordId, projectId: 'pa', provider: 'pa-provider', model: 'pa-provider/gpt-5', requestId: legacy.requestId, createdAt: legacy.createdAt },
+        });
 
         await reporting.recordAll([{ ...response('pb', 'resp_L'), createdAt: '2025-03-02T10:00:00.000Z' }]);
 
