@@ -60,6 +60,7 @@ export const runtimeConfigSchema = z.object({
   AWS_ENDPOINT_URL_SQS: z.url().optional(),
   AWS_ENDPOINT_URL_DYNAMODB: z.url().optional(),
   AWS_ENDPOINT_URL_SECRETS_MANAGER: z.url().optional(),
+  AWS_ENDPOINT_URL_S3: z.url().optional(),
   AWS_ENDPOINT_URL: z.url().optional(),
   /** The structured logs' level (Powertools' own variable). */
   POWERTOOLS_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT']).default('INFO'),

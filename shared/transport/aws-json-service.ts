@@ -9,11 +9,11 @@ const ATTEMPTS = 3;
 const RETRY_DELAY_MS = 100;
 const THROTTLED_RETRY_DELAY_MS = 500;
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-/** Refusals worth another try whatever their status: throttling (the service's, DynamoDB's capacity, KMS's), a time-out. */
-const RETRYABLE_TYPES = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError|InternalFailure|InternalServerError/;
-const THROTTLING_TYPES = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|TooManyRequests/;
+/** Refusals worth another try whatever their status: throttling (the service's, DynamoDB's capacity, S3's SlowDown, KMS's), a time-out. */
+const RETRYABLE_TYPES = /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError|InternalFailure|InternalServerError/;
+const THROTTLING_TYPES = /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded|TooManyRequests/;
 /** A try that has not been answered by then is abandoned (and tried again): a caller is never held for long. */
-const ATTEMPT_TIMEOUT_MS = 5_000;
+export const ATTEMPT_TIMEOUT_MS = 5_000;
 
 /** How a service's calls wait: between tries, and for an answer (tests shorten both). */
 export interface AwsCallTiming {
@@ -64,6 +64,37 @@ function bytesAsBase64(this: Record<string, unknown>, name: string, value: unkno
   return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
 }
 
+/**
+ * Runs a call again as the SDK's standard retry mode does: up to three tries, after an exponential back-off
+ * with full jitter (from 100 ms, from 500 ms after throttling), while it fails with a retryable
+ * AwsServiceError or without an answer (a connection error, a time-out).
+ */
+export async function retriedAsTheSdkDoes<T>(call: () => Promise<T>, sleep: (ms: number) => Promise<void>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      const refusal = error instanceof AwsServiceError ? error : undefined;
+      if ((refusal && !refusal.retryable) || attempt === ATTEMPTS) throw error;
+      const base = refusal?.throttled ? THROTTLED_RETRY_DELAY_MS : RETRY_DELAY_MS;
+      await sleep(Math.random() * base * 2 ** (attempt - 1));
+    }
+  }
+}
+
+/** A refusal's retry class, by its status and its type, as the SDK's standard mode classifies them. */
+export function refusalOf(status: number, type: string, message: string, details?: Record<string, unknown>): AwsServiceError {
+  return new AwsServiceError(type, message, {
+    status,
+    retryable: RETRYABLE_STATUSES.has(status) || RETRYABLE_TYPES.test(type),
+    throttled: status === 429 || THROTTLING_TYPES.test(type),
+    ...(details ? { details } : {}),
+  });
+}
+
+/** The default wait between tries. */
+export const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Whether an error is a service's refusal of that type: ours, or the SDK's exception of that name. */
 export function isAwsError(error: unknown, type: string): error is Error {
   return error instanceof Error && error.name === type;
@@ -87,7 +118,7 @@ export class AwsJsonService {
     this.options = options;
     this.sign = createAwsSigner({ service: options.signingName, region: options.region, credentials: options.credentials });
     this.url = `${options.endpoint.replace(/\/+$/, '')}/`;
-    this.sleep = options.timing?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.timing?.sleep ?? sleepMs;
     this.attemptTimeoutMs = options.timing?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   }
 
@@ -97,19 +128,11 @@ export class AwsJsonService {
    */
   async call(operation: string, input: object, check?: (result: Record<string, unknown>) => void): Promise<Record<string, unknown>> {
     const body = JSON.stringify(input, bytesAsBase64);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const result = await this.callOnce(operation, body);
-        check?.(result);
-        return result;
-      } catch (error) {
-        const refusal = error instanceof AwsServiceError ? error : undefined;
-        if ((refusal && !refusal.retryable) || attempt === ATTEMPTS) throw error;
-        // Exponential back-off with full jitter, as the SDK's standard mode.
-        const base = refusal?.throttled ? THROTTLED_RETRY_DELAY_MS : RETRY_DELAY_MS;
-        await this.sleep(Math.random() * base * 2 ** (attempt - 1));
-      }
-    }
+    return retriedAsTheSdkDoes(async () => {
+      const result = await this.callOnce(operation, body);
+      check?.(result);
+      return result;
+    }, this.sleep);
   }
 
   private async callOnce(operation: string, body: string): Promise<Record<string, unknown>> {
@@ -125,12 +148,7 @@ export class AwsJsonService {
     const type = awsErrorName(response.headers.get('x-amzn-errortype') ?? (typeof answer?.__type === 'string' ? answer.__type : undefined)) ?? 'UnknownError';
     const words = answer?.message ?? answer?.Message;
     const message = typeof words === 'string' ? words : text.slice(0, 200);
-    throw new AwsServiceError(type, `${signingName} refused ${operation} (${response.status} ${type}): ${message}`, {
-      status: response.status,
-      retryable: RETRYABLE_STATUSES.has(response.status) || RETRYABLE_TYPES.test(type),
-      throttled: response.status === 429 || THROTTLING_TYPES.test(type),
-      ...(answer ? { details: answer } : {}),
-    });
+    throw refusalOf(response.status, type, `${signingName} refused ${operation} (${response.status} ${type}): ${message}`, answer);
   }
 }
 

@@ -9,6 +9,8 @@ export interface AwsSigning {
   region: string;
   /** The credentials, or where to get them (asked on every signature; a caching provider makes that cheap). */
   credentials: AwsCredentials | (() => Promise<AwsCredentials>);
+  /** False for S3, whose canonical path is the path as sent (every other service escapes it once more). */
+  uriEscapePath?: boolean;
 }
 
 /** Signs calls for one service and region; the signer keeps its derived signing key between calls. */
@@ -25,6 +27,7 @@ export function createAwsSigner(signing: AwsSigning): AwsCallSigner {
     region: signing.region,
     credentials: signing.credentials,
     sha256: Sha256,
+    ...(signing.uriEscapePath === false ? { uriEscapePath: false } : {}),
   });
   return async (call) => {
     const url = new URL(call.url);

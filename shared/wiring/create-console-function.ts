@@ -1,4 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { CognitoConsoleAuthenticator, cognitoIdTokenVerifier } from '../adapters/aws/cognito-console-authenticator.ts';
 import { loadConsoleSiteConfig } from '../adapters/aws/s3-console-site-config.ts';
@@ -6,7 +5,7 @@ import { requireSetting, type RuntimeConfig } from '../config/runtime-config.ts'
 import { createConsoleApi } from '../console/console-api.ts';
 import { consoleError } from '../console/console-http.ts';
 import { bearerToken, type ConsoleAuthenticator, type SignInCodeExchange } from '../console/console-identity.ts';
-import type { UsageQueryRunner } from '../core/ports.ts';
+import type { AwsCredentialSource, UsageQueryRunner } from '../core/ports.ts';
 import { toGatewayRequest } from '../lambda/function-url.ts';
 import { guardOrigin } from '../lambda/origin-secret.ts';
 import type { ConfigCaches } from '../pipeline/config-caches.ts';
@@ -14,6 +13,7 @@ import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 import { awsClientConfig } from './aws-client-config.ts';
 import { createDefaultAwsCredentials } from '../adapters/aws/default-aws-credentials.ts';
 import { createAdminServices } from './create-admin-services.ts';
+import { createS3Objects } from './s3-objects.ts';
 import { createLogger } from './logger.ts';
 import { originSecretLoader } from './route-group-function.ts';
 
@@ -41,7 +41,7 @@ export interface ConsoleFunctionDependencies {
 export function createConsoleFunction(config: RuntimeConfig, dependencies: ConsoleFunctionDependencies = {}) {
   const logger = createLogger('gateway-console', config);
   const awsCredentials = createDefaultAwsCredentials();
-  const signIn = createSignIn(config, dependencies);
+  const signIn = createSignIn(config, dependencies, awsCredentials);
   const api = createConsoleApi(
     {
       admin: createAdminServices(config, { ...dependencies, awsCredentials }),
@@ -69,11 +69,12 @@ export function createConsoleFunction(config: RuntimeConfig, dependencies: Conso
 function createSignIn(
   config: RuntimeConfig,
   dependencies: ConsoleFunctionDependencies,
+  awsCredentials: AwsCredentialSource,
 ): { authenticator: ConsoleAuthenticator; codes: { signInCodes?: SignInCodeExchange } } {
   const sessions = dependencies.localSessions;
   if (sessions) return { authenticator: sessions, codes: { signInCodes: sessions } };
   const bucket = requireSetting(config, 'GATEWAY_CONSOLE_SITE_BUCKET');
-  const s3 = new S3Client(awsClientConfig(config.AWS_REGION));
+  const s3 = createS3Objects(config, awsCredentials);
   const ready = loadOnFirstUse(async (): Promise<ConsoleAuthenticator> => {
     const site = await loadConsoleSiteConfig(s3, bucket);
     if (site.signIn !== 'cognito') throw new Error('The deployed console config.json is not for Cognito sign-in.');

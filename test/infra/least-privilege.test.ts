@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routeGroups } from '../../shared/http/route-groups.ts';
 import { startEmbeddedStore, type EmbeddedStore } from '../../tools/local-host/embedded-store.ts';
 import { bedrockIamCalls, iamCallsOf, recordDynamoCalls, sqsIamCalls, type AwsCall } from '../support/aws-call-recorder.ts';
+import { startFakeS3, type FakeS3 } from '../support/fake-s3.ts';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.ts';
 import { startFakeSqs, type FakeSqs } from '../support/fake-sqs.ts';
 import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
@@ -46,6 +47,8 @@ let upstream: FakeUpstream;
 let mcpServer: McpUpstream;
 let bedrock: FakeBedrockRuntime;
 let secretsManager: FakeSecretsManager;
+/** S3's object calls made without the SDK (usage files put and read, the console's site file); the SDK's S3 client is mocked. */
+let s3Objects: FakeS3;
 let sqs: FakeSqs;
 const s3 = mockClient(S3Client);
 const athena = mockClient(AthenaClient);
@@ -57,13 +60,14 @@ function environmentOf(prefix: string): Record<string, string> {
   const id = logicalId(gateway.template, 'AWS::Lambda::Function', prefix);
   const variables = (resourcesOfType(gateway.template, 'AWS::Lambda::Function')[id]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, symbols.resolve(value)]));
-  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return { ...resolved, ...ROLE, AWS_REGION: context.region, GATEWAY_DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsManager.endpoint, AWS_ENDPOINT_URL_S3: s3Objects.endpoint, GATEWAY_ALLOW_PRIVATE_UPSTREAMS: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' };
 }
 
 /** Runs `exercise` and keeps every AWS call it made under the function's name. */
 async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Promise<void> {
   for (const mock of [s3, athena]) mock.resetHistory();
   secretsManager.calls.length = 0;
+  s3Objects.calls.length = 0;
   dynamo.calls.length = 0;
   const bedrockBefore = bedrock.received.length;
   const sqsBefore = sqs.attempts.length;
@@ -75,10 +79,11 @@ async function recordCalls(prefix: string, exercise: () => Promise<unknown>): Pr
   }
   const mocked = [s3, athena].flatMap((mock) => mock.calls().flatMap((call) => iamCallsOf(call.args[0] as never, context)));
   const secretCalls = secretsManager.calls.flatMap((call) => iamCallsOf({ constructor: { name: call.operation }, input: call.input }, context));
+  const objectCalls = s3Objects.calls.flatMap((call) => iamCallsOf({ constructor: { name: call.operation }, input: { Bucket: call.bucket, Key: call.key } }, context));
   // Bedrock and SQS are called over HTTP, signed: their fakes saw each call (and checked its signature).
   const invoked = bedrock.received.slice(bedrockBefore).flatMap((request) => bedrockIamCalls(request, context));
   const queued = sqs.attempts.slice(sqsBefore).flatMap((message) => sqsIamCalls(message, context));
-  used.set(prefix, [...dynamo.calls, ...mocked, ...secretCalls, ...invoked, ...queued]);
+  used.set(prefix, [...dynamo.calls, ...mocked, ...secretCalls, ...objectCalls, ...invoked, ...queued]);
 }
 
 const grantsOf = (prefix: string): Grant[] => grantsOfFunction(gateway, symbols, prefix);
@@ -116,6 +121,7 @@ beforeAll(async () => {
   const roleCredentials = { [ROLE.AWS_ACCESS_KEY_ID]: { secretAccessKey: ROLE.AWS_SECRET_ACCESS_KEY, sessionToken: ROLE.AWS_SESSION_TOKEN } };
   bedrock = await startFakeBedrockRuntime({ region: context.region, credentials: roleCredentials });
   sqs = await startFakeSqs({ signedWith: { region: context.region, credentials: roleCredentials } });
+  s3Objects = await startFakeS3({ region: context.region, signedWith: roleCredentials });
   // The origin secret, an MCP server's headers (`<prefix><project>/mcp/<server>`), else a provider key.
   secretsManager = await startFakeSecretsManager({
     region: context.region,
@@ -143,11 +149,8 @@ beforeAll(async () => {
     Contents: toCompact.files.filter((file) => file.key.startsWith(input.Prefix ?? '')).map((file) => ({ Key: file.key })),
     IsTruncated: false,
   }));
-  s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
-    const body = toCompact.files.find((file) => file.key === input.Key)?.body;
-    if (!body) throw new Error(`no object ${input.Key}`);
-    return { Body: { transformToByteArray: async () => body } };
-  });
+  const usageBucket = environmentOf('UsageCompactionCompactor').GATEWAY_USAGE_BUCKET;
+  for (const file of toCompact.files) s3Objects.objects.set(`${usageBucket}/${file.key}`, Buffer.from(file.body));
   s3.on(DeleteObjectsCommand).resolves({});
 
   const { key, keyId } = await (async () => {
@@ -177,10 +180,7 @@ beforeAll(async () => {
  */
 async function recordConsoleCalls(): Promise<void> {
   const site = { signIn: 'cognito', region: context.region, userPoolId: `${context.region}_ConsolePool`, clientId: 'console-client', signInOrigin: 'https://console.auth.us-east-1.amazoncognito.com' };
-  s3.on(GetObjectCommand).callsFake(async (input: { Key: string }) => {
-    if (input.Key !== 'console/config.json') throw new Error(`Unexpected GetObject of ${input.Key}`);
-    return { Body: { transformToString: async () => JSON.stringify(site) } };
-  });
+  s3Objects.objects.set(`${environmentOf('ConsoleApi').GATEWAY_CONSOLE_SITE_BUCKET}/console/config.json`, Buffer.from(JSON.stringify(site)));
   let queries = 0;
   athena.on(StartQueryExecutionCommand).callsFake(async (input: { WorkGroup: string }) => {
     const id = `query-${++queries}`;
@@ -201,6 +201,7 @@ afterAll(async () => {
   vi.restoreAllMocks();
   for (const mock of [s3, athena]) mock.restore();
   await secretsManager?.close();
+  await s3Objects?.close();
   await dynamo?.close();
   await upstream?.close();
   await sqs?.close();

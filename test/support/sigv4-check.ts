@@ -31,7 +31,7 @@ const SIGV4 = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/
  * with one of the known credentials over exactly the method, path, signed headers and body received (the
  * body's SHA-256 included). The request is signed again with the AWS SDK's signer and compared.
  */
-export async function checkSigV4(request: IncomingMessage, body: string, expected: SigV4Expectation): Promise<SigV4Verdict> {
+export async function checkSigV4(request: IncomingMessage, body: string | Buffer, expected: SigV4Expectation): Promise<SigV4Verdict> {
   const header = request.headers.authorization ?? '';
   const parts = SIGV4.exec(header);
   if (!parts) return refuse('MissingAuthenticationTokenException', 'Missing Authentication Token');
@@ -58,7 +58,7 @@ export async function checkSigV4(request: IncomingMessage, body: string, expecte
 /** The Authorization header the SDK's signer makes for the request as received, at the time it claims. */
 async function signAgain(
   request: IncomingMessage,
-  body: string,
+  body: string | Buffer,
   signedHeaders: string[],
   key: { accessKeyId: string; secretAccessKey: string; sessionToken: string | undefined; region: string; service: string },
 ): Promise<string> {
@@ -73,6 +73,8 @@ async function signAgain(
     credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, ...(key.sessionToken ? { sessionToken: key.sessionToken } : {}) },
     sha256: Hash.bind(null, 'sha256'),
     applyChecksum: signedHeaders.includes('x-amz-content-sha256'),
+    // S3 signs the path as sent; every other service escapes it once more.
+    uriEscapePath: key.service !== 's3',
   });
   const amzDate = String(request.headers['x-amz-date'] ?? '');
   const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);

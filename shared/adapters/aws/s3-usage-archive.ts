@@ -1,48 +1,45 @@
-import { DeleteObjectsCommand, GetObjectCommand, paginateListObjectsV2, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { UsageArchive } from '../../core/ports.ts';
-
-/** S3's limit of keys per DeleteObjects request. */
-const DELETE_BATCH = 1000;
+import type { S3Objects } from '../../transport/s3-objects.ts';
 
 export class UsageArchiveError extends Error {
   override readonly name = 'UsageArchiveError';
 }
 
-/** The usage files in S3 that the Glue table describes (date-partitioned Parquet objects). */
-export class S3UsageArchive implements UsageArchive {
-  private readonly client: S3Client;
-  private readonly bucket: string;
+/** What lists and deletes the usage files (S3UsageListing, loaded on first use). */
+export interface UsageFileListing {
+  list(prefix: string): Promise<string[]>;
+  remove(keys: readonly string[]): Promise<void>;
+}
 
-  constructor(client: S3Client, bucket: string) {
-    this.client = client;
+/**
+ * The usage files in S3 that the Glue table describes (date-partitioned Parquet objects). A file is put and
+ * read whole by signed calls (S3Objects): the writer's one call at a cold start loads no SDK client. Listing
+ * and deleting (the compactor's) go through `listing`.
+ */
+export class S3UsageArchive implements UsageArchive {
+  private readonly objects: S3Objects;
+  private readonly bucket: string;
+  private readonly listing: () => Promise<UsageFileListing>;
+
+  constructor(objects: S3Objects, bucket: string, listing: () => Promise<UsageFileListing>) {
+    this.objects = objects;
     this.bucket = bucket;
+    this.listing = listing;
   }
 
   async write(key: string, body: Uint8Array): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/vnd.apache.parquet' }));
+    await this.objects.put(this.bucket, key, body, 'application/vnd.apache.parquet');
   }
 
   async list(prefix: string): Promise<string[]> {
-    const keys: string[] = [];
-    for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: prefix })) {
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
-    }
-    return keys;
+    return (await this.listing()).list(prefix);
   }
 
   async read(key: string): Promise<Uint8Array> {
-    const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-    if (!Body) throw new UsageArchiveError(`s3://${this.bucket}/${key} has no body`);
-    return Body.transformToByteArray();
+    return this.objects.get(this.bucket, key);
   }
 
   async remove(keys: readonly string[]): Promise<void> {
-    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-      const Objects = keys.slice(start, start + DELETE_BATCH).map((Key) => ({ Key }));
-      // Quiet: only the keys S3 could not delete come back (deleting a missing key succeeds).
-      const { Errors } = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects, Quiet: true } }));
-      const [first] = Errors ?? [];
-      if (first) throw new UsageArchiveError(`S3 did not delete ${Errors?.length} usage files, e.g. ${first.Key}: ${first.Code} ${first.Message}`);
-    }
+    await (await this.listing()).remove(keys);
   }
 }

@@ -1,0 +1,72 @@
+import type { AwsCredentials, UpstreamFetch } from '../core/ports.ts';
+import { awsErrorName } from './aws-error-name.ts';
+import { ATTEMPT_TIMEOUT_MS, refusalOf, retriedAsTheSdkDoes, sleepMs, type AwsCallTiming } from './aws-json-service.ts';
+import { createAwsSigner, type AwsCallSigner } from './sign-aws-call.ts';
+
+export interface S3ObjectsOptions {
+  region: string;
+  /** `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL` (a VPC endpoint, a local stand-in): its buckets by path. */
+  endpoint?: string | undefined;
+  credentials: () => Promise<AwsCredentials>;
+  fetch: UpstreamFetch;
+  timing?: AwsCallTiming;
+}
+
+/** A key's path segments escaped as S3 expects them (RFC 3986's unreserved characters kept, `/` between segments). */
+function escapedKey(key: string): string {
+  return key
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
+}
+
+/**
+ * Whole objects in S3 (`PutObject`, `GetObject`) as signed REST calls, without the SDK's S3 client: the
+ * functions whose cold start makes one such call (the writer's usage file, the console's site file) then do
+ * not compile the client and the SDK's core for it (docs/decisions/aws-json-calls.md). Virtual-hosted
+ * addresses (`<bucket>.s3.<region>.amazonaws.com`) as the SDK makes them, by path for a bucket name with
+ * dots and behind an endpoint override; the body's SHA-256 signed; retries as the SDK's standard mode.
+ */
+export class S3Objects {
+  private readonly options: S3ObjectsOptions;
+  private readonly sign: AwsCallSigner;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly attemptTimeoutMs: number;
+
+  constructor(options: S3ObjectsOptions) {
+    this.options = options;
+    this.sign = createAwsSigner({ service: 's3', region: options.region, credentials: options.credentials, uriEscapePath: false });
+    this.sleep = options.timing?.sleep ?? sleepMs;
+    this.attemptTimeoutMs = options.timing?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  }
+
+  async put(bucket: string, key: string, body: Uint8Array, contentType: string): Promise<void> {
+    await retriedAsTheSdkDoes(() => this.send('PutObject', 'PUT', bucket, key, body, { 'content-type': contentType }), this.sleep);
+  }
+
+  async get(bucket: string, key: string): Promise<Uint8Array> {
+    return retriedAsTheSdkDoes(async () => new Uint8Array(await (await this.send('GetObject', 'GET', bucket, key, '', {})).arrayBuffer()), this.sleep);
+  }
+
+  /** The object's address: virtual-hosted, or by path where the bucket cannot be a host name or an endpoint is given. */
+  private url(bucket: string, key: string): string {
+    const path = escapedKey(key);
+    const { endpoint, region } = this.options;
+    if (endpoint !== undefined) return `${endpoint.replace(/\/+$/, '')}/${bucket}/${path}`;
+    const domain = `s3.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`;
+    return bucket.includes('.') ? `https://${domain}/${bucket}/${path}` : `https://${bucket}.${domain}/${path}`;
+  }
+
+  private async send(operation: string, method: string, bucket: string, key: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {
+    const call = { url: this.url(bucket, key), method, headers, body };
+    const signed = await this.sign(call);
+    const response = await this.options.fetch(call.url, { method, headers: signed, body: body as BodyInit, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
+    if (response.ok) return response;
+    // S3 answers a refusal in XML: <Error><Code>NoSuchKey</Code><Message>…</Message></Error>.
+    const text = await response.text();
+    const type = awsErrorName(/<Code>([^<]+)<\/Code>/.exec(text)?.[1]) ?? `Http${response.status}`;
+    const message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? text.slice(0, 200);
+    throw refusalOf(response.status, type, `s3 refused ${operation} of s3://${bucket}/${key} (${response.status} ${type}): ${message}`);
+  }
+}
+
