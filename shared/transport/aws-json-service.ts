@@ -1,7 +1,8 @@
 import { parseJsonObject } from '../core/json-object.ts';
 import type { AwsCredentials, UpstreamFetch } from '../core/ports.ts';
 import { awsErrorName } from './aws-error-name.ts';
-import { createAwsSigner, type AwsCallSigner } from './sign-aws-call.ts';
+import type { OutgoingCall } from './provider-auth.ts';
+import { createAwsSigner, type AwsCallSigner, type AwsSigning } from './sign-aws-call.ts';
 
 /** Tries per call, as the AWS SDK's standard retry mode. */
 const ATTEMPTS = 3;
@@ -13,7 +14,7 @@ const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 const RETRYABLE_TYPES = /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError|InternalFailure|InternalServerError/;
 const THROTTLING_TYPES = /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded|TooManyRequests/;
 /** A try that has not been answered by then is abandoned (and tried again): a caller is never held for long. */
-export const ATTEMPT_TIMEOUT_MS = 5_000;
+const ATTEMPT_TIMEOUT_MS = 5_000;
 
 /** How a service's calls wait: between tries, and for an answer (tests shorten both). */
 export interface AwsCallTiming {
@@ -69,7 +70,7 @@ function bytesAsBase64(this: Record<string, unknown>, name: string, value: unkno
  * with full jitter (from 100 ms, from 500 ms after throttling), while it fails with a retryable
  * AwsServiceError or without an answer (a connection error, a time-out).
  */
-export async function retriedAsTheSdkDoes<T>(call: () => Promise<T>, sleep: (ms: number) => Promise<void>): Promise<T> {
+async function retriedAsTheSdkDoes<T>(call: () => Promise<T>, sleep: (ms: number) => Promise<void>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await call();
@@ -93,11 +94,37 @@ export function refusalOf(status: number, type: string, message: string, details
 }
 
 /** The default wait between tries. */
-export const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether an error is a service's refusal of that type: ours, or the SDK's exception of that name. */
 export function isAwsError(error: unknown, type: string): error is Error {
   return error instanceof Error && error.name === type;
+}
+
+/** What every signed call to an AWS service shares: its signer, its transport, its time-out and its retries. */
+export abstract class SignedAwsCalls {
+  private readonly sign: AwsCallSigner;
+  private readonly fetch: UpstreamFetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly attemptTimeoutMs: number;
+
+  protected constructor(signing: AwsSigning, fetch: UpstreamFetch, timing: AwsCallTiming = {}) {
+    this.sign = createAwsSigner(signing);
+    this.fetch = fetch;
+    this.sleep = timing.sleep ?? sleepMs;
+    this.attemptTimeoutMs = timing.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  }
+
+  /** One try: the call signed and sent, abandoned if it is not answered within the attempt's time-out. */
+  protected async sendSigned(call: OutgoingCall): Promise<Response> {
+    const headers = await this.sign(call);
+    return this.fetch(call.url, { method: call.method, headers, body: call.body as BodyInit, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
+  }
+
+  /** A call tried as the SDK's standard mode tries it. */
+  protected retried<T>(call: () => Promise<T>): Promise<T> {
+    return retriedAsTheSdkDoes(call, this.sleep);
+  }
 }
 
 /**
@@ -107,19 +134,14 @@ export function isAwsError(error: unknown, type: string): error is Error {
  * their code is most of what a cold start compiles (docs/decisions/aws-json-calls.md). Retries as the
  * SDK's standard mode: throttling, 5xx and connection errors, three tries with jittered back-off.
  */
-export class AwsJsonService {
+export class AwsJsonService extends SignedAwsCalls {
   private readonly options: AwsJsonServiceOptions;
-  private readonly sign: AwsCallSigner;
   private readonly url: string;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly attemptTimeoutMs: number;
 
   constructor(options: AwsJsonServiceOptions) {
+    super({ service: options.signingName, region: options.region, credentials: options.credentials }, options.fetch, options.timing);
     this.options = options;
-    this.sign = createAwsSigner({ service: options.signingName, region: options.region, credentials: options.credentials });
     this.url = `${options.endpoint.replace(/\/+$/, '')}/`;
-    this.sleep = options.timing?.sleep ?? sleepMs;
-    this.attemptTimeoutMs = options.timing?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   }
 
   /**
@@ -128,18 +150,17 @@ export class AwsJsonService {
    */
   async call(operation: string, input: object, check?: (result: Record<string, unknown>) => void): Promise<Record<string, unknown>> {
     const body = JSON.stringify(input, bytesAsBase64);
-    return retriedAsTheSdkDoes(async () => {
+    return this.retried(async () => {
       const result = await this.callOnce(operation, body);
       check?.(result);
       return result;
-    }, this.sleep);
+    });
   }
 
   private async callOnce(operation: string, body: string): Promise<Record<string, unknown>> {
     const { signingName, targetPrefix, jsonVersion } = this.options;
     const call = { url: this.url, method: 'POST', headers: { 'content-type': `application/x-amz-json-${jsonVersion}`, 'x-amz-target': `${targetPrefix}.${operation}` }, body };
-    const headers = await this.sign(call);
-    const response = await this.options.fetch(call.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
+    const response = await this.sendSigned(call);
     const text = await response.text();
     const answer = parseJsonObject(text);
     if (response.ok && answer) return answer;

@@ -1,7 +1,6 @@
 import type { AwsCredentials, UpstreamFetch } from '../core/ports.ts';
 import { awsErrorName } from './aws-error-name.ts';
-import { ATTEMPT_TIMEOUT_MS, refusalOf, retriedAsTheSdkDoes, sleepMs, type AwsCallTiming } from './aws-json-service.ts';
-import { createAwsSigner, type AwsCallSigner } from './sign-aws-call.ts';
+import { refusalOf, SignedAwsCalls, type AwsCallTiming } from './aws-json-service.ts';
 
 export interface S3ObjectsOptions {
   region: string;
@@ -27,25 +26,20 @@ function escapedKey(key: string): string {
  * addresses (`<bucket>.s3.<region>.amazonaws.com`) as the SDK makes them, by path for a bucket name with
  * dots and behind an endpoint override; the body's SHA-256 signed; retries as the SDK's standard mode.
  */
-export class S3Objects {
+export class S3Objects extends SignedAwsCalls {
   private readonly options: S3ObjectsOptions;
-  private readonly sign: AwsCallSigner;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly attemptTimeoutMs: number;
 
   constructor(options: S3ObjectsOptions) {
+    super({ service: 's3', region: options.region, credentials: options.credentials, uriEscapePath: false }, options.fetch, options.timing);
     this.options = options;
-    this.sign = createAwsSigner({ service: 's3', region: options.region, credentials: options.credentials, uriEscapePath: false });
-    this.sleep = options.timing?.sleep ?? sleepMs;
-    this.attemptTimeoutMs = options.timing?.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   }
 
   async put(bucket: string, key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await retriedAsTheSdkDoes(() => this.send('PutObject', 'PUT', bucket, key, body, { 'content-type': contentType }), this.sleep);
+    await this.retried(() => this.send('PutObject', 'PUT', bucket, key, body, { 'content-type': contentType }));
   }
 
   async get(bucket: string, key: string): Promise<Uint8Array> {
-    return retriedAsTheSdkDoes(async () => new Uint8Array(await (await this.send('GetObject', 'GET', bucket, key, '', {})).arrayBuffer()), this.sleep);
+    return this.retried(async () => new Uint8Array(await (await this.send('GetObject', 'GET', bucket, key, '', {})).arrayBuffer()));
   }
 
   /** The object's address: virtual-hosted, or by path where the bucket cannot be a host name or an endpoint is given. */
@@ -58,9 +52,7 @@ export class S3Objects {
   }
 
   private async send(operation: string, method: string, bucket: string, key: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {
-    const call = { url: this.url(bucket, key), method, headers, body };
-    const signed = await this.sign(call);
-    const response = await this.options.fetch(call.url, { method, headers: signed, body: body as BodyInit, signal: AbortSignal.timeout(this.attemptTimeoutMs) });
+    const response = await this.sendSigned({ url: this.url(bucket, key), method, headers, body });
     if (response.ok) return response;
     // S3 answers a refusal in XML: <Error><Code>NoSuchKey</Code><Message>…</Message></Error>.
     const text = await response.text();
