@@ -11,6 +11,12 @@ export interface S3ObjectsOptions {
   timing?: AwsCallTiming;
 }
 
+/**
+ * A try's limit, its body's transfer included: a compacted day of usage can be tens of MB, which S3 takes in
+ * seconds from Lambda; a try that stalls longer is abandoned and tried again.
+ */
+const OBJECT_ATTEMPT_TIMEOUT_MS = 60_000;
+
 /** A key's path segments escaped as S3 expects them (RFC 3986's unreserved characters kept, `/` between segments). */
 function escapedKey(key: string): string {
   return key
@@ -30,7 +36,8 @@ export class S3Objects extends SignedAwsCalls {
   private readonly options: S3ObjectsOptions;
 
   constructor(options: S3ObjectsOptions) {
-    super({ service: 's3', region: options.region, credentials: options.credentials, uriEscapePath: false }, options.fetch, options.timing);
+    const timing = { attemptTimeoutMs: OBJECT_ATTEMPT_TIMEOUT_MS, ...options.timing };
+    super({ service: 's3', region: options.region, credentials: options.credentials, uriEscapePath: false }, options.fetch, timing);
     this.options = options;
   }
 
