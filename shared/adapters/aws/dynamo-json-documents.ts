@@ -1,7 +1,6 @@
 import { marshall, unmarshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { AwsJsonService } from '../../transport/aws-json-service.ts';
-import { isAwsError } from '../../transport/aws-json-service.ts';
+import { isAwsError, type AwsJsonService } from '../../transport/aws-json-service.ts';
 import type { Document, DocumentPage, DynamoDocuments } from './dynamo-documents.ts';
 
 type Operation<Name extends keyof DynamoDocuments> = Parameters<DynamoDocuments[Name]>[0];
