@@ -51,21 +51,21 @@ function signedWithKeyObjects(): void {
   for (const key of keys) expect(key).toBeInstanceOf(crypto.KeyObject);
 }
 
-describe("the AWS SDK clients the functions make sign with the project's hasher (KeyObject HMAC keys)", () => {
+describe("the AWS calls the functions make sign with the project's hasher (KeyObject HMAC keys)", () => {
   const config = () => loadRuntimeConfig({ AWS_REGION: 'us-east-1', GATEWAY_DYNAMODB_ENDPOINT: endpoint, AWS_ENDPOINT_URL: endpoint, GATEWAY_USAGE_BUCKET: 'usage' });
   const adapters = () => createAdapters(config(), createDefaultAwsCredentials());
 
-  it('the DynamoDB client every adapter shares', async () => {
+  it('the DynamoDB calls every adapter makes', async () => {
     await adapters().documents.get({ TableName: 'gateway-keys', Key: { keyHash: 'x' } });
     signedWithKeyObjects();
   });
 
-  it('the Secrets Manager client that reads provider keys', async () => {
+  it('the Secrets Manager call that reads a provider key', async () => {
     expect(await adapters().secrets.getApiKey('project', 'openai')).toBe('sk-test');
     signedWithKeyObjects();
   });
 
-  it("the S3 client of the writer's usage files", async () => {
+  it("the S3 call that puts the writer's usage files", async () => {
     await createUsageArchive(config()).write('usage/test.parquet', new Uint8Array([1, 2, 3]));
     signedWithKeyObjects();
   });
