@@ -1,6 +1,6 @@
 import type { AwsCredentials, UpstreamFetch } from '../core/ports.ts';
 import { awsErrorName } from './aws-error-name.ts';
-import { refusalOf, SignedAwsCalls, type AwsCallTiming } from './aws-json-service.ts';
+import { refusalOf, regionalEndpoint, SignedAwsCalls, type AwsCallTiming } from './aws-json-service.ts';
 
 export interface S3ObjectsOptions {
   region: string;
@@ -54,8 +54,8 @@ export class S3Objects extends SignedAwsCalls {
     const path = escapedKey(key);
     const { endpoint, region } = this.options;
     if (endpoint !== undefined) return `${endpoint.replace(/\/+$/, '')}/${bucket}/${path}`;
-    const domain = `s3.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`;
-    return bucket.includes('.') ? `https://${domain}/${bucket}/${path}` : `https://${bucket}.${domain}/${path}`;
+    const regional = regionalEndpoint('s3', region);
+    return bucket.includes('.') ? `${regional}/${bucket}/${path}` : regional.replace('https://', `https://${bucket}.`) + `/${path}`;
   }
 
   private async send(operation: string, method: string, bucket: string, key: string, body: string | Uint8Array, headers: Record<string, string>): Promise<Response> {

@@ -13,6 +13,7 @@ import { withSpill } from '../usage-writer/replay-spilled-usage.ts';
 import { awsClientConfig } from './aws-client-config.ts';
 import { createAdapters } from './create-adapters.ts';
 import { usageLedgerTables } from './dynamo-documents.ts';
+import { awsTransport } from './aws-transport.ts';
 import { secureRandomBytes } from './secure-random-bytes.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
 
@@ -42,15 +43,15 @@ export interface RequestPathReports extends UnsentUsageReports {
 /**
  * SQS in AWS, with the spill bucket behind it when configured. Both load when first used (the first record
  * is handed over after its answer ended; the spill only when SQS refuses one), so a cold start does not
- * import them before the first answer. The queue is reached over its own keep-alive transport: its endpoint
- * is the deployment's (a VPC endpoint resolves to private addresses), never a user's.
+ * import them before the first answer. The queue is reached over the transport of the function's AWS calls
+ * (aws-transport.ts): its endpoint is the deployment's, never a user's.
  */
 function createSqsUsageSink(config: RuntimeConfig, reports: UnsentUsageReports, awsCredentials: AwsCredentialSource): UsageSink {
   const queueUrl = requireSetting(config, 'GATEWAY_USAGE_QUEUE_URL');
   const sqs = loadOnFirstUse(async () => {
     const { SqsUsageSink } = await import('../adapters/aws/sqs-usage-sink.ts');
     const queue = { queueUrl, region: config.AWS_REGION, endpoint: config.AWS_ENDPOINT_URL_SQS ?? config.AWS_ENDPOINT_URL };
-    return new SqsUsageSink(queue, () => awsCredentials.credentials(undefined), createNodeHttpFetch({ allowPrivateAddresses: true }));
+    return new SqsUsageSink(queue, () => awsCredentials.credentials(undefined), awsTransport());
   });
   const sink: UsageSink = { send: async (record) => (await sqs()).send(record) };
   const spillBucket = config.GATEWAY_USAGE_SPILL_BUCKET;

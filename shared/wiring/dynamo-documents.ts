@@ -4,16 +4,15 @@ import type { DynamoDocuments } from '../adapters/aws/dynamo-documents.ts';
 import { DynamoJsonDocuments } from '../adapters/aws/dynamo-json-documents.ts';
 import type { AwsCredentials, AwsCredentialSource } from '../core/ports.ts';
 import { AwsJsonService, regionalEndpoint } from '../transport/aws-json-service.ts';
-import { createNodeHttpFetch } from '../transport/node-http-fetch.ts';
+import { awsTransport } from './aws-transport.ts';
 
-/** What the embedded store takes: any credentials (it checks that a call is signed, not by whom). */
+/** What the embedded store takes: whatever credentials (it checks that a call is signed, not by whom). */
 const EMBEDDED_STORE_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
  * The DynamoDB documents the adapters share: DynamoDB in AWS (its endpoint overrides honoured, as the SDK
  * does), the local host's embedded store when GATEWAY_DYNAMODB_ENDPOINT names it. Signed with the
- * function's credentials, over a keep-alive transport of its own: the endpoint is the deployment's (a VPC
- * endpoint resolves to private addresses), never a user's. A module of its own so that a function needing
+ * function's credentials, over the transport of its AWS calls (aws-transport.ts). A module of its own so that a function needing
  * DynamoDB alone (the writer) does not load the other services at its cold start.
  */
 export function createDynamoDocuments(config: RuntimeConfig, credentials: AwsCredentialSource): DynamoDocuments {
@@ -28,8 +27,7 @@ export function embeddedStoreDocuments(endpoint: string, region = 'local'): Dyna
 }
 
 function dynamoDocumentsAt(endpoint: string, region: string, credentials: () => Promise<AwsCredentials>): DynamoDocuments {
-  const fetch = createNodeHttpFetch({ allowPrivateAddresses: true });
-  return new DynamoJsonDocuments(new AwsJsonService({ signingName: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', region, endpoint, credentials, fetch }));
+  return new DynamoJsonDocuments(new AwsJsonService({ signingName: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', region, endpoint, credentials, fetch: awsTransport() }));
 }
 
 /**

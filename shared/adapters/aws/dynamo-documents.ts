@@ -51,11 +51,20 @@ export function cancellationReasons(error: unknown): CancellationReason[] {
 }
 
 /** Every item a query matches, page after page (a page holds at most 1 MB). */
-export async function queryAll(documents: DynamoDocuments, input: QueryCommandInput): Promise<Document[]> {
+export function queryAll(documents: DynamoDocuments, input: QueryCommandInput): Promise<Document[]> {
+  return allPages((from) => documents.query({ ...input, ...from }));
+}
+
+/** Every item a scan finds, page after page. */
+export function scanAll(documents: DynamoDocuments, input: ScanCommandInput): Promise<Document[]> {
+  return allPages((from) => documents.scan({ ...input, ...from }));
+}
+
+async function allPages(read: (from: { ExclusiveStartKey?: Document }) => Promise<DocumentPage>): Promise<Document[]> {
   const items: Document[] = [];
   let startKey: Document | undefined;
   do {
-    const page = await documents.query({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+    const page = await read(startKey ? { ExclusiveStartKey: startKey } : {});
     items.push(...page.Items);
     startKey = page.LastEvaluatedKey;
   } while (startKey);

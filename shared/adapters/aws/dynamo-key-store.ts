@@ -3,7 +3,7 @@ import type { KeyChanges, KeyLastUseRecorder, KeyStore } from '../../core/ports.
 import { KEYS_BY_PROJECT_INDEX } from './table-definitions.ts';
 import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 import { isAwsError } from '../../transport/aws-json-service.ts';
-import type { DynamoDocuments } from './dynamo-documents.ts';
+import { queryAll, type DynamoDocuments } from './dynamo-documents.ts';
 
 /** Project keys in DynamoDB, one item per key hash. */
 export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
@@ -29,20 +29,13 @@ export class DynamoKeyStore implements KeyStore, KeyLastUseRecorder {
   }
 
   async listForProject(projectId: string): Promise<KeyRecord[]> {
-    const records: KeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.query({
-        TableName: this.tableName,
-        IndexName: KEYS_BY_PROJECT_INDEX,
-        KeyConditionExpression: 'projectId = :projectId',
-        ExpressionAttributeValues: { ':projectId': projectId },
-        ExclusiveStartKey: startKey,
-      });
-      for (const item of page.Items ?? []) records.push(keyRecordSchema.parse(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      IndexName: KEYS_BY_PROJECT_INDEX,
+      KeyConditionExpression: 'projectId = :projectId',
+      ExpressionAttributeValues: { ':projectId': projectId },
+    });
+    return items.map((item) => keyRecordSchema.parse(item));
   }
 
   async update(projectId: string, keyId: string, changes: KeyChanges): Promise<KeyRecord | undefined> {

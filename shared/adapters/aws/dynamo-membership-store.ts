@@ -2,10 +2,9 @@ import * as z from 'zod';
 import { membershipSchema, type Membership } from '../../core/membership.ts';
 import type { MembershipStore } from '../../core/ports.ts';
 import { membersPartition, personPartition } from './table-definitions.ts';
-import type { DynamoDocuments } from './dynamo-documents.ts';
+import { queryAll, type DynamoDocuments } from './dynamo-documents.ts';
 
 const storedMembershipSchema = z.object({ project: z.string(), member: z.string(), role: z.string(), addedAt: z.string() });
-type Item = Record<string, unknown>;
 
 /**
  * Memberships in the projects table, written twice in one transaction: under `@members#<projectId>` (a
@@ -55,22 +54,15 @@ export class DynamoMembershipStore implements MembershipStore {
   }
 
   private async queryPartition(partition: string): Promise<Membership[]> {
-    const memberships: Membership[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.query({
-        TableName: this.tableName,
-        KeyConditionExpression: 'projectId = :partition',
-        ExpressionAttributeValues: { ':partition': partition },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      });
-      for (const item of page.Items ?? []) {
-        const stored = storedMembershipSchema.parse(item);
-        memberships.push(membershipSchema.parse({ projectId: stored.project, member: stored.member, role: stored.role, addedAt: stored.addedAt }));
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return memberships;
+    const items = await queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'projectId = :partition',
+      ExpressionAttributeValues: { ':partition': partition },
+      ConsistentRead: true,
+    });
+    return items.map((item) => {
+      const stored = storedMembershipSchema.parse(item);
+      return membershipSchema.parse({ projectId: stored.project, member: stored.member, role: stored.role, addedAt: stored.addedAt });
+    });
   }
 }

@@ -16,7 +16,7 @@ import { mcpServerConfigSchema, type McpServerConfig } from '../../core/mcp-serv
 import { ORG_PARTITION } from './table-definitions.ts';
 import { PARSED_RARELY } from '../../core/parsed-rarely.ts';
 import { isAwsError } from '../../transport/aws-json-service.ts';
-import type { DynamoDocuments } from './dynamo-documents.ts';
+import { queryAll, scanAll, type DynamoDocuments } from './dynamo-documents.ts';
 
 type Item = Record<string, unknown>;
 const MAX_BATCH_ATTEMPTS = 5;
@@ -100,19 +100,12 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
 
   /** A scan filtered to the project records: an admin listing, rare and small next to the request path's reads. */
   async listProjects(): Promise<Project[]> {
-    const projects: Project[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.scan({
-        TableName: this.tableName,
-        FilterExpression: 'itemKey = :project',
-        ExpressionAttributeValues: { ':project': 'project' },
-        ExclusiveStartKey: startKey,
-      });
-      projects.push(...(page.Items ?? []).map((item) => projectSchema.parse(item)));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return projects;
+    const items = await scanAll(this.client, {
+      TableName: this.tableName,
+      FilterExpression: 'itemKey = :project',
+      ExpressionAttributeValues: { ':project': 'project' },
+    });
+    return items.map((item) => projectSchema.parse(item));
   }
 
   async putModel(projectId: string, model: AllowedModel, rate: RateCardEntry | undefined): Promise<void> {
@@ -149,18 +142,10 @@ export class DynamoProjectStore implements ProjectConfigSource, ProjectAdminStor
   }
 
   private async queryPartition(projectId: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.client.query({
-        TableName: this.tableName,
-        KeyConditionExpression: 'projectId = :projectId',
-        ExpressionAttributeValues: { ':projectId': projectId },
-        ExclusiveStartKey: startKey,
-      });
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return queryAll(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'projectId = :projectId',
+      ExpressionAttributeValues: { ':projectId': projectId },
+    });
   }
 }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { VideoJob, VideoJobStore } from '../../core/ports.ts';
 import { GENERATION_TTL_ATTRIBUTE, generationExpiresAt } from './table-definitions.ts';
 import { isAwsError } from '../../transport/aws-json-service.ts';
-import type { DynamoDocuments } from './dynamo-documents.ts';
+import { queryAll, type DynamoDocuments } from './dynamo-documents.ts';
 
 const videoJobSchema = z.object({
   projectId: z.string(),
@@ -47,19 +47,12 @@ export class DynamoVideoJobs implements VideoJobStore {
   }
 
   async list(projectId: string): Promise<VideoJob[]> {
-    const jobs: VideoJob[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.query({
-        TableName: this.table.name,
-        KeyConditionExpression: 'generationKey = :key',
-        ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
-        ExclusiveStartKey: startKey,
-      });
-      for (const item of page.Items ?? []) jobs.push(videoJobSchema.parse(item));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return jobs;
+    const items = await queryAll(this.client, {
+      TableName: this.table.name,
+      KeyConditionExpression: 'generationKey = :key',
+      ExpressionAttributeValues: { ':key': videoJobsKey(projectId) },
+    });
+    return items.map((item) => videoJobSchema.parse(item));
   }
 
   async claimBilling(projectId: string, videoId: string, at: string): Promise<boolean> {
