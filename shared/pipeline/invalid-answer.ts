@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
+import type { TokenUsage } from '../core/token-usage.ts';
 import { errorMessageOf, scrubUpstreamMessage } from '../transport/upstream-errors.ts';
 
 const INVALID_ANSWER = 'upstream_invalid_response';
@@ -18,7 +19,26 @@ export function invalidAnswer(provider: string, payload: Record<string, unknown>
   return new GatewayError('upstream', message, { code: INVALID_ANSWER });
 }
 
+/**
+ * A 200 whose answer the upstream itself ended as failed (Bedrock's `malformed_model_output`, a Responses
+ * `failed` status, chat's `finish_reason: "error"`): no answer to translate, so failover moves on as from
+ * any 200 without one, but the upstream generated and bills the tokens it counted (`billedUsage`).
+ */
+export class FailedAnswerError extends GatewayError {
+  readonly billedUsage: TokenUsage;
+
+  constructor(provider: string, rawFinish: string | undefined, billedUsage: TokenUsage) {
+    super('upstream', `Provider "${provider}" ended its answer as failed${rawFinish ? ` (${rawFinish})` : ''}.`, { code: INVALID_ANSWER });
+    this.billedUsage = billedUsage;
+  }
+}
+
 /** Whether a failure is a 200 that held no answer (failover may try another target). */
 export function isInvalidAnswer(error: unknown): error is GatewayError {
   return error instanceof GatewayError && error.code === INVALID_ANSWER;
+}
+
+/** The tokens a failed answer's upstream billed (FailedAnswerError), else undefined. */
+export function billedUsageOf(error: unknown): TokenUsage | undefined {
+  return error instanceof FailedAnswerError ? error.billedUsage : undefined;
 }

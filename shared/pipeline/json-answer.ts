@@ -8,7 +8,7 @@ import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
 import type { UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
-import { invalidAnswer } from './invalid-answer.ts';
+import { FailedAnswerError, invalidAnswer } from './invalid-answer.ts';
 
 export interface JsonAnswer {
   bridge: Bridge;
@@ -24,7 +24,8 @@ export interface JsonAnswer {
  * the client's writer on a translated bridge). A native answer reaches the client as the upstream sent it
  * (with `usage.cost` when injection is on). A body that is not JSON, breaks off, or is still coming at the
  * request's deadline (the upstream is then let go: `upstream_timeout`) is an upstream failure the caller
- * settles (the prompt estimated, since the provider took the request).
+ * settles (the prompt estimated, since the provider took the request); so is a translated answer its
+ * upstream ended as failed, billed as the upstream counted it.
  */
 export async function readJsonAnswer(
   answer: JsonAnswer,
@@ -38,6 +39,8 @@ export async function readJsonAnswer(
   const canonical = bridge.native ? readLeniently(bridge, payload) : bridge.readResponse(payload);
   const counted = canonical.usage ?? (await answer.estimate({ completionText: generatedText(canonical.content) }));
   const usage = canonical.units ? { ...counted, units: addUnits(counted.units, canonical.units) } : counted;
+  // Translated, an answer its upstream ended as failed would reach the client as a normal finish.
+  if (!bridge.native && canonical.finish === 'error') throw new FailedAnswerError(served.target.provider.provider, canonical.rawFinish, usage);
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
   const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
   const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);

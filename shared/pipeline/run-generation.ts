@@ -18,6 +18,7 @@ import { countImageParts, createUsageEstimator, estimateUsageBound } from './est
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
+import { billedUsageOf } from './invalid-answer.ts';
 import { readJsonAnswer } from './json-answer.ts';
 import { attemptLimits, commitAfterMs, planTargets } from './plan-targets.ts';
 import { holdOrCommit } from './commit-early.ts';
@@ -192,8 +193,9 @@ export async function runGeneration<Body extends RoutableBody>(
         status: 'failed',
         httpStatus: error.status,
         errorCode: error.code,
-        // The upstream accepted the request before its answer broke off (or held no answer): it bills at least the prompt.
-        usage: tookRequest ? withAcceptedRequest(await estimate({ completionText: '' })) : ZERO_USAGE,
+        // The upstream accepted the request before its answer broke off (or held no answer): it bills at least
+        // the prompt; an answer it ended as failed, what it counted.
+        usage: !tookRequest ? ZERO_USAGE : withAcceptedRequest(billedUsageOf(exhausted ? failed.at(-1)?.error : error) ?? (await estimate({ completionText: '' }))),
       };
       // The failure is metered (below): its record is found by the id the answer names, as a success's is.
       const recorded = { 'x-generation-id': route.requestId };

@@ -222,4 +222,29 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     const completion = await gateway.openai(key).chat.completions.create({ model: 'nova', stop: ['###'], messages: [{ role: 'user', content: 'strawberry?' }] });
     expect(completion.choices[0]?.finish_reason).toBe('stop');
   });
+  it("fails an answer Bedrock ended as malformed (malformed_model_output): a 502 in the client's error body, never a finish, billed as Bedrock counted it", async () => {
+    const malformed = (recorded: string) => recorded.replace(/"stopReason": ?"end_turn"/, '"stopReason":"malformed_model_output"');
+    bedrock.answerWith((request, response) =>
+      request.operation === 'converse-stream'
+        ? sendEventStream(response, converseStreamFrames(malformed(readFixture('bedrock/converse-stream-text.chunks.txt'))))
+        : sendBedrockJson(response, malformed(readFixture('bedrock/converse-text.json'))),
+    );
+
+    await expect(gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-malformed-json' } }).chat.completions.create({ model: 'nova', messages: [{ role: 'user', content: 'strawberry?' }] })).rejects.toMatchObject({
+      status: 502,
+      error: { message: 'Provider "bedrock" ended its answer as failed (malformed_model_output).' },
+    });
+    expect(await generation('bedrock-malformed-json')).toMatchObject({ status: 'failed', http_status: 502, error_code: 'upstream_invalid_response', tokens_prompt: 22, tokens_completion: 57 });
+    await expect(anthropic().messages.create({ model: 'nova', max_tokens: 100, messages: [{ role: 'user', content: 'strawberry?' }] })).rejects.toMatchObject({ status: 502, error: { error: { type: 'api_error' } } });
+
+    const stream = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-malformed-stream' } }).chat.completions.create({ model: 'nova', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'strawberry?' }] });
+    const finishes: unknown[] = [];
+    const failure = await (async () => {
+      for await (const chunk of stream) finishes.push(chunk.choices[0]?.finish_reason);
+    })().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ message: expect.stringContaining('malformed_model_output') });
+    expect(finishes.filter(Boolean)).toEqual([]);
+    // The usage Bedrock sends after the messageStop is still metered.
+    expect(await generation('bedrock-malformed-stream')).toMatchObject({ status: 'failed', tokens_prompt: 22, tokens_completion: 55 });
+  });
 });

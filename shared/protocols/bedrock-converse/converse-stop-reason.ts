@@ -1,7 +1,11 @@
 import type { FinishReason } from '../../canonical/canonical-events.ts';
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 
-/** Converse's `stopReason` in canonical words. */
+/**
+ * Converse's `stopReason` in canonical words. `malformed_model_output` and `malformed_tool_use` end an
+ * answer Bedrock could not read (a tool call's input that is not JSON, output it could not parse): a
+ * failed answer, not a finish (the JSON and stream paths treat an `error` finish as the upstream's failure).
+ */
 export function mapConverseStopReason(stopReason: string | null | undefined): FinishReason {
   switch (stopReason) {
     case 'end_turn':
@@ -15,6 +19,9 @@ export function mapConverseStopReason(stopReason: string | null | undefined): Fi
     case 'guardrail_intervened':
     case 'content_filtered':
       return 'content-filter';
+    case 'malformed_model_output':
+    case 'malformed_tool_use':
+      return 'error';
     default:
       return 'other';
   }
