@@ -7,11 +7,34 @@ export const SORTS_BY_PRICE_ONLY = 'the gateway sorts by "price" only; it measur
 const DATA_COLLECTION_DENY_REFUSED = 'the gateway knows no provider\'s data-retention policy, so it cannot route by it: only "allow" (the default) is accepted';
 
 /**
+ * OpenRouter's names (display name and slug) for the known providers whose gateway name is another word:
+ * `"order": ["Amazon Bedrock"]`, copied from an OpenRouter set-up, means the gateway's `bedrock`.
+ */
+const OPENROUTER_PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  'amazon bedrock': 'bedrock',
+  'amazon-bedrock': 'bedrock',
+  'google ai studio': 'gemini',
+  'google-ai-studio': 'gemini',
+  'x-ai': 'xai',
+};
+
+/**
  * Provider names as the gateway knows them: lowercase (project-config.ts). OpenRouter takes its providers'
  * display names as well as their slugs (`"order": ["Anthropic", "OpenAI"]`, as aider's and LangChain's
- * guides write them); matched as written, `ignore: ["OpenAI"]` would still route to "openai".
+ * guides write them); matched as written, `ignore: ["OpenAI"]` would still route to "openai". A name
+ * OpenRouter gives a known provider also names that provider, beside itself (a project may have named a
+ * provider of its own so), at the same place in the list.
  */
-const providerNamesSchema = z.array(z.string().min(1).transform((name) => name.toLowerCase())).optional();
+const providerNamesSchema = z
+  .array(z.string().min(1))
+  .transform((names) =>
+    names.flatMap((name) => {
+      const lower = name.toLowerCase();
+      const known = OPENROUTER_PROVIDER_NAMES[lower];
+      return known ? [lower, known] : [lower];
+    }),
+  )
+  .optional();
 
 /**
  * The `provider` object of a request, with the fields OpenRouter users know. Unknown fields are refused

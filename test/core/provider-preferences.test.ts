@@ -39,6 +39,14 @@ describe('parseProviderPreferences', () => {
     });
   });
 
+  it('reads the names OpenRouter gives Bedrock, Google AI Studio and xAI ("Amazon Bedrock", "google-ai-studio", "x-ai") as the known providers they name, in their place', () => {
+    expect(parseProviderPreferences({ order: ['Amazon Bedrock', 'Anthropic'], only: ['google-ai-studio'], ignore: ['x-ai'] })).toEqual({
+      order: ['amazon bedrock', 'bedrock', 'anthropic'],
+      only: ['google-ai-studio', 'gemini'],
+      ignore: ['x-ai', 'xai'],
+    });
+  });
+
   it.each([
     [{ zdr: true }, 'provider.zdr'],
     [{ max_price: { prompt: 1, image: 2 } }, 'provider.max_price.image'],
