@@ -194,6 +194,7 @@ describe('POST /v1/audio/transcriptions through the openai SDK', () => {
   it.each([
     ['an MP3 answered as text', 'tone.mp3', 'text', 'text/plain; charset=utf-8', 'A tone.\n'],
     ['an M4A answered as JSON without usage (as some providers answer)', 'tone.m4a', 'json', 'application/json', '{"text":"A tone."}'],
+    ['a WebM answered as text', 'tone.webm', 'text', 'text/plain; charset=utf-8', 'A tone.\n'],
   ])('bills the seconds of %s by the file itself', async (_what, file, format, contentType, transcript) => {
     upstream.answerWith((_request, response) => sendText(response, contentType, transcript));
     const client = gateway.openai(key, { defaultHeaders: { 'x-request-id': `transcribe-${file}` } });

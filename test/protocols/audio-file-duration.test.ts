@@ -29,9 +29,35 @@ describe('audioFileDurationSeconds', () => {
     expect(audioFileDurationSeconds(Buffer.from([0xff, 0xfb, 0x90, 0x64, 1, 2, 3]))).toBeUndefined();
   });
 
-  it('tells nothing of a WebM file or of bytes in no known format', () => {
-    expect(audioFileDurationSeconds(tone('tone.webm'))).toBeUndefined();
+  it("reads a WebM file's declared duration, and one recorded live (MediaRecorder's: no duration, sizes unknown) from its blocks' times", () => {
+    const webm = tone('tone.webm');
+    expect(audioFileDurationSeconds(webm)).toBeCloseTo(3.508, 3);
+    // The last block's time (3.501 s) plus the spacing of the blocks before it (20 ms of Opus).
+    expect(audioFileDurationSeconds(recordedLive(webm))).toBeCloseTo(3.521, 3);
+    expect(audioFileDurationSeconds(recordedLive(webm).subarray(0, 2000))).toBeGreaterThan(1);
+  });
+
+  it('tells nothing of bytes in no known format', () => {
     expect(audioFileDurationSeconds(Buffer.from('not really mp3 \xff\xfe'))).toBeUndefined();
+    expect(audioFileDurationSeconds(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x84, 0x42, 0x82, 0x81, 0x78]))).toBeUndefined();
     expect(audioFileDurationSeconds(new Uint8Array())).toBeUndefined();
   });
 });
+
+/**
+ * A WebM file as a browser's MediaRecorder writes it, live: its Info's Duration a Void element of the same
+ * length, its Segment's and Clusters' sizes "unknown" (every value bit set, in the same number of bytes).
+ */
+function recordedLive(webm: Buffer): Buffer {
+  const live = Buffer.from(webm);
+  const duration = live.indexOf(Buffer.from([0x44, 0x89, 0x88]));
+  live.set([0xec, 0x89], duration);
+  const unknownSize = (idAt: number) => {
+    const sizeAt = idAt + 4;
+    const length = Math.clz32(live[sizeAt] ?? 0) - 23;
+    live.set([0xff >> (length - 1), ...Array<number>(length - 1).fill(0xff)], sizeAt);
+  };
+  unknownSize(live.indexOf(Buffer.from([0x18, 0x53, 0x80, 0x67])));
+  for (let cluster = live.indexOf(Buffer.from([0x1f, 0x43, 0xb6, 0x75])); cluster >= 0; cluster = live.indexOf(Buffer.from([0x1f, 0x43, 0xb6, 0x75]), cluster + 4)) unknownSize(cluster);
+  return live;
+}

@@ -2,18 +2,19 @@ import { flacDurationSeconds } from './flac-duration.ts';
 import { mp3DurationSeconds } from './mp3-duration.ts';
 import { mp4DurationSeconds } from './mp4-duration.ts';
 import { oggDurationSeconds } from './ogg-duration.ts';
+import { webmDurationSeconds } from './webm-duration.ts';
 
 /**
  * How long a piece of audio is, from what the gateway has of it when the provider does not say: an
- * uploaded audio file (WAV, FLAC, Ogg, MP4/M4A or MP3), or the last cue of a transcript in SRT or WebVTT.
+ * uploaded audio file (WAV, FLAC, Ogg, MP4/M4A, WebM or MP3), or the last cue of a transcript in SRT or WebVTT.
  */
 
 /**
- * The duration of an audio file in the formats OpenAI takes, but WebM (whose duration its recorders
- * mostly leave out): each known by its first bytes, MP3 last (it has no signature of its own but a frame).
+ * The duration of an audio file in the formats OpenAI takes: each known by its first bytes, MP3 last (it
+ * has no signature of its own but a frame).
  */
 export function audioFileDurationSeconds(bytes: Uint8Array): number | undefined {
-  return wavDurationSeconds(bytes) ?? flacDurationSeconds(bytes) ?? oggDurationSeconds(bytes) ?? mp4DurationSeconds(bytes) ?? mp3DurationSeconds(bytes);
+  return wavDurationSeconds(bytes) ?? flacDurationSeconds(bytes) ?? oggDurationSeconds(bytes) ?? mp4DurationSeconds(bytes) ?? webmDurationSeconds(bytes) ?? mp3DurationSeconds(bytes);
 }
 
 /**
