@@ -43,4 +43,23 @@ describe('failover on Bedrock', () => {
     });
     await expect(gateway.openai(key).chat.completions.create({ model: 'nova', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ status: 502 });
   });
+  it("moves on from a model Bedrock does not find in its region (404), which the gateway's configuration named, and tells the last one as a provider failure", async () => {
+    const notFound = 'Could not resolve the foundation model from the provided model identifier.';
+    bedrock.answerWith((request, response) => (request.model === CLAUDE ? sendBedrockError(response, 404, 'ResourceNotFoundException', notFound) : recordedAnswers(request, response)));
+    const { response } = await gateway
+      .openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-not-found' } })
+      .chat.completions.create({ model: 'claude-haiku-4-5', models: ['nova'], route: 'fallback', messages: [{ role: 'user', content: 'Hi' }] } as never)
+      .withResponse();
+    expect(response.headers.get('x-gateway-model')).toBe(`bedrock/${NOVA}`);
+    expect(await generation('bedrock-not-found')).toMatchObject({ fallback_attempts: 1 });
+
+    await expect(gateway.openai(key).chat.completions.create({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({
+      status: 502,
+      error: { code: 'upstream_error', message: `Provider "bedrock" failed with HTTP 404: ${notFound}` },
+    });
+    await expect(anthropic().messages.create({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({
+      status: 502,
+      error: { error: { type: 'api_error', message: notFound } },
+    });
+  });
 });

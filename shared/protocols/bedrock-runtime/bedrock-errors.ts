@@ -11,7 +11,10 @@ import { awsErrorName } from '../../transport/aws-error-name.ts';
  * - a model not ready (which Bedrock sends as a 429), unavailable, timed out or failing is a 5xx: the
  *   next target is tried, and a client of the last one sees a provider failure, not a rate limit;
  * - a refused signature or role is 403: the gateway's credentials, never the client's fault;
- * - validation and a model the account cannot reach (404) are the client's request.
+ * - a model Bedrock does not find (404: not offered in the provider's region, or an id it does not know) is
+ *   a 5xx too: the model id is the gateway's configuration (the allowlist's Bedrock id), not the client's
+ *   request, so the next target is tried and a client of the last one sees a provider failure;
+ * - validation is the client's request.
  */
 const BEDROCK_ERRORS: Readonly<Record<string, { status: number; type: CanonicalErrorType }>> = {
   ThrottlingException: { status: 429, type: 'rate-limit' },
@@ -27,7 +30,7 @@ const BEDROCK_ERRORS: Readonly<Record<string, { status: number; type: CanonicalE
   InvalidSignatureException: { status: 403, type: 'authentication' },
   ExpiredTokenException: { status: 403, type: 'authentication' },
   ValidationException: { status: 400, type: 'invalid-request' },
-  ResourceNotFoundException: { status: 404, type: 'not-found' },
+  ResourceNotFoundException: { status: 503, type: 'server' },
 };
 
 function errorNameOf(answer: UpstreamErrorAnswer): string | undefined {

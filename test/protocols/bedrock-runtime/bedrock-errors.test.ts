@@ -17,7 +17,7 @@ describe("Bedrock's error types", () => {
     ['ModelErrorException', 424, 502, 'server'],
     ['AccessDeniedException', 403, 403, 'permission'],
     ['ValidationException', 400, 400, 'invalid-request'],
-    ['ResourceNotFoundException', 404, 404, 'not-found'],
+    ['ResourceNotFoundException', 404, 503, 'server'],
   ] as const)('reads %s (HTTP %i) as HTTP %i, %s', (type, sent, meant, words) => {
     const interpreted = interpretBedrockErrorAnswer(answer(sent, `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, 'It failed.'));
 
