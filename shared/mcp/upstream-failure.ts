@@ -1,10 +1,10 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { redactSecrets } from '../transport/upstream-errors.ts';
 import { AnswerTooLargeError, CutOffAnswerError } from './answer-errors.ts';
 import { MissingAnswerError } from './json-answer.ts';
 import { isServerError } from './server-errors.ts';
+import { isStreamableHttpError } from './upstream-client.ts';
 
 /**
  * Why an upstream MCP server gave no usable answer: it took too long, could not be reached (refused,
@@ -46,7 +46,7 @@ function describeInvalidAnswer(error: InvalidAnswer): string {
 
 function describeCause(error: unknown): string {
   if (isInvalidAnswer(error)) return describeInvalidAnswer(error);
-  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) {
+  if (isStreamableHttpError(error) && error.code !== undefined && error.code > 0) {
     return `HTTP ${error.code}: ${error.message.replace(/^Streamable HTTP error: (Error POSTing to endpoint: )?/, '')}`;
   }
   if (!(error instanceof Error)) return String(error);

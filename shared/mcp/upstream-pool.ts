@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { headerSecrets } from '../core/header-secrets.ts';
 import { mcpHeaderSecretName, parseMcpHeaders } from '../core/mcp-header-secrets.ts';
@@ -10,6 +10,7 @@ import { redactAnswer } from './redact-answer.ts';
 import { markServerErrors } from './server-errors.ts';
 import { describeUpstreamFailure, isInvalidAnswer, type InvalidAnswer, type UpstreamFailure } from './upstream-failure.ts';
 import { answerStreamError, isUnansweredStream } from './answer-stream.ts';
+import { loadUpstreamClient } from './upstream-client.ts';
 import { mcpUpstreamFetch } from './upstream-fetch.ts';
 
 export const BRIDGE_CLIENT_INFO = { name: 'aws-model-gateway', version: '0.1.0' };
@@ -81,6 +82,7 @@ export function createUpstreamPool(options: UpstreamOptions) {
   async function connect(server: McpServerConfig): Promise<Session> {
     const headers = storedHeaders(await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name)));
     secretsOf.set(server.name, headerSecrets(headers));
+    const { Client, StreamableHTTPClientTransport } = await loadUpstreamClient();
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: mcpUpstreamFetch(options.services.fetch), requestInit: { headers } });
     markServerErrors(transport);
     const client = new Client(BRIDGE_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });

@@ -163,6 +163,13 @@ describe('function bundles', () => {
     expect(files(assetDirectory('UsageCompactionCompactor')).map((path) => readFileSync(join(assetDirectory('UsageCompactionCompactor'), path), 'utf8')).join('\n')).toMatch(/aws\.protocols#restXml/);
   });
 
+  it("loads the MCP SDK's client (its Streamable HTTP transport and OAuth helpers) on the tool bridge's first upstream connection, not at its cold start", () => {
+    const directory = assetDirectory('RouteGroupmcp');
+    const clientChunks = files(directory).filter((path) => readFileSync(join(directory, path), 'utf8').includes('Server returned 401 after successful authentication'));
+    expect(clientChunks.length).toBeGreaterThan(0);
+    expect(coldStartText('RouteGroupmcp')).not.toContain('Server returned 401 after successful authentication');
+  });
+
   it("gives the MCP SDK the light JSON Schema validator instead of Ajv's", () => {
     const bridge = coldStartText('RouteGroupmcp');
     expect(bridge).not.toMatch(/ajv\.js\.org|strictSchema/);

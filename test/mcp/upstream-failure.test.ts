@@ -1,13 +1,19 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { headerSecrets } from '../../shared/core/header-secrets.ts';
 import { AnswerTooLargeError, CutOffAnswerError } from '../../shared/mcp/answer-errors.ts';
 import { markServerErrors } from '../../shared/mcp/server-errors.ts';
+import { loadUpstreamClient } from '../../shared/mcp/upstream-client.ts';
 import { describeUpstreamFailure, toJsonRpcError } from '../../shared/mcp/upstream-failure.ts';
 
 const context = { secrets: ['s3cret-token'], timeoutMs: 2_500, cancelled: false };
+
+// The transport's HTTP errors exist once the bridge has loaded the SDK's client, on its first connection.
+beforeAll(async () => {
+  await loadUpstreamClient();
+});
 
 /** The McpError the SDK's client raises for a JSON-RPC error response the server sent, read through markServerErrors. */
 function sentByServer(code: number, message: string): McpError {
