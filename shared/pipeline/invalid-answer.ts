@@ -20,9 +20,9 @@ export function invalidAnswer(provider: string, payload: Record<string, unknown>
 }
 
 /**
- * A 200 whose answer the upstream itself ended as failed (Bedrock's `malformed_model_output`, a Responses
- * `failed` status, chat's `finish_reason: "error"`): no answer to translate, so failover moves on as from
- * any 200 without one, but the upstream generated and bills the tokens it counted (`billedUsage`).
+ * A 200 whose answer the upstream itself ended as failed (Bedrock's `malformed_model_output`, chat's
+ * `finish_reason: "error"`): no answer to translate, so failover moves on as from any 200 without one, but
+ * the upstream generated and bills the tokens it counted (`billedUsage`).
  */
 export class FailedAnswerError extends GatewayError {
   readonly billedUsage: TokenUsage;

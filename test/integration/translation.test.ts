@@ -152,6 +152,16 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     expect(final.usage.output_tokens).toBeGreaterThan(0);
   });
 
+  it("answers a chat completion its provider ended with finish_reason \"error\" as a 502 api_error, never as a finished message", async () => {
+    const failed = { id: 'chatcmpl-err', object: 'chat.completion', created: 1_740_823_200, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Partial' }, finish_reason: 'error' }], usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } };
+    openai.answerWith((_request, response) => sendJson(response, 200, failed));
+
+    await expect(client().messages.create({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({
+      status: 502,
+      error: { error: { type: 'api_error', message: 'Provider "openai" ended its answer as failed (error).' } },
+    });
+  });
+
   it('keeps the whole input of each parallel tool call when the provider interleaves their arguments', async () => {
     // The shape some OpenAI-compatible servers stream: both calls named, then arguments for each in turn.
     const toolCalls = (...calls: Array<Record<string, unknown>>) => ({ id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] });
