@@ -6,6 +6,16 @@ import { anthropic, bedrock, gateway, generation, key, lastRequest, NOVA, record
 
 useBedrockGateway();
 
+/** The recorded Converse answers (whole, or streamed when the request streams), ended with another stop reason. */
+function answerRecordedStopping(stopReason: string): void {
+  const stopping = (recorded: string) => recorded.replace(/"stopReason": ?"end_turn"/, `"stopReason":"${stopReason}"`);
+  bedrock.answerWith((request, response) =>
+    request.operation === 'converse-stream'
+      ? sendEventStream(response, converseStreamFrames(stopping(readFixture('bedrock/converse-stream-text.chunks.txt'))))
+      : sendBedrockJson(response, stopping(readFixture('bedrock/converse-text.json'))),
+  );
+}
+
 describe('other models on Bedrock through Converse, and Claude for other clients', () => {
   it('streams a chat completion from ConverseStream, with the recorded usage', async () => {
     bedrock.answerWith(recordedAnswers);
@@ -204,12 +214,7 @@ describe('other models on Bedrock through Converse, and Claude for other clients
   });
 
   it("tells a Messages client a stop at its stop sequence as Anthropic does (stop_reason stop_sequence, the sequence named), and a chat client 'stop'", async () => {
-    const atStopSequence = (recorded: string) => recorded.replace(/"stopReason": ?"end_turn"/, '"stopReason":"stop_sequence"');
-    bedrock.answerWith((request, response) =>
-      request.operation === 'converse-stream'
-        ? sendEventStream(response, converseStreamFrames(atStopSequence(readFixture('bedrock/converse-stream-text.chunks.txt'))))
-        : sendBedrockJson(response, atStopSequence(readFixture('bedrock/converse-text.json'))),
-    );
+    answerRecordedStopping('stop_sequence');
     const body = { model: 'nova', max_tokens: 100, stop_sequences: ['###'], messages: [{ role: 'user' as const, content: 'strawberry?' }] };
 
     const streamed = await anthropic().messages.stream(body).finalMessage();
@@ -222,13 +227,9 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     const completion = await gateway.openai(key).chat.completions.create({ model: 'nova', stop: ['###'], messages: [{ role: 'user', content: 'strawberry?' }] });
     expect(completion.choices[0]?.finish_reason).toBe('stop');
   });
+
   it("fails an answer Bedrock ended as malformed (malformed_model_output): a 502 in the client's error body, never a finish, billed as Bedrock counted it", async () => {
-    const malformed = (recorded: string) => recorded.replace(/"stopReason": ?"end_turn"/, '"stopReason":"malformed_model_output"');
-    bedrock.answerWith((request, response) =>
-      request.operation === 'converse-stream'
-        ? sendEventStream(response, converseStreamFrames(malformed(readFixture('bedrock/converse-stream-text.chunks.txt'))))
-        : sendBedrockJson(response, malformed(readFixture('bedrock/converse-text.json'))),
-    );
+    answerRecordedStopping('malformed_model_output');
 
     await expect(gateway.openai(key, { defaultHeaders: { 'x-request-id': 'bedrock-malformed-json' } }).chat.completions.create({ model: 'nova', messages: [{ role: 'user', content: 'strawberry?' }] })).rejects.toMatchObject({
       status: 502,
