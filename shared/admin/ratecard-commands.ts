@@ -6,14 +6,24 @@ import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
-/** Organisation-level default prices; a project's own prices (set by `model allow`) win. */
+/**
+ * Organisation-level default prices; a project's own prices (set by `model allow`) win. The input and output
+ * prices are given each time; the optional ones not given keep the model's current price, as `model allow`
+ * keeps them: setting new token prices must not drop a cache-read price set before (its reads would be
+ * billed at the full input price).
+ */
 export async function setOrgRate(services: AdminServices, command: Command<'ratecard.set'>) {
+  const previous = (await services.projects.loadOrgRateCard()).get(command.slug);
   await services.projects.putOrgRate({
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
-    ...withCachePrices(command.cachedInputMicrosPer1k, command.cacheWriteInputMicrosPer1k, command.cacheWrite1hInputMicrosPer1k),
-    ...withUnitPrices(command, undefined),
+    ...withCachePrices(
+      command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
+      command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
+      command.cacheWrite1hInputMicrosPer1k ?? previous?.cacheWrite1hInputPriceMicrosPer1k,
+    ),
+    ...withUnitPrices(command, previous),
   });
   services.caches.orgRates.clear();
   return showAfterChange(() => listOrgRates(services));

@@ -34,4 +34,18 @@ describe('runAdminCommand: the organisation rate card', () => {
       outputPriceMicrosPer1k: 80,
     });
   });
+  it('keeps the cache and unit prices not given again when new token prices are set, as model allow does', async () => {
+    await admin.ok({ command: 'ratecard.set', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000, cachedInputMicrosPer1k: 100, cacheWriteInputMicrosPer1k: 1250, requestMicros: 7 });
+
+    const card = await admin.ok<RateList>({ command: 'ratecard.set', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 800, outputMicrosPer1k: 4000, cacheWriteInputMicrosPer1k: 1000 });
+
+    expect(card.rates.find((rate) => rate.slug === 'anthropic/claude-haiku-4-5')).toMatchObject({
+      input_price_micros_per_1k: 800,
+      output_price_micros_per_1k: 4000,
+      cached_input_price_micros_per_1k: 100,
+      cache_write_input_price_micros_per_1k: 1000,
+      cache_write_1h_input_price_micros_per_1k: null,
+      request_price_micros: 7,
+    });
+  });
 });

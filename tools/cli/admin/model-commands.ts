@@ -66,7 +66,7 @@ export const modelCommands: CliCommand[] = [
     verb: 'set',
     event: 'ratecard.set',
     summary: "Set the organisation's default prices of a model (a project's own prices win)",
-    details: PRICE_BOUND,
+    details: `The input and output prices are given each time; the other prices not given keep the model's current ones. ${PRICE_BOUND}`,
     arguments: [{ ...modelArgument }],
     flags: priceFlags(true),
     examples: ['ratecard set openai/gpt-4o-mini --input-micros-per-1k 150 --output-micros-per-1k 600'],
