@@ -14,7 +14,8 @@ export const MAX_BATCH_MESSAGES = 32;
  * A POST's JSON-RPC message (or batch), parsed once before the MCP SDK sees it; undefined when the body is
  * not JSON, a parse error the SDK's transport answers itself (400, -32700). A body nested deeper than the
  * gateway accepts is refused here, with the same status and code: the SDK's schemas and handlers recurse
- * into it and run out of stack. A batch of more than MAX_BATCH_MESSAGES is an invalid request (400, -32600).
+ * into it and run out of stack. A batch of more than MAX_BATCH_MESSAGES, or with two requests of one id, is
+ * an invalid request (400, -32600).
  */
 export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknown {
   let message: unknown;
@@ -34,5 +35,26 @@ export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknow
       { code: 'batch_too_large' },
     );
   }
+  if (Array.isArray(message)) refuseRepeatedRequestIds(message);
   return message;
+}
+
+/**
+ * A batch's requests each need an id of their own: their answers are told apart by it, and the SDK's
+ * transport keeps one answer per id, so a repeated one would go unanswered. Refused as a whole, before
+ * anything is called, rather than answered once (400, -32600).
+ */
+function refuseRepeatedRequestIds(batch: readonly unknown[]): void {
+  const ids = new Set<unknown>();
+  for (const message of batch) {
+    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) continue;
+    const { id } = message;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    if (ids.has(id)) {
+      throw new GatewayError('invalid_request', `Invalid Request: the batch holds more than one request with the id ${JSON.stringify(id)}; each request needs an id of its own, by which its answer is told apart.`, {
+        code: 'repeated_request_id',
+      });
+    }
+    ids.add(id);
+  }
 }

@@ -99,4 +99,14 @@ describe('the Streamable HTTP transport of the bridge', () => {
     const answered = await post(Array.from({ length: 32 }, (_, index) => call(index + 1)), { accept: 'application/json' });
     expect(await answered.json()).toHaveLength(32);
   });
+
+  it('refuses a batch holding two requests with one id with 400 and a JSON-RPC invalid request, before any server is called (one of them would go unanswered)', async () => {
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'tickets__close', arguments: {} } });
+    const before = tickets.received.length;
+    const response = await post([call(7), call(8), call(7)], { accept: 'application/json' });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { code: 'repeated_request_id' } } });
+    expect(tickets.received.length).toBe(before);
+  });
 });

@@ -27,4 +27,13 @@ describe('readBridgeMessage', () => {
     expect(readBridgeMessage(body(batch(MAX_BATCH_MESSAGES)))).toHaveLength(MAX_BATCH_MESSAGES);
     expect(() => readBridgeMessage(body(batch(MAX_BATCH_MESSAGES + 1)))).toThrow(expect.objectContaining({ status: 400, code: 'batch_too_large' }));
   });
+  it('refuses a batch holding two requests with one id with 400 repeated_request_id; notifications and answers have no id of a request', () => {
+    const request = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'docs__search' } });
+    expect(() => readBridgeMessage(body(JSON.stringify([request(1), request(2), request(1)])))).toThrow(expect.objectContaining({ status: 400, code: 'repeated_request_id' }));
+    expect(() => readBridgeMessage(body(JSON.stringify([request('a'), request('a')])))).toThrow(expect.objectContaining({ message: expect.stringContaining('the id "a"') }));
+    // 1 and "1" are different ids; a cancellation names its request in params, an answer to the server has no method.
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    const answer = { jsonrpc: '2.0', id: 1, result: {} };
+    expect(readBridgeMessage(body(JSON.stringify([request(1), request('1'), cancel, answer])))).toHaveLength(4);
+  });
 });
