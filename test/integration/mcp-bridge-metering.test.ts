@@ -68,19 +68,16 @@ describe('metering of bridged tool calls', () => {
     ]);
   });
 
-  it('records every call of a batch that repeats a JSON-RPC id under a position of its own, none merged or lost; the answer holds one response per id', async () => {
+  it('calls and meters nothing of a batch that repeats a JSON-RPC id, which is refused whole (one of its answers would be lost)', async () => {
     const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: name === 'docs__search' ? { query: 'again' } : {} } });
-    const response = await post([call(1, 'tickets__close'), call(1, 'docs__search'), call(2, 'tickets__open'), call(1, 'tickets__assign')], { accept: 'application/json' });
+    const response = await post([call(1, 'tickets__close'), call(1, 'docs__search'), call(2, 'tickets__open')], { accept: 'application/json' });
     const requestId = response.headers.get('x-request-id') ?? '';
-    const answers = (await response.json()) as Array<{ id: number }>;
 
-    expect(answers.map(({ id }) => id).sort()).toEqual([1, 2]);
-    const models = ['mcp/tickets/close', 'mcp/docs/search', 'mcp/tickets/open', 'mcp/tickets/assign'];
-    for (const [index, model] of models.entries()) {
-      await expect(generation(`${requestId}-${index + 1}`)).resolves.toMatchObject({ model, status: 'completed' });
-    }
-    const rows = await queryLocalUsage(gateway.host.dataDir, `SELECT id, model FROM usage_records WHERE id LIKE '${requestId}%' ORDER BY id`);
-    expect(rows).toEqual(models.map((model, index) => ({ id: `${requestId}-${index + 1}`, model })));
+    expect(response.status).toBe(400);
+    expect(requestId).not.toBe('');
+    expect(await response.json()).toMatchObject({ error: { code: -32600, data: { code: 'repeated_request_id' } } });
+    await gateway.host.drainUsage();
+    expect(await queryLocalUsage(gateway.host.dataDir, `SELECT id FROM usage_records WHERE id LIKE '${requestId}%'`)).toEqual([]);
   });
 
   it('meters a call to a server that is down as failed, and meters nothing for lists', async () => {
