@@ -28,9 +28,14 @@ export class FailedAnswerError extends GatewayError {
   readonly billedUsage: TokenUsage;
 
   constructor(provider: string, rawFinish: string | undefined, billedUsage: TokenUsage) {
-    super('upstream', `Provider "${provider}" ended its answer as failed${rawFinish ? ` (${rawFinish})` : ''}.`, { code: INVALID_ANSWER });
+    super('upstream', failedAnswerMessage(provider, rawFinish), { code: INVALID_ANSWER });
     this.billedUsage = billedUsage;
   }
+}
+
+/** What a client is told of an answer its upstream ended as failed, whole or streamed. */
+export function failedAnswerMessage(provider: string, rawFinish: string | undefined): string {
+  return `Provider "${provider}" ended its answer as failed${rawFinish ? ` (${rawFinish})` : ''}.`;
 }
 
 /** Whether a failure is a 200 that held no answer (failover may try another target). */

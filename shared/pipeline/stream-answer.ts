@@ -1,3 +1,4 @@
+import type { CanonicalEvent } from '../canonical/canonical-events.ts';
 import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
@@ -10,6 +11,7 @@ import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
 import type { ServedAttempt } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
+import { failedAnswerMessage } from './invalid-answer.ts';
 import type { AttemptDescription, UsageSettlement } from './record-usage.ts';
 
 export interface StreamAnswer {
@@ -54,7 +56,9 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
           services.reportMalformedUpstreamEvent({ requestId: answer.requestId, provider: served.target.provider.provider, model: served.target.model.slug, dataLength: event.data?.length ?? 0 });
           return '';
         }
-        const canonical = reader.push(event.payload ?? event.data);
+        const read = reader.push(event.payload ?? event.data);
+        // Translated, an answer its upstream ended as failed would reach the client as a normal finish.
+        const canonical = bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider);
         meter.observe(canonical);
         return output.push(event, canonical);
       },
@@ -90,4 +94,18 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   // The status goes out with the first bytes, a heartbeat maybe: later failures are the stream's to tell.
   output.statusCommitted?.();
   return { status: 200, headers, body: held.body };
+}
+
+function isFailedFinish(event: CanonicalEvent): event is Extract<CanonicalEvent, { type: 'finish' }> {
+  return event.type === 'finish' && event.reason === 'error';
+}
+
+/**
+ * A finish the upstream gave as failed (Bedrock's `malformed_model_output`, chat's `finish_reason: "error"`)
+ * as the stream's error: the client protocol's in-band error, the record failed, the usage that follows still
+ * metered. The same rule as a whole answer's (json-answer.ts). The events as they are when none is one.
+ */
+function failedFinishesAsErrors(events: CanonicalEvent[], provider: string): CanonicalEvent[] {
+  if (!events.some(isFailedFinish)) return events;
+  return events.map((event) => (isFailedFinish(event) ? { type: 'error', errorType: 'server', message: failedAnswerMessage(provider, event.raw) } : event));
 }

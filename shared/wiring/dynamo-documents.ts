@@ -12,8 +12,8 @@ const EMBEDDED_STORE_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'loc
 /**
  * The DynamoDB documents the adapters share: DynamoDB in AWS (its endpoint overrides honoured, as the SDK
  * does), the local host's embedded store when GATEWAY_DYNAMODB_ENDPOINT names it. Signed with the
- * function's credentials, over the transport of its AWS calls (aws-transport.ts). A module of its own so that a function needing
- * DynamoDB alone (the writer) does not load the other services at its cold start.
+ * function's credentials, over the transport of its AWS calls (aws-transport.ts). A module of its own so
+ * that a function needing DynamoDB alone (the writer) does not load the other services at its cold start.
  */
 export function createDynamoDocuments(config: RuntimeConfig, credentials: AwsCredentialSource): DynamoDocuments {
   if (config.GATEWAY_DYNAMODB_ENDPOINT !== undefined) return embeddedStoreDocuments(config.GATEWAY_DYNAMODB_ENDPOINT, config.AWS_REGION);

@@ -162,6 +162,20 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     });
   });
 
+  it('ends a message stream its chat provider finished with finish_reason "error" with an error event, never a message_stop', async () => {
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null) => `data: ${JSON.stringify({ id: 'chatcmpl-err', object: 'chat.completion.chunk', model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+    openai.answerWith((_request, response) => sendSse(response, [chunk({ role: 'assistant', content: 'Part' }, null), chunk({}, 'error'), 'data: [DONE]\n\n']));
+
+    const events: string[] = [];
+    const failure = await (async () => {
+      const stream = await client().messages.create({ model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+      for await (const event of stream) events.push(event.type);
+    })().catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({ error: { error: { type: 'api_error', message: 'Provider "openai" ended its answer as failed (error).' } } });
+    expect(events).not.toContain('message_stop');
+  });
+
   it('keeps the whole input of each parallel tool call when the provider interleaves their arguments', async () => {
     // The shape some OpenAI-compatible servers stream: both calls named, then arguments for each in turn.
     const toolCalls = (...calls: Array<Record<string, unknown>>) => ({ id: 'chatcmpl-1', model: 'gpt-4o-mini', choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] });

@@ -17,8 +17,7 @@ type OpenTool = { toolIndex: number; sawArguments: boolean; custom: boolean; jso
  * events. Tool uses are numbered densely among themselves; one whose input never streamed (a tool without
  * parameters) gets `{}`. A call of a custom tool of the translated `request` comes back as a custom tool
  * call, its text taken out of the `input` property when the block stops. An exception
- * (`{throttlingException: {message}}`) is the stream's error, after which nothing more is read; a
- * `messageStop` whose answer Bedrock found malformed is one too, its usage still read after it. A stream
+ * (`{throttlingException: {message}}`) is the stream's error, after which nothing more is read. A stream
  * that ends before its `messageStop` (and not on an exception) was cut off (`cutOff`), however cleanly the
  * connection closed: the answer must not pass for complete.
  */
@@ -70,11 +69,8 @@ export function createConverseStreamReader(request?: CanonicalRequest): StreamRe
     if (event.messageStop) {
       ended = true;
       const raw = event.messageStop.stopReason;
-      const reason = mapConverseStopReason(raw);
-      // An answer Bedrock could not read ends as the stream's error; its usage (the `metadata` after it) is still read.
-      if (reason === 'error') return [{ type: 'error', errorType: 'server', message: `Bedrock ended the answer as malformed (${raw ?? 'no stop reason'}): the model's output could not be read.` }];
       const stopSequence = converseStopSequence(raw, request);
-      return [{ type: 'finish', reason, ...(raw ? { raw } : {}), ...(stopSequence !== undefined ? { stopSequence } : {}) }];
+      return [{ type: 'finish', reason: mapConverseStopReason(raw), ...(raw ? { raw } : {}), ...(stopSequence !== undefined ? { stopSequence } : {}) }];
     }
     const usage = readConverseUsage(event.metadata?.usage);
     return usage ? [{ type: 'usage', usage }] : [];

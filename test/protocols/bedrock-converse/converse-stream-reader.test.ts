@@ -82,15 +82,14 @@ describe('createConverseStreamReader', () => {
     expect(failed.cutOff?.()).toBe(false);
   });
 
-  it('reads a messageStop Bedrock found malformed (malformed_tool_use) as the error, not a finish, and the usage after it', async () => {
+  it('reads a messageStop Bedrock found malformed (malformed_tool_use) as a failed finish, and the usage after it', async () => {
     const payloads = (await recordedPayloads('converse-stream-text.chunks.txt')).map((payload) =>
       JSON.stringify(payload).startsWith('{"messageStop"') ? { messageStop: { stopReason: 'malformed_tool_use' } } : payload,
     );
     const reader = bedrockConverseProtocol.createStreamReader();
     const events = payloads.flatMap((payload) => reader.push(payload));
 
-    expect(events.some((event) => event.type === 'finish')).toBe(false);
-    expect(events.find((event) => event.type === 'error')).toEqual({ type: 'error', errorType: 'server', message: "Bedrock ended the answer as malformed (malformed_tool_use): the model's output could not be read." });
+    expect(events.find((event) => event.type === 'finish')).toEqual({ type: 'finish', reason: 'error', raw: 'malformed_tool_use' });
     expect(events.at(-1)).toMatchObject({ type: 'usage', usage: { promptTokens: 22, completionTokens: 55 } });
     expect(reader.cutOff?.()).toBe(false);
   });
