@@ -85,11 +85,7 @@ function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | 
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k ?? previous?.inputPriceMicrosPer1k ?? 0,
     outputPriceMicrosPer1k: command.outputMicrosPer1k ?? previous?.outputPriceMicrosPer1k ?? 0,
-    ...withCachePrices(
-      command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
-      command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
-      command.cacheWrite1hInputMicrosPer1k ?? previous?.cacheWrite1hInputPriceMicrosPer1k,
-    ),
+    ...withCachePrices(command, previous),
     ...withUnitPrices(command, previous),
   };
 }

@@ -18,11 +18,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k,
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
-    ...withCachePrices(
-      command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k,
-      command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k,
-      command.cacheWrite1hInputMicrosPer1k ?? previous?.cacheWrite1hInputPriceMicrosPer1k,
-    ),
+    ...withCachePrices(command, previous),
     ...withUnitPrices(command, previous),
   });
   services.caches.orgRates.clear();
@@ -44,8 +40,14 @@ export async function listOrgRates(services: AdminServices) {
   };
 }
 
-/** The optional prices of cache reads, cache writes and one-hour cache writes, only when set. */
-export function withCachePrices(cachedInput: number | undefined, cacheWrite: number | undefined, cacheWrite1h: number | undefined) {
+/** The prices of cache reads, cache writes and one-hour cache writes a command gives, each filled from the previous entry when not given; only those set. */
+export function withCachePrices(
+  command: { cachedInputMicrosPer1k?: number | undefined; cacheWriteInputMicrosPer1k?: number | undefined; cacheWrite1hInputMicrosPer1k?: number | undefined },
+  previous: RateCardEntry | undefined,
+) {
+  const cachedInput = command.cachedInputMicrosPer1k ?? previous?.cachedInputPriceMicrosPer1k;
+  const cacheWrite = command.cacheWriteInputMicrosPer1k ?? previous?.cacheWriteInputPriceMicrosPer1k;
+  const cacheWrite1h = command.cacheWrite1hInputMicrosPer1k ?? previous?.cacheWrite1hInputPriceMicrosPer1k;
   return {
     ...(cachedInput === undefined ? {} : { cachedInputPriceMicrosPer1k: cachedInput }),
     ...(cacheWrite === undefined ? {} : { cacheWriteInputPriceMicrosPer1k: cacheWrite }),
