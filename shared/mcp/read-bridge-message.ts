@@ -1,3 +1,4 @@
+import { isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { GatewayError } from '../core/errors.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 import { bodyText, type GatewayRequest } from '../http/gateway-http.ts';
@@ -45,11 +46,11 @@ export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknow
  * anything is called, rather than answered once (400, -32600).
  */
 function refuseRepeatedRequestIds(batch: readonly unknown[]): void {
-  const ids = new Set<unknown>();
+  const ids = new Set<RequestId>();
   for (const message of batch) {
-    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) continue;
+    // Requests only: a notification has no id, an answer to the server's own request no method.
+    if (!isJSONRPCRequest(message)) continue;
     const { id } = message;
-    if (typeof id !== 'string' && typeof id !== 'number') continue;
     if (ids.has(id)) {
       throw new GatewayError('invalid_request', `Invalid Request: the batch holds more than one request with the id ${JSON.stringify(id)}; each request needs an id of its own, by which its answer is told apart.`, {
         code: 'repeated_request_id',
