@@ -60,16 +60,15 @@ describe('withMeteredFormat', () => {
   });
   const formatOf = (request: FormRequest) => request.form.parts.find((part) => part.name === 'response_format');
 
-  it('asks a gpt-4o transcribe model (or a dated snapshot) for json when the client asks for text', () => {
-    for (const model of ['gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'gpt-4o-mini-transcribe-2025-12-15']) {
+  it('asks a gpt transcribe model, the diarizing one included (or a dated snapshot), for json when the client asks for text', () => {
+    for (const model of ['gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'gpt-4o-mini-transcribe-2025-12-15', 'gpt-4o-transcribe-diarize', 'gpt-transcribe']) {
       expect(formatOf(withMeteredFormat(transcription({ response_format: 'text', language: 'en' }), model))).toMatchObject({ value: 'json' });
     }
   });
 
-  it('leaves whisper-1, the diarizing model, other formats and streams as asked', () => {
+  it('leaves whisper-1, other formats and streams as asked', () => {
     const text = transcription({ response_format: 'text' });
     expect(withMeteredFormat(text, 'whisper-1')).toBe(text);
-    expect(withMeteredFormat(text, 'gpt-4o-transcribe-diarize')).toBe(text);
     const json = transcription({ response_format: 'json' });
     expect(withMeteredFormat(json, 'gpt-4o-transcribe')).toBe(json);
     const streamed = transcription({ response_format: 'text' }, true);

@@ -2,10 +2,11 @@ import { formValue, withFormValue } from '../../http/multipart-form.ts';
 import type { FormRequest } from '../form-request.ts';
 
 /**
- * OpenAI's gpt-4o transcribe models (and their dated snapshots): they answer json or text only, and report
- * the tokens they are billed by in json only. whisper-1 and the diarizing model keep their own formats.
+ * OpenAI's gpt transcribe models, the diarizing one included (and their dated snapshots): they report what
+ * they are billed by (tokens) in a json answer only, and their text answer is that json's `text`. whisper-1
+ * keeps its formats: it is billed by seconds, which a text answer is metered by.
  */
-const TOKENS_ONLY_IN_JSON = /^gpt-4o(?:-mini)?-transcribe(?:-\d{4}-\d{2}-\d{2})?$/;
+const USAGE_ONLY_IN_JSON = /^(?:gpt-4o(?:-mini)?-transcribe(?:-diarize)?|gpt-transcribe)(?:-\d{4}-\d{2}-\d{2})?$/;
 
 /** The content type OpenAI answers a text transcript with. */
 const TEXT_TRANSCRIPT_TYPE = 'text/plain; charset=utf-8';
@@ -21,7 +22,7 @@ export function asksForTextTranscript(request: FormRequest): boolean {
  * report nothing to bill. A streamed one is left as it is: its events report the tokens.
  */
 export function withMeteredFormat(request: FormRequest, upstreamModel: string): FormRequest {
-  if (request.stream === true || !asksForTextTranscript(request) || !TOKENS_ONLY_IN_JSON.test(upstreamModel)) return request;
+  if (request.stream === true || !asksForTextTranscript(request) || !USAGE_ONLY_IN_JSON.test(upstreamModel)) return request;
   return { ...request, form: withFormValue(request.form, 'response_format', 'json') };
 }
 

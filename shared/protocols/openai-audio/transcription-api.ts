@@ -23,7 +23,7 @@ const MAX_TRANSCRIPT_KEPT = 1024 * 1024;
  * for: JSON (json, verbose_json, diarized_json), text (text, srt, vtt; relayed byte for byte), or events
  * (`stream: true` on models that stream). Billed by tokens where the model reports them, else by seconds of
  * audio: as reported, else the last subtitle cue's end, else the uploaded file's duration (WAV, FLAC, Ogg,
- * MP4/M4A, MP3). A text transcript of a gpt-4o transcribe model is asked for as json, for its tokens, and
+ * MP4/M4A, MP3, WebM). A text transcript of a gpt transcribe model is asked for as json, for its tokens, and
  * shown as text (text-transcript.ts).
  */
 export function transcriptionApi(operation: 'transcriptions' | 'translations', request: FormRequest): EndpointApi {
