@@ -1,4 +1,5 @@
 import { baseUrlHint } from '../http/base-url-hint.ts';
+import { allowedMethods, corsHeaders, optionsResponse } from '../http/cors.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -46,7 +47,9 @@ export interface RouteGroupDefinition {
 
 /**
  * A route group (one Lambda function behind one CloudFront behaviour): dispatch, request ids, the body
- * size limit, and every error rendered in the group's own protocol. Every response carries `x-request-id`.
+ * size limit, and every error rendered in the group's own protocol. Every response carries `x-request-id`
+ * and the headers that let a browser client read it (cors.ts); `OPTIONS` (a browser's preflight) is
+ * answered here, before any key is asked for.
  * The path is normalised here, once, for the Lambda and the local host alike: the route is chosen by it,
  * and every handler reads it.
  */
@@ -62,6 +65,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       const named = requestId;
       const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
       const response = await dispatch(definition, request, services, route);
+      Object.assign(response.headers, corsHeaders());
       response.headers['x-request-id'] = requestId;
       if (definition.requestIdHeader) response.headers[definition.requestIdHeader] = requestId;
       return withDeferred(response);
@@ -69,7 +73,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
-      return withDeferred(definition.renderError(error, { 'x-request-id': requestId }, requestId));
+      return withDeferred(definition.renderError(error, { ...corsHeaders(), 'x-request-id': requestId }, requestId));
     }
   };
 }
@@ -80,13 +84,14 @@ async function dispatch(definition: RouteGroupDefinition, request: GatewayReques
     const hint = (definition.baseUrlHint ?? baseUrlHint)(request.path);
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${hint}`, { code: 'not_found' });
   }
+  if (request.method === 'OPTIONS') return optionsResponse(request, Object.keys(methods));
   // HEAD is GET without a body (HTTP's rule), for every route that answers GET.
   const head = request.method === 'HEAD' && methods.GET !== undefined;
   const handler = head ? methods.GET : methods[request.method];
   if (!handler) {
     throw new GatewayError('method_not_allowed', `${request.path} does not accept ${request.method}.`, {
       code: 'method_not_allowed',
-      headers: { allow: Object.keys(methods).join(', ') },
+      headers: { allow: allowedMethods(Object.keys(methods)) },
     });
   }
   if (request.body.byteLength > MAX_REQUEST_BODY_BYTES) {

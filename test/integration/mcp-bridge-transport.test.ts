@@ -30,16 +30,19 @@ describe('the Streamable HTTP transport of the bridge', () => {
   it('offers no server-initiated stream (GET is 405), and DELETE, with no session to end, succeeds', async () => {
     const get = await fetch(`${gateway.url}/mcp/v1`, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST, DELETE');
+    expect(get.headers.get('allow')).toBe('POST, DELETE, OPTIONS');
     const deleted = await fetch(`${gateway.url}/mcp/v1`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
     expect(deleted.status).toBe(200);
   });
 
-  it('answers any other method 405 with an Allow that lists only POST and DELETE, not the GET it refuses', async () => {
-    for (const method of ['PUT', 'OPTIONS', 'PATCH', 'HEAD']) {
+  it('answers any other method 405 with an Allow that lists only POST, DELETE and OPTIONS, not the GET it refuses', async () => {
+    for (const method of ['PUT', 'PATCH', 'HEAD']) {
       const refused = await fetch(`${gateway.url}/mcp/v1`, { method, headers: { authorization: `Bearer ${key}` } });
-      expect({ method, status: refused.status, allow: refused.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST, DELETE' });
+      expect({ method, status: refused.status, allow: refused.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST, DELETE, OPTIONS' });
     }
+    // OPTIONS (a browser client's preflight) is answered, without a key: docs/decisions/cors.md.
+    const options = await fetch(`${gateway.url}/mcp/v1`, { method: 'OPTIONS' });
+    expect({ status: options.status, allow: options.headers.get('allow') }).toEqual({ status: 204, allow: 'POST, DELETE, OPTIONS' });
   });
 
   it('answers a malformed body with a JSON-RPC parse error', async () => {
