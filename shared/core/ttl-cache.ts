@@ -12,6 +12,11 @@ export interface TtlCacheOptions {
   maxEntries?: number;
   /** How long a miss (undefined) is remembered; not at all unless set. */
   missTtlMs?: number;
+  /**
+   * How long before a value expires a use of it starts its reload in the background: under steady traffic
+   * no request waits for a reload, and no value is served past its TTL. Off unless set.
+   */
+  refreshAheadMs?: number;
 }
 
 /**
@@ -34,27 +39,43 @@ export class TtlCache<V> {
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.options.clock.now();
     const entry = this.entries.get(key);
-    if (entry && now - entry.loadedAt < (entry.value === undefined ? (this.options.missTtlMs ?? 0) : this.options.ttlMs)) return entry.value;
+    if (entry && now - entry.loadedAt < (entry.value === undefined ? (this.options.missTtlMs ?? 0) : this.options.ttlMs)) {
+      if (entry.value !== undefined && this.dueForRefresh(entry, now) && !this.inFlight.has(key)) {
+        // Its failure changes nothing: the value stays until its TTL, and the first use after that loads.
+        this.startLoad(key, load, entry, now).catch(() => undefined);
+      }
+      return entry.value;
+    }
+    return this.inFlight.get(key) ?? this.startLoad(key, load, entry, now);
+  }
 
-    const pending = this.inFlight.get(key);
-    if (pending) return pending;
+  private dueForRefresh(entry: Entry<V>, now: number): boolean {
+    const ahead = this.options.refreshAheadMs;
+    return ahead !== undefined && now - entry.loadedAt >= this.options.ttlMs - ahead;
+  }
 
-    const loading = this.load(key, load, entry, now);
+  /** One load of the key at a time: those who ask while it runs share it. */
+  private async startLoad(key: string, load: () => Promise<V>, stale: Entry<V> | undefined, now: number): Promise<V> {
+    const loading = this.load(key, load, stale, now);
     this.inFlight.set(key, loading);
     try {
       return await loading;
     } finally {
-      this.inFlight.delete(key);
+      // An invalidation may have put a newer load in its place.
+      if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
     }
   }
 
+  /** Forgets the key; a load of it already running is no longer shared, so the next use reads afresh. */
   invalidate(key: string): void {
     this.entries.delete(key);
+    this.inFlight.delete(key);
     this.generation++;
   }
 
   clear(): void {
     this.entries.clear();
+    this.inFlight.clear();
     this.generation++;
   }
 

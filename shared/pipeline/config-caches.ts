@@ -18,6 +18,13 @@ export const UNKNOWN_KEY_TTL_MS = 5_000;
 const CONFIG_TTL_MS = 30_000;
 /** How long a stale configuration may still be served while the store is unreachable. */
 const MAX_STALE_MS = 5 * 60_000;
+const PROVIDER_KEY_TTL_MS = 5 * 60_000;
+/**
+ * A value used in its last sixth is reloaded in the background (TtlCache's refreshAheadMs): with steady
+ * traffic no request waits for the store every 30 s (in AWS a DynamoDB read, in the local host a hop to the
+ * backend process), and no value outlives its TTL.
+ */
+const refreshAhead = (ttlMs: number) => Math.round(ttlMs / 6);
 
 export interface ConfigCaches {
   keys: TtlCache<KeyRecord | undefined>;
@@ -28,9 +35,9 @@ export interface ConfigCaches {
 
 export function createConfigCaches(clock: Clock): ConfigCaches {
   return {
-    keys: new TtlCache({ ttlMs: KEY_TTL_MS, missTtlMs: UNKNOWN_KEY_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
-    projects: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
-    orgRates: new TtlCache({ ttlMs: CONFIG_TTL_MS, maxStaleMs: MAX_STALE_MS, clock }),
-    providerKeys: new TtlCache({ ttlMs: 5 * 60_000, maxStaleMs: MAX_STALE_MS, clock }),
+    keys: new TtlCache({ ttlMs: KEY_TTL_MS, missTtlMs: UNKNOWN_KEY_TTL_MS, refreshAheadMs: refreshAhead(KEY_TTL_MS), maxStaleMs: MAX_STALE_MS, clock }),
+    projects: new TtlCache({ ttlMs: CONFIG_TTL_MS, refreshAheadMs: refreshAhead(CONFIG_TTL_MS), maxStaleMs: MAX_STALE_MS, clock }),
+    orgRates: new TtlCache({ ttlMs: CONFIG_TTL_MS, refreshAheadMs: refreshAhead(CONFIG_TTL_MS), maxStaleMs: MAX_STALE_MS, clock }),
+    providerKeys: new TtlCache({ ttlMs: PROVIDER_KEY_TTL_MS, refreshAheadMs: refreshAhead(PROVIDER_KEY_TTL_MS), maxStaleMs: MAX_STALE_MS, clock }),
   };
 }

@@ -173,4 +173,82 @@ describe('TtlCache.invalidate during a load', () => {
     await inFlight;
     expect(await cache.get('org', async () => 'new rates')).toBe('new rates');
   });
+
+  describe('with refreshAheadMs', () => {
+    const options = (time: ReturnType<typeof manualClock>) => ({ ttlMs: 30_000, refreshAheadMs: 5_000, maxStaleMs: 60_000, clock: time.clock });
+
+    it('answers a use in the last stretch of the TTL at once, and reloads in the background for the next use', async () => {
+      const time = manualClock();
+      const cache = new TtlCache<string>(options(time));
+      let release: (value: string) => void = () => {};
+      let calls = 0;
+      const load = () => (++calls === 1 ? Promise.resolve('v1') : new Promise<string>((resolve) => (release = resolve)));
+      expect(await cache.get('k', load)).toBe('v1');
+      time.advance(24_999);
+      expect(await cache.get('k', load)).toBe('v1');
+      expect(calls).toBe(1);
+      time.advance(1);
+      // Due: answered from memory while the reload runs, and a second use does not start another.
+      expect(await cache.get('k', load)).toBe('v1');
+      expect(await cache.get('k', load)).toBe('v1');
+      expect(calls).toBe(2);
+      release('v2');
+      await Promise.resolve();
+      time.advance(10_000);
+      // Past the first value's TTL: the reloaded one is served, no request having waited for it.
+      expect(await cache.get('k', load)).toBe('v2');
+      expect(calls).toBe(2);
+    });
+
+    it('never serves a value past its TTL: a use after it waits for the reload, or shares the one running', async () => {
+      const time = manualClock();
+      const cache = new TtlCache<string>(options(time));
+      const loader = countingLoader(async (call) => `v${call}`);
+      await cache.get('k', loader.load);
+      time.advance(30_000);
+      expect(await cache.get('k', loader.load)).toBe('v2');
+      expect(loader.calls).toBe(2);
+    });
+
+    it('keeps the value until its TTL when the background reload fails, and loads at the first use after it', async () => {
+      const time = manualClock();
+      const cache = new TtlCache<string>(options(time));
+      const loader = countingLoader(async (call) => {
+        if (call === 2) throw new Error('store unreachable');
+        return `v${call}`;
+      });
+      await cache.get('k', loader.load);
+      time.advance(26_000);
+      expect(await cache.get('k', loader.load)).toBe('v1');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(loader.calls).toBe(2);
+      time.advance(4_000);
+      expect(await cache.get('k', loader.load)).toBe('v3');
+    });
+
+    it('does not keep a background reload that began before an invalidation (a revoked key stays revoked)', async () => {
+      const time = manualClock();
+      const cache = new TtlCache<string>(options(time));
+      let release: (value: string) => void = () => {};
+      let calls = 0;
+      const load = () => (++calls === 2 ? new Promise<string>((resolve) => (release = resolve)) : Promise.resolve(calls === 1 ? 'active' : 'revoked'));
+      await cache.get('key-hash', load);
+      time.advance(26_000);
+      expect(await cache.get('key-hash', load)).toBe('active');
+      cache.invalidate('key-hash');
+      release('active');
+      await Promise.resolve();
+      expect(await cache.get('key-hash', load)).toBe('revoked');
+    });
+
+    it('does not refresh a remembered miss ahead of time', async () => {
+      const time = manualClock();
+      const cache = new TtlCache<string | undefined>({ ...options(time), missTtlMs: 5_000 });
+      const loader = countingLoader(async () => undefined);
+      await cache.get('unknown', loader.load);
+      time.advance(4_999);
+      await cache.get('unknown', loader.load);
+      expect(loader.calls).toBe(1);
+    });
+  });
 });
