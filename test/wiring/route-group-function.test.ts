@@ -60,6 +60,7 @@ describe('createRouteGroupFunction behind CloudFront', () => {
     const refused = await serve(event({ authorization: 'Bearer gw.key' }));
     expect(refused.statusCode).toBe(403);
     expect(JSON.parse(refused.body as string)).toMatchObject({ error: { type: 'permission_error', code: 'origin_not_allowed' } });
+    expect(refused.headers).toMatchObject({ 'access-control-allow-origin': '*' });
     expect(routeGroup).not.toHaveBeenCalled();
 
     const served = await serve(event({ [ORIGIN_SECRET_HEADER]: SECRET, authorization: 'Bearer gw.key' }));
