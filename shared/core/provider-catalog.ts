@@ -53,10 +53,10 @@ const OPENAI_CHAT_PARAMETERS = [
 ] as const;
 
 /** What a translation to Anthropic's protocol carries (the rest it drops and names). */
-const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
+const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'reasoning'] as const;
 
 /** What a translation to the Responses API carries (stop sequences have no Responses form). */
-const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort'] as const;
+const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'reasoning'] as const;
 
 /** What a translation to Bedrock's Converse carries (its inferenceConfig and toolConfig). */
 const CONVERSE_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice'] as const;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../shared/core/errors.ts';
+import { readChatRequest } from '../../shared/protocols/openai-chat/chat-request-reader.ts';
+import { writeChatRequest } from '../../shared/protocols/openai-chat/chat-request-writer.ts';
+import { writeResponsesRequest } from '../../shared/protocols/openai-responses/responses-request-writer.ts';
 import { convertChatRequestToMessages } from './support/translate.ts';
 
 const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
@@ -99,6 +102,44 @@ describe('convertChatRequestToMessages: parameters', () => {
     const forced = convert({ messages: hello, reasoning_effort: 'high', tools: [tool], tool_choice: 'required' });
     expect(forced.body.thinking).toBeUndefined();
     expect(forced.droppedFields).toEqual(['reasoning_effort']);
+  });
+
+  describe("OpenRouter's reasoning setting", () => {
+    it('takes its effort as reasoning_effort, and its max_tokens as the thinking budget itself', () => {
+      expect(convert({ messages: hello, reasoning: { effort: 'high' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+      const budgeted = convert({ messages: hello, reasoning: { max_tokens: 3000 } });
+      expect(budgeted.body.thinking).toEqual({ type: 'enabled', budget_tokens: 3000 });
+      expect(budgeted.body.max_tokens).toBeGreaterThan(3000);
+      expect(budgeted.droppedFields).toEqual([]);
+    });
+
+    it('thinks at a medium effort for enabled alone, not at all for enabled false, and lets reasoning_effort win', () => {
+      expect(convert({ messages: hello, reasoning: { enabled: true } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+      expect(convert({ messages: hello, reasoning: { enabled: false, effort: 'high' } }).body.thinking).toBeUndefined();
+      expect(convert({ messages: hello, reasoning_effort: 'low', reasoning: { effort: 'high' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    });
+
+    it('names exclude as dropped: the reasoning is shown (no canonical place hides it)', () => {
+      const { body, droppedFields } = convert({ messages: hello, reasoning: { effort: 'low', exclude: true } });
+      expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+      expect(droppedFields).toEqual(['reasoning.exclude']);
+    });
+
+    it('names a budget without an effort as dropped where the upstream protocol takes an effort only (chat, Responses)', () => {
+      for (const write of [(canonical: ReturnType<typeof readChatRequest>) => writeChatRequest(canonical, 'gpt-5', { customTools: true }), (canonical: ReturnType<typeof readChatRequest>) => writeResponsesRequest(canonical, 'gpt-5')]) {
+        const budgetOnly = readChatRequest({ model: 'm', messages: hello, reasoning: { max_tokens: 2000 } });
+        const body = write(budgetOnly) as Record<string, unknown>;
+        expect(body.reasoning_effort ?? body.reasoning).toBeUndefined();
+        expect(budgetOnly.dropped.list()).toEqual(['reasoning.max_tokens']);
+        const withEffort = readChatRequest({ model: 'm', messages: hello, reasoning: { effort: 'low', max_tokens: 2000 } });
+        write(withEffort);
+        expect(withEffort.dropped.list()).toEqual([]);
+      }
+    });
+
+    it('refuses a reasoning setting that is not an object with 400', () => {
+      expect(() => convert({ messages: hello, reasoning: 'high' })).toThrow(GatewayError);
+    });
   });
 
   describe('inside a tool-use loop', () => {

@@ -6,7 +6,7 @@ import { chatRequestSchema, type ChatContentPart, type ChatMessage, type ChatReq
 /** Chat fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
   'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stream',
-  'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'user', 'reasoning_effort', 'response_format',
+  'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'user', 'reasoning_effort', 'reasoning', 'response_format',
 ]);
 
 /**
@@ -26,6 +26,7 @@ export function readChatRequest(body: unknown): CanonicalRequest {
   const stop = stopSequences(request.stop);
   const responseFormat = readResponseFormat(request.response_format);
   const toolChoice = readToolChoice(request.tool_choice, dropped);
+  const reasoning = readReasoning(request, dropped);
   return {
     system: [],
     messages: request.messages.flatMap((message) => readMessage(message, dropped)),
@@ -37,7 +38,7 @@ export function readChatRequest(body: unknown): CanonicalRequest {
     ...(typeof request.top_p === 'number' ? { topP: request.top_p } : {}),
     ...(stop ? { stop } : {}),
     stream: request.stream === true,
-    ...(request.reasoning_effort ? { reasoning: { effort: request.reasoning_effort } } : {}),
+    ...(reasoning ? { reasoning } : {}),
     ...(responseFormat ? { responseFormat } : {}),
     ...(request.user ? { user: request.user } : {}),
     dropped,
@@ -150,4 +151,20 @@ function readResponseFormat(format: ChatRequest['response_format']): CanonicalRe
     return { type: 'json_schema', name: spec.name ?? 'response', schema: spec.schema ?? {}, ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}) };
   }
   return undefined;
+}
+
+/**
+ * How hard to think: OpenAI's `reasoning_effort`, else OpenRouter's `reasoning` (`effort`, a `max_tokens`
+ * budget, `enabled: false` for none, `enabled: true` alone for a medium effort). Its `exclude` (reasoning
+ * done but not shown) has no canonical place and is named as dropped.
+ */
+function readReasoning(request: ChatRequest, dropped: DroppedFields): CanonicalRequest['reasoning'] {
+  const unified = request.reasoning ?? undefined;
+  if (unified?.exclude === true) dropped.add('reasoning.exclude');
+  if (request.reasoning_effort) return { effort: request.reasoning_effort };
+  if (!unified) return undefined;
+  if (unified.enabled === false) return { effort: 'none' };
+  const effort = unified.effort ?? (unified.enabled === true && !unified.max_tokens ? 'medium' : undefined);
+  if (!effort && !unified.max_tokens) return undefined;
+  return { ...(effort ? { effort } : {}), ...(unified.max_tokens ? { budgetTokens: unified.max_tokens } : {}) };
 }

@@ -1,6 +1,7 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
+import { dropBudgetWithoutEffort } from '../../canonical/reasoning-budget.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
 
@@ -32,6 +33,7 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   const hasTools = tools.length > 0;
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
+  dropBudgetWithoutEffort(request);
   return {
     model: upstreamModel,
     messages,

@@ -134,6 +134,10 @@ export const chatRequestSchema = z.looseObject({
   parallel_tool_calls: z.boolean().nullish(),
   user: z.string().nullish(),
   reasoning_effort: z.string().nullish(),
+  /** OpenRouter's unified reasoning setting: an effort or a token budget, on or off, shown or not. */
+  reasoning: z
+    .looseObject({ effort: z.string().nullish(), max_tokens: z.number().int().positive().nullish(), enabled: z.boolean().nullish(), exclude: z.boolean().nullish() })
+    .nullish(),
   response_format: z
     .looseObject({
       type: z.string(),

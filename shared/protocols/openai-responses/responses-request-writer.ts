@@ -1,6 +1,7 @@
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { dropBudgetWithoutEffort } from '../../canonical/reasoning-budget.ts';
 
 type InputItem = Record<string, unknown>;
 
@@ -27,6 +28,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   if (request.stop) dropped.add('stop');
   dropCacheMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
+  dropBudgetWithoutEffort(request);
   return {
     model: upstreamModel,
     ...(instructions ? { instructions } : {}),
