@@ -127,6 +127,22 @@ describe('/v1/chat/completions with reasoning_effort on a Claude model that take
   });
 });
 
+describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude model", () => {
+  it('thinks within the budget its max_tokens gives, sent through the OpenAI SDK as extra body', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking.sse' }));
+    anthropic.received.length = 0;
+    const body = { model: 'anthropic/claude-haiku-4-5', stream: true as const, messages: [{ role: 'user' as const, content: 'Two names for a pet pelican, be brief' }] };
+    // What OpenRouter's clients send: the SDK has no `reasoning` field on chat, so it rides in the body as is.
+    const { data: stream, response } = await gateway.openai(key).chat.completions.create({ ...body, reasoning: { max_tokens: 3000 } } as typeof body).withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+
+    expect(text).toContain('Pouch');
+    expect(anthropic.received[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', thinking: { type: 'enabled', budget_tokens: 3000 } });
+    expect(response.headers.get('x-gateway-dropped-fields')).toBeNull();
+  });
+});
+
 describe('/v1/messages with an OpenAI-compatible model', () => {
   const client = () => new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
 
