@@ -35,8 +35,26 @@ export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletio
 export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of gatewayOnlyFields) delete upstream[field];
+  const effort = effortOnlyReasoning(request);
+  if (effort !== undefined) {
+    delete upstream.reasoning;
+    upstream.reasoning_effort = effort;
+  }
   if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
   return JSON.stringify(upstream);
+}
+
+/**
+ * OpenRouter's `reasoning` when all it says is an effort (`{effort}`, or with `enabled: true`) and no
+ * `reasoning_effort` is set: sent as `reasoning_effort`, which OpenAI and Azure take (they refuse a
+ * `reasoning` object: "Unrecognized request argument supplied") and OpenRouter reads as the same setting.
+ * A budget, `exclude` or `enabled: false` has no such form and goes as sent, for an OpenRouter provider.
+ */
+function effortOnlyReasoning(request: ChatCompletionRequest): string | undefined {
+  const reasoning = asJsonObject(request.reasoning);
+  if (!reasoning || request.reasoning_effort !== undefined || typeof reasoning.effort !== 'string') return undefined;
+  const others = Object.entries(reasoning).filter(([field, value]) => field !== 'effort' && !(field === 'enabled' && value === true) && value !== null && value !== undefined);
+  return others.length === 0 ? reasoning.effort : undefined;
 }
 
 export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {

@@ -163,6 +163,17 @@ describe('buildUpstreamChatBody', () => {
     expect(upstream).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
+  it("sends OpenRouter's reasoning as reasoning_effort when it holds an effort only, which OpenAI takes and OpenRouter reads alike", () => {
+    const upstream = (reasoning: unknown, extra: Record<string, unknown> = {}) =>
+      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up')) as Record<string, unknown>;
+    expect(upstream({ effort: 'high' })).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
+    expect(upstream({ effort: 'low', enabled: true })).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    // What has no reasoning_effort form goes as sent (an OpenRouter provider reads it); so does a request that sets both.
+    expect(upstream({ max_tokens: 2000 })).toEqual({ model: 'up', messages, reasoning: { max_tokens: 2000 } });
+    expect(upstream({ effort: 'high', exclude: true })).toEqual({ model: 'up', messages, reasoning: { effort: 'high', exclude: true } });
+    expect(upstream({ effort: 'high' }, { reasoning_effort: 'low' })).toEqual({ model: 'up', messages, reasoning: { effort: 'high' }, reasoning_effort: 'low' });
+  });
+
   it('keeps every unknown field and its value', () => {
     const request = parseChatCompletionRequest(
       JSON.stringify({ model: 'm', messages, stream: true, stream_options: { include_usage: true, extra: 1 }, seed: 7, user: 'u-1' }),
