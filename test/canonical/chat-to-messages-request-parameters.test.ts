@@ -119,10 +119,10 @@ describe('convertChatRequestToMessages: parameters', () => {
       expect(convert({ messages: hello, reasoning_effort: 'low', reasoning: { effort: 'high' } }).body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     });
 
-    it('names exclude as dropped: the reasoning is shown (no canonical place hides it)', () => {
+    it('thinks when exclude is set (the answer hides the reasoning, not the request)', () => {
       const { body, droppedFields } = convert({ messages: hello, reasoning: { effort: 'low', exclude: true } });
       expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-      expect(droppedFields).toEqual(['reasoning.exclude']);
+      expect(droppedFields).toEqual([]);
     });
 
     it('names a budget without an effort as dropped where the upstream protocol takes an effort only (chat, Responses)', () => {

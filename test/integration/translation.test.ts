@@ -135,11 +135,41 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
     // What OpenRouter's clients send: the SDK has no `reasoning` field on chat, so it rides in the body as is.
     const { data: stream, response } = await gateway.openai(key).chat.completions.create({ ...body, reasoning: { max_tokens: 3000 } } as typeof body).withResponse();
     let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    let reasoning = '';
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+    }
 
     expect(text).toContain('Pouch');
+    expect(reasoning.length).toBeGreaterThan(0);
     expect(anthropic.received[0]?.body).toMatchObject({ model: 'claude-haiku-4-5', thinking: { type: 'enabled', budget_tokens: 3000 } });
     expect(response.headers.get('x-gateway-dropped-fields')).toBeNull();
+  });
+
+  it('thinks but shows no reasoning when exclude is set, whole or streamed', async () => {
+    anthropic.answerWith(recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking.sse' }));
+    const body = { model: 'anthropic/claude-haiku-4-5', stream: true as const, messages: [{ role: 'user' as const, content: 'Two names for a pet pelican, be brief' }] };
+    const stream = await gateway.openai(key).chat.completions.create({ ...body, reasoning: { effort: 'low', exclude: true } } as typeof body);
+    let text = '';
+    const shown: unknown[] = [];
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.choices[0]?.delta && 'reasoning_content' in chunk.choices[0].delta) shown.push(chunk.choices[0].delta);
+    }
+    expect(text).toContain('Pouch');
+    expect(shown).toEqual([]);
+    expect(anthropic.received.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 } });
+
+    anthropic.answerWith(recordedAnthropicAnswer({ json: 'anthropic/messages-nonstream-thinking-text-tool-use.json' }));
+    const whole = { model: 'anthropic/claude-haiku-4-5', messages: body.messages, tools: [multiply] };
+    const reasoningOf = async (reasoning: Record<string, unknown>) => {
+      const completion = await gateway.openai(key).chat.completions.create({ ...whole, reasoning } as typeof whole);
+      expect(completion.choices[0]?.message.tool_calls?.length).toBe(1);
+      return (completion.choices[0]?.message as { reasoning_content?: string }).reasoning_content;
+    };
+    expect(await reasoningOf({ effort: 'low' })).toContain('get_user_country');
+    expect(await reasoningOf({ effort: 'low', exclude: true })).toBeUndefined();
   });
 });
 

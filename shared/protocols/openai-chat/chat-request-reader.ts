@@ -26,7 +26,7 @@ export function readChatRequest(body: unknown): CanonicalRequest {
   const stop = stopSequences(request.stop);
   const responseFormat = readResponseFormat(request.response_format);
   const toolChoice = readToolChoice(request.tool_choice, dropped);
-  const reasoning = readReasoning(request, dropped);
+  const reasoning = readReasoning(request);
   return {
     system: [],
     messages: request.messages.flatMap((message) => readMessage(message, dropped)),
@@ -156,11 +156,10 @@ function readResponseFormat(format: ChatRequest['response_format']): CanonicalRe
 /**
  * How hard to think: OpenAI's `reasoning_effort`, else OpenRouter's `reasoning` (`effort`, a `max_tokens`
  * budget, `enabled: false` for none, `enabled: true` alone for a medium effort). Its `exclude` (reasoning
- * done but not shown) has no canonical place and is named as dropped.
+ * done but not shown) is the answer's to follow (reasoningExcluded).
  */
-function readReasoning(request: ChatRequest, dropped: DroppedFields): CanonicalRequest['reasoning'] {
+function readReasoning(request: ChatRequest): CanonicalRequest['reasoning'] {
   const unified = request.reasoning ?? undefined;
-  if (unified?.exclude === true) dropped.add('reasoning.exclude');
   if (request.reasoning_effort) return { effort: request.reasoning_effort };
   if (!unified) return undefined;
   if (unified.enabled === false) return { effort: 'none' };

@@ -57,6 +57,11 @@ function effortOnlyReasoning(request: ChatCompletionRequest): string | undefined
   return others.length === 0 ? reasoning.effort : undefined;
 }
 
+/** Whether the client asked for reasoning it does not see: OpenRouter's `reasoning: {exclude: true}` (still billed). */
+export function reasoningExcluded(body: Readonly<Record<string, unknown>>): boolean {
+  return asJsonObject(body.reasoning)?.exclude === true;
+}
+
 export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {
   return request.stream_options?.include_usage === true;
 }

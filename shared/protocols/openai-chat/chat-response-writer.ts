@@ -2,6 +2,7 @@ import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { toChatFinishReason } from './chat-finish-reason.ts';
+import { reasoningExcluded } from './chat-request.ts';
 import { chatToolCallOf, type ChatToolCallOut } from './chat-request-types.ts';
 import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
@@ -16,16 +17,18 @@ export function chatAnswerId(upstreamId: string | undefined, responseId: string)
 /**
  * A canonical answer as a chat completion: texts joined into `content` (null when there are none, as
  * OpenAI sends beside tool calls), tool calls numbered in order, reasoning as `reasoning_content` (the
- * field DeepSeek, vLLM and LiteLLM use; signatures have no chat form), the finish reason, and usage counting
+ * field DeepSeek, vLLM and LiteLLM use; signatures have no chat form; none when the client excluded it), the
+ * finish reason, and usage counting
  * the whole prompt, with `cost` when the presentation injects it. The upstream's id is kept as the completion id.
  */
 export function writeChatResponse(response: CanonicalResponse, presentation: Presentation): string {
   const texts: string[] = [];
   const reasoning: string[] = [];
   const toolCalls: ChatToolCallOut[] = [];
+  const hideReasoning = reasoningExcluded(presentation.clientBody);
   for (const part of response.content) {
     if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'reasoning' && part.text) reasoning.push(part.text);
+    else if (part.type === 'reasoning' && part.text && !hideReasoning) reasoning.push(part.text);
     else if (part.type === 'tool-call') toolCalls.push(chatToolCallOf(part));
   }
   const usage = response.usage ?? ZERO_USAGE;

@@ -3,7 +3,7 @@ import type { WireProtocol } from '../wire-protocol.ts';
 import { createChatChunkWriter } from './chat-chunk-writer.ts';
 import { presentChatCompletion } from './chat-native-response.ts';
 import { createChatPassThrough } from './chat-pass-through.ts';
-import { buildUpstreamChatBody, chatBodyUsesCustomTools, type ChatCompletionRequest } from './chat-request.ts';
+import { buildUpstreamChatBody, chatBodyUsesCustomTools, reasoningExcluded, type ChatCompletionRequest } from './chat-request.ts';
 import { readChatRequest } from './chat-request-reader.ts';
 import { writeChatRequest } from './chat-request-writer.ts';
 import { isChatCompletion, readChatResponse } from './chat-response-reader.ts';
@@ -41,6 +41,7 @@ export const openAiChatProtocol: WireProtocol = {
       fallbackId: chatAnswerId(undefined, presentation.responseId),
       includeUsage: presentation.showUsage || presentation.injectCost,
       ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
+      hideReasoning: reasoningExcluded(presentation.clientBody),
     });
     return {
       push: (_event, canonical) => canonical.flatMap((item) => writer.push(item)).join(''),
