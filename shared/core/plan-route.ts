@@ -115,7 +115,7 @@ export function planRoute(request: RouteRequest, config: ProjectConfig, orgRates
       group = findModelGroup(variant.model, config.models);
     } catch (thrown) {
       const error = toGatewayError(thrown);
-      // A single named model keeps its own status (403 not allowed, 400 ambiguous).
+      // A single named model keeps its own status (404 not allowed, 400 ambiguous).
       if (names.length === 1) throw error;
       reasons.push(`"${name}": ${error.code === 'model_not_allowed' ? 'not on the allowlist' : error.message}`);
       continue;

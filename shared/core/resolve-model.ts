@@ -3,12 +3,17 @@ import { GatewayError } from './errors.ts';
 import { claudeOtherName, isClaudeSnapshot } from './known-models.ts';
 import { splitModelSlug, type AllowedModel } from './project-config.ts';
 
-/** A model the allowlist does not hold, with the name on it the client most likely meant, if one stands out. */
+/**
+ * A model the allowlist does not hold, with the name on it the client most likely meant, if one stands out:
+ * 404, as OpenAI and Anthropic answer a model the caller may not use ("does not exist or you do not have
+ * access to it"), so clients say so (Claude Code: "It may not exist or you may not have access to it. Run
+ * /model…", where a 403 read "Failed to authenticate" and sent the user to /login).
+ */
 export function modelNotAllowed(requested: string, models: readonly AllowedModel[]): GatewayError {
   const names = models.flatMap((entry) => [entry.slug, ...(entry.alias ? [entry.alias] : []), bareModelId(entry)]);
   const meant = closestName(requested, names);
   return new GatewayError(
-    'permission',
+    'not_found',
     `The model "${requested}" is not allowed for this project.${meant ? ` Did you mean "${meant}"?` : ''} GET /v1/models lists the models it may use.`,
     { code: 'model_not_allowed', param: 'model' },
   );

@@ -175,8 +175,8 @@ describe("OpenRouter's model-id shortcuts", () => {
     expect(plan({ model: 'speedy:nitro' }, projectConfig)).toEqual(['ollama/llama3:8b']);
   });
 
-  it('answers 403 model_not_allowed for `:floor` on a model not on the allowlist', () => {
-    expect(refusal(() => plan({ model: 'openai/gpt-5:floor' }))).toMatchObject({ status: 403, code: 'model_not_allowed' });
+  it('answers 404 model_not_allowed for `:floor` on a model not on the allowlist', () => {
+    expect(refusal(() => plan({ model: 'openai/gpt-5:floor' }))).toMatchObject({ status: 404, code: 'model_not_allowed' });
   });
 });
 
@@ -196,13 +196,13 @@ describe('eligibility', () => {
   it('weighs a model that `models` repeats once: its refusal is named once, and alone keeps its own status', () => {
     const error = refusal(() => plan({ model: 'mistral/mistral-small', fallbackModels: ['mistral/mistral-small', 'anthropic/claude-opus-4'], preferences: { ignore: ['mistral'] } }));
     expect(error.message.match(/"mistral\/mistral-small": in provider.ignore/g)).toHaveLength(1);
-    expect(refusal(() => plan({ model: 'openai/gpt-5', fallbackModels: ['openai/gpt-5'] }))).toMatchObject({ status: 403, code: 'model_not_allowed' });
+    expect(refusal(() => plan({ model: 'openai/gpt-5', fallbackModels: ['openai/gpt-5'] }))).toMatchObject({ status: 404, code: 'model_not_allowed' });
   });
 
-  it('refuses with 403 model_not_allowed when no name given is on the allowlist', () => {
+  it('refuses with 404 model_not_allowed when no name given is on the allowlist', () => {
     for (const failoverEnabled of [true, false]) {
       const error = refusal(() => plan({ model: 'openai/gpt-5', fallbackModels: ['anthropic/claude-opus-4'], failoverEnabled }));
-      expect(error.status).toBe(403);
+      expect(error.status).toBe(404);
       expect(error.code).toBe('model_not_allowed');
       expect(error.message).toContain('"openai/gpt-5"');
     }

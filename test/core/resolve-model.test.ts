@@ -54,9 +54,9 @@ describe('findAllowedModel', () => {
     expect(error.message).toBe('The model "gpt-4o" is offered by several providers of this project; name one of "openai/gpt-4o", "azure/gpt-4o".');
   });
 
-  it('refuses a model that is not on the allowlist with 403 model_not_allowed', () => {
+  it('refuses a model that is not on the allowlist with 404 model_not_allowed', () => {
     const error = thrown(() => findAllowedModel('anthropic/claude-opus-4', models));
-    expect(error.status).toBe(403);
+    expect(error.status).toBe(404);
     expect(error.code).toBe('model_not_allowed');
     expect(error.param).toBe('model');
     expect(error.message).toBe(

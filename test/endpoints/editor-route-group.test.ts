@@ -258,7 +258,7 @@ describe('the editor route group’s other routes and errors', () => {
     expect(wrongBase.status).toBe(404);
     expect(JSON.parse(String(wrongBase.body)).error.message).toMatch(/Override OpenAI Base URL.* \/v1\/editor .*\/v1\/editor\/openai/);
     const unknownModel = await fake.editor(post('/v1/editor/chat/completions', { ...cursorResponsesBody(), model: 'gpt-9' }));
-    expect(unknownModel.status).toBe(403);
+    expect(unknownModel.status).toBe(404);
     expect(JSON.parse(String(unknownModel.body)).error).toMatchObject({ code: 'model_not_allowed', message: expect.stringMatching(/Settings → Models/) });
   });
 

@@ -77,9 +77,9 @@ describe('request errors', () => {
     expect(body.error).toMatchObject({ code: 'missing_model', param: 'model' });
   });
 
-  it('refuses a model that is not on the allowlist with 403 model_not_allowed', async () => {
+  it('refuses a model that is not on the allowlist with 404 model_not_allowed', async () => {
     const error = await apiError(gateway.openai(key).chat.completions.create({ ...hello, model: 'openai/gpt-5' }));
-    expect(error.status).toBe(403);
+    expect(error.status).toBe(404);
     expect(error.code).toBe('model_not_allowed');
   });
 

@@ -75,4 +75,12 @@ describe('Claude Code through the gateway', () => {
     expect(turns).toBeGreaterThanOrEqual(1);
     expect(Math.round((Number(after.spent_usd) - Number(before.spent_usd)) * 1e9)).toBe(turns * (87 * 150 + 26 * 600));
   });
+
+  it('tells the user to pick another model, not to sign in again, for a model the project does not allow', { timeout: 150_000 }, async () => {
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'claude-opus-4-7', prompt: 'Say hello' });
+
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toMatch(/claude-opus-4-7.*may not exist or you may not have access to it/);
+    expect(result.stdout).not.toMatch(/authenticate|login/i);
+  });
 });

@@ -180,7 +180,7 @@ describe('the official OpenAI SDK pointed at /v1/editor', () => {
 
   it('gets an error the SDK throws, with the setup hint, for a model the project does not allow', async () => {
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1/editor`, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'gpt-9', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/Settings → Models/) });
+    await expect(client.chat.completions.create({ model: 'gpt-9', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/Settings → Models/) });
   });
 });
 

@@ -55,11 +55,11 @@ describe("a Claude model's dated snapshot id and its undated alias on /v1/messag
     expect(await ask(datedKey, 'claude-haiku-4-5')).toEqual({ servedBy: 'anthropic/claude-haiku-4-5-20251001', upstreamModel: 'claude-haiku-4-5-20251001' });
   });
 
-  it('refuses a snapshot the catalog does not name as that model with 403 model_not_allowed', async () => {
+  it('refuses a snapshot the catalog does not name as that model with 404 model_not_allowed', async () => {
     for (const key of [undatedKey, datedKey]) {
       const error = await refusal(key, 'claude-haiku-4-5-20991231');
-      expect(error?.status).toBe(403);
-      expect(error?.error).toMatchObject({ error: { type: 'permission_error' } });
+      expect(error?.status).toBe(404);
+      expect(error?.error).toMatchObject({ error: { type: 'not_found_error' } });
     }
   });
 });

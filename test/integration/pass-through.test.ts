@@ -146,9 +146,9 @@ describe('pass-through of other /v1/* routes', () => {
     await gateway.admin({ command: 'ratecard.set', slug: 'openai/*', inputMicrosPer1k: 0, outputMicrosPer1k: 0, requestMicros: 7 });
   });
 
-  it('refuses a model that is not on the allowlist with 403, as on every route', async () => {
+  it('refuses a model that is not on the allowlist with 404, as on every route', async () => {
     const response = await call('/v1/fim/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'openai/gpt-5', prompt: 'x' }) });
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'model_not_allowed' } });
   });
 
