@@ -202,13 +202,13 @@ describe('POST /v1/messages errors', () => {
     const notAllowed = await fetch(`${gateway.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ...ask, model: 'anthropic/claude-opus-4' }) });
     expect(unauthenticated.status).toBe(401);
     expect(await unauthenticated.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-    expect(notAllowed.status).toBe(403);
-    expect(await notAllowed.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
+    expect(notAllowed.status).toBe(404);
+    expect(await notAllowed.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
   });
 
   it("gives the Anthropic SDK the gateway's request id as an error's requestID", async () => {
     const error = (await client({ 'X-Request-ID': 'own-error-2' }).messages.create({ ...ask, model: 'anthropic/claude-opus-4' }).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
-    expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
     expect(error.requestID).toBe('own-error-2');
     expect(error.error).toMatchObject({ request_id: 'own-error-2' });
   });
