@@ -8,7 +8,7 @@ import type { GatewayRequest, GatewayResponse } from './gateway-http.ts';
  */
 const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const;
 
-/** Every response's own headers (request ids, retry-after, the MCP session) readable by the page's script. */
+/** Every response's own headers (request ids, retry-after, the model that served) readable by the page's script. */
 const EXPOSED = { 'access-control-expose-headers': '*' } as const;
 
 /** How long a browser may keep a preflight's answer, in seconds (browsers cap it: Chromium at 2 hours). */
