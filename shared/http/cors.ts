@@ -2,7 +2,7 @@ import type { GatewayRequest, GatewayResponse } from './gateway-http.ts';
 
 /**
  * Cross-origin access for browser clients (a web app calling the gateway with the OpenAI or Anthropic SDK
- * in the browser, a browser MCP client), as OpenRouter and LiteLLM allow it: any origin, no cookies. The
+ * in the browser, a browser MCP client), as OpenRouter and LiteLLM allow it: every origin, no cookies. The
  * gateway authenticates by a key the client sends itself, never by anything a browser attaches on its own,
  * so a page of another site gains nothing it could not do without the browser (docs/decisions/cors.md).
  */
@@ -22,15 +22,13 @@ export function allowedMethods(methods: readonly string[]): string {
   return [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
 }
 
-/** The headers every answer carries for a browser client. */
-export function corsHeaders(): Record<string, string> {
-  return { ...ANY_ORIGIN, ...EXPOSED };
-}
+/** The headers every answer carries for a browser client (one object for all: it is copied, never changed). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...ANY_ORIGIN, ...EXPOSED });
 
 /**
  * The answer to `OPTIONS` on a path the gateway serves: 204 with the path's methods, and for a browser's
  * preflight the headers it asked to send (Authorization, x-api-key, anthropic-version, the SDKs' own…).
- * A header list that is not one is left out, and the browser refuses the request as it would any other.
+ * A header list that is not one is left out, and the browser refuses the request as it refuses others.
  */
 export function optionsResponse(request: GatewayRequest, methods: readonly string[]): GatewayResponse {
   const allowed = allowedMethods(methods);

@@ -1,5 +1,5 @@
 import { baseUrlHint } from '../http/base-url-hint.ts';
-import { allowedMethods, corsHeaders, optionsResponse } from '../http/cors.ts';
+import { allowedMethods, CORS_HEADERS, optionsResponse } from '../http/cors.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -65,7 +65,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       const named = requestId;
       const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
       const response = await dispatch(definition, request, services, route);
-      Object.assign(response.headers, corsHeaders());
+      Object.assign(response.headers, CORS_HEADERS);
       response.headers['x-request-id'] = requestId;
       if (definition.requestIdHeader) response.headers[definition.requestIdHeader] = requestId;
       return withDeferred(response);
@@ -73,7 +73,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       requestId ??= chooseRequestId(undefined, services.randomBytes);
       const error = toGatewayError(thrown);
       if (error.status >= 500) reportError(error, requestId);
-      return withDeferred(definition.renderError(error, { ...corsHeaders(), 'x-request-id': requestId }, requestId));
+      return withDeferred(definition.renderError(error, { ...CORS_HEADERS, 'x-request-id': requestId }, requestId));
     }
   };
 }

@@ -12,7 +12,7 @@ import { createGatewayServices, type RouteGroupDependencies } from './create-gat
 import { createLogger } from './logger.ts';
 import { createSecretsManager } from './secrets-manager.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
-import { corsHeaders } from '../http/cors.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
 
 /** Log messages that CloudWatch metric filters count (infra/constructs/gateway-alarms.ts). */
 export const USAGE_RECORD_SPILLED = 'usage record spilled';
@@ -53,7 +53,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
       renderError: (error) => {
         if (error.status >= 500) logger.error('origin secret unavailable', { error: error.cause ?? error });
         // Through CloudFront a refusal here is the secret unreadable (503): a browser client reads it too.
-        return definition.renderError(error, corsHeaders());
+        return definition.renderError(error, { ...CORS_HEADERS });
       },
     }),
     metrics,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { corsHeaders, optionsResponse } from '../../shared/http/cors.ts';
+import { CORS_HEADERS, optionsResponse } from '../../shared/http/cors.ts';
 import type { GatewayRequest } from '../../shared/http/gateway-http.ts';
 import { createMcpRouteGroup } from '../../shared/endpoints/mcp-route-group.ts';
 import { createOpenAiRouteGroup } from '../../shared/endpoints/openai-route-group.ts';
@@ -59,7 +59,7 @@ describe('CORS in a route group', () => {
     const serve = createOpenAiRouteGroup(services);
     for (const answer of [await serve(request('POST', '/v1/chat/completions', { authorization: 'Bearer gw.wrong' })), await serve(request('GET', '/v1/nowhere'))]) {
       expect(answer.status).toBeGreaterThanOrEqual(400);
-      expect(answer.headers).toMatchObject(corsHeaders());
+      expect(answer.headers).toMatchObject(CORS_HEADERS);
     }
   });
 });
