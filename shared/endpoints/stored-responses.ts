@@ -7,6 +7,7 @@ import { admitRequest, readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
 import { createResponsesPassThrough } from '../protocols/openai-responses/responses-pass-through.ts';
+import { bodyAsNodeStream, hasBody } from '../transport/incoming-response.ts';
 import { relayStream, type StreamEventHandler } from '../transport/stream-relay.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
 
@@ -55,9 +56,9 @@ export async function handleStoredResponse(request: GatewayRequest, services: Ga
   const { response } = called;
   const contentType = response.headers.get('content-type') ?? 'application/json';
   const headers = { 'content-type': contentType, 'x-gateway-provider': provider.provider };
-  if (!contentType.startsWith('text/event-stream') || !response.body) return { status: response.status, headers, body: await called.readText() };
+  if (!contentType.startsWith('text/event-stream') || !hasBody(response)) return { status: response.status, headers, body: await called.readText() };
   const events = replayedEvents();
-  const body = relayStream(response.body, { ...called.relay(), handler: events, errorFrame: events.fail, heartbeatIntervalMs: services.settings.heartbeatIntervalMs });
+  const body = relayStream(bodyAsNodeStream(response), { ...called.relay(), handler: events, errorFrame: events.fail, heartbeatIntervalMs: services.settings.heartbeatIntervalMs });
   return { status: response.status, headers, body };
 }
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { GatewayError } from '../core/errors.ts';
 
 /**
@@ -70,15 +71,32 @@ export function parsedJsonBody(request: Pick<GatewayRequest, 'body'>): ParsedJso
   return parsed;
 }
 
+/**
+ * A body sent as it comes: a web stream, or a Node stream (the stream relay's, which the function URL's
+ * response is piped from with no web stream between; docs/performance.md).
+ */
+export type AnswerStream = ReadableStream<Uint8Array> | Readable;
+
 export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | ReadableStream<Uint8Array>;
+  body: string | AnswerStream;
   /**
    * Work that waits until the client's answer has ended (handing the usage record over): the host runs it
    * once the body is written, and does not end the invocation before it is done.
    */
   afterAnswer?: () => Promise<void>;
+}
+
+/** An answer stream as a web stream, for the few that read one chunk by chunk (a held status, an early commit). */
+export function asWebStream(stream: AnswerStream): ReadableStream<Uint8Array> {
+  return stream instanceof Readable ? (Readable.toWeb(stream) as ReadableStream<Uint8Array>) : stream;
+}
+
+/** Lets an answer stream go unread: what produces it settles what it holds (a relay its usage, as cancelled). */
+export async function discardAnswerStream(stream: AnswerStream): Promise<void> {
+  if (stream instanceof Readable) stream.destroy();
+  else await stream.cancel().catch(() => undefined);
 }
 
 export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): GatewayResponse {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import type { AnswerStream, GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 
 /** A function-URL event (payload format 2.0) as the gateway's framework-free request. */
 export function toGatewayRequest(event: APIGatewayProxyEventV2): GatewayRequest {
@@ -22,7 +22,7 @@ export function toGatewayRequest(event: APIGatewayProxyEventV2): GatewayRequest 
 export interface StreamingResult {
   statusCode: number;
   headers: Record<string, string>;
-  body: string | ReadableStream<Uint8Array>;
+  body: string | AnswerStream;
 }
 
 export function toStreamingResult(response: GatewayResponse): StreamingResult & Pick<GatewayResponse, 'afterAnswer'> {

@@ -1,5 +1,5 @@
 import { GatewayError, toGatewayError } from '../core/errors.ts';
-import type { GatewayResponse } from '../http/gateway-http.ts';
+import { asWebStream, discardAnswerStream, type GatewayResponse } from '../http/gateway-http.ts';
 import { HEARTBEAT_FRAME } from '../transport/stream-relay.ts';
 import { readErrorWords } from '../transport/upstream-errors.ts';
 
@@ -55,7 +55,7 @@ function committedBody(answering: Promise<GatewayResponse>, options: CommitEarly
         }
         const { response } = next;
         if (response.status === 200 && typeof response.body !== 'string') {
-          answerReader = response.body.getReader();
+          answerReader = asWebStream(response.body).getReader();
           // A pull must enqueue (or close) before it returns, or the stream is never pulled again.
           return forwardAnswer(answerReader, controller);
         }
@@ -65,7 +65,7 @@ function committedBody(answering: Promise<GatewayResponse>, options: CommitEarly
       async cancel(reason) {
         const next = await outcome;
         // The answer's own stream settles its usage when cancelled (as a client going away).
-        if (!answerReader && 'response' in next && typeof next.response.body !== 'string') await next.response.body.cancel(reason);
+        if (!answerReader && 'response' in next && typeof next.response.body !== 'string') await discardAnswerStream(next.response.body);
         else await answerReader?.cancel(reason);
       },
     },

@@ -1,4 +1,5 @@
 import type { GatewayError } from '../core/errors.ts';
+import { asWebStream, type AnswerStream } from '../http/gateway-http.ts';
 
 /** What came of holding a stream's status: the stream to answer with, or the failure to answer instead. */
 export type HeldStream = { body: ReadableStream<Uint8Array> } | { failure: GatewayError };
@@ -10,8 +11,8 @@ export type HeldStream = { body: ReadableStream<Uint8Array> } | { failure: Gatew
  * anything, the failure is answered with its own status instead, and the stream is let go (it settles its
  * usage as it ends or is cancelled). The bytes read while holding reach the client first.
  */
-export async function holdStatusUntilContent(body: ReadableStream<Uint8Array>, heldFailure: () => GatewayError | undefined): Promise<HeldStream> {
-  const reader = body.getReader();
+export async function holdStatusUntilContent(body: AnswerStream, heldFailure: () => GatewayError | undefined): Promise<HeldStream> {
+  const reader = asWebStream(body).getReader();
   let first: Uint8Array | undefined;
   for (;;) {
     const { done, value } = await reader.read();

@@ -2,7 +2,7 @@ import { baseUrlHint } from '../http/base-url-hint.ts';
 import { allowedMethods, CORS_HEADERS, optionsResponse } from '../http/cors.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
-import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { discardAnswerStream, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
 import { normaliseRequestPath } from '../http/request-path.ts';
 import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
@@ -100,7 +100,7 @@ async function dispatch(definition: RouteGroupDefinition, request: GatewayReques
   const response = await handler(head ? { ...request, method: 'GET' } : request, services, route);
   if (!head) return response;
   // A body relayed as it comes is let go at once (settled as cancelled), not left to its time limits.
-  if (typeof response.body !== 'string') await response.body.cancel().catch(() => undefined);
+  if (typeof response.body !== 'string') await discardAnswerStream(response.body);
   return { ...response, body: '' };
 }
 

@@ -9,6 +9,7 @@ import { bridgeProtocols, chooseBridge, type Bridge, type BridgeTarget } from '.
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { asksForUsageCost, unappliedGatewayFields } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
+import { bodyAsNodeStream } from '../transport/incoming-response.ts';
 import { readUpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
@@ -111,9 +112,7 @@ export async function runGeneration<Body extends RoutableBody>(
       // OpenRouter's `usage: {include: true}` asks for this request's cost, whatever the project's setting.
       const presentation = presentationFor(prompt, body, bridge, candidate.target, services, route, project.usageInjection || asksForUsageCost(body));
       const kind = bridge.answerKind(candidate.response, streamed);
-      // Asked for only when relayed: the transport makes a web stream for `body`, which an answer read whole does without.
-      const upstreamBody = kind === 'stream' ? candidate.response.body : null;
-      if (upstreamBody) return { bridge, presentation, relay: 'stream', upstreamBody };
+      if (kind === 'stream') return { bridge, presentation, relay: 'stream' };
       if (kind === 'bytes') return { bridge, presentation, relay: 'bytes' };
       // The request's deadline bounds the answer's body too (docs/decisions/routing-and-failover.md).
       const json = await readJsonAnswer({ bridge, served: candidate, presentation, estimate, remainingMs: limits.deadlineAt - respondedAt });
@@ -150,11 +149,10 @@ export async function runGeneration<Body extends RoutableBody>(
       const dropped = [...(bridge.native ? [] : (canonical?.dropped.list() ?? [])), ...unappliedGatewayFields(body)];
       if (dropped.length > 0) servedBy['x-gateway-dropped-fields'] = dropped.join(', ');
       if (answer.relay === 'stream') {
-        const { upstreamBody } = answer;
         // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is
         // this request's failure, metered below, and the upstream's stream is let go.
-        const decoder = await Promise.resolve(bridge.createStreamDecoder()).catch(async (error: unknown) => {
-          await upstreamBody.cancel().catch(() => undefined);
+        const decoder = await Promise.resolve(bridge.createStreamDecoder()).catch((error: unknown) => {
+          bodyAsNodeStream(taken.response).destroy();
           throw error;
         });
         handedToStream = true;
@@ -224,7 +222,7 @@ export async function runGeneration<Body extends RoutableBody>(
 
 /** How a target's 200 reaches the client, through the bridge chosen for the target. */
 type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsage'> } & (
-  | { relay: 'stream'; upstreamBody: ReadableStream<Uint8Array> }
+  | { relay: 'stream' }
   | { relay: 'bytes' }
   | {
       relay: 'json';

@@ -4,6 +4,7 @@ import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
+import { bodyAsNodeStream } from '../transport/incoming-response.ts';
 import { relayStream } from '../transport/stream-relay.ts';
 import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
@@ -46,7 +47,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
   const finalUsage = () => finalUsageOf(meter.result(), answer.estimate);
   const presentation: Presentation = { ...answer.presentation, finalUsage };
   const output = bridge.createClientStream(presentation);
-  const body = relayStream(served.response.body as ReadableStream<Uint8Array>, {
+  const body = relayStream(bodyAsNodeStream(served.response), {
     provider: served.target.provider.provider,
     decoder: answer.decoder,
     handler: {

@@ -5,6 +5,7 @@ import type { GatewayError } from '../core/errors.ts';
 import { isConversationProtocol, type ConversationProtocolId, type WireProtocolId } from '../core/project-config.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
+import { hasBody } from '../transport/incoming-response.ts';
 import type { StreamDecoder } from '../transport/stream-decoder.ts';
 import type { UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import { carriedClientProtocol, wireProtocol } from './registry.ts';
@@ -202,7 +203,7 @@ function protocolSides(
     // The upstream's own error body reaches the client only when both speak the same protocol.
     relayUpstreamError: (answer) => relayUpstreamRefusal(client, answer, upstream.id === client.id ? undefined : (read) => upstream.readErrorBody(read)),
     clientAskedForStreamUsage: (body) => client.clientAskedForStreamUsage(body),
-    answerKind: (response, streamed) => (streamed && hasContentType(response, upstream.upstreamStreamContentType) && response.body ? 'stream' : 'json'),
+    answerKind: (response, streamed) => (streamed && hasContentType(response, upstream.upstreamStreamContentType) && hasBody(response) ? 'stream' : 'json'),
     isCompleteAnswer: (payload) => upstream.isCompleteAnswer(payload),
     createStreamDecoder: () => upstream.createStreamDecoder(),
     createAnswerStream: (presentation) => client.createStreamWriter(presentation),

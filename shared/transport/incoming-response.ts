@@ -127,6 +127,18 @@ export class IncomingResponse implements Response {
     return (this.#stream ??= Readable.toWeb(this.message) as ReadableStream<Uint8Array<ArrayBuffer>>);
   }
 
+  /** Whether there is a body to read, without building the web stream that `body` is. */
+  get hasBody(): boolean {
+    return !this.bodyless;
+  }
+
+  /** The body as Node's stream: the message itself, read once (a relay reads it as it comes, no web stream between). */
+  nodeStream(): Readable {
+    if (this.#used || this.#stream) throw new TypeError('Body is unusable: the body has already been read');
+    this.#used = true;
+    return this.bodyless ? Readable.from([]) : this.message;
+  }
+
   get bodyUsed(): boolean {
     return this.#used;
   }
@@ -191,4 +203,33 @@ export class IncomingResponse implements Response {
       });
     });
   }
+}
+
+/** Whether a fetch response has a body; an IncomingResponse answers without building its web stream. */
+export function hasBody(response: Response): boolean {
+  return response instanceof IncomingResponse ? response.hasBody : response.body !== null;
+}
+
+/**
+ * A fetch response's body as a Node stream: an IncomingResponse's message itself, another's web stream (the
+ * mock provider's) read chunk by chunk as it is asked for. Not Readable.fromWeb: it reads ahead, and a web
+ * stream that fails after its last chunk then loses that chunk (its failure destroys the Node stream first).
+ */
+export function bodyAsNodeStream(response: Response): Readable {
+  if (response instanceof IncomingResponse) return response.nodeStream();
+  const reader = response.body?.getReader();
+  if (!reader) return Readable.from([]);
+  return new Readable({
+    highWaterMark: 0,
+    read() {
+      reader.read().then(
+        ({ done, value }) => this.push(done ? null : value),
+        (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+    destroy(error, callback) {
+      reader.cancel(error ?? undefined).catch(() => undefined);
+      callback(error);
+    },
+  });
 }

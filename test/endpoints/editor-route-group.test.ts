@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEditorRouteGroup } from '../../shared/endpoints/editor-route-group.ts';
 import { createOpenAiRouteGroup } from '../../shared/endpoints/openai-route-group.ts';
-import type { GatewayRequest, GatewayResponse } from '../../shared/http/gateway-http.ts';
+import { asWebStream, type GatewayRequest, type GatewayResponse } from '../../shared/http/gateway-http.ts';
 import { sseData, responsesFixtureBody, anthropicFixtureBody, chatFixtureBody } from '../canonical/support/sse-replay.ts';
 import { readChatStreamWithOpenAiSdk } from '../canonical/support/openai-sdk-stream.ts';
 import { splitFrames } from '../canonical/support/translate.ts';
@@ -51,7 +51,7 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
 }
 
 async function framesOf(response: GatewayResponse): Promise<string[]> {
-  return splitFrames(typeof response.body === 'string' ? response.body : await new Response(response.body).text());
+  return splitFrames(typeof response.body === 'string' ? response.body : await new Response(asWebStream(response.body)).text());
 }
 
 describe('POST /v1/editor/chat/completions to a provider that serves the Responses API', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
 import { createMessagesRouteGroup } from '../../shared/endpoints/messages-route-group.ts';
 import { createOpenAiRouteGroup } from '../../shared/endpoints/openai-route-group.ts';
-import type { GatewayRequest, GatewayResponse } from '../../shared/http/gateway-http.ts';
+import { asWebStream, type GatewayRequest, type GatewayResponse } from '../../shared/http/gateway-http.ts';
 import { SseEventSplitter } from '../../shared/http/sse-event-splitter.ts';
 import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -43,7 +43,7 @@ function request(path: string, body: Record<string, unknown>): GatewayRequest {
 }
 
 async function textOf(response: GatewayResponse): Promise<string> {
-  return typeof response.body === 'string' ? response.body : new Response(response.body).text();
+  return typeof response.body === 'string' ? response.body : new Response(asWebStream(response.body)).text();
 }
 
 describe('an upstream that sends its head, then stops', () => {

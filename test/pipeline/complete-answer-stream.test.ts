@@ -4,7 +4,7 @@ import { messagesEndpoint } from '../../shared/endpoints/messages.ts';
 import { responsesEndpoint } from '../../shared/endpoints/responses.ts';
 import type { ProviderConfig } from '../../shared/core/project-config.ts';
 import type { UpstreamFetch } from '../../shared/core/ports.ts';
-import type { GatewayRequest, GatewayResponse } from '../../shared/http/gateway-http.ts';
+import { asWebStream, type GatewayRequest, type GatewayResponse } from '../../shared/http/gateway-http.ts';
 import type { GenerationEndpoint, RoutableBody } from '../../shared/pipeline/generation-endpoint.ts';
 import { runGeneration } from '../../shared/pipeline/run-generation.ts';
 import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
@@ -31,7 +31,7 @@ function gateway(protocols: ProviderConfig['protocols'], fetch: UpstreamFetch) {
 }
 
 async function text(response: GatewayResponse): Promise<string> {
-  return typeof response.body === 'string' ? response.body : new Response(response.body).text();
+  return typeof response.body === 'string' ? response.body : new Response(asWebStream(response.body)).text();
 }
 
 describe('a complete JSON answer to a client that asked for a stream (the upstream ignored `stream: true`)', () => {

@@ -3,7 +3,7 @@ import { GatewayError } from '../../shared/core/errors.ts';
 import { chatCompletionsEndpoint } from '../../shared/endpoints/chat-completions.ts';
 import { completionsEndpoint } from '../../shared/endpoints/completions.ts';
 import { messagesEndpoint } from '../../shared/endpoints/messages.ts';
-import type { GatewayRequest } from '../../shared/http/gateway-http.ts';
+import { asWebStream, type GatewayRequest } from '../../shared/http/gateway-http.ts';
 import { runGeneration } from '../../shared/pipeline/run-generation.ts';
 import { createFakeGateway, FAKE_KEY, fakeProvider } from '../support/fake-gateway-services.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -129,7 +129,7 @@ describe('runGeneration', () => {
       if (config) config.project.usageInjection = true;
 
       const response = await runGeneration(chatCompletionsEndpoint, request({ ...hello, stream }), fake.services, route);
-      const body = typeof response.body === 'string' ? response.body : await new Response(response.body).text();
+      const body = typeof response.body === 'string' ? response.body : await new Response(asWebStream(response.body)).text();
       await response.afterAnswer?.();
 
       expect(response.status).toBe(200);

@@ -13,6 +13,7 @@ import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses
 import type { WireProtocol } from '../../shared/protocols/wire-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { asWebStream } from '../../shared/http/gateway-http.ts';
 
 // chooseBridge takes the protocols the pipeline loads first (registry.ts).
 beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
@@ -49,7 +50,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
     requestId: 'gen-unit-1',
     timeLimits: { remainingMs: 60_000, idleMs: 60_000 },
   });
-  const text = await new Response(response.body).text();
+  const text = typeof response.body === 'string' ? response.body : await new Response(asWebStream(response.body)).text();
   return { events: new SseEventSplitter().push(text.endsWith('\n\n') ? text : `${text}\n\n`), settled, estimatedFrom, reported };
 }
 

@@ -3,12 +3,13 @@ import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-mess
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiRefusals } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { relayUpstreamRefusal } from '../../shared/protocols/upstream-refusal.ts';
+import type { GatewayResponse } from '../../shared/http/gateway-http.ts';
 import type { UpstreamErrorAnswer } from '../../shared/transport/upstream-errors.ts';
 
 /** An answer as readUpstreamErrorAnswer leaves it: a body of text only as its excerpt. */
 const answer = (status: number, body: string, contentType = 'text/html'): UpstreamErrorAnswer => ({ status, retryAfter: null, contentType, body });
 
-const jsonOf = (body: string | ReadableStream<Uint8Array>) => JSON.parse(body as string) as unknown;
+const jsonOf = (body: GatewayResponse['body']) => JSON.parse(body as string) as unknown;
 
 describe('relayUpstreamRefusal', () => {
   it("answers a body of text in OpenAI's error format, with the upstream's status and a type from it", () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StreamEventHandler } from '../../shared/transport/stream-relay.ts';
-import { encoder, recorded, multiByte, multiByteBytes, events, cutAt, relay, readAll } from './stream-relay-fixtures.ts';
+import { Readable } from 'node:stream';
+import { openAiStreamErrorFrame } from '../../shared/protocols/openai-chat/openai-errors.ts';
+import type { StreamEventHandler, StreamSettlement } from '../../shared/transport/stream-relay.ts';
+import { encoder, recorded, multiByte, multiByteBytes, events, cutAt, relay, readAll, relayed } from './stream-relay-fixtures.ts';
 
 describe('relayStream with a pass-through handler', () => {
   it('reproduces the recorded stream byte-for-byte in one piece', async () => {
@@ -67,5 +69,37 @@ describe('relayStream with a handler that changes one event', () => {
     const handler: StreamEventHandler = { onEvent: (event) => event.raw, onEnd: () => 'data: tail\n\n' };
     const { body } = relay([encoder.encode('data: {"a":1}\n\ndata: {"b":2}')], handler);
     expect(new TextDecoder().decode(await readAll(body))).toBe('data: {"a":1}\n\ndata: {"b":2}\n\ndata: tail\n\n');
+  });
+});
+
+describe('relayStream with a handler that answers some events later (a promise)', () => {
+  const later = (text: string) => new Promise<string>((resolve) => setTimeout(() => resolve(text), 2));
+
+  it('reads on after events that gave nothing to send, and ends, completed', async () => {
+    // Only the last event is sent, and every event's text comes later: nothing the client reads asks for more.
+    const handler: StreamEventHandler = { onEvent: (event) => later(event.raw.includes('[DONE]') ? event.raw : ''), onEnd: () => '' };
+    const { body, settlements } = relay(events.map((event) => encoder.encode(event)), handler);
+    expect(new TextDecoder().decode(await readAll(body))).toBe('data: [DONE]\n\n');
+    expect(settlements).toEqual([{ outcome: 'completed' }]);
+  });
+
+  it('sends the last event before the closing frames, though the upstream ended while it was handled', async () => {
+    const last = events.at(-1) ?? '';
+    const handler: StreamEventHandler = {
+      onEvent: (event) => (event.raw === last ? later(event.raw) : event.raw),
+      onEnd: () => 'data: closing\n\n',
+      cutOff: () => false,
+    };
+    // The whole body and its end at once (a short answer in one packet): the end is known as the last chunk is read.
+    const upstream = new Readable({
+      read() {
+        this.push(encoder.encode(recorded));
+        this.push(null);
+      },
+    });
+    const settlements: StreamSettlement[] = [];
+    const body = relayed(upstream, { provider: 'openai', handler, errorFrame: openAiStreamErrorFrame, onSettled: async (settlement) => void settlements.push(settlement) });
+    expect(new TextDecoder().decode(await readAll(body))).toBe(`${recorded}data: closing\n\n`);
+    expect(settlements).toEqual([{ outcome: 'completed' }]);
   });
 });

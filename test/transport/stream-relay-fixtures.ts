@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { asWebStream } from '../../shared/http/gateway-http.ts';
 import { openAiStreamErrorFrame } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import { relayStream, type StreamEventHandler, type StreamSettlement } from '../../shared/transport/stream-relay.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -11,25 +13,26 @@ export const events = recorded.split(/(?<=\n\n)/);
 
 export const passThrough: StreamEventHandler = { onEvent: (event) => event.raw, onEnd: () => '' };
 
-/** A pull-based upstream that hands out the pieces one per read, then ends (or fails, or hangs). */
+/**
+ * An upstream as Node's HTTP client hands it over (a Node stream), read on demand: the pieces one per read,
+ * then the end (or a failure, or nothing more). `destroyed` tells whether the relay let it go.
+ */
 export function upstreamOf(pieces: Uint8Array[], end: 'close' | 'error' | 'hang' = 'close') {
-  const state = { cancelledWith: undefined as unknown, reads: 0 };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        const piece = pieces[state.reads];
-        state.reads += 1;
-        if (piece) return controller.enqueue(piece);
-        if (end === 'close') return controller.close();
-        if (end === 'error') return controller.error(new TypeError('terminated'));
-        return new Promise<void>(() => {});
-      },
-      cancel(reason) {
-        state.cancelledWith = reason;
-      },
+  const state = { destroyed: false, reads: 0 };
+  const stream = new Readable({
+    highWaterMark: 0,
+    read() {
+      const piece = pieces[state.reads];
+      state.reads += 1;
+      if (piece) this.push(piece);
+      else if (end === 'close') this.push(null);
+      else if (end === 'error') this.destroy(new TypeError('terminated'));
     },
-    { highWaterMark: 0 },
-  );
+    destroy(error, callback) {
+      state.destroyed = true;
+      callback(error);
+    },
+  });
   return { stream, state };
 }
 
@@ -41,7 +44,7 @@ export function cutAt(bytes: Uint8Array, positions: number[]): Uint8Array[] {
 export function relay(pieces: Uint8Array[], handler: StreamEventHandler = passThrough, end: 'close' | 'error' | 'hang' = 'close') {
   const upstream = upstreamOf(pieces, end);
   const settlements: StreamSettlement[] = [];
-  const body = relayStream(upstream.stream, {
+  const body = relayed(upstream.stream, {
     provider: 'openai',
     handler,
     errorFrame: openAiStreamErrorFrame,
@@ -51,6 +54,11 @@ export function relay(pieces: Uint8Array[], handler: StreamEventHandler = passTh
     },
   });
   return { body, settlements, upstream };
+}
+
+/** The relay's stream as the web stream a test reads chunk by chunk (what a held status reads, too). */
+export function relayed(...args: Parameters<typeof relayStream>): ReadableStream<Uint8Array> {
+  return asWebStream(relayStream(...args));
 }
 
 export async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
