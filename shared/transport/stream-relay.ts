@@ -106,7 +106,8 @@ export function relayStream(upstream: Readable, options: StreamRelayOptions): Re
     if (options.timeLimits) timeLimits = watchTimeLimits(options.timeLimits, options.provider, expire);
     upstream.on('data', onChunk);
     upstream.once('end', onEnd);
-    upstream.once('error', onBroken);
+    // Not `once`: a second error (a socket failing after its message) must not go unhandled.
+    upstream.on('error', onBroken);
     upstream.once('close', () => onBroken(new Error('The upstream closed its stream before its end.')));
     waitForUpstream();
   }
