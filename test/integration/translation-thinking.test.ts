@@ -94,5 +94,12 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
     };
     expect(await reasoningOf({ effort: 'low' })).toContain('get_user_country');
     expect(await reasoningOf({ effort: 'low', exclude: true })).toBeUndefined();
+    // OpenRouter's legacy switch hides it too, and is not named as a dropped field: the gateway applied it.
+    const legacy = await gateway
+      .openai(key)
+      .chat.completions.create({ ...whole, reasoning: { effort: 'low' }, include_reasoning: false } as typeof whole)
+      .withResponse();
+    expect((legacy.data.choices[0]?.message as { reasoning_content?: string }).reasoning_content).toBeUndefined();
+    expect(legacy.response.headers.get('x-gateway-dropped-fields') ?? '').not.toContain('include_reasoning');
   });
 });

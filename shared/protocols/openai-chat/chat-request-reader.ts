@@ -6,7 +6,9 @@ import { chatRequestSchema, type ChatContentPart, type ChatMessage, type ChatReq
 /** Chat fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
   'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'stream',
-  'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'user', 'reasoning_effort', 'reasoning', 'response_format',
+  'stream_options', 'tools', 'tool_choice', 'parallel_tool_calls', 'user', 'reasoning_effort', 'reasoning',
+  // Applied to the answer (reasoningExcluded), whichever protocol the upstream speaks.
+  'include_reasoning', 'response_format',
 ]);
 
 /**

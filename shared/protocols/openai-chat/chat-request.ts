@@ -16,6 +16,8 @@ export const chatCompletionRequestSchema = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().min(1).max(MAX_CHOICES_PER_REQUEST).nullish(),
+  /** OpenRouter's legacy reasoning switch: applied by the gateway (reasoningExcluded), never sent upstream. */
+  include_reasoning: z.boolean().nullish(),
   /** Routing-only fields (spec 2.2) and the usage-accounting switch: consumed by the gateway, never sent upstream. */
   ...gatewayFieldsShape,
 });
@@ -35,6 +37,8 @@ export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletio
 export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of gatewayOnlyFields) delete upstream[field];
+  // Applied by the gateway (reasoningExcluded), which hides the reasoning itself: OpenAI refuses the field.
+  delete upstream.include_reasoning;
   const effort = effortOnlyReasoning(request);
   if (effort !== undefined) {
     delete upstream.reasoning;
@@ -57,9 +61,13 @@ function effortOnlyReasoning(request: ChatCompletionRequest): string | undefined
   return others.length === 0 ? reasoning.effort : undefined;
 }
 
-/** Whether the client asked for reasoning it does not see: OpenRouter's `reasoning: {exclude: true}` (still billed). */
+/**
+ * Whether the client asked for reasoning it does not see (still billed): OpenRouter's `reasoning: {exclude:
+ * true}`, or its legacy `include_reasoning: false` unless `reasoning.exclude` says otherwise.
+ */
 export function reasoningExcluded(body: Readonly<Record<string, unknown>>): boolean {
-  return asJsonObject(body.reasoning)?.exclude === true;
+  const exclude = asJsonObject(body.reasoning)?.exclude;
+  return typeof exclude === 'boolean' ? exclude : body.include_reasoning === false;
 }
 
 export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {

@@ -138,6 +138,8 @@ export const chatRequestSchema = z.looseObject({
   reasoning: z
     .looseObject({ effort: z.string().nullish(), max_tokens: z.number().int().positive().nullish(), enabled: z.boolean().nullish(), exclude: z.boolean().nullish() })
     .nullish(),
+  /** OpenRouter's legacy switch: `false` is `reasoning: {exclude: true}` (done, not shown); `true` the default. */
+  include_reasoning: z.boolean().nullish(),
   response_format: z
     .looseObject({
       type: z.string(),

@@ -5,6 +5,7 @@ import {
   buildUpstreamChatBody,
   parseChatCompletionRequest,
   gatewayOnlyFields,
+  reasoningExcluded,
 } from '../../../shared/protocols/openai-chat/chat-request.ts';
 
 function refusal(body: string): GatewayError {
@@ -172,6 +173,18 @@ describe('buildUpstreamChatBody', () => {
     expect(upstream({ max_tokens: 2000 })).toEqual({ model: 'up', messages, reasoning: { max_tokens: 2000 } });
     expect(upstream({ effort: 'high', exclude: true })).toEqual({ model: 'up', messages, reasoning: { effort: 'high', exclude: true } });
     expect(upstream({ effort: 'high' }, { reasoning_effort: 'low' })).toEqual({ model: 'up', messages, reasoning: { effort: 'high' }, reasoning_effort: 'low' });
+  });
+
+  it("applies OpenRouter's legacy include_reasoning itself and never sends it (OpenAI refuses the field)", () => {
+    const request = (extra: Record<string, unknown>) => parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, ...extra }));
+    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: false }), 'up'))).toEqual({ model: 'up', messages });
+    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: true, reasoning_effort: 'low' }), 'up'))).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    // false hides the reasoning (as reasoning.exclude does), unless reasoning.exclude says otherwise.
+    expect(reasoningExcluded(request({ include_reasoning: false }))).toBe(true);
+    expect(reasoningExcluded(request({ include_reasoning: true }))).toBe(false);
+    expect(reasoningExcluded(request({ include_reasoning: false, reasoning: { exclude: false } }))).toBe(false);
+    expect(reasoningExcluded(request({ include_reasoning: true, reasoning: { exclude: true } }))).toBe(true);
+    expect(refusal(JSON.stringify({ model: 'm', messages, include_reasoning: 'no' })).message).toContain('include_reasoning');
   });
 
   it('keeps every unknown field and its value', () => {
