@@ -1,5 +1,6 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { StreamingResult } from './function-url.ts';
 
 /** What the Lambda Node.js runtime provides as a global to handlers in response-streaming mode. */
 declare const awslambda: {
@@ -16,7 +17,6 @@ interface MiddyPlugin {
   requestStart(request: unknown): void;
   requestEnd(request: unknown): unknown;
 }
-type StreamingResult = { statusCode: number; headers?: Record<string, string>; body?: string | Readable | ReadableStream<Uint8Array> };
 type StreamingFunction = ((event: unknown, responseStream: Writable, context: unknown) => Promise<void>) & { handler?: (replacement: unknown) => unknown };
 
 /**
@@ -31,7 +31,7 @@ export function executionModeStreamBody(parts: MiddyParts, before: unknown, lamb
   const streaming: StreamingFunction = awslambda.streamifyResponse(async (event: unknown, responseStream: Writable, context: unknown) => {
     const request = parts.middyRequest(event, context);
     plugin.requestStart(request);
-    const { body = '', ...prelude } = (await parts.runRequest(request, before, lambdaHandler, after, onError, plugin)) as StreamingResult;
+    const { body, ...prelude } = (await parts.runRequest(request, before, lambdaHandler, after, onError, plugin)) as StreamingResult;
     const stream = awslambda.HttpResponseStream.from(responseStream, prelude);
     stream.write('');
     let failure: { error: unknown } | undefined;

@@ -103,8 +103,8 @@ export class IncomingResponse implements Response {
 
   private readonly message: IncomingMessage;
   readonly url: string;
-  /** 204, 304 and 1xx answers carry no body (the message has been drained). */
-  private readonly bodyless: boolean;
+  /** 204, 304 and 1xx answers carry no body (the message has been drained). Read without building `body`. */
+  readonly bodyless: boolean;
   /** The call's abort signal: a body read whole after it fired fails, as fetch's does. */
   private readonly signal: AbortSignal | undefined;
 
@@ -125,11 +125,6 @@ export class IncomingResponse implements Response {
   get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
     if (this.bodyless) return null;
     return (this.#stream ??= Readable.toWeb(this.message) as ReadableStream<Uint8Array<ArrayBuffer>>);
-  }
-
-  /** Whether there is a body to read, without building the web stream that `body` is. */
-  get hasBody(): boolean {
-    return !this.bodyless;
   }
 
   /** The body as Node's stream: the message itself, read once (a relay reads it as it comes, no web stream between). */
@@ -207,7 +202,7 @@ export class IncomingResponse implements Response {
 
 /** Whether a fetch response has a body; an IncomingResponse answers without building its web stream. */
 export function hasBody(response: Response): boolean {
-  return response instanceof IncomingResponse ? response.hasBody : response.body !== null;
+  return response instanceof IncomingResponse ? !response.bodyless : response.body !== null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordedAnthropicAnswer, refusingThinkingBudget } from '../support/fake-anthropic-upstream.ts';
 import { startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /** A chat client's reasoning settings (OpenAI's `reasoning_effort`, OpenRouter's `reasoning`) as Claude's thinking. */
 let gateway: TestGateway;
@@ -11,11 +11,17 @@ let key: string;
 beforeAll(async () => {
   anthropic = await startFakeOpenAiUpstream();
   gateway = await startTestGateway();
-  await gateway.admin({ command: 'project.create', projectId: 'thinking' });
-  await gateway.admin({ command: 'provider.set', projectId: 'thinking', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
-  await gateway.admin({ command: 'model.allow', projectId: 'thinking', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
-  await gateway.admin({ command: 'model.allow', projectId: 'thinking', slug: 'anthropic/claude-opus-4-7', inputMicrosPer1k: 5000, outputMicrosPer1k: 25000 });
-  key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'thinking' })).key;
+  key = await createProjectWithKey(gateway, {
+    projectId: 'thinking',
+    provider: 'anthropic',
+    protocol: 'anthropic',
+    apiKey: 'sk-ant-upstream-0123456789',
+    baseUrl: anthropic.baseUrl,
+    models: [
+      { slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 },
+      { slug: 'anthropic/claude-opus-4-7', inputMicrosPer1k: 5000, outputMicrosPer1k: 25000 },
+    ],
+  });
 });
 
 afterAll(async () => {

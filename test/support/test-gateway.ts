@@ -48,10 +48,10 @@ export async function startTestGateway(env: Record<string, string> = {}, hostOpt
   };
 }
 
-/** Creates a project with a provider at `baseUrl`, the given models allowed, and a key; returns the key. */
+/** Creates a project with a provider at `baseUrl` (speaking OpenAI's protocol unless told), the given models allowed, and a key; returns the key. */
 export async function createProjectWithKey(
   gateway: TestGateway,
-  options: { projectId: string; provider?: string; baseUrl: string; apiKey?: string; models: Array<{ slug: string; alias?: string; inputMicrosPer1k?: number; outputMicrosPer1k?: number; kind?: string } & Record<string, unknown>> },
+  options: { projectId: string; provider?: string; protocol?: string; baseUrl: string; apiKey?: string; models: Array<{ slug: string; alias?: string; inputMicrosPer1k?: number; outputMicrosPer1k?: number; kind?: string } & Record<string, unknown>> },
 ): Promise<string> {
   const provider = options.provider ?? 'openai';
   await gateway.admin({ command: 'project.create', projectId: options.projectId });
@@ -61,7 +61,7 @@ export async function createProjectWithKey(
     provider,
     apiKey: options.apiKey ?? 'sk-upstream-secret-0123456789',
     baseUrl: options.baseUrl,
-    protocol: 'openai',
+    protocol: options.protocol ?? 'openai',
   });
   for (const model of options.models) {
     await gateway.admin({ command: 'model.allow', projectId: options.projectId, ...model });

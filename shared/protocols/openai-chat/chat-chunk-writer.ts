@@ -15,7 +15,7 @@ export interface ChatChunkWriterOptions {
   created?: number;
   /** The completion id when the upstream names none (chatAnswerId's); `chatcmpl-translated` when not given. */
   fallbackId?: string;
-  /** No `reasoning_content` deltas: the client asked for reasoning it does not see (OpenRouter's `reasoning.exclude`). */
+  /** No `reasoning_content` deltas: the client asked for reasoning it does not see (reasoningExcluded). */
   hideReasoning?: boolean;
 }
 
