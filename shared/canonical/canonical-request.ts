@@ -20,8 +20,12 @@ export interface CanonicalRequest {
   topP?: number;
   stop?: string[];
   stream: boolean;
-  /** How hard a reasoning model should think, in OpenAI's effort words, or an explicit token budget. */
-  reasoning?: { effort?: string; budgetTokens?: number; summary?: string };
+  /**
+   * How hard a reasoning model should think, in OpenAI's effort words, or an explicit token budget.
+   * `onlyIfModelReasons`: read from a protocol whose clients ask for it whatever the model (Anthropic's
+   * thinking), so it goes only to models known to reason, and is dropped and named for the others.
+   */
+  reasoning?: { effort?: string; budgetTokens?: number; summary?: string; onlyIfModelReasons?: true };
   /** Structured output: a JSON object, or one matching a schema. */
   responseFormat?: { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
   /** The end user, for the provider's abuse monitoring. */

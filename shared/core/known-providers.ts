@@ -20,6 +20,8 @@ export interface KnownProvider {
    * one string, `input` (docs/decisions/custom-tools.md).
    */
   customTools?: true;
+  /** Caps chat answers with `max_completion_tokens` (OpenAI's own API: its reasoning models refuse `max_tokens`). */
+  maxCompletionTokens?: true;
   /** Also serves a rerank API at `/rerank` below the same base URL, in this dialect. */
   reranks?: RerankProtocolId;
   /**
@@ -38,7 +40,7 @@ export const MOCK_BASE_URL = 'mock://offline/v1';
  * Base URLs end before the protocol's paths (`/chat/completions`, `/messages`).
  */
 export const knownProviders: Readonly<Record<string, KnownProvider>> = {
-  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, servesResponses: true, customTools: true },
+  openai: { family: 'openai', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, servesResponses: true, customTools: true, maxCompletionTokens: true },
   anthropic: { family: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', requiresApiKey: true },
   groq: { family: 'openai', baseUrl: 'https://api.groq.com/openai/v1', requiresApiKey: true, unsupportedParameters: ['logprobs', 'top_logprobs', 'logit_bias'] },
   mistral: { family: 'openai', baseUrl: 'https://api.mistral.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias', 'logprobs', 'top_logprobs'] },

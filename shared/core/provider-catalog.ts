@@ -11,12 +11,7 @@ const AZURE_OPENAI_HOST = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|s
  * and Azure OpenAI do; other OpenAI-compatible servers mostly serve chat completions only.
  */
 export function servesResponsesByDefault(provider: string, baseUrl: string): boolean {
-  if (knownProviders[provider]?.servesResponses) return true;
-  try {
-    return AZURE_OPENAI_HOST.test(new URL(baseUrl).hostname);
-  } catch {
-    return false;
-  }
+  return knownProviders[provider]?.servesResponses === true || isAzureOpenAi(baseUrl);
 }
 
 /**
@@ -26,6 +21,23 @@ export function servesResponsesByDefault(provider: string, baseUrl: string): boo
  */
 export function takesCustomTools(provider: string): boolean {
   return knownProviders[provider]?.customTools === true;
+}
+
+/**
+ * Whether a provider is OpenAI's own API (OpenAI, Azure OpenAI), whose chat completions cap an answer with
+ * `max_completion_tokens`: its reasoning models refuse `max_tokens` with a 400, every other model of it
+ * takes both. Other OpenAI-compatible servers are sent `max_tokens`, the field they all take.
+ */
+export function capsWithMaxCompletionTokens(provider: string, baseUrl: string): boolean {
+  return knownProviders[provider]?.maxCompletionTokens === true || isAzureOpenAi(baseUrl);
+}
+
+function isAzureOpenAi(baseUrl: string): boolean {
+  try {
+    return AZURE_OPENAI_HOST.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
 }
 
 export function providerRequiresApiKey(provider: string): boolean {

@@ -2,7 +2,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
-import { takesCustomTools } from '../core/provider-catalog.ts';
+import { capsWithMaxCompletionTokens, takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { bridgeProtocols, chooseBridge, type Bridge, type BridgeTarget } from '../protocols/bridge.ts';
@@ -232,9 +232,10 @@ type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsag
     }
 );
 
-/** A target as its bridge sees it: the protocols its provider speaks for the model, and whether it takes custom tools. */
+/** A target as its bridge sees it: the protocols its provider speaks for the model, and what its provider takes beyond them. */
 function bridgeTarget(target: RouteTarget): BridgeTarget {
-  return { protocols: target.provider.protocols, features: { customTools: takesCustomTools(target.provider.provider) } };
+  const { provider, protocols, baseUrl } = target.provider;
+  return { protocols, features: { customTools: takesCustomTools(provider), maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl) } };
 }
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {

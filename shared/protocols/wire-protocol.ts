@@ -86,6 +86,11 @@ export interface NativeCarriage {
 export interface UpstreamFeatures {
   /** OpenAI's custom (free-text) tools in chat completions; without, they go as JSON tools taking one string, `input`. */
   customTools: boolean;
+  /**
+   * OpenAI's own API (OpenAI, Azure OpenAI): an answer's cap is `max_completion_tokens`, which every model
+   * of it takes and its reasoning models require (they refuse `max_tokens` with a 400).
+   */
+  maxCompletionTokens: boolean;
 }
 
 /** What every client protocol does, whether or not some provider speaks it too. */

@@ -151,7 +151,7 @@ describe('convertMessagesRequestToChat: tools and parameters', () => {
 
   it('names every field it drops', () => {
     const { droppedFields } = convert({ messages: hello, top_k: 5, thinking: { type: 'enabled', budget_tokens: 2048 }, service_tier: 'auto' });
-    expect(droppedFields).toEqual(['top_k', 'thinking', 'service_tier']);
+    expect(droppedFields).toEqual(['top_k', 'service_tier', 'thinking']);
   });
 
   it('refuses a message with an unknown role with a 400 that names the field', () => {

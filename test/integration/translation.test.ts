@@ -120,7 +120,7 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     const sent = openai.received[0];
     expect(sent?.path).toBe('/v1/chat/completions');
     expect(sent?.headers.authorization).toBe('Bearer sk-openai-upstream-0123456789');
-    expect(sent?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, max_tokens: 256 });
+    expect(sent?.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, max_completion_tokens: 256 });
     expect(final.stop_reason).toBe('tool_use');
     expect(final.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'multiply', input: { a: 1231, b: 2331 } })]);
     expect(final.usage.output_tokens).toBeGreaterThan(0);

@@ -108,5 +108,7 @@ export const anthropicRequestSchema = z.looseObject({
     })
     .nullish(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).nullish(),
+  thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().int().nullish() }).nullish(),
+  output_config: z.looseObject({ effort: z.string().nullish() }).nullish(),
 });
 export type AnthropicRequest = z.infer<typeof anthropicRequestSchema>;

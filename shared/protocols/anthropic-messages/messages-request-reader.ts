@@ -2,12 +2,13 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool, 
 import { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { parseRequestBody } from '../../canonical/read-payload.ts';
 import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
+import { outputConfigIsEffortOnly, readThinkingAsEffort } from './thinking-as-effort.ts';
 import { anthropicRequestSchema, type AnthropicBlock, type AnthropicCacheControl, type AnthropicRequest } from './anthropic-wire-types.ts';
 
 /** Messages fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
   'model', 'system', 'messages', 'max_tokens', 'temperature', 'top_p', 'stop_sequences', 'stream', 'tools',
-  'tool_choice', 'metadata',
+  'tool_choice', 'metadata', 'thinking',
 ]);
 
 type Content = string | AnthropicBlock[];
@@ -16,15 +17,19 @@ type Content = string | AnthropicBlock[];
  * An Anthropic Messages request in canonical terms: `system` as the instructions (its text blocks), user turns with their tool results, images and documents, assistant turns with
  * their text and tool calls (tool inputs as JSON text), client tools (server tools, which run inside
  * Anthropic's platform, are dropped and named). `cache_control` marks on system blocks, tools and content
- * blocks become cache marks (a `ttl` is dropped and named: the default lifetime applies). Thinking blocks of earlier turns, top_k, thinking,
- * service_tier, container, mcp_servers and every other field are dropped and named.
+ * blocks become cache marks (a `ttl` is dropped and named: the default lifetime applies). `thinking` and
+ * `output_config.effort` become a reasoning effort for models that reason (thinking-as-effort.ts). Thinking
+ * blocks of earlier turns, top_k, service_tier, container, mcp_servers and every other field are dropped
+ * and named.
  */
 export function readMessagesRequest(body: unknown): CanonicalRequest {
   const request = parseRequestBody(anthropicRequestSchema, body);
   const dropped = new DroppedFields();
+  const isRead = (field: string) => readFields.has(field) || (field === 'output_config' && outputConfigIsEffortOnly(request));
   for (const [field, value] of Object.entries(request)) {
-    if (!readFields.has(field) && value !== null && value !== undefined) dropped.add(field);
+    if (!isRead(field) && value !== null && value !== undefined) dropped.add(field);
   }
+  const reasoning = readThinkingAsEffort(request, dropped);
   const tools = readTools(request.tools, dropped);
   const choice = readToolChoice(request.tool_choice, tools.length > 0, dropped);
   const userId = request.metadata?.user_id;
@@ -43,6 +48,7 @@ export function readMessagesRequest(body: unknown): CanonicalRequest {
     ...(request.stop_sequences && request.stop_sequences.length > 0 ? { stop: request.stop_sequences } : {}),
     stream: request.stream === true,
     ...(userId ? { user: userId } : {}),
+    ...(reasoning ? { reasoning } : {}),
     dropped,
   };
 }

@@ -59,7 +59,8 @@ export function writeConverseRequest(request: CanonicalRequest, upstreamModel: s
     }),
   );
   for (const [field, present] of [
-    ['reasoning_effort', request.reasoning !== undefined && request.reasoning.effort !== 'none'],
+    ['reasoning_effort', request.reasoning !== undefined && !request.reasoning.onlyIfModelReasons && request.reasoning.effort !== 'none'],
+    ['thinking', request.reasoning?.onlyIfModelReasons === true],
     ['response_format', request.responseFormat !== undefined],
     ['user', request.user !== undefined],
   ] as const) {

@@ -1,14 +1,14 @@
+import { isOpenAiReasoningModel } from '../../core/reasoning-models.ts';
+
 /**
  * Reasoning models refuse sampling parameters (`temperature`, `top_p`): the editor sends `temperature: 0`
  * to GPT-5 in its chat-shaped bodies. A request is for a reasoning model when it asks for reasoning, or
  * names a model of a reasoning family.
  */
-const REASONING_MODEL = /^(o\d|gpt-5|codex)/i;
 const SAMPLING_PARAMETERS = ['temperature', 'top_p'] as const;
 
 function isForReasoningModel(body: Record<string, unknown>, upstreamModel: string): boolean {
-  const bare = upstreamModel.slice(upstreamModel.lastIndexOf('/') + 1);
-  return (typeof body.reasoning === 'object' && body.reasoning !== null) || REASONING_MODEL.test(bare);
+  return (typeof body.reasoning === 'object' && body.reasoning !== null) || isOpenAiReasoningModel(upstreamModel);
 }
 
 /**

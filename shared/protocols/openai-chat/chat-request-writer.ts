@@ -1,7 +1,7 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
-import { dropBudgetWithoutEffort } from '../../canonical/reasoning-budget.ts';
+import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
 
@@ -19,6 +19,9 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  *   `tool_choice`, and its earlier calls are function calls with the text JSON-wrapped there
  *   (custom-tool-input.ts; the readers unwrap the calls that come back);
  * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage;
+ * - the answer's cap is `max_completion_tokens` for OpenAI's own API (its reasoning models refuse
+ *   `max_tokens`), `max_tokens` for every other provider; OpenAI's reasoning models get no sampling
+ *   parameters, and an Anthropic client's thinking only if the model reasons (reasoning-settings.ts);
  * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
  *   OpenRouter's `cache_control` on parts is no field other providers take).
  */
@@ -34,18 +37,18 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
   dropBudgetWithoutEffort(request);
+  const reasoning = reasoningForModel(request, upstreamModel);
   return {
     model: upstreamModel,
     messages,
-    ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+    ...(request.maxOutputTokens ? { [features.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens']: request.maxOutputTokens } : {}),
+    ...samplingForModel(request, upstreamModel),
     ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     ...(hasTools ? { tools } : {}),
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools, features) } : {}),
     ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
-    ...(request.reasoning?.effort ? { reasoning_effort: request.reasoning.effort } : {}),
+    ...(reasoning?.effort ? { reasoning_effort: reasoning.effort } : {}),
     ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
     ...(request.user ? { user: request.user } : {}),
   };

@@ -1,7 +1,7 @@
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
-import { dropBudgetWithoutEffort } from '../../canonical/reasoning-budget.ts';
+import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
 
 type InputItem = Record<string, unknown>;
 
@@ -16,7 +16,8 @@ type InputItem = Record<string, unknown>;
  * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
  * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does.
  * Stop sequences and cache marks have no Responses form and are dropped and named (OpenAI caches prompts by
- * itself).
+ * itself). OpenAI's reasoning models get no sampling parameters, and an Anthropic client's thinking only if
+ * the model reasons (reasoning-settings.ts).
  */
 export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
   const { dropped } = request;
@@ -29,6 +30,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   dropCacheMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
+  const reasoning = reasoningForModel(request, upstreamModel);
   return {
     model: upstreamModel,
     ...(instructions ? { instructions } : {}),
@@ -37,10 +39,9 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : toolChoiceFor(choice.name, request.tools) } : {}),
     ...(hasTools && request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
     ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
-    ...(request.reasoning?.effort || request.reasoning?.summary
-      ? { reasoning: { ...(request.reasoning.effort ? { effort: request.reasoning.effort } : {}), ...(request.reasoning.summary ? { summary: request.reasoning.summary } : {}) } }
+    ...samplingForModel(request, upstreamModel),
+    ...(reasoning?.effort || reasoning?.summary
+      ? { reasoning: { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(reasoning.summary ? { summary: reasoning.summary } : {}) } }
       : {}),
     ...(request.responseFormat ? { text: { format: writeTextFormat(request.responseFormat) } } : {}),
     ...(request.user ? { safety_identifier: request.user } : {}),

@@ -1,0 +1,36 @@
+import { isOpenAiReasoningModel } from '../core/reasoning-models.ts';
+import type { CanonicalRequest } from './canonical-request.ts';
+
+/**
+ * For a writer whose protocol takes a reasoning effort but no token budget (chat's `reasoning_effort`, the
+ * Responses API's `reasoning.effort`): a budget asked for without an effort (OpenRouter's
+ * `reasoning.max_tokens` alone) is named as dropped, not lost in silence.
+ */
+export function dropBudgetWithoutEffort(request: CanonicalRequest): void {
+  if (request.reasoning?.budgetTokens !== undefined && !request.reasoning.effort) request.dropped.add('reasoning.max_tokens');
+}
+
+/**
+ * The reasoning settings an OpenAI-protocol writer sends to `upstreamModel`. Those asked for only if the
+ * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: any other model
+ * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`.
+ */
+export function reasoningForModel(request: CanonicalRequest, upstreamModel: string): CanonicalRequest['reasoning'] {
+  const { reasoning } = request;
+  if (!reasoning?.onlyIfModelReasons || isOpenAiReasoningModel(upstreamModel)) return reasoning;
+  request.dropped.add('thinking');
+  return undefined;
+}
+
+/**
+ * `temperature` and `top_p` for an OpenAI-protocol writer, or neither, dropped and named, for OpenAI's
+ * reasoning models, which refuse any value but the default with a 400 (as the editor's rewrite does).
+ */
+export function samplingForModel(request: CanonicalRequest, upstreamModel: string): { temperature?: number; top_p?: number } {
+  if (isOpenAiReasoningModel(upstreamModel)) {
+    if (request.temperature !== undefined) request.dropped.add('temperature');
+    if (request.topP !== undefined) request.dropped.add('top_p');
+    return {};
+  }
+  return { ...(request.temperature !== undefined ? { temperature: request.temperature } : {}), ...(request.topP !== undefined ? { top_p: request.topP } : {}) };
+}

@@ -1,0 +1,51 @@
+import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
+import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import type { AnthropicRequest } from './anthropic-wire-types.ts';
+
+/**
+ * Anthropic's effort levels as OpenAI's reasoning efforts. `xhigh` and `max` become `high`: OpenAI's
+ * `xhigh` is refused by most of its reasoning models.
+ */
+const EFFORT_BY_ANTHROPIC_EFFORT: Readonly<Record<string, string>> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
+
+/**
+ * A thinking budget as the effort whose budget is nearest (reasoning-effort-budget.ts: low 1,024, medium
+ * 4,096, high 16,384 tokens, each step fourfold, so the bounds lie halfway on that scale): Claude Code's
+ * "think" (4,000) is medium, "think hard" (10,000) and "ultrathink" (31,999) high.
+ */
+function effortForBudget(budgetTokens: number): string {
+  if (budgetTokens < 2048) return 'low';
+  return budgetTokens < 8192 ? 'medium' : 'high';
+}
+
+/**
+ * A Messages request's `thinking` and `output_config.effort` as a canonical reasoning effort, for
+ * translation to OpenAI's protocols: a budget (`enabled`) as the nearest effort unless an effort is given,
+ * adaptive thinking at its effort or the model's default, an effort alone as that effort. It is marked
+ * `onlyIfModelReasons`: Anthropic clients (Claude Code) ask for thinking whatever the model, so the writers
+ * send it only to models that reason (shared/canonical/reasoning-settings.ts). `disabled` asks for nothing. A thinking type
+ * or effort not known here is dropped and named.
+ */
+export function readThinkingAsEffort(request: AnthropicRequest, dropped: DroppedFields): CanonicalRequest['reasoning'] {
+  const { thinking } = request;
+  const effortAsked = request.output_config?.effort;
+  const effort = effortAsked ? EFFORT_BY_ANTHROPIC_EFFORT[effortAsked] : undefined;
+  if (effortAsked && !effort) dropped.add('output_config.effort');
+  switch (thinking?.type) {
+    case 'disabled':
+      return undefined;
+    case 'enabled':
+      if (!thinking.budget_tokens) break;
+      return { effort: effort ?? effortForBudget(thinking.budget_tokens), onlyIfModelReasons: true };
+    case 'adaptive':
+    case undefined:
+      return effort || thinking ? { ...(effort ? { effort } : {}), onlyIfModelReasons: true } : undefined;
+  }
+  dropped.add('thinking');
+  return undefined;
+}
+
+/** Whether `output_config` holds nothing but the effort, which readThinkingAsEffort reads. */
+export function outputConfigIsEffortOnly(request: AnthropicRequest): boolean {
+  return Object.keys(request.output_config ?? {}).every((field) => field === 'effort');
+}

@@ -1,0 +1,84 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
+import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+/**
+ * Claude Code (the Anthropic SDK) pointed at OpenAI models through the gateway. The fake upstream refuses
+ * `max_tokens` for a reasoning model as OpenAI does (its recorded 400), so a request that would fail
+ * against OpenAI fails here too.
+ */
+let gateway: TestGateway;
+let openai: FakeUpstream;
+let key: string;
+
+beforeAll(async () => {
+  openai = await startFakeOpenAiUpstream();
+  openai.answerWith((request, response) => {
+    if (request.body.model === 'o3-mini' && request.body.max_tokens !== undefined) {
+      sendJson(response, 400, JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json')));
+      return;
+    }
+    if (request.body.stream === true) void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
+    else sendJson(response, 200, JSON.parse(readFixture('openai-chat/chat-nonstream-reasoning-tokens.json')));
+  });
+  gateway = await startTestGateway();
+  key = await createProjectWithKey(gateway, {
+    projectId: 'claude-code-on-openai',
+    provider: 'openai',
+    apiKey: 'sk-openai-upstream-0123456789',
+    baseUrl: openai.baseUrl,
+    models: [
+      { slug: 'openai/o3-mini', inputMicrosPer1k: 1100, outputMicrosPer1k: 4400 },
+      { slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 },
+    ],
+  });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await openai.close();
+});
+
+/** Older Anthropic SDKs and Claude Code versions send `temperature: 1` with thinking; this SDK has no such field. */
+const samplingOfOlderClients = { temperature: 1 };
+
+const client = () => new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
+
+describe('/v1/messages with thinking on an OpenAI reasoning model', () => {
+  it('answers, with the thinking budget sent as reasoning_effort and the cap as max_completion_tokens', async () => {
+    openai.received.length = 0;
+    const { data: message, response } = await client()
+      .messages.create({
+        model: 'o3-mini',
+        max_tokens: 16000,
+        ...samplingOfOlderClients,
+        thinking: { type: 'enabled', budget_tokens: 10000 },
+        messages: [{ role: 'user', content: 'Hello' }],
+      })
+      .withResponse();
+
+    expect(message).toMatchObject({ type: 'message', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Hello there! How can I help you today?' }] });
+    const sent = openai.received[0]?.body;
+    expect(sent).toMatchObject({ model: 'o3-mini', max_completion_tokens: 16000, reasoning_effort: 'high' });
+    expect(sent).not.toHaveProperty('max_tokens');
+    expect(sent).not.toHaveProperty('temperature');
+    expect(response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+  });
+});
+
+describe('/v1/messages with thinking on an OpenAI model that does not reason', () => {
+  it('answers without reasoning_effort, which the model would refuse, and names thinking as dropped', async () => {
+    openai.received.length = 0;
+    const { data: message, response } = await client()
+      .messages.create({ model: 'gpt-4o-mini', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Hello' }] })
+      .withResponse();
+
+    expect(message.type).toBe('message');
+    const sent = openai.received[0]?.body;
+    expect(sent).toMatchObject({ model: 'gpt-4o-mini', max_completion_tokens: 2048 });
+    expect(sent).not.toHaveProperty('reasoning_effort');
+    expect(response.headers.get('x-gateway-dropped-fields')).toBe('thinking');
+  });
+});
