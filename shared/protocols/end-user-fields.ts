@@ -3,7 +3,8 @@ import { asJsonObject } from '../core/json-object.ts';
 /*
  * Where a protocol's body names the end user a request is made for: the app's own stable id of its user, which
  * the provider uses for abuse monitoring. The gateway records it as attribution (`endUser`) and sends the field
- * upstream as it came; a value that is not a non-empty string names no one.
+ * upstream as it came (a translated request: within the upstream's length, canonical/end-user-id.ts); a value
+ * that is not a non-empty string names no one.
  */
 
 /**

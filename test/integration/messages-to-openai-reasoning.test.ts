@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { generationOf } from '../support/generation-lookup.ts';
 import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
@@ -18,6 +19,13 @@ beforeAll(async () => {
   openai.answerWith((request, response) => {
     if (request.body.model === 'o3-mini' && request.body.max_tokens !== undefined) {
       sendJson(response, 400, JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json')));
+      return;
+    }
+    const user = request.body.user;
+    if (typeof user === 'string' && user.length > 64) {
+      // OpenAI's words for a field over its length (as for tool call ids and function names).
+      const message = `Invalid 'user': string too long. Expected a string with maximum length 64, but got a string with length ${user.length} instead.`;
+      sendJson(response, 400, { error: { message, type: 'invalid_request_error', param: 'user', code: 'string_above_max_length' } });
       return;
     }
     if (request.body.stream === true) void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
@@ -45,6 +53,31 @@ afterAll(async () => {
 const samplingOfOlderClients = { temperature: 1 };
 
 const client = () => new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
+
+/** Claude Code 2.1.330's request fields beyond the conversation, as it sent them (ids of the same shape). */
+const claudeCodeUserId = JSON.stringify({ device_id: 'd'.repeat(64), account_uuid: '', session_id: '28a25211-831b-4fe3-b592-b699babb2b59' });
+const claudeCodeFields = {
+  thinking: { type: 'adaptive', display: 'omitted' },
+  output_config: { effort: 'high' },
+  context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+  metadata: { user_id: claudeCodeUserId },
+};
+
+describe('/v1/messages from Claude Code on an OpenAI reasoning model', () => {
+  it('answers its request as Claude Code sends it: the effort as reasoning_effort, its long user id hashed, the record keeping it', async () => {
+    openai.received.length = 0;
+    const claudeCode = new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: { 'x-request-id': 'claude-code-turn' } });
+    const stream = claudeCode.messages.stream({ model: 'o3-mini', max_tokens: 16000, messages: [{ role: 'user', content: 'Hello' }], ...claudeCodeFields } as Anthropic.MessageStreamParams);
+    const message = await stream.finalMessage();
+
+    expect(message).toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text', text: expect.stringMatching(/\S/) }] });
+    const sent = openai.received[0]?.body;
+    expect(sent).toMatchObject({ model: 'o3-mini', stream: true, max_completion_tokens: 16000, reasoning_effort: 'high', user: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const { response } = await stream.withResponse();
+    expect(response.headers.get('x-gateway-dropped-fields')).toBe('context_management');
+    expect(((await generationOf(gateway, key, 'claude-code-turn')) as unknown as { external_user: unknown }).external_user).toBe(claudeCodeUserId);
+  });
+});
 
 describe('/v1/messages with thinking on an OpenAI reasoning model', () => {
   it('answers, with the thinking budget sent as reasoning_effort and the cap as max_completion_tokens', async () => {

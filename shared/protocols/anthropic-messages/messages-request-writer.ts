@@ -1,3 +1,4 @@
+import { ANTHROPIC_END_USER_MAX_LENGTH, endUserIdWithin } from '../../canonical/end-user-id.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
@@ -65,7 +66,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     stream: request.stream,
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
-    ...(request.user ? { metadata: { user_id: request.user } } : {}),
+    ...(request.user ? { metadata: { user_id: endUserIdWithin(request.user, ANTHROPIC_END_USER_MAX_LENGTH) } } : {}),
   };
   writeThinking(body, request, upstreamModel);
   return { ...body };

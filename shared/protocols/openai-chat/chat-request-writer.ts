@@ -1,3 +1,4 @@
+import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
@@ -50,7 +51,7 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
     ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
     ...(reasoning?.effort ? { reasoning_effort: reasoning.effort } : {}),
     ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
-    ...(request.user ? { user: request.user } : {}),
+    ...(request.user ? { user: endUserIdWithin(request.user, OPENAI_END_USER_MAX_LENGTH) } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
@@ -44,7 +45,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
       ? { reasoning: { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(reasoning.summary ? { summary: reasoning.summary } : {}) } }
       : {}),
     ...(request.responseFormat ? { text: { format: writeTextFormat(request.responseFormat) } } : {}),
-    ...(request.user ? { safety_identifier: request.user } : {}),
+    ...(request.user ? { safety_identifier: endUserIdWithin(request.user, OPENAI_END_USER_MAX_LENGTH) } : {}),
     store: false,
     stream: request.stream,
   };
