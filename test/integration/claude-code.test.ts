@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEditorClientRequest } from '../../shared/protocols/editor-chat/editor-client-detection.ts';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
@@ -24,6 +24,7 @@ beforeAll(async () => {
   openai.answerWith((_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'))));
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/o3', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'coding' })).key;
 }, 240_000);
 
@@ -32,6 +33,23 @@ afterAll(async () => {
   await anthropic?.close();
   await openai?.close();
 });
+
+/**
+ * What OpenAI answers a reasoning model's request with 400 for: `max_tokens` (its recorded refusal), a
+ * `temperature` or `top_p` other than the default, a `user` over 64 characters (as other gateways report).
+ */
+function refusalOfAnOpenAiReasoningModel(body: Record<string, unknown>): unknown {
+  if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
+  for (const parameter of ['temperature', 'top_p'] as const) {
+    if (body[parameter] !== undefined && body[parameter] !== 1) {
+      return { error: { message: `Unsupported value: '${parameter}' does not support ${String(body[parameter])} with this model. Only the default (1) value is supported.`, type: 'invalid_request_error', param: parameter, code: 'unsupported_value' } };
+    }
+  }
+  if (typeof body.user === 'string' && body.user.length > 64) {
+    return { error: { message: `Invalid 'user': string too long. Expected a string with maximum length 64, but got a string with length ${body.user.length} instead.`, type: 'invalid_request_error', param: 'user', code: 'string_above_max_length' } };
+  }
+  return undefined;
+}
 
 describe('Claude Code through the gateway', () => {
   it('completes a headless turn against an Anthropic upstream, with its headers forwarded and the turn metered', { timeout: 150_000 }, async () => {
@@ -74,6 +92,22 @@ describe('Claude Code through the gateway', () => {
     const turns = after.request_count - before.request_count;
     expect(turns).toBeGreaterThanOrEqual(1);
     expect(Math.round((Number(after.spent_usd) - Number(before.spent_usd)) * 1e9)).toBe(turns * (87 * 150 + 26 * 600));
+  });
+
+  it('completes a headless turn on an OpenAI reasoning model, sent as such models take a request', { timeout: 150_000 }, async () => {
+    openai.received.length = 0;
+    openai.answerWith((request, response) => {
+      const refusal = refusalOfAnOpenAiReasoningModel(request.body);
+      if (refusal) sendJson(response, 400, refusal);
+      else void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
+    });
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'o3', prompt: 'Think hard: what is 1231 times 2331?' });
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('2,869,461');
+    const turn = openai.received.find((request) => request.path === '/v1/chat/completions');
+    // Claude Code asks for thinking at an effort (adaptive thinking with output_config.effort, in 2.1.330).
+    expect(turn?.body).toMatchObject({ model: 'o3', stream: true, reasoning_effort: expect.stringMatching(/^(low|medium|high)$/) });
   });
 
   it('tells the user to pick another model, not to sign in again, for a model the project does not allow', { timeout: 150_000 }, async () => {
