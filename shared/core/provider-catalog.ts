@@ -32,12 +32,16 @@ export function capsWithMaxCompletionTokens(provider: string, baseUrl: string): 
   return knownProviders[provider]?.maxCompletionTokens === true || isAzureOpenAi(baseUrl);
 }
 
+/** Base URLs already looked at: the request path asks for every target, and a project has few base URLs. */
+const azureBaseUrls = new Map<string, boolean>();
+
 function isAzureOpenAi(baseUrl: string): boolean {
-  try {
-    return AZURE_OPENAI_HOST.test(new URL(baseUrl).hostname);
-  } catch {
-    return false;
+  let azure = azureBaseUrls.get(baseUrl);
+  if (azure === undefined) {
+    azure = URL.canParse(baseUrl) && AZURE_OPENAI_HOST.test(new URL(baseUrl).hostname);
+    azureBaseUrls.set(baseUrl, azure);
   }
+  return azure;
 }
 
 export function providerRequiresApiKey(provider: string): boolean {
