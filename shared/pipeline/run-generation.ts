@@ -2,6 +2,7 @@ import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
+import { effectiveModelLimits } from '../core/known-models.ts';
 import { capsWithMaxCompletionTokens, takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -235,7 +236,11 @@ type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsag
 /** A target as its bridge sees it: the protocols its provider speaks for the model, and what its provider takes beyond them. */
 function bridgeTarget(target: RouteTarget): BridgeTarget {
   const { provider, protocols, baseUrl } = target.provider;
-  return { protocols, features: { customTools: takesCustomTools(provider), maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl) } };
+  const outputTokenLimit = effectiveModelLimits(target.model).maxOutputTokens;
+  return {
+    protocols,
+    features: { customTools: takesCustomTools(provider), maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl), ...(outputTokenLimit ? { outputTokenLimit } : {}) },
+  };
 }
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {

@@ -91,6 +91,8 @@ export interface UpstreamFeatures {
    * of it takes and its reasoning models require (they refuse `max_tokens` with a 400).
    */
   maxCompletionTokens: boolean;
+  /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */
+  outputTokenLimit?: number;
 }
 
 /** What every client protocol does, whether or not some provider speaks it too. */

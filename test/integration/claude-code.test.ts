@@ -21,7 +21,11 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
   openai = await startFakeOpenAiUpstream();
-  openai.answerWith((_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'))));
+  openai.answerWith((request, response) => {
+    const refusal = refusalOfOpenAi(request.body);
+    if (refusal) sendJson(response, 400, refusal);
+    else void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
+  });
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/o3', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000 });
@@ -35,10 +39,16 @@ afterAll(async () => {
 });
 
 /**
- * What OpenAI answers a reasoning model's request with 400 for: `max_tokens` (its recorded refusal), a
- * `temperature` or `top_p` other than the default, a `user` over 64 characters (as other gateways report).
+ * What OpenAI answers with 400: a cap above gpt-4o-mini's 16,384; for a reasoning model `max_tokens` (its
+ * recorded refusal), a `temperature` or `top_p` other than the default; a `user` over 64 characters (as
+ * other gateways report).
  */
-function refusalOfAnOpenAiReasoningModel(body: Record<string, unknown>): unknown {
+function refusalOfOpenAi(body: Record<string, unknown>): unknown {
+  const cap = Number(body.max_completion_tokens ?? body.max_tokens);
+  if (body.model === 'gpt-4o-mini' && cap > 16_384) {
+    return { error: { message: `max_tokens is too large: ${cap}. This model supports at most 16384 completion tokens, whereas you provided ${cap}.`, type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_value' } };
+  }
+  if (body.model === 'gpt-4o-mini') return undefined;
   if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
   for (const parameter of ['temperature', 'top_p'] as const) {
     if (body[parameter] !== undefined && body[parameter] !== 1) {
@@ -73,7 +83,7 @@ describe('Claude Code through the gateway', () => {
     expect(Number(project.spent_usd)).toBeCloseTo((project.request_count * (10 * 1000 + 4 * 5000)) / 1e9, 12);
   });
 
-  it('completes a headless turn on an OpenAI-compatible model through translation, metered from the chat usage', { timeout: 150_000 }, async () => {
+  it("completes a headless turn on an OpenAI-compatible model through translation, metered from the chat usage, its cap within the model's", { timeout: 150_000 }, async () => {
     openai.received.length = 0;
     await gateway.host.drainUsage();
     const before = await gateway.admin<{ request_count: number; spent_usd: string }>({ command: 'project.get', projectId: 'coding' });
@@ -96,11 +106,6 @@ describe('Claude Code through the gateway', () => {
 
   it('completes a headless turn on an OpenAI reasoning model, sent as such models take a request', { timeout: 150_000 }, async () => {
     openai.received.length = 0;
-    openai.answerWith((request, response) => {
-      const refusal = refusalOfAnOpenAiReasoningModel(request.body);
-      if (refusal) sendJson(response, 400, refusal);
-      else void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
-    });
     const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'o3', prompt: 'Think hard: what is 1231 times 2331?' });
 
     expect(result.code).toBe(0);

@@ -21,6 +21,11 @@ beforeAll(async () => {
       sendJson(response, 400, JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json')));
       return;
     }
+    if (request.body.model === 'gpt-4o-mini' && Number(request.body.max_completion_tokens) > 16_384) {
+      const message = `max_tokens is too large: ${String(request.body.max_completion_tokens)}. This model supports at most 16384 completion tokens, whereas you provided ${String(request.body.max_completion_tokens)}.`;
+      sendJson(response, 400, { error: { message, type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_value' } });
+      return;
+    }
     const user = request.body.user;
     if (typeof user === 'string' && user.length > 64) {
       // OpenAI's words for a field over its length (as for tool call ids and function names).
@@ -98,6 +103,16 @@ describe('/v1/messages with thinking on an OpenAI reasoning model', () => {
     expect(sent).not.toHaveProperty('max_tokens');
     expect(sent).not.toHaveProperty('temperature');
     expect(response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+  });
+});
+
+describe("/v1/messages asking more of a model than its largest answer", () => {
+  it("answers Claude Code's 32,000-token cap on gpt-4o-mini, sent as the model's 16,384 from the known limits", async () => {
+    openai.received.length = 0;
+    const message = await client().messages.stream({ model: 'gpt-4o-mini', max_tokens: 32000, messages: [{ role: 'user', content: 'Hello' }] }).finalMessage();
+
+    expect(message.stop_reason).toBe('end_turn');
+    expect(openai.received[0]?.body).toMatchObject({ model: 'gpt-4o-mini', max_completion_tokens: 16_384 });
   });
 });
 

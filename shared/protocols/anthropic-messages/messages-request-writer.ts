@@ -13,6 +13,8 @@ import type {
   AnthropicTool,
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
+import { outputCap } from '../output-cap.ts';
+import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { refusesSamplingParameters } from './claude-thinking-mode.ts';
 import { writeCacheControl } from './messages-cache-control.ts';
 import { writeThinking } from './messages-thinking.ts';
@@ -39,7 +41,7 @@ import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
  * - cache marks become `cache_control` on the blocks and tools they mark (the last four, messages-cache-control.ts).
  * Structured output and media Anthropic cannot take are dropped and named.
  */
-export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const { dropped } = request;
   // Blocks the client marked for caching, by identity: merging and reordering keep the mark with its block.
   const marked = new Set<object>();
@@ -58,7 +60,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
   if (request.responseFormat) dropped.add('response_format');
   const body: AnthropicMessagesRequestBody = {
     model: upstreamModel,
-    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: outputCap(request, features) ?? DEFAULT_MAX_TOKENS,
     messages,
     ...(system.length > 0 ? { system } : {}),
     ...writeSampling(request, upstreamModel),

@@ -20,7 +20,7 @@ export const bedrockAnthropicMessagesProtocol: UpstreamProtocol = {
   upstreamPath: ({ streaming, upstreamModel }) => bedrockModelPath(upstreamModel, streaming ? 'invoke-with-response-stream' : 'invoke'),
   upstreamHeaders: bedrockRuntimeHeaders,
   native: { requestBody: nativeBedrockMessagesBody },
-  writeRequest: (request, upstreamModel) => toBedrockMessagesBody(writeMessagesRequest(request, upstreamModel), []),
+  writeRequest: (request, upstreamModel, features) => toBedrockMessagesBody(writeMessagesRequest(request, upstreamModel, features), []),
   isCompleteAnswer: isAnthropicMessage,
   readResponse: readMessagesResponse,
   createStreamDecoder: createBedrockMessagesDecoder,

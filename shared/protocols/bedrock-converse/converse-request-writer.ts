@@ -2,6 +2,8 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../ca
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
+import { outputCap } from '../output-cap.ts';
+import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { writeCachePoints } from './converse-cache-points.ts';
 import type {
   ConverseDocumentBlock,
@@ -33,7 +35,7 @@ import type {
  *   reasoning effort (each model takes its own `additionalModelRequestFields`), structured output, user,
  *   and earlier reasoning (only its own model could read it back).
  */
-export function writeConverseRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+export function writeConverseRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const { dropped } = request;
   // Blocks the client marked for caching, by identity: merging and reordering keep the mark with its block.
   const marked = new Set<object>();
@@ -44,7 +46,7 @@ export function writeConverseRequest(request: CanonicalRequest, upstreamModel: s
     .filter(({ text }) => text.trim() !== '')
     .map(({ text, cache }) => markIf(marked, cache, { text }));
   const inferenceConfig = {
-    ...(request.maxOutputTokens !== undefined ? { maxTokens: request.maxOutputTokens } : {}),
+    ...(request.maxOutputTokens !== undefined ? { maxTokens: outputCap(request, features) } : {}),
     ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
     ...(request.topP !== undefined ? { topP: request.topP } : {}),
     ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),

@@ -3,6 +3,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
+import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
 
@@ -21,7 +22,7 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  *   (custom-tool-input.ts; the readers unwrap the calls that come back);
  * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage;
  * - the answer's cap is `max_completion_tokens` for OpenAI's own API (its reasoning models refuse
- *   `max_tokens`), `max_tokens` for every other provider; OpenAI's reasoning models get no sampling
+ *   `max_tokens`), `max_tokens` for every other provider, at most the model's largest answer; OpenAI's reasoning models get no sampling
  *   parameters, and an Anthropic client's thinking only if the model reasons (reasoning-settings.ts);
  * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
  *   OpenRouter's `cache_control` on parts is no field other providers take).
@@ -39,10 +40,11 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   const choice = request.toolChoice;
   dropBudgetWithoutEffort(request);
   const reasoning = reasoningForModel(request, upstreamModel);
+  const cap = outputCap(request, features);
   return {
     model: upstreamModel,
     messages,
-    ...(request.maxOutputTokens ? { [features.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens']: request.maxOutputTokens } : {}),
+    ...(cap ? { [features.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens']: cap } : {}),
     ...samplingForModel(request, upstreamModel),
     ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),

@@ -2,6 +2,8 @@ import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { outputCap } from '../output-cap.ts';
+import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
 
 type InputItem = Record<string, unknown>;
@@ -20,7 +22,7 @@ type InputItem = Record<string, unknown>;
  * itself). OpenAI's reasoning models get no sampling parameters, and an Anthropic client's thinking only if
  * the model reasons (reasoning-settings.ts).
  */
-export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string): Record<string, unknown> {
+export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const { dropped } = request;
   const input = request.messages.flatMap((message) => writeMessage(message, dropped));
   const tools = request.tools.map(writeTool);
@@ -32,6 +34,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
   const reasoning = reasoningForModel(request, upstreamModel);
+  const cap = outputCap(request, features);
   return {
     model: upstreamModel,
     ...(instructions ? { instructions } : {}),
@@ -39,7 +42,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
     ...(hasTools ? { tools } : {}),
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : toolChoiceFor(choice.name, request.tools) } : {}),
     ...(hasTools && request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
-    ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
+    ...(cap ? { max_output_tokens: cap } : {}),
     ...samplingForModel(request, upstreamModel),
     ...(reasoning?.effort || reasoning?.summary
       ? { reasoning: { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(reasoning.summary ? { summary: reasoning.summary } : {}) } }

@@ -4,6 +4,7 @@ import { DroppedFields } from '../../../shared/canonical/dropped-fields.ts';
 import { createAnthropicStreamReader } from '../../../shared/protocols/anthropic-messages/anthropic-stream-reader.ts';
 import { readMessagesResponse } from '../../../shared/protocols/anthropic-messages/messages-response-reader.ts';
 import { writeMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request-writer.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 /** A translated request declaring Codex's custom apply_patch tool beside a function tool. */
 const request: CanonicalRequest = {
@@ -23,7 +24,7 @@ const request: CanonicalRequest = {
 
 describe('custom tools on an Anthropic upstream', () => {
   it('sends an earlier custom tool call with its text as the `input` property', () => {
-    const body = writeMessagesRequest(request, 'claude-sonnet-4-5') as { messages: Array<{ role: string; content: unknown[] }> };
+    const body = writeMessagesRequest(request, 'claude-sonnet-4-5', NO_EXTRA_FEATURES) as { messages: Array<{ role: string; content: unknown[] }> };
     expect(body.messages[1]?.content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'apply_patch', input: { input: '*** Begin Patch\n*** End Patch' } }]);
   });
 

@@ -9,6 +9,7 @@ import { readResponsesRequest } from '../../../shared/protocols/openai-responses
 import { writeResponsesRequest } from '../../../shared/protocols/openai-responses/responses-request-writer.ts';
 import { buildUpstreamResponsesBody, parseResponsesRequest, responsesPromptText } from '../../../shared/protocols/openai-responses/responses-request.ts';
 import { readFixture } from '../../support/fixtures.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 const codexTurn = (turn: 1 | 2) => JSON.parse(readFixture(`openai-responses/codex-0.169.0-request-turn-${turn}.json`)) as Record<string, unknown>;
 
@@ -32,7 +33,7 @@ describe('readResponsesRequest over Codex requests', () => {
   });
 
   it('translates a Codex turn into an Anthropic request: developer text hoisted to system, tool use and result paired', () => {
-    const body = writeMessagesRequest(readResponsesRequest(codexTurn(2)), 'claude-sonnet-4-5') as unknown as AnthropicMessagesRequestBody;
+    const body = writeMessagesRequest(readResponsesRequest(codexTurn(2)), 'claude-sonnet-4-5', NO_EXTRA_FEATURES) as unknown as AnthropicMessagesRequestBody;
     expect(body.system?.[0]?.text).toMatch(/^You are Codex/);
     // The turn's call came back without signed thinking, which a thinking budget then requires.
     expect(body.thinking).toBeUndefined();
@@ -43,7 +44,7 @@ describe('readResponsesRequest over Codex requests', () => {
   });
 
   it('gives a Codex turn on a Claude model that takes adaptive thinking only its effort as adaptive thinking, kept inside the tool-use loop', () => {
-    const body = writeMessagesRequest(readResponsesRequest(codexTurn(2)), 'claude-opus-4-7') as unknown as AnthropicMessagesRequestBody;
+    const body = writeMessagesRequest(readResponsesRequest(codexTurn(2)), 'claude-opus-4-7', NO_EXTRA_FEATURES) as unknown as AnthropicMessagesRequestBody;
     expect(body.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
     expect(body.output_config).toEqual({ effort: 'medium' });
   });
@@ -110,7 +111,7 @@ describe('readResponsesRequest', () => {
   it('gives back an Anthropic signature the gateway carried in encrypted_content, so thinking returns to Anthropic signed', () => {
     const canonical = read({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Hmm' }], encrypted_content: 'gateway-anthropic-signature:EqQBCkYI' }] });
     expect(canonical.messages[0]?.parts).toEqual([{ type: 'reasoning', text: 'Hmm', signature: 'EqQBCkYI' }]);
-    const body = writeMessagesRequest(canonical, 'claude') as { messages: Array<{ content: unknown[] }> };
+    const body = writeMessagesRequest(canonical, 'claude', NO_EXTRA_FEATURES) as { messages: Array<{ content: unknown[] }> };
     expect(body.messages[0]?.content).toEqual([{ type: 'thinking', thinking: 'Hmm', signature: 'EqQBCkYI' }]);
   });
 
@@ -172,7 +173,7 @@ describe('writeResponsesRequest', () => {
       stream: true,
       response_format: { type: 'json_object' },
     });
-    expect(writeResponsesRequest(canonical, 'o3-pro')).toEqual({
+    expect(writeResponsesRequest(canonical, 'o3-pro', NO_EXTRA_FEATURES)).toEqual({
       model: 'o3-pro',
       input: [
         { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Be brief' }] },
@@ -203,7 +204,7 @@ describe('writeResponsesRequest', () => {
       ],
       tools: [{ name: 'f', input_schema: { type: 'object' } }],
     });
-    const body = writeResponsesRequest(canonical, 'gpt-5-codex') as Record<string, unknown>;
+    const body = writeResponsesRequest(canonical, 'gpt-5-codex', NO_EXTRA_FEATURES) as Record<string, unknown>;
     expect(body.instructions).toBe('Rules');
     expect(body.input).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go' }] },

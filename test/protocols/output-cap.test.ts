@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { bedrockConverseProtocol } from '../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
+import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
+
+const openAi = (outputTokenLimit?: number) => ({ customTools: true, maxCompletionTokens: true, ...(outputTokenLimit ? { outputTokenLimit } : {}) });
+/** Claude Code asks 32,000 tokens of every model (2.1.330). */
+const claudeCodeTurn = () => anthropicMessagesProtocol.readRequest({ model: 'gpt-4o-mini', max_tokens: 32000, messages: [{ role: 'user', content: 'hi' }] });
+
+describe("A translated request's answer cap", () => {
+  it("is lowered to the model's largest answer, which a provider refuses to be asked beyond", () => {
+    expect(openAiChatProtocol.writeRequest(claudeCodeTurn(), 'gpt-4o-mini', openAi(16_384)).max_completion_tokens).toBe(16_384);
+    expect(openAiResponsesProtocol.writeRequest(claudeCodeTurn(), 'gpt-4o-mini', openAi(16_384)).max_output_tokens).toBe(16_384);
+    expect(bedrockConverseProtocol.writeRequest(claudeCodeTurn(), 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false, outputTokenLimit: 10_000 }).inferenceConfig).toEqual({ maxTokens: 10_000 });
+  });
+
+  it('stays as the client asked when within the limit, or when the limit is not known', () => {
+    expect(openAiChatProtocol.writeRequest(claudeCodeTurn(), 'gpt-5', openAi(128_000)).max_completion_tokens).toBe(32_000);
+    expect(openAiChatProtocol.writeRequest(claudeCodeTurn(), 'my-fine-tune', openAi()).max_completion_tokens).toBe(32_000);
+  });
+
+  it("is lowered for Claude too, and a chat client that sets none still gets Anthropic's required default", () => {
+    const chat = (body: Record<string, unknown>) => openAiChatProtocol.readRequest({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }], ...body });
+    expect(anthropicMessagesProtocol.writeRequest(chat({ max_tokens: 100_000 }), 'claude-haiku-4-5', openAi(64_000)).max_tokens).toBe(64_000);
+    expect(anthropicMessagesProtocol.writeRequest(chat({}), 'claude-haiku-4-5', openAi(64_000)).max_tokens).toBe(4096);
+  });
+});
