@@ -17,6 +17,7 @@ import {
   type ClientStream,
   type DialectRewrite,
   type NativeCarriage,
+  type NativeFeatures,
   type Presentation,
   type StreamReader,
   type UpstreamFeatures,
@@ -175,7 +176,7 @@ export function chooseBridge(client: ClientProtocol, target: BridgeTarget, body:
   }
   const carrier = plan.carrier ? wireProtocol(plan.carrier) : undefined;
   const carriage = carrier?.native;
-  if (carrier && carriage && (target.features.customTools || !carriage.usesCustomTools?.(body))) return nativeBridgeBetween(client, carrier, carriage);
+  if (carrier && carriage && (target.features.customTools || !carriage.usesCustomTools?.(body))) return nativeBridgeBetween(client, carrier, carriage, target.features);
   return translatedBridge(client, wireProtocol(plan.translatedTo), target.features, canonical);
 }
 
@@ -218,20 +219,24 @@ function hasContentType(response: Response, type: string): boolean {
   return (response.headers.get('content-type') ?? '').trim().toLowerCase().startsWith(type);
 }
 
-/** A native bridge depends on its two protocols only: made once per pair, not once per request. */
-const nativeBridges = new WeakMap<WireProtocol, Map<UpstreamProtocol, ProtocolBridge>>();
+/**
+ * A native bridge depends on its two protocols and the provider features a native body follows: made once
+ * per combination, not once per request.
+ */
+const nativeBridges = new WeakMap<WireProtocol, Map<string, ProtocolBridge>>();
 
-function nativeBridgeBetween(client: WireProtocol, carrier: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {
+function nativeBridgeBetween(client: WireProtocol, carrier: UpstreamProtocol, carriage: NativeCarriage, features: NativeFeatures): ProtocolBridge {
   let byUpstream = nativeBridges.get(client);
   if (!byUpstream) nativeBridges.set(client, (byUpstream = new Map()));
-  let bridge = byUpstream.get(carrier);
-  if (!bridge) byUpstream.set(carrier, (bridge = nativeBridge(client, carrier, carriage)));
+  const key = `${carrier.id} ${features.maxCompletionTokens}`;
+  let bridge = byUpstream.get(key);
+  if (!bridge) byUpstream.set(key, (bridge = nativeBridge(client, carrier, carriage, { maxCompletionTokens: features.maxCompletionTokens })));
   return bridge;
 }
 
-function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage): ProtocolBridge {
+function nativeBridge(client: WireProtocol, upstream: UpstreamProtocol, carriage: NativeCarriage, features: NativeFeatures): ProtocolBridge {
   return {
-    ...protocolSides(client, upstream, (body, upstreamModel, clientHeaders) => carriage.requestBody(body, upstreamModel, clientHeaders)),
+    ...protocolSides(client, upstream, (body, upstreamModel, clientHeaders) => carriage.requestBody(body, upstreamModel, clientHeaders, features)),
     native: true,
     readResponse: (payload) => upstream.readResponse(payload),
     answerId: (upstreamId, responseId, written) => (written ? client.answerId(upstreamId, responseId) : upstreamId),

@@ -71,7 +71,7 @@ export interface NativeCarriage {
    * The client's body for the upstream, with the upstream's model id, routing-only fields removed, and
    * whatever the gateway needs to meter (e.g. stream usage) asked for.
    */
-  requestBody(body: Record<string, unknown>, upstreamModel: string, client: GatewayRequest['headers']): string;
+  requestBody(body: Record<string, unknown>, upstreamModel: string, client: GatewayRequest['headers'], features: NativeFeatures): string;
   /**
    * Whether the body uses OpenAI's custom tools (a tool or an earlier call), which a provider without
    * them refuses: such a body reaches it translated instead. Absent: the protocol has no custom tools.
@@ -94,6 +94,9 @@ export interface UpstreamFeatures {
   /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */
   outputTokenLimit?: number;
 }
+
+/** What of the provider's features a native body follows (bridge.ts makes a native bridge once per value). */
+export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens'>;
 
 /** What every client protocol does, whether or not some provider speaks it too. */
 export interface ClientProtocolSide {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { asJsonObject } from '../../core/json-object.ts';
 import { gatewayFieldsShape, PROMPT_TRANSFORM_FIELDS, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
+import type { NativeFeatures } from '../wire-protocol.ts';
 
 /** The most choices one request may ask for (OpenAI's limit for `n`): each can be billed up to the output cap. */
 export const MAX_CHOICES_PER_REQUEST = 128;
@@ -33,10 +34,16 @@ export function parseChatCompletionRequest(body: RequestBodyJson): ChatCompletio
 /**
  * The body the upstream receives: its own model id, gateway-only fields removed, and, for streams, a
  * request for usage (the gateway meters every stream; what the client did not ask for it does not see).
+ * To OpenAI's own API a `max_tokens` goes as `max_completion_tokens`, the same cap: its reasoning models
+ * refuse `max_tokens` with a 400, which OpenRouter and LiteLLM users, who send it to every model, never see.
  */
-export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string): string {
+export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamModel: string, features: NativeFeatures): string {
   const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of gatewayOnlyFields) delete upstream[field];
+  if (features.maxCompletionTokens && upstream.max_tokens !== undefined && upstream.max_completion_tokens === undefined) {
+    upstream.max_completion_tokens = upstream.max_tokens;
+    delete upstream.max_tokens;
+  }
   // Applied by the gateway (reasoningExcluded), which hides the reasoning itself: OpenAI refuses the field.
   delete upstream.include_reasoning;
   const effort = effortOnlyReasoning(request);

@@ -18,7 +18,7 @@ export const openAiChatProtocol: WireProtocol = {
   upstreamPath: () => '/chat/completions',
   upstreamHeaders: (_client, streaming) => ({ 'content-type': 'application/json', accept: streaming ? 'text/event-stream' : 'application/json' }),
   native: {
-    requestBody: (body, upstreamModel) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel),
+    requestBody: (body, upstreamModel, _client, features) => buildUpstreamChatBody(body as ChatCompletionRequest, upstreamModel, features),
     usesCustomTools: chatBodyUsesCustomTools,
   },
   writeRequest: writeChatRequest,

@@ -8,6 +8,9 @@ import {
   reasoningExcluded,
 } from '../../../shared/protocols/openai-chat/chat-request.ts';
 
+/** A chat server that is not OpenAI's own API. */
+const OTHER_SERVER = { maxCompletionTokens: false };
+
 function refusal(body: string): GatewayError {
   try {
     parseChatCompletionRequest(body);
@@ -142,9 +145,17 @@ describe('parseChatCompletionRequest', () => {
 });
 
 describe('buildUpstreamChatBody', () => {
+  it("sends max_tokens as max_completion_tokens to OpenAI's own API, whose reasoning models refuse max_tokens, and as it came elsewhere", () => {
+    const request = parseChatCompletionRequest(JSON.stringify({ model: 'o3', messages, max_tokens: 2000 }));
+    expect(JSON.parse(buildUpstreamChatBody(request, 'o3', { maxCompletionTokens: true }))).toEqual({ model: 'o3', messages, max_completion_tokens: 2000 });
+    expect(JSON.parse(buildUpstreamChatBody(request, 'openai/o3', OTHER_SERVER))).toEqual({ model: 'openai/o3', messages, max_tokens: 2000 });
+    const both = parseChatCompletionRequest(JSON.stringify({ model: 'o3', messages, max_tokens: 2000, max_completion_tokens: 3000 }));
+    expect(JSON.parse(buildUpstreamChatBody(both, 'o3', { maxCompletionTokens: true }))).toEqual({ model: 'o3', messages, max_tokens: 2000, max_completion_tokens: 3000 });
+  });
+
   it('replaces the model with the upstream model id', () => {
     const request = parseChatCompletionRequest(JSON.stringify({ model: 'fast', messages }));
-    expect(JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'))).toEqual({ model: 'gpt-4o-mini', messages });
+    expect(JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini', OTHER_SERVER))).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
   it("strips the gateway-only fields models, route, provider, usage and OpenRouter's transforms", () => {
@@ -160,13 +171,13 @@ describe('buildUpstreamChatBody', () => {
         transforms: ['middle-out'],
       }),
     );
-    const upstream: unknown = JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini'));
+    const upstream: unknown = JSON.parse(buildUpstreamChatBody(request, 'gpt-4o-mini', OTHER_SERVER));
     expect(upstream).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
   it("sends OpenRouter's reasoning as reasoning_effort when it holds an effort only, which OpenAI takes and OpenRouter reads alike", () => {
     const upstream = (reasoning: unknown, extra: Record<string, unknown> = {}) =>
-      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up')) as Record<string, unknown>;
+      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up', OTHER_SERVER)) as Record<string, unknown>;
     expect(upstream({ effort: 'high' })).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
     expect(upstream({ effort: 'low', enabled: true })).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
     // What has no reasoning_effort form goes as sent (an OpenRouter provider reads it); so does a request that sets both.
@@ -177,8 +188,8 @@ describe('buildUpstreamChatBody', () => {
 
   it("applies OpenRouter's legacy include_reasoning itself and never sends it (OpenAI refuses the field)", () => {
     const request = (extra: Record<string, unknown>) => parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, ...extra }));
-    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: false }), 'up'))).toEqual({ model: 'up', messages });
-    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: true, reasoning_effort: 'low' }), 'up'))).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: false }), 'up', OTHER_SERVER))).toEqual({ model: 'up', messages });
+    expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: true, reasoning_effort: 'low' }), 'up', OTHER_SERVER))).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
     // false hides the reasoning (as reasoning.exclude does), unless reasoning.exclude says otherwise.
     expect(reasoningExcluded(request({ include_reasoning: false }))).toBe(true);
     expect(reasoningExcluded(request({ include_reasoning: true }))).toBe(false);
@@ -191,7 +202,7 @@ describe('buildUpstreamChatBody', () => {
     const request = parseChatCompletionRequest(
       JSON.stringify({ model: 'm', messages, stream: true, stream_options: { include_usage: true, extra: 1 }, seed: 7, user: 'u-1' }),
     );
-    expect(JSON.parse(buildUpstreamChatBody(request, 'up'))).toEqual({
+    expect(JSON.parse(buildUpstreamChatBody(request, 'up', OTHER_SERVER))).toEqual({
       model: 'up',
       messages,
       stream: true,
@@ -203,7 +214,7 @@ describe('buildUpstreamChatBody', () => {
 
   it('does not change the parsed request it was given', () => {
     const request = parseChatCompletionRequest(JSON.stringify({ model: 'alias', messages, route: 'fallback' }));
-    buildUpstreamChatBody(request, 'real');
+    buildUpstreamChatBody(request, 'real', OTHER_SERVER);
     expect(request.model).toBe('alias');
     expect(request.route).toBe('fallback');
   });
@@ -215,7 +226,7 @@ describe('buildUpstreamChatBody', () => {
     fc.assert(
       fc.property(fc.dictionary(extraKey, fc.jsonValue()), fc.string({ minLength: 1 }), (extra, upstreamModel) => {
         const body = { ...extra, model: 'client/model', messages, route: 'fallback', models: ['x/y'], provider: {} };
-        const upstream = JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify(body)), upstreamModel)) as Record<
+        const upstream = JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify(body)), upstreamModel, OTHER_SERVER)) as Record<
           string,
           unknown
         >;

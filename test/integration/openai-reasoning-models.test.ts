@@ -6,9 +6,9 @@ import { generationOf } from '../support/generation-lookup.ts';
 import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
- * Claude Code (the Anthropic SDK) pointed at OpenAI models through the gateway. The fake upstream refuses
- * `max_tokens` for a reasoning model as OpenAI does (its recorded 400), so a request that would fail
- * against OpenAI fails here too.
+ * OpenAI's models through the gateway from Claude Code (the Anthropic SDK, translated) and from OpenAI SDK
+ * clients used to OpenRouter (native). The fake upstream refuses `max_tokens` for a reasoning model as OpenAI
+ * does (its recorded 400), so a request that would fail against OpenAI fails here too.
  */
 let gateway: TestGateway;
 let openai: FakeUpstream;
@@ -128,5 +128,16 @@ describe('/v1/messages with thinking on an OpenAI model that does not reason', (
     expect(sent).toMatchObject({ model: 'gpt-4o-mini', max_completion_tokens: 2048 });
     expect(sent).not.toHaveProperty('reasoning_effort');
     expect(response.headers.get('x-gateway-dropped-fields')).toBe('thinking');
+  });
+});
+
+describe('/v1/chat/completions with max_tokens on an OpenAI reasoning model', () => {
+  it("answers, the cap sent as max_completion_tokens as OpenRouter's users expect (they send max_tokens to every model)", async () => {
+    openai.received.length = 0;
+    const completion = await gateway.openai(key).chat.completions.create({ model: 'o3-mini', max_tokens: 2000, messages: [{ role: 'user', content: 'Hello' }] });
+
+    expect(completion.choices[0]?.message.content).toBe('Hello there! How can I help you today?');
+    expect(openai.received[0]?.body).toMatchObject({ model: 'o3-mini', max_completion_tokens: 2000 });
+    expect(openai.received[0]?.body).not.toHaveProperty('max_tokens');
   });
 });
