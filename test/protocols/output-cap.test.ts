@@ -25,4 +25,10 @@ describe("A translated request's answer cap", () => {
     expect(anthropicMessagesProtocol.writeRequest(chat({ max_tokens: 100_000 }), 'claude-haiku-4-5', openAi(64_000)).max_tokens).toBe(64_000);
     expect(anthropicMessagesProtocol.writeRequest(chat({}), 'claude-haiku-4-5', openAi(64_000)).max_tokens).toBe(4096);
   });
+
+  it('stays within the maximum when thinking raises it above the budget, the budget keeping half', () => {
+    const chat = openAiChatProtocol.readRequest({ model: 'claude-opus-4-1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 32_000, reasoning_effort: 'xhigh' });
+    const body = anthropicMessagesProtocol.writeRequest(chat, 'claude-opus-4-1', openAi(32_000));
+    expect(body).toMatchObject({ max_tokens: 32_000, thinking: { type: 'enabled', budget_tokens: 16_000 } });
+  });
 });

@@ -1,6 +1,6 @@
-import { ANTHROPIC_END_USER_MAX_LENGTH, endUserIdWithin } from '../../canonical/end-user-id.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { ANTHROPIC_END_USER_MAX_LENGTH, endUserIdWithin } from '../../canonical/end-user-id.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
 import type {
@@ -70,7 +70,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(request.user ? { metadata: { user_id: endUserIdWithin(request.user, ANTHROPIC_END_USER_MAX_LENGTH) } } : {}),
   };
-  writeThinking(body, request, upstreamModel);
+  writeThinking(body, request, upstreamModel, features.outputTokenLimit);
   return { ...body };
 }
 

@@ -16,7 +16,7 @@ import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
  * signed thinking (tool-loop-thinking.ts): adaptive thinking may skip thinking at any step, so Anthropic
  * takes such a turn, and the loop keeps one thinking configuration throughout.
  */
-export function writeThinking(body: AnthropicMessagesRequestBody, request: CanonicalRequest, upstreamModel: string): void {
+export function writeThinking(body: AnthropicMessagesRequestBody, request: CanonicalRequest, upstreamModel: string, outputTokenLimit?: number): void {
   const effort = request.reasoning?.effort;
   const budget = request.reasoning?.budgetTokens ?? thinkingBudgetFor(effort);
   if (budget === undefined) {
@@ -30,12 +30,15 @@ export function writeThinking(body: AnthropicMessagesRequestBody, request: Canon
     return;
   }
   body.max_tokens = maxTokensWithThinking(body.max_tokens, budget);
+  // Raised past the model's maximum output, max_tokens is refused: lowered to it, a budget keeps half of it.
+  const capped = outputTokenLimit !== undefined && body.max_tokens > outputTokenLimit;
+  if (capped) body.max_tokens = outputTokenLimit;
   if (mode.type === 'adaptive') {
     body.thinking = { type: 'adaptive', display: 'summarized' };
     const level = adaptiveEffortFor(effort, mode);
     if (level) body.output_config = { effort: level };
   } else {
-    body.thinking = { type: 'enabled', budget_tokens: budget };
+    body.thinking = { type: 'enabled', budget_tokens: capped ? Math.min(budget, Math.floor(body.max_tokens / 2)) : budget };
   }
   if (body.temperature !== undefined) {
     delete body.temperature;

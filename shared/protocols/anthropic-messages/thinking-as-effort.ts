@@ -23,8 +23,8 @@ function effortForBudget(budgetTokens: number): string {
  * translation to OpenAI's protocols: a budget (`enabled`) as the nearest effort unless an effort is given,
  * adaptive thinking at its effort or the model's default, an effort alone as that effort. It is marked
  * `onlyIfModelReasons`: Anthropic clients (Claude Code) ask for thinking whatever the model, so the writers
- * send it only to models that reason (shared/canonical/reasoning-settings.ts). `disabled` asks for nothing. A thinking type
- * or effort not known here is dropped and named.
+ * send it only to models that reason (shared/canonical/reasoning-settings.ts). `disabled` asks for
+ * nothing. A thinking type or effort not known here is dropped and named.
  */
 export function readThinkingAsEffort(request: AnthropicRequest, dropped: DroppedFields): CanonicalRequest['reasoning'] {
   const { thinking } = request;

@@ -1,7 +1,7 @@
-import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
+import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
