@@ -78,7 +78,8 @@ describe('/v1/responses on an Anthropic model', () => {
     const call = first.output.find((item) => item.type === 'function_call');
     expect(reasoning?.encrypted_content).toMatch(/^gateway-anthropic-signature:EoQDCm0IDhgC/);
     expect(call).toMatchObject({ name: 'fixed_version', call_id: 'toolu_01825dXWLSoJwCst1qTsiWdb' });
-    expect(anthropic.received.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled' } });
+    // No cap asked (as Codex asks none): a stream gets 32,000 tokens on a model known to take 64,000.
+    expect(anthropic.received.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled' }, max_tokens: 32_000 });
     expect(first).toMatchObject({ reasoning: { effort: 'low', summary: null }, tools: [{ name: 'fixed_version' }], text: { format: { type: 'text' } } });
 
     anthropic.answerWith(recordedAnthropicAnswer());
@@ -89,6 +90,8 @@ describe('/v1/responses on an Anthropic model', () => {
       input: [{ role: 'user', content: 'Which version?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: 'toolu_01825dXWLSoJwCst1qTsiWdb', output: '2.1.129' }],
     });
     expect(next.output_text).toBeTruthy();
+    // Answered whole, it keeps 4,096, within the upstream's first-byte time-out.
+    expect(anthropic.received.at(-1)?.body).toMatchObject({ max_tokens: 4096 });
     const [assistant, results] = (anthropic.received.at(-1)?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>).slice(-2);
     expect(assistant?.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
     expect(assistant?.content[0]?.signature).toMatch(/^EoQDCm0IDhgC/);

@@ -32,3 +32,17 @@ describe("A translated request's answer cap", () => {
     expect(body).toMatchObject({ max_tokens: 32_000, thinking: { type: 'enabled', budget_tokens: 16_000 } });
   });
 });
+
+describe('The max_tokens of a translated request to Claude whose client set no cap', () => {
+  const codexTurn = (stream: boolean) => openAiResponsesProtocol.readRequest({ model: 'claude-sonnet-4-5', input: 'Refactor the parser', stream });
+
+  it("is 32,000 for a stream on a model known to take more, as Claude Code asks, and the model's maximum when lower", () => {
+    expect(anthropicMessagesProtocol.writeRequest(codexTurn(true), 'claude-sonnet-4-5', openAi(64_000)).max_tokens).toBe(32_000);
+    expect(anthropicMessagesProtocol.writeRequest(codexTurn(true), 'claude-3-5-haiku', openAi(8_192)).max_tokens).toBe(8_192);
+  });
+
+  it("stays 4,096 for an answer given whole, or when the model's maximum is not known", () => {
+    expect(anthropicMessagesProtocol.writeRequest(codexTurn(false), 'claude-sonnet-4-5', openAi(64_000)).max_tokens).toBe(4096);
+    expect(anthropicMessagesProtocol.writeRequest(codexTurn(true), 'claude-next', openAi()).max_tokens).toBe(4096);
+  });
+});

@@ -18,7 +18,7 @@ import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { refusesSamplingParameters } from './claude-thinking-mode.ts';
 import { writeCacheControl } from './messages-cache-control.ts';
 import { writeThinking } from './messages-thinking.ts';
-import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
+import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
 
 /**
  * A canonical request as an Anthropic Messages request:
@@ -28,7 +28,8 @@ import { DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
  *   so the results of parallel tool calls land in one user message;
  * - turns left without content are omitted, and a final assistant turn (a prefill) loses its trailing
  *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
- * - max_tokens is required: the client's cap, else DEFAULT_MAX_TOKENS (4096); temperature is capped at 1
+ * - max_tokens is required: the client's cap (at most the model's maximum, output-cap.ts), else 32,000 for a
+ *   stream to a model whose maximum is known (at most that), else 4,096 (reasoning-effort-budget.ts); temperature is capped at 1
  *   (Anthropic's range is 0–1, OpenAI's 0–2); temperature and top_p are dropped for the models that refuse
  *   them (Claude Opus 4.7 and later, claude-thinking-mode.ts);
  * - a reasoning effort becomes thinking in the form the upstream model takes: adaptive thinking with an
@@ -60,7 +61,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
   if (request.responseFormat) dropped.add('response_format');
   const body: AnthropicMessagesRequestBody = {
     model: upstreamModel,
-    max_tokens: outputCap(request, features) ?? DEFAULT_MAX_TOKENS,
+    max_tokens: outputCap(request, features) ?? defaultMaxTokens(request, features),
     messages,
     ...(system.length > 0 ? { system } : {}),
     ...writeSampling(request, upstreamModel),
@@ -72,6 +73,12 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
   };
   writeThinking(body, request, upstreamModel, features.outputTokenLimit);
   return { ...body };
+}
+
+/** The max_tokens of a request whose client set none (Anthropic requires one). */
+function defaultMaxTokens(request: CanonicalRequest, features: UpstreamFeatures): number {
+  const limit = features.outputTokenLimit;
+  return request.stream && limit !== undefined ? Math.min(STREAMED_DEFAULT_MAX_TOKENS, limit) : DEFAULT_MAX_TOKENS;
 }
 
 /** temperature (capped at 1) and top_p, or neither, dropped and named, for a model that answers them with 400. */

@@ -14,6 +14,14 @@ export const THINKING_BUDGET_BY_EFFORT: Readonly<Record<string, number>> = {
 /** The max_tokens used when a chat client sets none (Anthropic requires one). */
 export const DEFAULT_MAX_TOKENS = 4096;
 
+/**
+ * The max_tokens a streamed request without a cap gets on a model whose maximum output is known (at most
+ * that): what Claude Code asks of every Claude model. A coding agent that sets no cap (Codex) would
+ * otherwise have its answers cut at 4,096 tokens. A request answered whole keeps DEFAULT_MAX_TOKENS: an
+ * answer that long, written before its first byte, would outlast the upstream's first-byte time-out.
+ */
+export const STREAMED_DEFAULT_MAX_TOKENS = 32_000;
+
 /** The thinking budget for a reasoning effort, or undefined for none, absent or unknown efforts. */
 export function thinkingBudgetFor(effort: string | null | undefined): number | undefined {
   return effort ? THINKING_BUDGET_BY_EFFORT[effort] : undefined;
