@@ -1,3 +1,5 @@
+import { asJsonObject } from '../core/json-object.ts';
+import { thinkingBudgetBound } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
 import { chatPromptText } from '../tokenizer/estimate-tokens.ts';
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
 import { openAiEndUser } from '../protocols/end-user-fields.ts';
@@ -17,6 +19,7 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   promptText: (request) => chatPromptText(request.messages, [...asArray(request.tools), ...asArray(request.functions)]),
   maxOutputTokens: (request) =>
     [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),
+  thinkingBudget: (request) => thinkingBudgetBound(request.reasoning_effort, asJsonObject(request.reasoning)),
   // Each of the `n` choices can use the whole cap, and OpenAI bills them all.
   generations: (request) => ({ prompts: 1, choices: request.n ?? 1 }),
 };

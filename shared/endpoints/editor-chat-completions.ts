@@ -1,5 +1,7 @@
+import { asJsonObject } from '../core/json-object.ts';
 import { jsonBody, type GenerationEndpoint, type RecordAnnotations } from '../pipeline/generation-endpoint.ts';
 import { openAiEndUser } from '../protocols/end-user-fields.ts';
+import { thinkingBudgetBound } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
 import { editorChatProtocol } from '../protocols/editor-chat/editor-chat-protocol.ts';
 import { editorProfileOf, parseEditorRequest, type EditorRequest } from '../protocols/editor-chat/editor-request.ts';
 import { responsesPromptText } from '../protocols/openai-responses/responses-request.ts';
@@ -19,6 +21,7 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   endUser: openAiEndUser,
   promptText: (request) => responsesPromptText({ input: request.input, instructions: request.instructions, tools: request.tools }),
   maxOutputTokens: (request) => request.max_output_tokens,
+  thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   annotateRecord: annotateEditorRecord,
 };
 

@@ -1,4 +1,6 @@
+import { asJsonObject } from '../core/json-object.ts';
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import { thinkingBudgetBound } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
 import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
@@ -17,5 +19,6 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   endUser: openAiEndUser,
   promptText: responsesPromptText,
   maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
+  thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   refineRouting: routeToStoredResponse,
 };

@@ -8,6 +8,7 @@ import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
+import { maxTokensWithThinking } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
 import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -31,6 +32,8 @@ export interface UsageEstimate {
   outputCap: number | undefined;
   /** The choices the provider generates and bills for the request (chat's `n`), each up to the output cap. */
   choices: number;
+  /** The thinking budget a translation to Claude may raise the output cap by (GenerationEndpoint.thinkingBudget). */
+  thinkingBudget?: number;
   /** The most of each unit beyond tokens the request can be billed (the request, images, characters…). */
   unitsBound?: BilledUnits;
 }
@@ -95,7 +98,8 @@ function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarg
 /**
  * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
  * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
- * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS) once per choice at the output
+ * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS, raised above a thinking budget as a
+ * translation to Claude raises it) once per choice at the output
  * price, plus the most of each unit beyond tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
@@ -105,7 +109,10 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 }
 
 function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
-  const maxOutputTokens = estimate.outputCap ?? effectiveModelLimits(target.model).maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
+  const cap = estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  // A translation to Claude raises max_tokens above the thinking budget, never past the model's known maximum (messages-thinking.ts).
+  const maxOutputTokens = estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);
   return {
     promptTokens: estimate.promptTokensBound,
     completionTokens: maxOutputTokens * estimate.choices,

@@ -27,7 +27,7 @@ export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
 export function estimateUsageBound(
   promptText: string,
   outputCap: number | undefined,
-  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations; promptTokenIds?: number },
+  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations; promptTokenIds?: number; thinkingBudget?: number },
 ): UsageEstimate {
   const { prompts, choices } = shape.generations ?? { prompts: 1, choices: 1 };
   return {
@@ -35,6 +35,7 @@ export function estimateUsageBound(
     promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + prompts * REQUEST_OVERHEAD_TOKENS_BOUND,
     outputCap,
     choices,
+    ...(shape.thinkingBudget !== undefined ? { thinkingBudget: shape.thinkingBudget } : {}),
     // The request itself is billed once at most, whatever the endpoint.
     unitsBound: addUnits(shape.units, { requests: 1 }),
   };

@@ -63,6 +63,11 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   /** The request's own cap on output tokens, if it sets one: per choice where the request asks for several. */
   maxOutputTokens(body: Body): number | undefined;
   /**
+   * The thinking budget its reasoning settings may have a translation to Claude add above that cap
+   * (thinkingBudgetBound), for the prepaid reservation. None when absent.
+   */
+  thinkingBudget?(body: Body): number | undefined;
+  /**
    * What the request has the provider generate and bill when that is more than one answer to one prompt
    * (chat's `n`; legacy completions' prompts, each answered `n` or `best_of` times): admission takes the
    * output cap once per choice. One prompt and one choice when absent.

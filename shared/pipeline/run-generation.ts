@@ -72,6 +72,7 @@ export async function runGeneration<Body extends RoutableBody>(
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
       ...(endpoint.generations ? { generations: endpoint.generations(body) } : {}),
       promptTokenIds: promptTokenIds(),
+      ...(endpoint.thinkingBudget ? { thinkingBudget: endpoint.thinkingBudget(body) } : {}),
     }),
   );
   const { annotateRecord } = endpoint;

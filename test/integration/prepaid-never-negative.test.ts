@@ -86,4 +86,40 @@ describe('a prepaid balance', () => {
     expect(Number(project.balance_usd)).toBeGreaterThanOrEqual(0);
     expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(1_000_000);
   });
+
+  it("never goes below zero when a chat client's reasoning effort has Claude's max_tokens raised above its thinking budget", async () => {
+    const claude = await startFakeOpenAiUpstream();
+    // Billed as Claude can bill it: the whole max_tokens it was sent, thinking included.
+    claude.answerWith((request, response) =>
+      sendJson(response, 200, {
+        id: 'msg_most', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'x' }],
+        stop_reason: 'max_tokens', stop_sequence: null, usage: { input_tokens: 10, output_tokens: Number(request.body.max_tokens) },
+      }),
+    );
+    try {
+      const key = await createProjectWithKey(gateway, {
+        projectId: 'thinking-prepaid',
+        provider: 'anthropic',
+        protocol: 'anthropic',
+        baseUrl: claude.baseUrl,
+        models: [{ slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 }],
+      });
+      // max_tokens 100 with a high effort is sent as 16,484 (a 16,384 budget above it): 0.08242 USD of output
+      // each. A reservation of the client's 100 tokens (0.0005 USD) would admit all ten on 0.2 USD.
+      await gateway.admin({ command: 'project.update', projectId: 'thinking-prepaid', balanceUsd: '0.2' });
+      const client = gateway.openai(key);
+      const settled = await Promise.allSettled(
+        Array.from({ length: 10 }, () => client.chat.completions.create({ model: 'anthropic/claude-haiku-4-5', max_tokens: 100, reasoning_effort: 'high', messages: [{ role: 'user', content: 'Think.' }] })),
+      );
+      await gateway.host.drainUsage();
+
+      expect(claude.received[0]?.body).toMatchObject({ max_tokens: 16_484, thinking: { type: 'enabled', budget_tokens: 16_384 } });
+      const project = await gateway.admin<{ balance_usd: string; request_count: number }>({ command: 'project.get', projectId: 'thinking-prepaid' });
+      expect(settled.filter((result) => result.status === 'fulfilled').length).toBe(project.request_count);
+      expect(project.request_count).toBeGreaterThan(0);
+      expect(Number(project.balance_usd)).toBeGreaterThanOrEqual(0);
+    } finally {
+      await claude.close();
+    }
+  });
 });

@@ -36,6 +36,15 @@ describe('worstCaseNanos', () => {
     expect(worstCaseNanos(estimate({ outputCap: undefined, choices: 3 }), target({ maxOutputTokens: 1_000 }))).toBe(1_000 * 150 + 3 * 1_000 * 600 + 3_000);
   });
 
+  it("takes the cap raised above a thinking budget, as a translation to Claude raises it, but never past the model's maximum", () => {
+    // A chat client's max_tokens 100 with reasoning_effort high (a 16,384 budget): Claude is sent 16,484.
+    const unknownLimits = { model: 'a-model-of-unknown-limits' };
+    expect(worstCaseNanos(estimate({ thinkingBudget: 16_384 }), target(unknownLimits))).toBe(1_000 * 150 + 16_484 * 600 + 3_000);
+    expect(worstCaseNanos(estimate({ thinkingBudget: 16_384 }), target({ maxOutputTokens: 8_000 }))).toBe(1_000 * 150 + 8_000 * 600 + 3_000);
+    // A cap already above the budget is not raised.
+    expect(worstCaseNanos(estimate({ outputCap: 20_000, thinkingBudget: 16_384 }), target(unknownLimits))).toBe(1_000 * 150 + 20_000 * 600 + 3_000);
+  });
+
   it('prices the prompt as one-hour cache writes where Claude can write them (twice the input price unless the rate card says)', () => {
     const claude = (rateChanges: object): RouteTarget => ({
       model: { slug: 'anthropic/claude-haiku-4-5', provider: 'anthropic', model: 'claude-haiku-4-5', kind: 'chat', createdAt: AT },

@@ -28,6 +28,22 @@ export function thinkingBudgetFor(effort: string | null | undefined): number | u
 }
 
 /**
+ * The largest thinking budget a translation to Claude may take from an OpenAI-style request's reasoning
+ * settings (`reasoning_effort`, a `reasoning` object's `effort`, `max_tokens` or `enabled: true`), for the
+ * prepaid reservation: max_tokens is raised above the budget (maxTokensWithThinking). Every setting sent
+ * counts, so odd combinations reserve more, never less. Undefined when none asks for thinking.
+ */
+export function thinkingBudgetBound(effort: unknown, reasoning: Readonly<Record<string, unknown>> | null | undefined): number | undefined {
+  const budgets = [
+    typeof effort === 'string' ? thinkingBudgetFor(effort) : undefined,
+    typeof reasoning?.effort === 'string' ? thinkingBudgetFor(reasoning.effort) : undefined,
+    typeof reasoning?.max_tokens === 'number' && reasoning.max_tokens > 0 ? reasoning.max_tokens : undefined,
+    reasoning?.enabled === true ? thinkingBudgetFor('medium') : undefined,
+  ].filter((budget): budget is number => budget !== undefined);
+  return budgets.length > 0 ? Math.max(...budgets) : undefined;
+}
+
+/**
  * Anthropic counts thinking inside max_tokens and requires budget < max_tokens. A max_tokens that leaves
  * no room above the budget is raised to budget + that max_tokens, so the answer keeps the room the client
  * asked for; a larger one stays as the client set it.
