@@ -69,7 +69,8 @@ describe('other models on Bedrock through Converse, and Claude for other clients
 
     expect(text).toBe('Hello');
     expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5 });
-    expect(lastRequest()).toMatchObject({ operation: 'invoke-with-response-stream', body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] } });
+    // No cap asked: a stream gets 32,000 of Claude Haiku 4.5's 64,000 (docs/decisions/messages-and-translation.md).
+    expect(lastRequest()).toMatchObject({ operation: 'invoke-with-response-stream', body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 32_000, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] } });
     expect(lastRequest().body).not.toHaveProperty('model');
   });
 
