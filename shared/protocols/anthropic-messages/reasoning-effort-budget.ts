@@ -34,6 +34,8 @@ export function thinkingBudgetFor(effort: string | null | undefined): number | u
  * counts, so odd combinations reserve more, never less. Undefined when none asks for thinking.
  */
 export function thinkingBudgetBound(effort: unknown, reasoning: Readonly<Record<string, unknown>> | null | undefined): number | undefined {
+  // Most requests ask for no reasoning: answered without building a list (it runs on every chat request).
+  if (effort === undefined && !reasoning) return undefined;
   const budgets = [
     typeof effort === 'string' ? thinkingBudgetFor(effort) : undefined,
     typeof reasoning?.effort === 'string' ? thinkingBudgetFor(reasoning.effort) : undefined,
