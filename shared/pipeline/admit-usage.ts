@@ -98,9 +98,9 @@ function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarg
 /**
  * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
  * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
- * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS, raised above a thinking budget as a
- * translation to Claude raises it) once per choice at the output
- * price, plus the most of each unit beyond tokens the endpoint says the request can be billed, at its price.
+ * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS; raised above a thinking budget as
+ * a translation to Claude raises it) once per choice at the output price, plus the most of each unit beyond
+ * tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
   const exact = exactCost(worstCaseUsage(estimate, target), worstCaseRate(target));
@@ -112,7 +112,8 @@ function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsag
   const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
   const cap = estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS;
   // A translation to Claude raises max_tokens above the thinking budget, never past the model's known maximum (messages-thinking.ts).
-  const maxOutputTokens = estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);
+  const maxOutputTokens =
+    estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);
   return {
     promptTokens: estimate.promptTokensBound,
     completionTokens: maxOutputTokens * estimate.choices,

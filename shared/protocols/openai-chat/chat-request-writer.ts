@@ -22,8 +22,9 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  *   (custom-tool-input.ts; the readers unwrap the calls that come back);
  * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage;
  * - the answer's cap is `max_completion_tokens` for OpenAI's own API (its reasoning models refuse
- *   `max_tokens`), `max_tokens` for every other provider, at most the model's largest answer; OpenAI's reasoning models get no sampling
- *   parameters, and an Anthropic client's thinking only if the model reasons (reasoning-settings.ts);
+ *   `max_tokens`), `max_tokens` for every other provider, at most the model's largest answer
+ *   (output-cap.ts); OpenAI's reasoning models get no sampling parameters, and an Anthropic client's
+ *   thinking only if the model reasons (reasoning-settings.ts);
  * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
  *   OpenRouter's `cache_control` on parts is no field other providers take).
  */
