@@ -11,6 +11,17 @@ export function dropBudgetWithoutEffort(request: CanonicalRequest): void {
 }
 
 /**
+ * A thinking budget as the reasoning effort whose budget is nearest on the gateway's scale
+ * (anthropic-messages/reasoning-effort-budget.ts: low 1,024, medium 4,096, high 16,384 tokens, each step
+ * fourfold, so the bounds lie halfway on that scale): Claude Code's "think" (4,000) is medium, "think hard"
+ * (10,000) and "ultrathink" (31,999) high; OpenRouter's `reasoning.max_tokens` alike.
+ */
+export function effortNearestBudget(budgetTokens: number): string {
+  if (budgetTokens < 2048) return 'low';
+  return budgetTokens < 8192 ? 'medium' : 'high';
+}
+
+/**
  * The reasoning settings an OpenAI-protocol writer sends to `upstreamModel`. Those asked for only if the
  * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: any other model
  * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`.

@@ -22,6 +22,8 @@ export interface KnownProvider {
   customTools?: true;
   /** Caps chat answers with `max_completion_tokens` (OpenAI's own API: its reasoning models refuse `max_tokens`). */
   maxCompletionTokens?: true;
+  /** Reads OpenRouter's `reasoning` object in chat completions (others are sent its effort as `reasoning_effort`). */
+  reasoningObject?: true;
   /** Also serves a rerank API at `/rerank` below the same base URL, in this dialect. */
   reranks?: RerankProtocolId;
   /**
@@ -48,7 +50,7 @@ export const knownProviders: Readonly<Record<string, KnownProvider>> = {
   xai: { family: 'openai', baseUrl: 'https://api.x.ai/v1', requiresApiKey: true, unsupportedParameters: ['logit_bias'] },
   together: { family: 'openai', baseUrl: 'https://api.together.xyz/v1', requiresApiKey: true, reranks: 'jina-rerank' },
   fireworks: { family: 'openai', baseUrl: 'https://api.fireworks.ai/inference/v1', requiresApiKey: true },
-  openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true, servesResponses: true },
+  openrouter: { family: 'openai', baseUrl: 'https://openrouter.ai/api/v1', requiresApiKey: true, servesResponses: true, reasoningObject: true },
   gemini: {
     family: 'openai',
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',

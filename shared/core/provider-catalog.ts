@@ -32,6 +32,11 @@ export function capsWithMaxCompletionTokens(provider: string, baseUrl: string): 
   return knownProviders[provider]?.maxCompletionTokens === true || isAzureOpenAi(baseUrl);
 }
 
+/** Whether a provider reads OpenRouter's `reasoning` object in chat completions: OpenRouter alone. */
+export function readsReasoningObject(provider: string): boolean {
+  return knownProviders[provider]?.reasoningObject === true;
+}
+
 /** Base URLs already looked at: the request path asks for every target, and a project has few base URLs. */
 const azureBaseUrls = new Map<string, boolean>();
 

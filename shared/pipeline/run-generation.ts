@@ -3,7 +3,7 @@ import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { effectiveModelLimits } from '../core/known-models.ts';
-import { capsWithMaxCompletionTokens, takesCustomTools } from '../core/provider-catalog.ts';
+import { capsWithMaxCompletionTokens, readsReasoningObject, takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { bridgeProtocols, chooseBridge, type Bridge, type BridgeTarget } from '../protocols/bridge.ts';
@@ -240,7 +240,12 @@ function bridgeTarget(target: RouteTarget): BridgeTarget {
   const outputTokenLimit = effectiveModelLimits(target.model).maxOutputTokens;
   return {
     protocols,
-    features: { customTools: takesCustomTools(provider), maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl), ...(outputTokenLimit ? { outputTokenLimit } : {}) },
+    features: {
+      customTools: takesCustomTools(provider),
+      maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl),
+      reasoningObject: readsReasoningObject(provider),
+      ...(outputTokenLimit ? { outputTokenLimit } : {}),
+    },
   };
 }
 

@@ -228,9 +228,9 @@ const nativeBridges = new WeakMap<WireProtocol, Map<string, ProtocolBridge>>();
 function nativeBridgeBetween(client: WireProtocol, carrier: UpstreamProtocol, carriage: NativeCarriage, features: NativeFeatures): ProtocolBridge {
   let byUpstream = nativeBridges.get(client);
   if (!byUpstream) nativeBridges.set(client, (byUpstream = new Map()));
-  const key = `${carrier.id} ${features.maxCompletionTokens}`;
+  const key = `${carrier.id} ${features.maxCompletionTokens} ${features.reasoningObject}`;
   let bridge = byUpstream.get(key);
-  if (!bridge) byUpstream.set(key, (bridge = nativeBridge(client, carrier, carriage, { maxCompletionTokens: features.maxCompletionTokens })));
+  if (!bridge) byUpstream.set(key, (bridge = nativeBridge(client, carrier, carriage, { maxCompletionTokens: features.maxCompletionTokens, reasoningObject: features.reasoningObject })));
   return bridge;
 }
 

@@ -91,12 +91,17 @@ export interface UpstreamFeatures {
    * of it takes and its reasoning models require (they refuse `max_tokens` with a 400).
    */
   maxCompletionTokens: boolean;
+  /**
+   * Reads OpenRouter's `reasoning` object in chat completions (OpenRouter). Any other provider is sent its
+   * effort as `reasoning_effort` instead: OpenAI and Azure refuse the object with a 400.
+   */
+  reasoningObject: boolean;
   /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */
   outputTokenLimit?: number;
 }
 
 /** What of the provider's features a native body follows (bridge.ts makes a native bridge once per value). */
-export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens'>;
+export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens' | 'reasoningObject'>;
 
 /** What every client protocol does, whether or not some provider speaks it too. */
 export interface ClientProtocolSide {

@@ -8,7 +8,7 @@ const ephemeral = { type: 'ephemeral' } as const;
 
 function translate(client: WireProtocol, upstream: UpstreamProtocol, body: Record<string, unknown>, upstreamModel = 'claude-sonnet-4-5-20250929') {
   const canonical = client.readRequest({ model: 'm', ...body });
-  return { body: upstream.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false }), dropped: canonical.dropped.list() };
+  return { body: upstream.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
 }
 
 describe('cache marks through translation', () => {

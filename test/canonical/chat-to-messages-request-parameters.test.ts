@@ -127,7 +127,7 @@ describe('convertChatRequestToMessages: parameters', () => {
     });
 
     it('names a budget without an effort as dropped where the upstream protocol takes an effort only (chat, Responses)', () => {
-      for (const write of [(canonical: ReturnType<typeof readChatRequest>) => writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true }), (canonical: ReturnType<typeof readChatRequest>) => writeResponsesRequest(canonical, 'gpt-5', NO_EXTRA_FEATURES)]) {
+      for (const write of [(canonical: ReturnType<typeof readChatRequest>) => writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }), (canonical: ReturnType<typeof readChatRequest>) => writeResponsesRequest(canonical, 'gpt-5', NO_EXTRA_FEATURES)]) {
         const budgetOnly = readChatRequest({ model: 'm', messages: hello, reasoning: { max_tokens: 2000 } });
         const body = write(budgetOnly) as Record<string, unknown>;
         expect(body.reasoning_effort ?? body.reasoning).toBeUndefined();

@@ -6,7 +6,7 @@ import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses
 
 /** Claude Code 2.1.330's `metadata.user_id`, as it sent it (the ids replaced by ones of the same shape). */
 const CLAUDE_CODE_USER_ID = JSON.stringify({ device_id: 'a'.repeat(64), account_uuid: '', session_id: '28a25211-831b-4fe3-b592-b699babb2b59' });
-const FEATURES = { customTools: true, maxCompletionTokens: true };
+const FEATURES = { customTools: true, maxCompletionTokens: true, reasoningObject: false };
 
 const fromClaudeCode = (userId: string) => anthropicMessagesProtocol.readRequest({ model: 'gpt-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: userId } });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -141,3 +141,20 @@ describe('/v1/chat/completions with max_tokens on an OpenAI reasoning model', ()
     expect(openai.received[0]?.body).not.toHaveProperty('max_tokens');
   });
 });
+
+describe("/v1/chat/completions with OpenRouter's reasoning object on an OpenAI model", () => {
+  it('answers, the object sent as the reasoning_effort OpenAI takes (it refuses the object), a budget as the nearest effort', async () => {
+    openai.received.length = 0;
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'o3-mini',
+      messages: [{ role: 'user', content: 'Hello' }],
+      // As OpenRouter's users send it, through the SDK's extra body.
+      ...({ reasoning: { max_tokens: 10_000, exclude: true } } as object),
+    });
+
+    expect(completion.choices[0]?.message.content).toBe('Hello there! How can I help you today?');
+    expect(openai.received[0]?.body).toMatchObject({ model: 'o3-mini', reasoning_effort: 'high' });
+    expect(openai.received[0]?.body).not.toHaveProperty('reasoning');
+  });
+});
+

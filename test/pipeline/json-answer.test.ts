@@ -29,7 +29,7 @@ function options(injectCost: boolean) {
 /** A native chat answer read the way the pipeline reads it, through the bridge of a chat provider. */
 async function meterChatCompletion(body: string, options: { injectCost: boolean; estimate: (observed: { completionText: string }) => Promise<TokenUsage> }) {
   const target = { provider: { provider: 'openai', protocols: ['openai-chat'] } } as unknown as RouteTarget;
-  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true } }, {}, () => {
+  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, {}, () => {
     throw new Error('a native answer is never translated');
   });
   const response = new Response(body, { headers: { 'content-type': 'application/json' } });

@@ -36,7 +36,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
   const clientBody = options.clientBody ?? {};
-  const bridge = chooseBridge(client, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true } }, clientBody, () => client.readRequest(clientBody));
+  const bridge = chooseBridge(client, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, clientBody, () => client.readRequest(clientBody));
   const response = await streamAnswer({
     bridge,
     served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [], abort: () => undefined },

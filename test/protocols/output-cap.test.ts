@@ -4,7 +4,7 @@ import { bedrockConverseProtocol } from '../../shared/protocols/bedrock-converse
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 
-const openAi = (outputTokenLimit?: number) => ({ customTools: true, maxCompletionTokens: true, ...(outputTokenLimit ? { outputTokenLimit } : {}) });
+const openAi = (outputTokenLimit?: number) => ({ customTools: true, maxCompletionTokens: true, reasoningObject: false, ...(outputTokenLimit ? { outputTokenLimit } : {}) });
 /** Claude Code asks 32,000 tokens of every model (2.1.330). */
 const claudeCodeTurn = () => anthropicMessagesProtocol.readRequest({ model: 'gpt-4o-mini', max_tokens: 32000, messages: [{ role: 'user', content: 'hi' }] });
 
@@ -12,7 +12,7 @@ describe("A translated request's answer cap", () => {
   it("is lowered to the model's largest answer, which a provider refuses to be asked beyond", () => {
     expect(openAiChatProtocol.writeRequest(claudeCodeTurn(), 'gpt-4o-mini', openAi(16_384)).max_completion_tokens).toBe(16_384);
     expect(openAiResponsesProtocol.writeRequest(claudeCodeTurn(), 'gpt-4o-mini', openAi(16_384)).max_output_tokens).toBe(16_384);
-    expect(bedrockConverseProtocol.writeRequest(claudeCodeTurn(), 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false, outputTokenLimit: 10_000 }).inferenceConfig).toEqual({ maxTokens: 10_000 });
+    expect(bedrockConverseProtocol.writeRequest(claudeCodeTurn(), 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false, reasoningObject: false, outputTokenLimit: 10_000 }).inferenceConfig).toEqual({ maxTokens: 10_000 });
   });
 
   it('stays as the client asked when within the limit, or when the limit is not known', () => {

@@ -30,17 +30,17 @@ describe('what a request loads', () => {
   });
 
   it("loads only the protocol a target's bridge uses: the carrier, the translation's unless custom tools may need it, or the dialect's rewrite", () => {
-    const openAi: BridgeTarget = { protocols: ['openai-chat', 'openai-responses'], features: { customTools: true, maxCompletionTokens: true } };
+    const openAi: BridgeTarget = { protocols: ['openai-chat', 'openai-responses'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } };
     expect(bridgeProtocols(openAiChatProtocol, openAi)).toEqual(['openai-chat']);
     expect(bridgeProtocols(openAiResponsesProtocol, openAi)).toEqual(['openai-responses']);
     expect(bridgeProtocols(anthropicMessagesProtocol, openAi)).toEqual(['openai-chat']);
     // A Responses body with custom tools goes to a provider without them translated to its first protocol.
-    expect(bridgeProtocols(openAiResponsesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: { customTools: false, maxCompletionTokens: false } })).toEqual(['openai-responses', 'openai-chat']);
-    const bedrock: BridgeTarget = { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: { customTools: false, maxCompletionTokens: false } };
+    expect(bridgeProtocols(openAiResponsesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } })).toEqual(['openai-responses', 'openai-chat']);
+    const bedrock: BridgeTarget = { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } };
     expect(bridgeProtocols(anthropicMessagesProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
     expect(bridgeProtocols(openAiChatProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
     // The editor's dialect goes to Responses rewritten where the provider serves it, else translated.
     expect(bridgeProtocols(editorChatProtocol, openAi)).toEqual(['openai-responses']);
-    expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: { customTools: false, maxCompletionTokens: false } })).toEqual(['anthropic-messages']);
+    expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } })).toEqual(['anthropic-messages']);
   });
 });

@@ -1,4 +1,4 @@
 import type { UpstreamFeatures } from '../../shared/protocols/wire-protocol.ts';
 
 /** A provider that takes nothing beyond its protocol: no custom tools, `max_tokens`, no known output limit. */
-export const NO_EXTRA_FEATURES: UpstreamFeatures = { customTools: false, maxCompletionTokens: false };
+export const NO_EXTRA_FEATURES: UpstreamFeatures = { customTools: false, maxCompletionTokens: false, reasoningObject: false };

@@ -1,5 +1,6 @@
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { effortNearestBudget } from '../../canonical/reasoning-settings.ts';
 import type { AnthropicRequest } from './anthropic-wire-types.ts';
 
 /**
@@ -7,16 +8,6 @@ import type { AnthropicRequest } from './anthropic-wire-types.ts';
  * `xhigh` is refused by most of its reasoning models.
  */
 const EFFORT_BY_ANTHROPIC_EFFORT: Readonly<Record<string, string>> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
-
-/**
- * A thinking budget as the effort whose budget is nearest (reasoning-effort-budget.ts: low 1,024, medium
- * 4,096, high 16,384 tokens, each step fourfold, so the bounds lie halfway on that scale): Claude Code's
- * "think" (4,000) is medium, "think hard" (10,000) and "ultrathink" (31,999) high.
- */
-function effortForBudget(budgetTokens: number): string {
-  if (budgetTokens < 2048) return 'low';
-  return budgetTokens < 8192 ? 'medium' : 'high';
-}
 
 /**
  * A Messages request's `thinking` and `output_config.effort` as a canonical reasoning effort, for
@@ -36,7 +27,7 @@ export function readThinkingAsEffort(request: AnthropicRequest, dropped: Dropped
       return undefined;
     case 'enabled':
       if (!thinking.budget_tokens) break;
-      return { effort: effort ?? effortForBudget(thinking.budget_tokens), onlyIfModelReasons: true };
+      return { effort: effort ?? effortNearestBudget(thinking.budget_tokens), onlyIfModelReasons: true };
     case 'adaptive':
     case undefined:
       return effort || thinking ? { ...(effort ? { effort } : {}), onlyIfModelReasons: true } : undefined;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
+import { effortNearestBudget } from '../../canonical/reasoning-settings.ts';
 import { asJsonObject } from '../../core/json-object.ts';
 import { gatewayFieldsShape, PROMPT_TRANSFORM_FIELDS, USAGE_ACCOUNTING_FIELDS } from '../routing-fields.ts';
 import type { NativeFeatures } from '../wire-protocol.ts';
@@ -47,20 +48,31 @@ export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamMo
   }
   // Applied by the gateway (reasoningExcluded), which hides the reasoning itself: OpenAI refuses the field.
   delete upstream.include_reasoning;
-  const effort = effortOnlyReasoning(request);
-  if (effort !== undefined) {
-    delete upstream.reasoning;
-    upstream.reasoning_effort = effort;
-  }
+  const effort = features.reasoningObject ? effortOnlyReasoning(request) : reasoningAsEffort(request);
+  if (effort !== undefined) upstream.reasoning_effort = effort;
+  if (effort !== undefined || !features.reasoningObject) upstream.reasoning = undefined;
   if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
   return JSON.stringify(upstream);
+}
+
+/**
+ * OpenRouter's `reasoning` for a provider that does not read it, when no `reasoning_effort` is set: its
+ * effort, or its `max_tokens` budget as the nearest effort. `exclude` is the gateway's to apply
+ * (reasoningExcluded); `enabled: true` alone leaves the model its default, and `enabled: false` has no
+ * form every model takes (OpenAI's reasoning models always reason).
+ */
+function reasoningAsEffort(request: ChatCompletionRequest): string | undefined {
+  const reasoning = asJsonObject(request.reasoning);
+  if (!reasoning || request.reasoning_effort !== undefined || reasoning.enabled === false) return undefined;
+  if (typeof reasoning.effort === 'string') return reasoning.effort;
+  return typeof reasoning.max_tokens === 'number' && reasoning.max_tokens > 0 ? effortNearestBudget(reasoning.max_tokens) : undefined;
 }
 
 /**
  * OpenRouter's `reasoning` when all it says is an effort (`{effort}`, or with `enabled: true`) and no
  * `reasoning_effort` is set: sent as `reasoning_effort`, which OpenAI and Azure take (they refuse a
  * `reasoning` object: "Unrecognized request argument supplied") and OpenRouter reads as the same setting.
- * A budget, `exclude` or `enabled: false` has no such form and goes as sent, for an OpenRouter provider.
+ * For OpenRouter, which reads the object: a budget, `exclude` or `enabled: false` goes as sent.
  */
 function effortOnlyReasoning(request: ChatCompletionRequest): string | undefined {
   const reasoning = asJsonObject(request.reasoning);

@@ -18,7 +18,7 @@ import type { ChatCompletionRequestBody, ChatToolCallOut } from '../../../shared
  */
 function translateRequest<Body>(from: WireProtocol, to: UpstreamProtocol, body: unknown, upstreamModel: string) {
   const canonical = from.readRequest(body as Record<string, unknown>);
-  const translated = to.writeRequest(canonical, upstreamModel, { customTools: true, maxCompletionTokens: false });
+  const translated = to.writeRequest(canonical, upstreamModel, { customTools: true, maxCompletionTokens: false, reasoningObject: false });
   return { body: translated as Body, droppedFields: canonical.dropped.list() };
 }
 

@@ -7,8 +7,8 @@ import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai
 import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 import type { UpstreamProtocol, UpstreamFeatures } from '../../../shared/protocols/wire-protocol.ts';
 
-const OPENAI: UpstreamFeatures = { customTools: true, maxCompletionTokens: true };
-const OTHER_CHAT_SERVER: UpstreamFeatures = { customTools: false, maxCompletionTokens: false };
+const OPENAI: UpstreamFeatures = { customTools: true, maxCompletionTokens: true, reasoningObject: false };
+const OTHER_CHAT_SERVER: UpstreamFeatures = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
 
 /** A Messages body (as Claude Code sends it) written for an OpenAI-protocol upstream, with the fields named as dropped. */
 function translate(body: Record<string, unknown>, upstreamModel: string, upstream: UpstreamProtocol = openAiChatProtocol, features = OPENAI) {

@@ -15,7 +15,7 @@ beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const MODEL = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
 /** What Bedrock takes beyond its protocols: no custom tools. */
-const NO_CUSTOM_TOOLS = { customTools: false, maxCompletionTokens: false };
+const NO_CUSTOM_TOOLS = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
 const CLAUDE_CODE_BETAS = 'claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27';
 
 async function decode(frames: Uint8Array[]) {

@@ -10,7 +10,7 @@ const cachePoint = { cachePoint: { type: 'default' } };
 /** A Messages body as Converse receives it for a model. */
 function toConverse(body: Record<string, unknown>, upstreamModel: string) {
   const canonical = anthropicMessagesProtocol.readRequest({ model: 'm', max_tokens: 10, ...body });
-  return { body: bedrockConverseProtocol.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false }), dropped: canonical.dropped.list() };
+  return { body: bedrockConverseProtocol.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
 }
 
 /** Claude Code's shape: a marked system text, a marked tool, a marked last user block. */

@@ -10,7 +10,7 @@ import type { WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
 /** A client body as the gateway sends it to Converse: the client protocol's reader, Converse's writer. */
 function toConverse(client: WireProtocol, body: Record<string, unknown>) {
   const canonical = client.readRequest(body);
-  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false }), dropped: canonical.dropped.list() };
+  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
 }
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
@@ -139,7 +139,7 @@ describe('writeConverseRequest', () => {
         dropped,
       },
       'amazon.nova-pro-v1:0',
-      { customTools: false, maxCompletionTokens: false },
+      { customTools: false, maxCompletionTokens: false, reasoningObject: false },
     );
 
     expect(body.messages).toEqual([

@@ -47,7 +47,7 @@ describe('custom tool calls in chat completions', () => {
       tools: [{ type: 'custom', custom: { name: 'apply_patch' } }],
       tool_choice: { type: 'custom', custom: { name: 'apply_patch' } },
     });
-    const body = writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true }) as { messages: Array<Record<string, unknown>>; tool_choice: unknown };
+    const body = writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { messages: Array<Record<string, unknown>>; tool_choice: unknown };
     expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'custom', custom: { name: 'apply_patch', input: 'patch' } }] });
     expect(body.tool_choice).toEqual({ type: 'custom', custom: { name: 'apply_patch' } });
   });

@@ -33,7 +33,7 @@ const body = {
 
 describe('custom tools for a chat provider without them', () => {
   it('writes a custom tool as a function taking one string, `input` (the grammar in its description), its earlier call JSON-wrapped, and a named choice as a function', () => {
-    const written = writeChatRequest(readChatRequest(body), 'llama', { customTools: false, maxCompletionTokens: false }) as { tools: unknown[]; messages: Array<Record<string, unknown>>; tool_choice: unknown };
+    const written = writeChatRequest(readChatRequest(body), 'llama', { customTools: false, maxCompletionTokens: false, reasoningObject: false }) as { tools: unknown[]; messages: Array<Record<string, unknown>>; tool_choice: unknown };
     expect(written.tools[0]).toEqual({
       type: 'function',
       function: {
@@ -54,7 +54,7 @@ describe('custom tools for a chat provider without them', () => {
   });
 
   it('keeps them custom for a provider that takes them', () => {
-    const written = writeChatRequest(readChatRequest(body), 'gpt-5', { customTools: true, maxCompletionTokens: true }) as { tools: Array<{ type: string }> };
+    const written = writeChatRequest(readChatRequest(body), 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { tools: Array<{ type: string }> };
     expect(written.tools.map((tool) => tool.type)).toEqual(['custom', 'function']);
   });
 
@@ -113,9 +113,9 @@ describe('the chat bridge and custom tools', () => {
   const plain = { model: 'm', messages: [{ role: 'user', content: 'Hi' }], tools: [body.tools[1]] };
 
   it('translates a chat body that uses custom tools for a provider without them, and passes it through to one with them', () => {
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false } }, body, canonical).native).toBe(false);
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true } }, body, canonical).native).toBe(true);
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false } }, plain, canonical).native).toBe(true);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } }, body, canonical).native).toBe(false);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, body, canonical).native).toBe(true);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } }, plain, canonical).native).toBe(true);
   });
 
   it('sees custom tools in a tool or in an earlier call, either spelling', () => {

@@ -8,8 +8,9 @@ import {
   reasoningExcluded,
 } from '../../../shared/protocols/openai-chat/chat-request.ts';
 
-/** A chat server that is not OpenAI's own API. */
-const OTHER_SERVER = { maxCompletionTokens: false };
+/** A chat server that is neither OpenAI's own API nor OpenRouter, and OpenRouter, which reads its own `reasoning` object. */
+const OTHER_SERVER = { maxCompletionTokens: false, reasoningObject: false };
+const OPENROUTER = { maxCompletionTokens: false, reasoningObject: true };
 
 function refusal(body: string): GatewayError {
   try {
@@ -147,10 +148,10 @@ describe('parseChatCompletionRequest', () => {
 describe('buildUpstreamChatBody', () => {
   it("sends max_tokens as max_completion_tokens to OpenAI's own API, whose reasoning models refuse max_tokens, and as it came elsewhere", () => {
     const request = parseChatCompletionRequest(JSON.stringify({ model: 'o3', messages, max_tokens: 2000 }));
-    expect(JSON.parse(buildUpstreamChatBody(request, 'o3', { maxCompletionTokens: true }))).toEqual({ model: 'o3', messages, max_completion_tokens: 2000 });
+    expect(JSON.parse(buildUpstreamChatBody(request, 'o3', { maxCompletionTokens: true, reasoningObject: false }))).toEqual({ model: 'o3', messages, max_completion_tokens: 2000 });
     expect(JSON.parse(buildUpstreamChatBody(request, 'openai/o3', OTHER_SERVER))).toEqual({ model: 'openai/o3', messages, max_tokens: 2000 });
     const both = parseChatCompletionRequest(JSON.stringify({ model: 'o3', messages, max_tokens: 2000, max_completion_tokens: 3000 }));
-    expect(JSON.parse(buildUpstreamChatBody(both, 'o3', { maxCompletionTokens: true }))).toEqual({ model: 'o3', messages, max_tokens: 2000, max_completion_tokens: 3000 });
+    expect(JSON.parse(buildUpstreamChatBody(both, 'o3', { maxCompletionTokens: true, reasoningObject: false }))).toEqual({ model: 'o3', messages, max_tokens: 2000, max_completion_tokens: 3000 });
   });
 
   it('replaces the model with the upstream model id', () => {
@@ -175,15 +176,27 @@ describe('buildUpstreamChatBody', () => {
     expect(upstream).toEqual({ model: 'gpt-4o-mini', messages });
   });
 
-  it("sends OpenRouter's reasoning as reasoning_effort when it holds an effort only, which OpenAI takes and OpenRouter reads alike", () => {
+  it("sends OpenRouter an effort-only reasoning as reasoning_effort, which it reads alike, and the rest of it as sent", () => {
     const upstream = (reasoning: unknown, extra: Record<string, unknown> = {}) =>
-      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up', OTHER_SERVER)) as Record<string, unknown>;
+      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up', OPENROUTER)) as Record<string, unknown>;
     expect(upstream({ effort: 'high' })).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
     expect(upstream({ effort: 'low', enabled: true })).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
-    // What has no reasoning_effort form goes as sent (an OpenRouter provider reads it); so does a request that sets both.
+    // What has no reasoning_effort form goes as sent, for OpenRouter to read; so does a request that sets both.
     expect(upstream({ max_tokens: 2000 })).toEqual({ model: 'up', messages, reasoning: { max_tokens: 2000 } });
     expect(upstream({ effort: 'high', exclude: true })).toEqual({ model: 'up', messages, reasoning: { effort: 'high', exclude: true } });
     expect(upstream({ effort: 'high' }, { reasoning_effort: 'low' })).toEqual({ model: 'up', messages, reasoning: { effort: 'high' }, reasoning_effort: 'low' });
+  });
+
+  it("sends any other provider OpenRouter's reasoning as reasoning_effort only, a budget as the nearest effort (OpenAI refuses the object)", () => {
+    const upstream = (reasoning: unknown, extra: Record<string, unknown> = {}) =>
+      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning, ...extra })), 'up', OTHER_SERVER)) as Record<string, unknown>;
+    expect(upstream({ effort: 'high', exclude: true })).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
+    expect(upstream({ max_tokens: 2000 })).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    expect(upstream({ max_tokens: 10000 })).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
+    // The client's own reasoning_effort wins; `enabled` alone and `exclude` alone leave the model its default.
+    expect(upstream({ effort: 'high' }, { reasoning_effort: 'low' })).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    expect(upstream({ enabled: false })).toEqual({ model: 'up', messages });
+    expect(upstream({ exclude: true })).toEqual({ model: 'up', messages });
   });
 
   it("applies OpenRouter's legacy include_reasoning itself and never sends it (OpenAI refuses the field)", () => {

@@ -50,7 +50,7 @@ describe('readResponsesRequest over Codex requests', () => {
   });
 
   it('translates a Codex turn into a chat request: custom tools stay custom, the call and its tool message in order', () => {
-    const body = writeChatRequest(readResponsesRequest(codexTurn(2)), 'gpt-5', { customTools: true, maxCompletionTokens: true }) as { tools: Array<{ type: string }>; messages: Array<{ role: string }>; stream_options: unknown };
+    const body = writeChatRequest(readResponsesRequest(codexTurn(2)), 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { tools: Array<{ type: string }>; messages: Array<{ role: string }>; stream_options: unknown };
     expect(body.tools.find((tool) => tool.type === 'custom')).toMatchObject({ custom: { name: 'apply_patch' } });
     expect(body.messages.slice(-2).map((message) => message.role)).toEqual(['assistant', 'tool']);
     expect(body.stream_options).toEqual({ include_usage: true });

@@ -76,7 +76,7 @@ describe('composeMockReply', () => {
         { role: 'system', content: [{ type: 'text', text: '<system-reminder>Plan mode is off.</system-reminder>' }] },
       ],
     }));
-    const chatBody = openAiChatProtocol.writeRequest(anthropicMessagesProtocol.readRequest(claudeCode), 'echo', { customTools: false, maxCompletionTokens: false });
+    const chatBody = openAiChatProtocol.writeRequest(anthropicMessagesProtocol.readRequest(claudeCode), 'echo', { customTools: false, maxCompletionTokens: false, reasoningObject: false });
     const seen = mockRequestSchema.parse(chatBody);
     expect(seen.messages.map((message) => message.role)).toEqual(['system', 'user', 'system']);
     expect(composeMockReply(seen)).toEqual({ kind: 'tool-call', name: 'Bash', arguments: '{"command":"ls"}' });
