@@ -27,6 +27,7 @@ export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
   'claude-sonnet-4-5': { contextLength: 200_000, maxOutputTokens: 64_000 },
   'claude-opus-4-5': { contextLength: 200_000, maxOutputTokens: 64_000 },
   'claude-opus-4-1': { contextLength: 200_000, maxOutputTokens: 32_000 },
+  'claude-opus-4-6': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
 };
 
 /**
