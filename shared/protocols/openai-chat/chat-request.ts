@@ -50,7 +50,7 @@ export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamMo
   delete upstream.include_reasoning;
   const effort = features.reasoningObject ? effortOnlyReasoning(request) : reasoningAsEffort(request);
   if (effort !== undefined) upstream.reasoning_effort = effort;
-  if (effort !== undefined || !features.reasoningObject) upstream.reasoning = undefined;
+  if (upstream.reasoning !== undefined && (effort !== undefined || !features.reasoningObject)) upstream.reasoning = undefined;
   if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
   return JSON.stringify(upstream);
 }
