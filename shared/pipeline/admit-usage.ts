@@ -52,8 +52,9 @@ export async function admitUsage(
   const { key, project } = admitted;
   // Most requests face no token limit and no balance: they need no estimate.
   const estimate: UsageEstimate = project.tpm !== undefined || project.prepaid ? estimateBound() : { promptTokens: 0, promptTokensBound: 0, outputCap: undefined, choices: 1 };
-  // Tokens per minute count the prompt and an explicit output cap (for every choice) now; the real output is added once metered.
-  const charges = limitChargesFor(key, project, estimate.promptTokens + (estimate.outputCap ?? 0) * estimate.choices, now);
+  // Tokens per minute count the prompt and an explicit output cap (for every choice, raised above a thinking
+  // budget as a translation to Claude raises it) now; the real output is added once metered.
+  const charges = limitChargesFor(key, project, estimate.promptTokens + explicitOutputCap(estimate) * estimate.choices, now);
   let headers: Record<string, string> = {};
   if (charges.length > 0) {
     const decision = await readStore(() => services.rateLimiter.acquire(charges));
@@ -93,6 +94,12 @@ export async function admitUsage(
 function worstCaseOfTargets(estimate: UsageEstimate, targets: readonly RouteTarget[]): number | undefined {
   const worst = Math.max(...targets.map((target) => worstCaseNanos(estimate, target)));
   return Number.isFinite(worst) ? worst : undefined;
+}
+
+/** The request's own output cap, raised above its thinking budget as a translation to Claude raises it; 0 without a cap. */
+function explicitOutputCap(estimate: UsageEstimate): number {
+  if (estimate.outputCap === undefined) return 0;
+  return estimate.thinkingBudget === undefined ? estimate.outputCap : maxTokensWithThinking(estimate.outputCap, estimate.thinkingBudget);
 }
 
 /**

@@ -86,4 +86,10 @@ describe('admitUsage', () => {
     await admitUsage(services(0, charged), { key, project: project({ tpm: 100_000 }), targets: [target()] }, () => estimate({ choices: 4 }));
     expect(charged).toEqual([expect.objectContaining({ amount: 10 + 4 * 100 })]);
   });
+
+  it('charges tokens per minute for the cap raised above a thinking budget, as Claude is sent it', async () => {
+    const charged: LimitCharge[] = [];
+    await admitUsage(services(0, charged), { key, project: project({ tpm: 100_000 }), targets: [target()] }, () => estimate({ thinkingBudget: 16_384 }));
+    expect(charged).toEqual([expect.objectContaining({ amount: 10 + 16_484 })]);
+  });
 });
