@@ -23,7 +23,7 @@ export function effortNearestBudget(budgetTokens: number): string {
 
 /**
  * The reasoning settings an OpenAI-protocol writer sends to `upstreamModel`. Those asked for only if the
- * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: any other model
+ * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: every other model
  * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`.
  */
 export function reasoningForModel(request: CanonicalRequest, upstreamModel: string): CanonicalRequest['reasoning'] {
@@ -35,7 +35,7 @@ export function reasoningForModel(request: CanonicalRequest, upstreamModel: stri
 
 /**
  * `temperature` and `top_p` for an OpenAI-protocol writer, or neither, dropped and named, for OpenAI's
- * reasoning models, which refuse any value but the default with a 400 (as the editor's rewrite does).
+ * reasoning models, which refuse a value other than the default with a 400 (as the editor's rewrite does).
  */
 export function samplingForModel(request: CanonicalRequest, upstreamModel: string): { temperature?: number; top_p?: number } {
   if (isOpenAiReasoningModel(upstreamModel)) {

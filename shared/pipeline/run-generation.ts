@@ -59,7 +59,8 @@ export async function runGeneration<Body extends RoutableBody>(
     });
   // The protocols of every target load before anything is reserved (a warm request has none to load), so
   // failing over never waits for one.
-  const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, bridgeTarget(target))));
+  const bridgeTargetOf = oncePerTarget(bridgeTarget);
+  const loadingProtocols = endpoint.upstream ? undefined : loadWireProtocols(targets.flatMap((target) => bridgeProtocols(endpoint.clientProtocol, bridgeTargetOf(target))));
   if (loadingProtocols) await loadingProtocols;
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
@@ -90,10 +91,12 @@ export async function runGeneration<Body extends RoutableBody>(
   const streamed = body.stream === true;
   const clientBody = withoutGatewayFields(body);
   let canonical: CanonicalRequest | undefined;
-  const bridgeTo = (target: RouteTarget): Bridge =>
+  // Chosen once per target: its request and its answer go through the same bridge.
+  const bridgeTo = oncePerTarget((target): Bridge =>
     endpoint.upstream
       ? endpoint.upstream.bridgeTo(target, body)
-      : chooseBridge(endpoint.clientProtocol, bridgeTarget(target), clientBody, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody)));
+      : chooseBridge(endpoint.clientProtocol, bridgeTargetOf(target), clientBody, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody))),
+  );
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
   const answering = (async (): Promise<GatewayResponse> => {
@@ -233,6 +236,16 @@ type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsag
       stream?: ReadableStream<Uint8Array>;
     }
 );
+
+/** `make` for a target, made on its first call for that target and kept for the request's later ones. */
+function oncePerTarget<Value>(make: (target: RouteTarget) => Value): (target: RouteTarget) => Value {
+  const made = new Map<RouteTarget, Value>();
+  return (target) => {
+    let value = made.get(target);
+    if (value === undefined) made.set(target, (value = make(target)));
+    return value;
+  };
+}
 
 /** A target as its bridge sees it: the protocols its provider speaks for the model, and what its provider takes beyond them. */
 function bridgeTarget(target: RouteTarget): BridgeTarget {

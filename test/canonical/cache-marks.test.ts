@@ -3,12 +3,13 @@ import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-mess
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 import type { UpstreamProtocol, WireProtocol } from '../../shared/protocols/wire-protocol.ts';
+import { NO_EXTRA_FEATURES } from '../support/upstream-features.ts';
 
 const ephemeral = { type: 'ephemeral' } as const;
 
 function translate(client: WireProtocol, upstream: UpstreamProtocol, body: Record<string, unknown>, upstreamModel = 'claude-sonnet-4-5-20250929') {
   const canonical = client.readRequest({ model: 'm', ...body });
-  return { body: upstream.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
+  return { body: upstream.writeRequest(canonical, upstreamModel, NO_EXTRA_FEATURES), dropped: canonical.dropped.list() };
 }
 
 describe('cache marks through translation', () => {

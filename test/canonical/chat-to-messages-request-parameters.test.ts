@@ -4,7 +4,7 @@ import { readChatRequest } from '../../shared/protocols/openai-chat/chat-request
 import { writeChatRequest } from '../../shared/protocols/openai-chat/chat-request-writer.ts';
 import { writeResponsesRequest } from '../../shared/protocols/openai-responses/responses-request-writer.ts';
 import { convertChatRequestToMessages } from './support/translate.ts';
-import { NO_EXTRA_FEATURES } from '../support/upstream-features.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../support/upstream-features.ts';
 
 const convert = (body: Record<string, unknown>, options: { defaultMaxTokens?: number } = {}) =>
   convertChatRequestToMessages({ model: 'claude-alias', ...body }, { upstreamModel: 'claude-sonnet-4-5-20250929', ...options });
@@ -127,7 +127,7 @@ describe('convertChatRequestToMessages: parameters', () => {
     });
 
     it('names a budget without an effort as dropped where the upstream protocol takes an effort only (chat, Responses)', () => {
-      for (const write of [(canonical: ReturnType<typeof readChatRequest>) => writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }), (canonical: ReturnType<typeof readChatRequest>) => writeResponsesRequest(canonical, 'gpt-5', NO_EXTRA_FEATURES)]) {
+      for (const write of [(canonical: ReturnType<typeof readChatRequest>) => writeChatRequest(canonical, 'gpt-5', OPENAI_FEATURES), (canonical: ReturnType<typeof readChatRequest>) => writeResponsesRequest(canonical, 'gpt-5', NO_EXTRA_FEATURES)]) {
         const budgetOnly = readChatRequest({ model: 'm', messages: hello, reasoning: { max_tokens: 2000 } });
         const body = write(budgetOnly) as Record<string, unknown>;
         expect(body.reasoning_effort ?? body.reasoning).toBeUndefined();

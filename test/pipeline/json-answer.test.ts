@@ -8,6 +8,7 @@ import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../shared/protocols/r
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { OPENAI_FEATURES } from '../support/upstream-features.ts';
 
 // chooseBridge takes the protocols the pipeline loads first (registry.ts).
 beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
@@ -29,7 +30,7 @@ function options(injectCost: boolean) {
 /** A native chat answer read the way the pipeline reads it, through the bridge of a chat provider. */
 async function meterChatCompletion(body: string, options: { injectCost: boolean; estimate: (observed: { completionText: string }) => Promise<TokenUsage> }) {
   const target = { provider: { provider: 'openai', protocols: ['openai-chat'] } } as unknown as RouteTarget;
-  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, {}, () => {
+  const bridge = chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: OPENAI_FEATURES }, {}, () => {
     throw new Error('a native answer is never translated');
   });
   const response = new Response(body, { headers: { 'content-type': 'application/json' } });

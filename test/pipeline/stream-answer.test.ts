@@ -14,6 +14,7 @@ import type { WireProtocol } from '../../shared/protocols/wire-protocol.ts';
 import { presentation } from '../canonical/support/translate.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { asWebStream } from '../../shared/http/gateway-http.ts';
+import { OPENAI_FEATURES } from '../support/upstream-features.ts';
 
 // chooseBridge takes the protocols the pipeline loads first (registry.ts).
 beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
@@ -36,7 +37,7 @@ async function answer(upstreamBody: string, options: { showUsage: boolean; injec
   const settlement = { settle: async (outcome: AttemptOutcome) => void settled.push(outcome), settled: false } as unknown as UsageSettlement;
   const target = { model: { slug: 'openai/gpt-4o-mini' }, provider: { provider: 'openai', protocols: ['openai-chat'] }, rate: { slug: 'x', inputPriceMicrosPer1k: 150, outputPriceMicrosPer1k: 600 } } as unknown as RouteTarget;
   const clientBody = options.clientBody ?? {};
-  const bridge = chooseBridge(client, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, clientBody, () => client.readRequest(clientBody));
+  const bridge = chooseBridge(client, { protocols: ['openai-chat'], features: OPENAI_FEATURES }, clientBody, () => client.readRequest(clientBody));
   const response = await streamAnswer({
     bridge,
     served: { target, response: new Response(upstreamBody), apiKey: undefined, failures: [], abort: () => undefined },

@@ -5,6 +5,7 @@ import { editorChatProtocol } from '../../shared/protocols/editor-chat/editor-ch
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 import { carriedClientProtocol, loadWireProtocols, REACHABLE_PROTOCOLS, wireProtocol } from '../../shared/protocols/registry.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../support/upstream-features.ts';
 
 describe('the wire protocol registry', () => {
   it('loads a protocol on first use, and then has nothing left to wait for', async () => {
@@ -30,17 +31,17 @@ describe('what a request loads', () => {
   });
 
   it("loads only the protocol a target's bridge uses: the carrier, the translation's unless custom tools may need it, or the dialect's rewrite", () => {
-    const openAi: BridgeTarget = { protocols: ['openai-chat', 'openai-responses'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } };
+    const openAi: BridgeTarget = { protocols: ['openai-chat', 'openai-responses'], features: OPENAI_FEATURES };
     expect(bridgeProtocols(openAiChatProtocol, openAi)).toEqual(['openai-chat']);
     expect(bridgeProtocols(openAiResponsesProtocol, openAi)).toEqual(['openai-responses']);
     expect(bridgeProtocols(anthropicMessagesProtocol, openAi)).toEqual(['openai-chat']);
     // A Responses body with custom tools goes to a provider without them translated to its first protocol.
-    expect(bridgeProtocols(openAiResponsesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } })).toEqual(['openai-responses', 'openai-chat']);
-    const bedrock: BridgeTarget = { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } };
+    expect(bridgeProtocols(openAiResponsesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: NO_EXTRA_FEATURES })).toEqual(['openai-responses', 'openai-chat']);
+    const bedrock: BridgeTarget = { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_EXTRA_FEATURES };
     expect(bridgeProtocols(anthropicMessagesProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
     expect(bridgeProtocols(openAiChatProtocol, bedrock)).toEqual(['bedrock-anthropic-messages']);
     // The editor's dialect goes to Responses rewritten where the provider serves it, else translated.
     expect(bridgeProtocols(editorChatProtocol, openAi)).toEqual(['openai-responses']);
-    expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } })).toEqual(['anthropic-messages']);
+    expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: NO_EXTRA_FEATURES })).toEqual(['anthropic-messages']);
   });
 });

@@ -5,13 +5,11 @@ import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-m
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
-import type { UpstreamProtocol, UpstreamFeatures } from '../../../shared/protocols/wire-protocol.ts';
-
-const OPENAI: UpstreamFeatures = { customTools: true, maxCompletionTokens: true, reasoningObject: false };
-const OTHER_CHAT_SERVER: UpstreamFeatures = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
+import type { UpstreamProtocol } from '../../../shared/protocols/wire-protocol.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 /** A Messages body (as Claude Code sends it) written for an OpenAI-protocol upstream, with the fields named as dropped. */
-function translate(body: Record<string, unknown>, upstreamModel: string, upstream: UpstreamProtocol = openAiChatProtocol, features = OPENAI) {
+function translate(body: Record<string, unknown>, upstreamModel: string, upstream: UpstreamProtocol = openAiChatProtocol, features = OPENAI_FEATURES) {
   const canonical = anthropicMessagesProtocol.readRequest({ model: 'claude-sonnet-4-5', max_tokens: 32000, messages: [{ role: 'user', content: 'Plan the refactor' }], ...body });
   return { body: upstream.writeRequest(canonical, upstreamModel, features), dropped: canonical.dropped.list() };
 }
@@ -66,7 +64,7 @@ describe("An Anthropic client's thinking sent to a model that does not reason", 
   });
 
   it('names it as dropped on Bedrock Converse too, not as a reasoning_effort the client never sent', () => {
-    const { dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'amazon.nova-pro-v1:0', bedrockConverseProtocol, OTHER_CHAT_SERVER);
+    const { dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'amazon.nova-pro-v1:0', bedrockConverseProtocol, NO_EXTRA_FEATURES);
     expect(dropped).toEqual(['thinking']);
   });
 });
@@ -86,7 +84,7 @@ describe('What else an Anthropic client sends about thinking', () => {
 
   it("keeps a chat client's own reasoning_effort for any model: the client asked for it", () => {
     const canonical = openAiChatProtocol.readRequest({ model: 'x', messages: [{ role: 'user', content: 'hi' }], reasoning_effort: 'high' });
-    expect(openAiResponsesProtocol.writeRequest(canonical, 'gpt-4o', OPENAI).reasoning).toEqual({ effort: 'high' });
+    expect(openAiResponsesProtocol.writeRequest(canonical, 'gpt-4o', OPENAI_FEATURES).reasoning).toEqual({ effort: 'high' });
   });
 });
 
@@ -94,7 +92,7 @@ describe("The answer's cap on OpenAI's chat completions", () => {
   it("is max_completion_tokens for OpenAI's own API, which its reasoning models require, and max_tokens for other servers", () => {
     expect(translate({}, 'gpt-5').body).toMatchObject({ max_completion_tokens: 32000 });
     expect(translate({}, 'gpt-5').body).not.toHaveProperty('max_tokens');
-    expect(translate({}, 'llama-3.3-70b', openAiChatProtocol, OTHER_CHAT_SERVER).body).toMatchObject({ max_tokens: 32000 });
+    expect(translate({}, 'llama-3.3-70b', openAiChatProtocol, NO_EXTRA_FEATURES).body).toMatchObject({ max_tokens: 32000 });
   });
 
   it('is asked of OpenAI and Azure OpenAI, and not of OpenRouter or other OpenAI-compatible servers', () => {

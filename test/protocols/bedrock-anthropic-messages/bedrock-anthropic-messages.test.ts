@@ -9,13 +9,13 @@ import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai
 import { anthropicStreamFrames, concatFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
 import { sseEvents } from '../../support/fake-openai-upstream.ts';
 import { readFixture } from '../../support/fixtures.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 // chooseBridge takes the protocols the pipeline loads first (registry.ts).
 beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
 
 const MODEL = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
 /** What Bedrock takes beyond its protocols: no custom tools. */
-const NO_CUSTOM_TOOLS = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
 const CLAUDE_CODE_BETAS = 'claude-code-20250219,oauth-2025-04-20,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27';
 
 async function decode(frames: Uint8Array[]) {
@@ -25,7 +25,7 @@ async function decode(frames: Uint8Array[]) {
 
 describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
   it("carries a Messages client's body natively: model and stream out, Bedrock's version and the betas Bedrock accepts in", () => {
-    const bridge = chooseBridge(anthropicMessagesProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_CUSTOM_TOOLS }, {}, () => {
+    const bridge = chooseBridge(anthropicMessagesProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_EXTRA_FEATURES }, {}, () => {
       throw new Error('a native request is never translated');
     });
     const body = { model: 'claude-haiku-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hi' }], metadata: { user_id: 'session-1' }, thinking: { type: 'enabled', budget_tokens: 1024 }, route: 'fallback' };
@@ -47,7 +47,7 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
 
   it('translates a chat request into the Messages body InvokeModel takes', () => {
     const body = { model: 'claude', messages: [{ role: 'system', content: 'Terse.' }, { role: 'user', content: 'Hi' }], max_tokens: 20 };
-    const bridge = chooseBridge(openAiChatProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_CUSTOM_TOOLS }, body, () => openAiChatProtocol.readRequest(body));
+    const bridge = chooseBridge(openAiChatProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_EXTRA_FEATURES }, body, () => openAiChatProtocol.readRequest(body));
     const request = bridge.request(body, MODEL, {});
 
     expect(bridge.native).toBe(false);
@@ -58,7 +58,7 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
 
   it('gives Claude Opus 4.7 on Bedrock a reasoning effort as adaptive thinking, the only thinking it takes', () => {
     const body = { model: 'claude', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'high' };
-    const bridge = chooseBridge(openAiChatProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_CUSTOM_TOOLS }, body, () => openAiChatProtocol.readRequest(body));
+    const bridge = chooseBridge(openAiChatProtocol, { protocols: ['bedrock-anthropic-messages', 'bedrock-converse'], features: NO_EXTRA_FEATURES }, body, () => openAiChatProtocol.readRequest(body));
     const sent = JSON.parse(bridge.request(body, 'us.anthropic.claude-opus-4-7', {}).body) as Record<string, unknown>;
 
     expect(sent).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'high' }, anthropic_version: 'bedrock-2023-05-31' });
@@ -131,7 +131,7 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
   });
 
   it("relays Bedrock's refusal of a request to a Messages client in Anthropic's error body", async () => {
-    const bridge = chooseBridge(anthropicMessagesProtocol, { protocols: ['bedrock-anthropic-messages'], features: NO_CUSTOM_TOOLS }, {}, () => {
+    const bridge = chooseBridge(anthropicMessagesProtocol, { protocols: ['bedrock-anthropic-messages'], features: NO_EXTRA_FEATURES }, {}, () => {
       throw new Error('not translated');
     });
     const answer = bedrockAnthropicMessagesProtocol.interpretErrorAnswer?.({

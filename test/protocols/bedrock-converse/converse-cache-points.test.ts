@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 const NOVA = 'amazon.nova-pro-v1:0';
 const CLAUDE_PROFILE = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc';
@@ -10,7 +11,7 @@ const cachePoint = { cachePoint: { type: 'default' } };
 /** A Messages body as Converse receives it for a model. */
 function toConverse(body: Record<string, unknown>, upstreamModel: string) {
   const canonical = anthropicMessagesProtocol.readRequest({ model: 'm', max_tokens: 10, ...body });
-  return { body: bedrockConverseProtocol.writeRequest(canonical, upstreamModel, { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
+  return { body: bedrockConverseProtocol.writeRequest(canonical, upstreamModel, NO_EXTRA_FEATURES), dropped: canonical.dropped.list() };
 }
 
 /** Claude Code's shape: a marked system text, a marked tool, a marked last user block. */

@@ -6,11 +6,12 @@ import { NO_TOOLS_PLACEHOLDER } from '../../../shared/protocols/bedrock-converse
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
 import type { WireProtocol } from '../../../shared/protocols/wire-protocol.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 /** A client body as the gateway sends it to Converse: the client protocol's reader, Converse's writer. */
 function toConverse(client: WireProtocol, body: Record<string, unknown>) {
   const canonical = client.readRequest(body);
-  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0', { customTools: false, maxCompletionTokens: false, reasoningObject: false }), dropped: canonical.dropped.list() };
+  return { body: bedrockConverseProtocol.writeRequest(canonical, 'amazon.nova-pro-v1:0', NO_EXTRA_FEATURES), dropped: canonical.dropped.list() };
 }
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
@@ -139,7 +140,7 @@ describe('writeConverseRequest', () => {
         dropped,
       },
       'amazon.nova-pro-v1:0',
-      { customTools: false, maxCompletionTokens: false, reasoningObject: false },
+      NO_EXTRA_FEATURES,
     );
 
     expect(body.messages).toEqual([

@@ -4,6 +4,7 @@ import { readChatRequest } from '../../../shared/protocols/openai-chat/chat-requ
 import { writeChatRequest } from '../../../shared/protocols/openai-chat/chat-request-writer.ts';
 import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 import { readChatStreamWithOpenAiSdk } from '../../canonical/support/openai-sdk-stream.ts';
+import { OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 describe('custom tool calls in chat completions', () => {
   it('streams a custom tool call the way the official SDK accumulates it (type custom, input fragments)', async () => {
@@ -47,7 +48,7 @@ describe('custom tool calls in chat completions', () => {
       tools: [{ type: 'custom', custom: { name: 'apply_patch' } }],
       tool_choice: { type: 'custom', custom: { name: 'apply_patch' } },
     });
-    const body = writeChatRequest(canonical, 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { messages: Array<Record<string, unknown>>; tool_choice: unknown };
+    const body = writeChatRequest(canonical, 'gpt-5', OPENAI_FEATURES) as { messages: Array<Record<string, unknown>>; tool_choice: unknown };
     expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'custom', custom: { name: 'apply_patch', input: 'patch' } }] });
     expect(body.tool_choice).toEqual({ type: 'custom', custom: { name: 'apply_patch' } });
   });

@@ -9,6 +9,7 @@ import { writeChatRequest } from '../../../shared/protocols/openai-chat/chat-req
 import { readChatResponse } from '../../../shared/protocols/openai-chat/chat-response-reader.ts';
 import { createChatStreamReader } from '../../../shared/protocols/openai-chat/chat-stream-reader.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 // chooseBridge takes the protocols the pipeline loads first (registry.ts).
 beforeAll(() => loadWireProtocols(REACHABLE_PROTOCOLS));
@@ -33,7 +34,7 @@ const body = {
 
 describe('custom tools for a chat provider without them', () => {
   it('writes a custom tool as a function taking one string, `input` (the grammar in its description), its earlier call JSON-wrapped, and a named choice as a function', () => {
-    const written = writeChatRequest(readChatRequest(body), 'llama', { customTools: false, maxCompletionTokens: false, reasoningObject: false }) as { tools: unknown[]; messages: Array<Record<string, unknown>>; tool_choice: unknown };
+    const written = writeChatRequest(readChatRequest(body), 'llama', NO_EXTRA_FEATURES) as { tools: unknown[]; messages: Array<Record<string, unknown>>; tool_choice: unknown };
     expect(written.tools[0]).toEqual({
       type: 'function',
       function: {
@@ -54,7 +55,7 @@ describe('custom tools for a chat provider without them', () => {
   });
 
   it('keeps them custom for a provider that takes them', () => {
-    const written = writeChatRequest(readChatRequest(body), 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { tools: Array<{ type: string }> };
+    const written = writeChatRequest(readChatRequest(body), 'gpt-5', OPENAI_FEATURES) as { tools: Array<{ type: string }> };
     expect(written.tools.map((tool) => tool.type)).toEqual(['custom', 'function']);
   });
 
@@ -113,9 +114,9 @@ describe('the chat bridge and custom tools', () => {
   const plain = { model: 'm', messages: [{ role: 'user', content: 'Hi' }], tools: [body.tools[1]] };
 
   it('translates a chat body that uses custom tools for a provider without them, and passes it through to one with them', () => {
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } }, body, canonical).native).toBe(false);
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: true, maxCompletionTokens: true, reasoningObject: false } }, body, canonical).native).toBe(true);
-    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: { customTools: false, maxCompletionTokens: false, reasoningObject: false } }, plain, canonical).native).toBe(true);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: NO_EXTRA_FEATURES }, body, canonical).native).toBe(false);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: OPENAI_FEATURES }, body, canonical).native).toBe(true);
+    expect(chooseBridge(openAiChatProtocol, { protocols: ['openai-chat'], features: NO_EXTRA_FEATURES }, plain, canonical).native).toBe(true);
   });
 
   it('sees custom tools in a tool or in an earlier call, either spelling', () => {

@@ -9,7 +9,7 @@ import { readResponsesRequest } from '../../../shared/protocols/openai-responses
 import { writeResponsesRequest } from '../../../shared/protocols/openai-responses/responses-request-writer.ts';
 import { buildUpstreamResponsesBody, parseResponsesRequest, responsesPromptText } from '../../../shared/protocols/openai-responses/responses-request.ts';
 import { readFixture } from '../../support/fixtures.ts';
-import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 const codexTurn = (turn: 1 | 2) => JSON.parse(readFixture(`openai-responses/codex-0.169.0-request-turn-${turn}.json`)) as Record<string, unknown>;
 
@@ -50,7 +50,7 @@ describe('readResponsesRequest over Codex requests', () => {
   });
 
   it('translates a Codex turn into a chat request: custom tools stay custom, the call and its tool message in order', () => {
-    const body = writeChatRequest(readResponsesRequest(codexTurn(2)), 'gpt-5', { customTools: true, maxCompletionTokens: true, reasoningObject: false }) as { tools: Array<{ type: string }>; messages: Array<{ role: string }>; stream_options: unknown };
+    const body = writeChatRequest(readResponsesRequest(codexTurn(2)), 'gpt-5', OPENAI_FEATURES) as { tools: Array<{ type: string }>; messages: Array<{ role: string }>; stream_options: unknown };
     expect(body.tools.find((tool) => tool.type === 'custom')).toMatchObject({ custom: { name: 'apply_patch' } });
     expect(body.messages.slice(-2).map((message) => message.role)).toEqual(['assistant', 'tool']);
     expect(body.stream_options).toEqual({ include_usage: true });

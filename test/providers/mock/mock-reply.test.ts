@@ -4,6 +4,7 @@ import { parseMessagesRequest } from '../../../shared/protocols/anthropic-messag
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { composeMockReply } from '../../../shared/providers/mock/mock-reply.ts';
 import { mockRequestSchema, type MockRequest } from '../../../shared/providers/mock/mock-request.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 const weather = {
   type: 'function',
@@ -76,7 +77,7 @@ describe('composeMockReply', () => {
         { role: 'system', content: [{ type: 'text', text: '<system-reminder>Plan mode is off.</system-reminder>' }] },
       ],
     }));
-    const chatBody = openAiChatProtocol.writeRequest(anthropicMessagesProtocol.readRequest(claudeCode), 'echo', { customTools: false, maxCompletionTokens: false, reasoningObject: false });
+    const chatBody = openAiChatProtocol.writeRequest(anthropicMessagesProtocol.readRequest(claudeCode), 'echo', NO_EXTRA_FEATURES);
     const seen = mockRequestSchema.parse(chatBody);
     expect(seen.messages.map((message) => message.role)).toEqual(['system', 'user', 'system']);
     expect(composeMockReply(seen)).toEqual({ kind: 'tool-call', name: 'Bash', arguments: '{"command":"ls"}' });
