@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 // dynalite serves the DynamoDB API from a LevelDB directory: the embedded, on-disk store of the local host.
 import dynalite from 'dynalite';
 import { awsClientConfig } from '../../shared/wiring/aws-client-config.ts';
@@ -90,10 +90,29 @@ async function ensureTables(endpoint: string, tables: TableNames): Promise<void>
     const definitions = [keysTableDefinition(tables.keys), projectsTableDefinition(tables.projects)];
     if (tables.generations) definitions.push(generationsTableDefinition(tables.generations));
     if (tables.counters) definitions.push(countersTableDefinition(tables.counters));
+    const created: string[] = [];
     for (const definition of definitions) {
-      if (!existing.has(definition.TableName ?? '')) await client.send(new CreateTableCommand(definition));
+      const name = definition.TableName ?? '';
+      if (existing.has(name)) continue;
+      await client.send(new CreateTableCommand(definition));
+      created.push(name);
     }
+    for (const name of created) await untilActive(client, name);
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * dynalite answers CreateTable with the table CREATING and marks it ACTIVE on a timer, refusing items until
+ * then (ResourceNotFoundException): under load the first write of a test or a first request came too soon.
+ */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`the embedded store's table ${tableName} did not become active`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
