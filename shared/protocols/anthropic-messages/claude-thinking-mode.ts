@@ -43,15 +43,22 @@ export function thinkingModeFor(upstreamModel: string): ThinkingMode {
 }
 
 /**
- * Whether the model refuses `temperature`, `top_p` and `top_k` with a 400: Claude Opus 4.7 and every later
- * Claude (Sonnet 5 refuses a value other than the default), and the families without a version (Fable,
- * Mythos), which share Opus 4.7's request surface. Opus and Sonnet 4.6 still take them, as does an id that
- * names no Claude. Sources: docs/decisions/messages-and-translation.md.
+ * Which of `temperature` and `top_p` a model takes:
+ * - `neither`: Claude Opus 4.7 and every later Claude refuse them (and `top_k`) with a 400 (Sonnet 5 a value
+ *   other than the default), as do the families without a version (Fable, Mythos), which share Opus 4.7's
+ *   request surface;
+ * - `either`: Claude Opus 4.1 to 4.6, Sonnet 4.5 and 4.6, Haiku 4.5 refuse the two together ("`temperature`
+ *   and `top_p` cannot both be specified for this model");
+ * - `both`: Claude 4.0 and older, and an id that names no Claude.
+ * Sources: docs/decisions/messages-and-translation.md.
  */
-export function refusesSamplingParameters(upstreamModel: string): boolean {
+export type SamplingRule = 'neither' | 'either' | 'both';
+
+export function claudeSamplingRule(upstreamModel: string): SamplingRule {
   const generation = claudeGenerationOf(upstreamModel);
-  if (generation === undefined) return false;
-  return generation === 'unversioned' || atLeast(...generation, [4, 7]);
+  if (generation === undefined) return 'both';
+  if (generation === 'unversioned' || atLeast(...generation, [4, 7])) return 'neither';
+  return atLeast(...generation, [4, 1]) ? 'either' : 'both';
 }
 
 /** A Claude id's [major, minor] version, `unversioned` for a family without one, undefined for an older naming or no Claude. */

@@ -13,9 +13,9 @@ import type {
   AnthropicTool,
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
+import { claudeSampling } from '../claude-sampling.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
-import { refusesSamplingParameters } from './claude-thinking-mode.ts';
 import { writeCacheControl } from './messages-cache-control.ts';
 import { writeThinking } from './messages-thinking.ts';
 import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
@@ -29,9 +29,10 @@ import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-eff
  * - turns left without content are omitted, and a final assistant turn (a prefill) loses its trailing
  *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
  * - max_tokens is required: the client's cap (at most the model's maximum, output-cap.ts), else 32,000 for a
- *   stream to a model whose maximum is known (at most that), else 4,096 (reasoning-effort-budget.ts); temperature is capped at 1
- *   (Anthropic's range is 0–1, OpenAI's 0–2); temperature and top_p are dropped for the models that refuse
- *   them (Claude Opus 4.7 and later, claude-thinking-mode.ts);
+ *   stream to a model whose maximum is known (at most that), else 4,096 (reasoning-effort-budget.ts);
+ * - temperature is capped at 1 (Anthropic's range is 0–1, OpenAI's 0–2), and it and top_p are sent as far as
+ *   the model takes them: neither to Claude Opus 4.7 and later, one of the two to Claude 4.1–4.6
+ *   (claude-sampling.ts);
  * - a reasoning effort becomes thinking in the form the upstream model takes: adaptive thinking with an
  *   effort level on Claude 4.6 and later, extended thinking with a budget on older models
  *   (messages-thinking.ts, which also says when thinking is left out and what goes with it);
@@ -81,17 +82,10 @@ function defaultMaxTokens(request: CanonicalRequest, features: UpstreamFeatures)
   return request.stream && limit !== undefined ? Math.min(STREAMED_DEFAULT_MAX_TOKENS, limit) : DEFAULT_MAX_TOKENS;
 }
 
-/** temperature (capped at 1) and top_p, or neither, dropped and named, for a model that answers them with 400. */
+/** The sampling the upstream model takes (claude-sampling.ts), in the Messages API's names. */
 function writeSampling(request: CanonicalRequest, upstreamModel: string): Pick<AnthropicMessagesRequestBody, 'temperature' | 'top_p'> {
-  if (refusesSamplingParameters(upstreamModel)) {
-    if (request.temperature !== undefined) request.dropped.add('temperature');
-    if (request.topP !== undefined) request.dropped.add('top_p');
-    return {};
-  }
-  return {
-    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
-    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
-  };
+  const { temperature, topP } = claudeSampling(request, upstreamModel);
+  return { ...(temperature !== undefined ? { temperature } : {}), ...(topP !== undefined ? { top_p: topP } : {}) };
 }
 
 /** Anthropic rejects text blocks that are empty or only whitespace, so those are left out. */

@@ -2,6 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../ca
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
+import { claudeSampling } from '../claude-sampling.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { writeCachePoints } from './converse-cache-points.ts';
@@ -24,7 +25,8 @@ import type {
  * - images and PDFs go as base64 bytes (`data:` URLs); images by http(s) URL, which Converse cannot
  *   fetch, and other files are dropped and named; a text file becomes a `txt` document;
  * - max_tokens, temperature (capped at 1, the range of Bedrock's models), top_p and stop sequences go to
- *   `inferenceConfig`; tools to `toolConfig` (a custom tool as one `input` string, custom-tool-input.ts);
+ *   `inferenceConfig` (temperature and top_p as far as a Claude model takes them, claude-sampling.ts);
+ *   tools to `toolConfig` (a custom tool as one `input` string, custom-tool-input.ts);
  *   tool choice auto → auto, required → any, a named tool → tool, none → no tools offered (Converse has
  *   no "none"); a conversation with earlier tool calls and no tools in this turn gets a placeholder tool
  *   (NO_TOOLS_PLACEHOLDER), as Converse requires; tool call ids Converse refuses are rewritten alike in
@@ -47,8 +49,7 @@ export function writeConverseRequest(request: CanonicalRequest, upstreamModel: s
     .map(({ text, cache }) => markIf(marked, cache, { text }));
   const inferenceConfig = {
     ...(request.maxOutputTokens !== undefined ? { maxTokens: outputCap(request, features) } : {}),
-    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
-    ...(request.topP !== undefined ? { topP: request.topP } : {}),
+    ...claudeSampling(request, upstreamModel),
     ...(request.stop && request.stop.length > 0 ? { stopSequences: request.stop } : {}),
   };
   const tools = request.tools.map((tool) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusesSamplingParameters, thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+import { claudeSamplingRule, thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
 
 describe('thinkingModeFor', () => {
   it.each([
@@ -59,18 +59,25 @@ describe('thinkingModeFor', () => {
   });
 });
 
-describe('refusesSamplingParameters', () => {
+describe('claudeSamplingRule', () => {
   it.each(['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-1', 'claude-mythos-preview', 'global.anthropic.claude-opus-4-7', 'claude-opus-4-7@20260416'])(
-    'says %s refuses temperature, top_p and top_k',
+    'says %s takes neither temperature nor top_p',
     (model) => {
-      expect(refusesSamplingParameters(model)).toBe(true);
+      expect(claudeSamplingRule(model)).toBe('neither');
     },
   );
 
-  it.each(['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-5-20250929', 'claude-3-7-sonnet-20250219', 'gpt-4o', 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc'])(
-    'says %s takes them',
+  it.each(['claude-opus-4-1-20250805', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'us.anthropic.claude-opus-4-1-20250805-v1:0', 'claude-sonnet-4.5'])(
+    'says %s takes one of the two, not both',
     (model) => {
-      expect(refusesSamplingParameters(model)).toBe(false);
+      expect(claudeSamplingRule(model)).toBe('either');
+    },
+  );
+
+  it.each(['claude-sonnet-4-20250514', 'claude-opus-4-20250514', 'claude-3-7-sonnet-20250219', 'gpt-4o', 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc'])(
+    'says %s takes both',
+    (model) => {
+      expect(claudeSamplingRule(model)).toBe('both');
     },
   );
 });

@@ -18,10 +18,38 @@ describe('writeMessagesRequest sampling parameters', () => {
     },
   );
 
-  it.each(['claude-opus-4-6', 'claude-sonnet-4-5', 'anthropic.claude-3-5-haiku-20241022-v1:0'])('sends temperature and top_p to %s, which takes them', (model) => {
-    const request = chatWithSampling();
-    const body = writeMessagesRequest(request, model, NO_EXTRA_FEATURES);
-    expect(body).toMatchObject({ temperature: 0.2, top_p: 0.9 });
-    expect(request.dropped.list()).not.toContain('temperature');
+  it.each(['claude-opus-4-1-20250805', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'])(
+    'sends %s, which refuses temperature and top_p together, the temperature only and names top_p as dropped',
+    (model) => {
+      const request = chatWithSampling();
+      const body = writeMessagesRequest(request, model, NO_EXTRA_FEATURES);
+      expect(body).toMatchObject({ temperature: 0.2 });
+      expect(body).not.toHaveProperty('top_p');
+      expect(request.dropped.list()).toEqual(['top_p']);
+    },
+  );
+
+  it('keeps a tuned top_p for such a model when the temperature sent is the default', () => {
+    const request = readChatRequest({ model: 'claude', messages: [{ role: 'user', content: 'Hello' }], temperature: 1, top_p: 0.8 });
+    const body = writeMessagesRequest(request, 'claude-sonnet-4-6', NO_EXTRA_FEATURES);
+    expect(body).toMatchObject({ top_p: 0.8 });
+    expect(body).not.toHaveProperty('temperature');
+    expect(request.dropped.list()).toEqual(['temperature']);
   });
+
+  it('sends such a model either one alone', () => {
+    const alone = readChatRequest({ model: 'claude', messages: [{ role: 'user', content: 'Hello' }], top_p: 0.8 });
+    expect(writeMessagesRequest(alone, 'claude-sonnet-4-5', NO_EXTRA_FEATURES)).toMatchObject({ top_p: 0.8 });
+    expect(alone.dropped.list()).toEqual([]);
+  });
+
+  it.each(['claude-sonnet-4-20250514', 'claude-opus-4-20250514', 'claude-3-7-sonnet-20250219', 'anthropic.claude-3-5-haiku-20241022-v1:0', 'glm-4.6'])(
+    'sends temperature and top_p to %s, which takes them together',
+    (model) => {
+      const request = chatWithSampling();
+      const body = writeMessagesRequest(request, model, NO_EXTRA_FEATURES);
+      expect(body).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+      expect(request.dropped.list()).toEqual([]);
+    },
+  );
 });

@@ -177,3 +177,28 @@ describe('writeConverseRequest', () => {
     );
   });
 });
+
+describe('writeConverseRequest sampling for Claude', () => {
+  const withSampling = { model: 'claude', messages: [{ role: 'user', content: 'Hello' }], temperature: 0.2, top_p: 0.9 };
+  const converseOf = (upstreamModel: string) => {
+    const canonical = openAiChatProtocol.readRequest(withSampling);
+    const body = bedrockConverseProtocol.writeRequest(canonical, upstreamModel, NO_EXTRA_FEATURES) as { inferenceConfig?: Record<string, unknown> };
+    return { inferenceConfig: body.inferenceConfig, dropped: canonical.dropped.list() };
+  };
+
+  it('sends Claude Opus 4.7, which refuses both, neither and names them as dropped', () => {
+    const { inferenceConfig, dropped } = converseOf('us.anthropic.claude-opus-4-7');
+    expect(inferenceConfig ?? {}).toEqual({});
+    expect(dropped).toEqual(expect.arrayContaining(['temperature', 'top_p']));
+  });
+
+  it('sends Claude Sonnet 4.5, which refuses the two together, the temperature only', () => {
+    const { inferenceConfig, dropped } = converseOf('us.anthropic.claude-sonnet-4-5-20250929-v1:0');
+    expect(inferenceConfig).toEqual({ temperature: 0.2 });
+    expect(dropped).toEqual(['top_p']);
+  });
+
+  it('sends another vendor\'s model both', () => {
+    expect(converseOf('amazon.nova-pro-v1:0').inferenceConfig).toEqual({ temperature: 0.2, topP: 0.9 });
+  });
+});
