@@ -3,6 +3,7 @@ import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { ANTHROPIC_END_USER_MAX_LENGTH, endUserIdWithin } from '../../canonical/end-user-id.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
+import { readableImageType, readBase64DataUrl } from '../../canonical/base64-data-url.ts';
 import type {
   AnthropicDocumentBlock,
   AnthropicImageBlock,
@@ -163,12 +164,16 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): AnthropicReques
   }
 }
 
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
-/** `data:` URLs become base64 sources, http(s) URLs url sources; anything else (a file id) has no Anthropic form. */
+/**
+ * `data:` URLs of an image type Anthropic reads become base64 sources (`image/jpg` as JPEG), http(s) URLs url
+ * sources; anything else (another image type, a file id) has no Anthropic form.
+ */
 function imageBlock(url: string): AnthropicImageBlock | undefined {
-  const dataUrl = DATA_URL.exec(url);
-  if (dataUrl) return { type: 'image', source: { type: 'base64', media_type: dataUrl[1] ?? '', data: dataUrl[2] ?? '' } };
+  const dataUrl = readBase64DataUrl(url);
+  if (dataUrl) {
+    const mediaType = readableImageType(dataUrl.mediaType);
+    return mediaType ? { type: 'image', source: { type: 'base64', media_type: mediaType, data: dataUrl.data } } : undefined;
+  }
   if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
   return undefined;
 }
@@ -177,9 +182,9 @@ function imageBlock(url: string): AnthropicImageBlock | undefined {
 function documentBlock(part: Extract<CanonicalPart, { type: 'file' }>): AnthropicDocumentBlock | undefined {
   const title = part.filename ? { title: part.filename } : {};
   if (part.text !== undefined && !part.dataUrl) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: part.text }, ...title };
-  const dataUrl = DATA_URL.exec(part.dataUrl ?? '');
-  if (!dataUrl || dataUrl[1] !== 'application/pdf') return undefined;
-  return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: dataUrl[2] ?? '' }, ...title };
+  const dataUrl = readBase64DataUrl(part.dataUrl ?? '');
+  if (dataUrl?.mediaType !== 'application/pdf') return undefined;
+  return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: dataUrl.data }, ...title };
 }
 
 function putToolResultsFirst(message: AnthropicRequestMessage): void {

@@ -2,6 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest } from '../../ca
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
+import { readableImageType, readBase64DataUrl, type ReadableImageType } from '../../canonical/base64-data-url.ts';
 import { claudeSampling } from '../claude-sampling.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
@@ -153,13 +154,12 @@ function writePart(part: CanonicalPart, dropped: DroppedFields): ConverseRequest
   }
 }
 
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-const IMAGE_FORMATS: Readonly<Record<string, ConverseImageFormat>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
+const IMAGE_FORMATS: Readonly<Record<ReadableImageType, ConverseImageFormat>> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 function imageBlock(url: string): ConverseImageBlock | undefined {
-  const dataUrl = DATA_URL.exec(url);
-  const format = IMAGE_FORMATS[dataUrl?.[1]?.toLowerCase() ?? ''];
-  return dataUrl && format ? { image: { format, source: { bytes: dataUrl[2] ?? '' } } } : undefined;
+  const dataUrl = readBase64DataUrl(url);
+  const mediaType = dataUrl && readableImageType(dataUrl.mediaType);
+  return dataUrl && mediaType ? { image: { format: IMAGE_FORMATS[mediaType], source: { bytes: dataUrl.data } } } : undefined;
 }
 
 /**
@@ -169,9 +169,9 @@ function imageBlock(url: string): ConverseImageBlock | undefined {
 function documentBlock(part: Extract<CanonicalPart, { type: 'file' }>): ConverseDocumentBlock | undefined {
   const name = (part.filename ?? 'document').replace(/[^A-Za-z0-9 ()[\]-]+/g, '-').replace(/\s+/g, ' ').trim() || 'document';
   if (part.text !== undefined && !part.dataUrl) return { document: { format: 'txt', name, source: { bytes: Buffer.from(part.text, 'utf8').toString('base64') } } };
-  const dataUrl = DATA_URL.exec(part.dataUrl ?? '');
-  if (!dataUrl || dataUrl[1] !== 'application/pdf') return undefined;
-  return { document: { format: 'pdf', name, source: { bytes: dataUrl[2] ?? '' } } };
+  const dataUrl = readBase64DataUrl(part.dataUrl ?? '');
+  if (dataUrl?.mediaType !== 'application/pdf') return undefined;
+  return { document: { format: 'pdf', name, source: { bytes: dataUrl.data } } };
 }
 
 /**

@@ -53,3 +53,20 @@ describe('writeMessagesRequest sampling parameters', () => {
     },
   );
 });
+
+describe('writeMessagesRequest images', () => {
+  const withImage = (url: string) => readChatRequest({ model: 'claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url } }] }] });
+  const contentOf = (body: Record<string, unknown>) => (body.messages as Array<{ content: unknown[] }>)[0]?.content;
+
+  it('sends an image/jpg data URL as image/jpeg, the name Anthropic takes', () => {
+    const body = writeMessagesRequest(withImage('data:image/jpg;base64,/9j/4AAQ'), 'claude-sonnet-4-5', NO_EXTRA_FEATURES);
+    expect(contentOf(body)).toContainEqual({ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } });
+  });
+
+  it('leaves out an image type Claude cannot read and names it as dropped', () => {
+    const request = withImage('data:image/bmp;base64,Qk0=');
+    const body = writeMessagesRequest(request, 'claude-sonnet-4-5', NO_EXTRA_FEATURES);
+    expect(contentOf(body)).toEqual([{ type: 'text', text: 'Look' }]);
+    expect(request.dropped.list()).toEqual(['messages[].content[type=image_url]']);
+  });
+});
