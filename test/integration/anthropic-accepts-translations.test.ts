@@ -76,6 +76,8 @@ const CHAT_BODIES: Array<[string, Record<string, unknown>]> = [
       { role: 'user', content: 'And now?' },
     ],
   }],
+  ['an assistant greeting first, as chat apps open a conversation', { messages: [{ role: 'system', content: 'You are a pirate.' }, { role: 'assistant', content: 'Ahoy! How may I help ye?' }, { role: 'user', content: 'Hi' }] }],
+  ['a system prompt alone', { messages: [{ role: 'system', content: 'Write a haiku about the sea.' }] }],
   ['a prefill ending in a space', { messages: [{ role: 'user', content: 'Say a word' }, { role: 'assistant', content: 'The word is ' }] }],
   ['a long end-user id and a temperature above 1', { messages: [{ role: 'user', content: 'Hi' }], user: 'u'.repeat(300), temperature: 1.6 }],
   ['structured output and a max_completion_tokens', { messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 500, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: {} } } } }],

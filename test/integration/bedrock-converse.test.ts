@@ -139,6 +139,21 @@ describe('other models on Bedrock through Converse, and Claude for other clients
     expect(lastRequest().body.toolConfig).toMatchObject({ tools: [{ toolSpec: { name: 'no_tools_available' } }] });
   });
 
+  it('answers a conversation a chat app opens with its greeting (Converse refuses one that does not start with a user turn)', async () => {
+    bedrock.answerWith(recordedAnswers);
+    const completion = await gateway.openai(key).chat.completions.create({
+      model: 'nova',
+      messages: [{ role: 'system', content: 'Be a pirate.' }, { role: 'assistant', content: 'Ahoy! How may I help ye?' }, { role: 'user', content: 'strawberry?' }],
+    });
+
+    expect(completion.choices[0]?.message.content).toContain('There are **3**');
+    expect(lastRequest().body.messages).toEqual([
+      { role: 'user', content: [{ text: '.' }] },
+      { role: 'assistant', content: [{ text: 'Ahoy! How may I help ye?' }] },
+      { role: 'user', content: [{ text: 'strawberry?' }] },
+    ]);
+  });
+
   it("sends back the tool call ids Bedrock's own models answer (Kimi's functions.read_file:1), which Converse refuses in a request, as ids it takes", async () => {
     bedrock.answerWith((request, response) =>
       request.operation === 'converse-stream' ? sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-tool-call.chunks.txt'))) : recordedAnswers(request, response),

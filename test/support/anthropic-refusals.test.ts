@@ -14,6 +14,8 @@ describe('the fake Anthropic upstream refuses what Anthropic refuses', () => {
 
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['a field it does not take', { ...base, n: 2 }, /n: Extra inputs/],
+    ['an assistant turn first', { ...base, messages: [{ role: 'assistant', content: 'Hello!' }, ...base.messages] }, /first message must use the "user" role/],
+    ['no turn at all', { ...base, messages: [] }, /at least one message/],
     ['no max_tokens', { ...base, max_tokens: undefined }, /max_tokens/],
     ['an empty text block', { ...base, messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }] }, /must be non-empty/],
     ['a whitespace-only turn', { ...base, messages: [{ role: 'user', content: '  ' }] }, /non-whitespace/],

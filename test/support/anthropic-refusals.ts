@@ -21,7 +21,7 @@ type Message = { role?: string; content?: string | Block[] };
 
 /**
  * What Anthropic's Messages API answers with 400, as far as a translation can get it wrong: fields it does
- * not take; an empty turn or text block, a final assistant turn ending in whitespace; a `tool_use` without
+ * not take; a conversation that does not open with a user turn; an empty turn or text block, a final assistant turn ending in whitespace; a `tool_use` without
  * its `tool_result` first in the next turn, or a result without its call; ids and tool names outside its
  * patterns; a tool without an object schema, a `tool_choice` without tools; more than four cache marks;
  * an image type it does not read; sampling the model refuses (claude-thinking-mode.ts); a thinking form the
@@ -41,6 +41,7 @@ function refusalReason(body: Record<string, unknown>): string | undefined {
   const maxTokens = body.max_tokens as number;
   const messages = (body.messages ?? []) as Message[];
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
+  if (messages[0]?.role !== 'user') return 'messages: first message must use the "user" role';
   const conversation = refusalOfConversation(messages);
   if (conversation) return conversation;
   const tools = (body.tools ?? []) as Array<{ name?: string; type?: string; input_schema?: { type?: string } }>;

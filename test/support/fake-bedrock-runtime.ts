@@ -126,9 +126,13 @@ function invokeValidationError(request: BedrockRequest): string | undefined {
 }
 
 function converseValidationError(request: BedrockRequest): string | undefined {
-  const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
+  const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ role?: string; content?: unknown }>) : [];
   const holdsToolBlocks = messages.some((message) => Array.isArray(message.content) && message.content.some((block: Record<string, unknown>) => 'toolUse' in block || 'toolResult' in block));
   if (holdsToolBlocks && !request.body.toolConfig) return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.';
+  if (messages[0]?.role !== 'user') return 'A conversation must start with a user message. Try again with a conversation that starts with a user message.';
+  if (messages.some((message, index) => index > 0 && message.role === messages[index - 1]?.role)) {
+    return 'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.';
+  }
   for (const [messageIndex, message] of messages.entries()) {
     for (const [blockIndex, block] of (Array.isArray(message.content) ? (message.content as Array<Record<string, { toolUseId?: unknown }>>) : []).entries()) {
       const [kind, id] = block.toolUse ? ['toolUse', block.toolUse.toolUseId] : block.toolResult ? ['toolResult', block.toolResult.toolUseId] : [];

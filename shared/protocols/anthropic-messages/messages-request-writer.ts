@@ -15,6 +15,7 @@ import type {
   AnthropicToolChoice,
 } from './anthropic-request-types.ts';
 import { claudeSampling } from '../claude-sampling.ts';
+import { OPENING_USER_TEXT, opensWithUser } from '../opening-user-turn.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { writeCacheControl } from './messages-cache-control.ts';
@@ -28,7 +29,8 @@ import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-eff
  *   before any other block); consecutive turns of one role are merged (user and assistant must alternate),
  *   so the results of parallel tool calls land in one user message;
  * - turns left without content are omitted, and a final assistant turn (a prefill) loses its trailing
- *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too);
+ *   whitespace, which Anthropic rejects; empty text blocks are left out (Anthropic rejects them too); a
+ *   conversation that does not open with a user turn gets one before it (opening-user-turn.ts);
  * - max_tokens is required: the client's cap (at most the model's maximum, output-cap.ts), else 32,000 for a
  *   stream to a model whose maximum is known (at most that), else 4,096 (reasoning-effort-budget.ts);
  * - temperature is capped at 1 (Anthropic's range is 0–1, OpenAI's 0–2), and it and top_p are sent as far as
@@ -127,6 +129,7 @@ function writeConversation(canonical: readonly CanonicalMessage[], dropped: Drop
   }
   for (const message of messages) if (message.role === 'user') putToolResultsFirst(message);
   trimFinalAssistant(messages);
+  if (!opensWithUser(messages)) messages.unshift({ role: 'user', content: [{ type: 'text', text: OPENING_USER_TEXT }] });
   return messages;
 }
 

@@ -4,6 +4,7 @@ import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { strictToolCallId } from '../../canonical/strict-tool-call-id.ts';
 import { readableImageType, readBase64DataUrl, type ReadableImageType } from '../../canonical/base64-data-url.ts';
 import { claudeSampling } from '../claude-sampling.ts';
+import { OPENING_USER_TEXT, opensWithUser } from '../opening-user-turn.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { writeCachePoints } from './converse-cache-points.ts';
@@ -22,7 +23,8 @@ import type {
  * A canonical request as a Converse request (the model is in the path, streaming is the operation):
  * - the instructions and every system turn are hoisted into `system`; turns of one role are merged (user
  *   and assistant must alternate), tool results first in their user turn; blank text is left out (Bedrock
- *   refuses it) and turns left empty are omitted;
+ *   refuses it) and turns left empty are omitted; a conversation that does not open with a user turn gets
+ *   one before it (opening-user-turn.ts);
  * - images and PDFs go as base64 bytes (`data:` URLs); images by http(s) URL, which Converse cannot
  *   fetch, and other files are dropped and named; a text file becomes a `txt` document;
  * - max_tokens, temperature (capped at 1, the range of Bedrock's models), top_p and stop sequences go to
@@ -120,6 +122,7 @@ function writeConversation(canonical: readonly CanonicalMessage[], dropped: Drop
   for (const message of messages) {
     if (message.role === 'user') message.content = [...message.content.filter((block) => 'toolResult' in block), ...message.content.filter((block) => !('toolResult' in block))];
   }
+  if (!opensWithUser(messages)) messages.unshift({ role: 'user', content: [{ text: OPENING_USER_TEXT }] });
   return messages;
 }
 

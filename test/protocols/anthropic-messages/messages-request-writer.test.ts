@@ -70,3 +70,16 @@ describe('writeMessagesRequest images', () => {
     expect(request.dropped.list()).toEqual(['messages[].content[type=image_url]']);
   });
 });
+
+describe('writeMessagesRequest opening turn', () => {
+  it('puts a user turn before a conversation that opens with the assistant, and gives a system prompt alone one', () => {
+    const greeted = writeMessagesRequest(readChatRequest({ model: 'claude', messages: [{ role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'Hi' }] }), 'claude-sonnet-4-5', NO_EXTRA_FEATURES);
+    expect(greeted.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: '.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+    ]);
+    const alone = writeMessagesRequest(readChatRequest({ model: 'claude', messages: [{ role: 'system', content: 'Write a haiku.' }] }), 'claude-sonnet-4-5', NO_EXTRA_FEATURES);
+    expect(alone).toMatchObject({ system: [{ type: 'text', text: 'Write a haiku.' }], messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }] });
+  });
+});

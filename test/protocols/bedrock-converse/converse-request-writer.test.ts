@@ -202,3 +202,12 @@ describe('writeConverseRequest sampling for Claude', () => {
     expect(converseOf('amazon.nova-pro-v1:0').inferenceConfig).toEqual({ temperature: 0.2, topP: 0.9 });
   });
 });
+
+describe('writeConverseRequest opening turn', () => {
+  it('puts a user turn before a conversation that opens with the assistant, and gives a system prompt alone one', () => {
+    const greeted = toConverse(openAiChatProtocol, { model: 'nova', messages: [{ role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'Hi' }] }).body as { messages: unknown[] };
+    expect(greeted.messages).toEqual([{ role: 'user', content: [{ text: '.' }] }, { role: 'assistant', content: [{ text: 'Hello!' }] }, { role: 'user', content: [{ text: 'Hi' }] }]);
+    const alone = toConverse(openAiChatProtocol, { model: 'nova', messages: [{ role: 'system', content: 'Write a haiku.' }] }).body as { system: unknown; messages: unknown[] };
+    expect(alone).toMatchObject({ system: [{ text: 'Write a haiku.' }], messages: [{ role: 'user', content: [{ text: '.' }] }] });
+  });
+});

@@ -111,8 +111,8 @@ describe('readResponsesRequest', () => {
   it('gives back an Anthropic signature the gateway carried in encrypted_content, so thinking returns to Anthropic signed', () => {
     const canonical = read({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Hmm' }], encrypted_content: 'gateway-anthropic-signature:EqQBCkYI' }] });
     expect(canonical.messages[0]?.parts).toEqual([{ type: 'reasoning', text: 'Hmm', signature: 'EqQBCkYI' }]);
-    const body = writeMessagesRequest(canonical, 'claude', NO_EXTRA_FEATURES) as { messages: Array<{ content: unknown[] }> };
-    expect(body.messages[0]?.content).toEqual([{ type: 'thinking', thinking: 'Hmm', signature: 'EqQBCkYI' }]);
+    const body = writeMessagesRequest(canonical, 'claude', NO_EXTRA_FEATURES) as { messages: Array<{ role: string; content: unknown[] }> };
+    expect(body.messages.find((message) => message.role === 'assistant')?.content).toEqual([{ type: 'thinking', thinking: 'Hmm', signature: 'EqQBCkYI' }]);
   });
 
   it('reads max_output_tokens, temperature, top_p, tool_choice by name, text.format json_schema and the safety identifier', () => {
