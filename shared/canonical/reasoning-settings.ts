@@ -45,3 +45,26 @@ export function samplingForModel(request: CanonicalRequest, upstreamModel: strin
   }
   return { ...(request.temperature !== undefined ? { temperature: request.temperature } : {}), ...(request.topP !== undefined ? { top_p: request.topP } : {}) };
 }
+
+/** OpenAI's chat completions take at most four stop sequences ("Up to 4 sequences"). */
+const OPENAI_STOP_SEQUENCES = 4;
+
+/**
+ * The stop sequences for a chat completions writer: none for OpenAI's reasoning models, which refuse `stop`
+ * with a 400 ("Unsupported parameter: 'stop' is not supported with this model."); the first four for
+ * OpenAI's own API, which refuses more (an Anthropic client may send any number). What is left out is named
+ * as dropped (`stop`).
+ */
+export function stopForModel(request: CanonicalRequest, upstreamModel: string, openAiOwnApi: boolean): string[] | undefined {
+  const { stop } = request;
+  if (!stop || stop.length === 0) return undefined;
+  if (isOpenAiReasoningModel(upstreamModel)) {
+    request.dropped.add('stop');
+    return undefined;
+  }
+  if (openAiOwnApi && stop.length > OPENAI_STOP_SEQUENCES) {
+    request.dropped.add('stop');
+    return stop.slice(0, OPENAI_STOP_SEQUENCES);
+  }
+  return stop;
+}

@@ -70,9 +70,10 @@ describe('convertChatRequestToMessages: parameters', () => {
     expect(convert({ messages: hello }).body.max_tokens).toBe(4096);
   });
 
-  it('passes temperature (capped at 1) and top_p, stream, and user as metadata.user_id', () => {
-    const { body } = convert({ messages: hello, temperature: 0.3, top_p: 0.9, stream: true, stream_options: { include_usage: true }, user: 'user-42' });
-    expect(body).toMatchObject({ temperature: 0.3, top_p: 0.9, stream: true, metadata: { user_id: 'user-42' } });
+  it('passes temperature (capped at 1) or top_p (Sonnet 4.5 takes one of them), stream, and user as metadata.user_id', () => {
+    const { body } = convert({ messages: hello, temperature: 0.3, stream: true, stream_options: { include_usage: true }, user: 'user-42' });
+    expect(body).toMatchObject({ temperature: 0.3, stream: true, metadata: { user_id: 'user-42' } });
+    expect(convert({ messages: hello, top_p: 0.9 }).body.top_p).toBe(0.9);
     expect(convert({ messages: hello, temperature: 1.7 }).body.temperature).toBe(1);
   });
 
@@ -94,7 +95,7 @@ describe('convertChatRequestToMessages: parameters', () => {
     const { body, droppedFields } = convert({ messages: hello, reasoning_effort: 'low', temperature: 0.2, top_p: 0.5 });
     expect(body.temperature).toBeUndefined();
     expect(body.top_p).toBeUndefined();
-    expect(droppedFields).toEqual(['temperature', 'top_p']);
+    expect(droppedFields.sort()).toEqual(['temperature', 'top_p']);
   });
 
   it('sends no thinking for effort none, or when a tool is forced (Anthropic refuses thinking with it)', () => {

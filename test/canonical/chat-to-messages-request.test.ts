@@ -101,7 +101,8 @@ describe('convertChatRequestToMessages: the conversation', () => {
         { role: 'tool', tool_call_id: 'call_1', content: 'result' },
       ],
     });
-    expect(body.messages[1]?.content.map((block) => block.type)).toEqual(['tool_result', 'text']);
+    // messages[0] is the user turn a conversation opening with the assistant gets (opening-user-turn.ts).
+    expect(body.messages[2]?.content.map((block) => block.type)).toEqual(['tool_result', 'text']);
   });
 
   it('merges consecutive messages of one role so user and assistant alternate, and omits empty ones', () => {

@@ -97,6 +97,14 @@ const CHAT_BODIES: Array<[string, Record<string, unknown>]> = [
     ],
     tools: [noArguments],
   }],
+  ['a stop string, a named user, strict tools and n of 1', {
+    messages: [{ role: 'user', name: 'alice', content: 'Weather?' }], stop: 'END', n: 1,
+    tools: [{ type: 'function', function: { ...weather.function, strict: true, parameters: { ...weather.function.parameters, additionalProperties: false } } }],
+  }],
+  ['each effort a client may name', { messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'minimal' }],
+  ['no effort at all', { messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'none', temperature: 0.2 }],
+  ['the largest effort', { messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'xhigh', max_tokens: 2000 }],
+  ['a streamed tool loop with an effort', { messages: [...toolLoop], tools: [weather], reasoning_effort: 'low', stream: true, stream_options: { include_usage: true } }],
   ['a small cap with a high effort', { messages: [{ role: 'user', content: 'Hi' }], max_tokens: 100, reasoning_effort: 'high', top_p: 0.5 }],
 ];
 
@@ -109,7 +117,8 @@ describe('chat completions translated for Claude, against an upstream that refus
         body: JSON.stringify({ model: `anthropic/${model}`, ...body }),
       });
       expect(response.status, await response.clone().text()).toBe(200);
-      expect(((await response.json()) as { object: string }).object).toBe('chat.completion');
+      if (body.stream === true) expect(await response.text()).toMatch(/data: \[DONE\]\n\n$/);
+      else expect(((await response.json()) as { object: string }).object).toBe('chat.completion');
     });
   }
 });
@@ -137,6 +146,7 @@ const RESPONSES_BODIES: Array<[string, Record<string, unknown>]> = [
     store: false, include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', text: { verbosity: 'low' },
   }],
   ['sampling, a cap and an end-user id', { input: 'Hi', temperature: 0.4, top_p: 0.8, max_output_tokens: 300, user: 'someone', safety_identifier: 'someone', metadata: { a: 'b' }, service_tier: 'auto', truncation: 'auto' }],
+  ['a streamed turn with the least effort, and structured output', { input: 'Hi', stream: true, reasoning: { effort: 'minimal' }, text: { format: { type: 'json_schema', name: 'a', schema: { type: 'object', properties: {} }, strict: true } } }],
   ['an image and a file id-less input', { input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is it?' }, { type: 'input_image', image_url: PNG, detail: 'auto' }] }] }],
 ];
 
@@ -149,7 +159,8 @@ describe('Responses translated for Claude, against an upstream that refuses what
         body: JSON.stringify({ model: `anthropic/${model}`, ...body }),
       });
       expect(response.status, await response.clone().text()).toBe(200);
-      expect(((await response.json()) as { object: string }).object).toBe('response');
+      if (body.stream === true) expect(await response.text()).toContain('event: response.completed');
+      else expect(((await response.json()) as { object: string }).object).toBe('response');
     });
   }
 });

@@ -2,7 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
-import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
+import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel, stopForModel } from '../../canonical/reasoning-settings.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
@@ -23,8 +23,9 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  * - `stream: true` also asks for `stream_options.include_usage`, so the stream ends with real usage;
  * - the answer's cap is `max_completion_tokens` for OpenAI's own API (its reasoning models refuse
  *   `max_tokens`), `max_tokens` for every other provider, at most the model's largest answer
- *   (output-cap.ts); OpenAI's reasoning models get no sampling parameters, and an Anthropic client's
- *   thinking only if the model reasons (reasoning-settings.ts);
+ *   (output-cap.ts); OpenAI's reasoning models get no sampling parameters and no stop sequences (OpenAI's
+ *   own API at most four), and an Anthropic client's thinking only if the model reasons
+ *   (reasoning-settings.ts);
  * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
  *   OpenRouter's `cache_control` on parts is no field other providers take).
  */
@@ -42,12 +43,13 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   dropBudgetWithoutEffort(request);
   const reasoning = reasoningForModel(request, upstreamModel);
   const cap = outputCap(request, features);
+  const stop = stopForModel(request, upstreamModel, features.maxCompletionTokens);
   return {
     model: upstreamModel,
     messages,
     ...(cap ? { [features.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens']: cap } : {}),
     ...samplingForModel(request, upstreamModel),
-    ...(request.stop && request.stop.length > 0 ? { stop: request.stop } : {}),
+    ...(stop ? { stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     ...(hasTools ? { tools } : {}),
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools, features) } : {}),
