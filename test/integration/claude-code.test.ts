@@ -4,6 +4,7 @@ import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
+import { refusalOfOpenAi } from '../support/openai-refusals.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -37,29 +38,6 @@ afterAll(async () => {
   await anthropic?.close();
   await openai?.close();
 });
-
-/**
- * What OpenAI answers with 400: a cap above gpt-4o-mini's 16,384; for a reasoning model `max_tokens` (its
- * recorded refusal), a `temperature` or `top_p` other than the default; a `user` over 64 characters (as
- * other gateways report).
- */
-function refusalOfOpenAi(body: Record<string, unknown>): unknown {
-  const cap = Number(body.max_completion_tokens ?? body.max_tokens);
-  if (body.model === 'gpt-4o-mini' && cap > 16_384) {
-    return { error: { message: `max_tokens is too large: ${cap}. This model supports at most 16384 completion tokens, whereas you provided ${cap}.`, type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_value' } };
-  }
-  if (body.model === 'gpt-4o-mini') return undefined;
-  if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
-  for (const parameter of ['temperature', 'top_p'] as const) {
-    if (body[parameter] !== undefined && body[parameter] !== 1) {
-      return { error: { message: `Unsupported value: '${parameter}' does not support ${String(body[parameter])} with this model. Only the default (1) value is supported.`, type: 'invalid_request_error', param: parameter, code: 'unsupported_value' } };
-    }
-  }
-  if (typeof body.user === 'string' && body.user.length > 64) {
-    return { error: { message: `Invalid 'user': string too long. Expected a string with maximum length 64, but got a string with length ${body.user.length} instead.`, type: 'invalid_request_error', param: 'user', code: 'string_above_max_length' } };
-  }
-  return undefined;
-}
 
 describe('Claude Code through the gateway', () => {
   it('completes a headless turn against an Anthropic upstream, with its headers forwarded and the turn metered', { timeout: 150_000 }, async () => {

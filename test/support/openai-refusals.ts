@@ -1,0 +1,86 @@
+import { isOpenAiReasoningModel } from '../../shared/core/reasoning-models.ts';
+import { readFixture } from './fixtures.ts';
+
+function invalid(message: string, param: string | null, code: string) {
+  return { error: { message, type: 'invalid_request_error', param, code } };
+}
+
+/** The chat completions fields OpenAI takes; any other is refused ("Unrecognized request argument supplied"). */
+const CHAT_FIELDS = new Set([
+  'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'stop',
+  'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'user', 'safety_identifier', 'prompt_cache_key',
+  'tools', 'tool_choice', 'parallel_tool_calls', 'functions', 'function_call', 'response_format', 'seed', 'service_tier', 'store',
+  'metadata', 'reasoning_effort', 'verbosity', 'modalities', 'audio', 'prediction', 'web_search_options', 'prompt_cache_retention',
+]);
+
+/** The largest answer of the models the tests use, where OpenAI refuses a larger cap. */
+const OUTPUT_LIMITS: Readonly<Record<string, number>> = { 'gpt-4o-mini': 16_384, 'gpt-4.1': 32_768 };
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?: string }>; tool_call_id?: string };
+
+/**
+ * What OpenAI's chat completions answer with 400, as far as a translation can get it wrong: a field it
+ * does not take; a cap above the model's largest answer; for a reasoning model `max_tokens` (its recorded
+ * refusal), a `temperature` or `top_p` other than the default, and `stop`; `reasoning_effort` for any
+ * other model; more than four stop sequences; a `user` over 64 characters (as other gateways report); a
+ * tool name outside its pattern; tool calls without their `tool` messages after them, a `tool` message
+ * without its call, a call id over 40 characters. Returns undefined for a request it takes.
+ */
+export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
+  for (const field of Object.keys(body)) {
+    if (!CHAT_FIELDS.has(field)) return invalid(`Unrecognized request argument supplied: ${field}`, null, 'unknown_parameter');
+  }
+  const model = String(body.model ?? '');
+  const cap = Number(body.max_completion_tokens ?? body.max_tokens);
+  const limit = OUTPUT_LIMITS[model];
+  if (limit !== undefined && cap > limit) {
+    return invalid(`max_tokens is too large: ${cap}. This model supports at most ${limit} completion tokens, whereas you provided ${cap}.`, 'max_tokens', 'invalid_value');
+  }
+  const reasons = isOpenAiReasoningModel(model);
+  if (reasons) {
+    if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
+    for (const parameter of ['temperature', 'top_p'] as const) {
+      if (body[parameter] !== undefined && body[parameter] !== 1) {
+        return invalid(`Unsupported value: '${parameter}' does not support ${String(body[parameter])} with this model. Only the default (1) value is supported.`, parameter, 'unsupported_value');
+      }
+    }
+    if (body.stop !== undefined) return invalid("Unsupported parameter: 'stop' is not supported with this model.", 'stop', 'unsupported_parameter');
+  } else if (body.reasoning_effort !== undefined) {
+    return invalid("Unsupported parameter: 'reasoning_effort' is not supported with this model.", 'reasoning_effort', 'unsupported_parameter');
+  }
+  if (Array.isArray(body.stop) && body.stop.length > 4) {
+    return invalid(`Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length ${body.stop.length} instead.`, 'stop', 'array_above_max_length');
+  }
+  if (typeof body.user === 'string' && body.user.length > 64) {
+    return invalid(`Invalid 'user': string too long. Expected a string with maximum length 64, but got a string with length ${body.user.length} instead.`, 'user', 'string_above_max_length');
+  }
+  for (const [index, tool] of ((body.tools ?? []) as Array<{ function?: { name?: string }; name?: string }>).entries()) {
+    const name = tool.function?.name ?? tool.name ?? '';
+    if (!TOOL_NAME.test(name)) return invalid(`Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${index}].function.name`, 'invalid_value');
+  }
+  return refusalOfToolTurns((body.messages ?? []) as ChatMessage[]);
+}
+
+function refusalOfToolTurns(messages: readonly ChatMessage[]): unknown {
+  let awaited = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'tool') {
+      if (!awaited.delete(message.tool_call_id ?? '')) {
+        return invalid("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${index}].role`, 'invalid_value');
+      }
+      continue;
+    }
+    if (awaited.size > 0) {
+      return invalid(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...awaited].join(', ')}`, 'messages', 'invalid_value');
+    }
+    for (const call of message.tool_calls ?? []) {
+      if ((call.id ?? '').length > 40) {
+        return invalid(`Invalid 'messages[${index}].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string with length ${(call.id ?? '').length} instead.`, `messages[${index}].tool_calls[0].id`, 'string_above_max_length');
+      }
+    }
+    awaited = new Set((message.tool_calls ?? []).map((call) => call.id ?? ''));
+  }
+  return undefined;
+}
