@@ -9,6 +9,7 @@ import type { Project, RateCardEntry, WireProtocolId } from '../core/project-con
 import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { maxTokensWithThinking } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
+import { SMALLEST_RESPONSES_CAP } from '../protocols/output-cap.ts';
 import { readStore } from './admit-request.ts';
 import type { GatewayServices } from './gateway-services.ts';
 
@@ -117,7 +118,8 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 
 function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
   const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
-  const cap = estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  // A cap under the Responses API's smallest is raised to it when the target speaks that protocol (output-cap.ts).
+  const cap = Math.max(estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS, SMALLEST_RESPONSES_CAP);
   // A translation to Claude raises max_tokens above the thinking budget, never past the model's known maximum (messages-thinking.ts).
   const maxOutputTokens =
     estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);

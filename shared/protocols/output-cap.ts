@@ -12,3 +12,16 @@ export function outputCap(request: CanonicalRequest, features: UpstreamFeatures)
   const limit = features.outputTokenLimit;
   return asked !== undefined && limit !== undefined && asked > limit ? limit : asked;
 }
+
+/**
+ * The smallest cap the Responses API takes ("Invalid 'max_output_tokens': integer below minimum value.
+ * Expected a value >= 16"); chat and Messages clients may ask for less (a one-token probe, a classifier's
+ * five). The prepaid reservation counts at least this many output tokens, so the raise is always covered.
+ */
+export const SMALLEST_RESPONSES_CAP = 16;
+
+/** outputCap for the Responses API: raised to its smallest when the client asked for less. */
+export function responsesOutputCap(request: CanonicalRequest, features: UpstreamFeatures): number | undefined {
+  const cap = outputCap(request, features);
+  return cap === undefined ? undefined : Math.max(cap, SMALLEST_RESPONSES_CAP);
+}

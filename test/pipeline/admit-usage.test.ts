@@ -36,6 +36,10 @@ describe('worstCaseNanos', () => {
     expect(worstCaseNanos(estimate({ outputCap: undefined, choices: 3 }), target({ maxOutputTokens: 1_000 }))).toBe(1_000 * 150 + 3 * 1_000 * 600 + 3_000);
   });
 
+  it('counts a cap under 16 as 16, the least a translation to the Responses API sends', () => {
+    expect(worstCaseNanos(estimate({ outputCap: 5 }), target())).toBe(1_000 * 150 + 16 * 600 + 3_000);
+  });
+
   it("takes the cap raised above a thinking budget, as a translation to Claude raises it, but never past the model's maximum", () => {
     // A chat client's max_tokens 100 with reasoning_effort high (a 16,384 budget): Claude is sent 16,484.
     const unknownLimits = { model: 'a-model-of-unknown-limits' };

@@ -26,6 +26,14 @@ describe("A translated request's answer cap", () => {
     expect(anthropicMessagesProtocol.writeRequest(chat({}), 'claude-haiku-4-5', openAi(64_000)).max_tokens).toBe(4096);
   });
 
+  it('is at least 16 for the Responses API, which refuses less, and left as asked elsewhere', () => {
+    const probe = openAiChatProtocol.readRequest({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 });
+    expect(openAiResponsesProtocol.writeRequest(probe, 'gpt-5-pro', openAi(128_000)).max_output_tokens).toBe(16);
+    expect(openAiChatProtocol.writeRequest(probe, 'gpt-4.1', openAi(32_768)).max_completion_tokens).toBe(5);
+    const uncapped = openAiChatProtocol.readRequest({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(openAiResponsesProtocol.writeRequest(uncapped, 'gpt-5-pro', openAi(128_000))).not.toHaveProperty('max_output_tokens');
+  });
+
   it('stays within the maximum when thinking raises it above the budget, the budget keeping half', () => {
     const chat = openAiChatProtocol.readRequest({ model: 'claude-opus-4-1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 32_000, reasoning_effort: 'xhigh' });
     const body = anthropicMessagesProtocol.writeRequest(chat, 'claude-opus-4-1', openAi(32_000));

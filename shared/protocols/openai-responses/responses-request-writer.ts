@@ -3,7 +3,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
-import { outputCap } from '../output-cap.ts';
+import { responsesOutputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 
 type InputItem = Record<string, unknown>;
@@ -17,7 +17,9 @@ type InputItem = Record<string, unknown>;
  *   function_call_output or custom_tool_call_output items. Earlier reasoning is left out: OpenAI takes it
  *   back only as its own encrypted items, which chat and messages clients cannot carry;
  * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
- * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does.
+ * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does;
+ * - the cap is the client's within the model's largest answer, and at least 16, the smallest the API takes
+ *   (output-cap.ts).
  * Stop sequences and cache marks have no Responses form and are dropped and named (OpenAI caches prompts by
  * itself). OpenAI's reasoning models get no sampling parameters, and an Anthropic client's thinking only if
  * the model reasons (reasoning-settings.ts).
@@ -34,7 +36,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
   const reasoning = reasoningForModel(request, upstreamModel);
-  const cap = outputCap(request, features);
+  const cap = responsesOutputCap(request, features);
   return {
     model: upstreamModel,
     ...(instructions ? { instructions } : {}),
