@@ -29,3 +29,16 @@ const IMAGE_MEDIA_TYPES: Readonly<Record<string, ReadableImageType>> = {
 export function readableImageType(mediaType: string): ReadableImageType | undefined {
   return IMAGE_MEDIA_TYPES[mediaType];
 }
+
+/** File extensions of the document types clients send inline, for a name made up where none was given. */
+const EXTENSIONS: Readonly<Record<string, string>> = { 'application/pdf': '.pdf', 'text/plain': '.txt', 'text/markdown': '.md', 'text/csv': '.csv', 'application/json': '.json' };
+
+/**
+ * The name an inline file goes with to OpenAI: the client's, else `document` with its type's extension.
+ * OpenAI refuses `file_data` without a `filename` (chat: "Missing required parameter: '…file.file_id'",
+ * the Responses API likewise), and an Anthropic `document` block's `title` is optional.
+ */
+export function inlineFileName(dataUrl: string, filename: string | undefined): string {
+  if (filename) return filename;
+  return `document${EXTENSIONS[readBase64DataUrl(dataUrl)?.mediaType ?? ''] ?? ''}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableImageType, readBase64DataUrl } from '../../shared/canonical/base64-data-url.ts';
+import { inlineFileName, readableImageType, readBase64DataUrl } from '../../shared/canonical/base64-data-url.ts';
 
 describe('readBase64DataUrl', () => {
   it('reads the media type, lower-cased and without its parameters, and the data', () => {
@@ -20,5 +20,13 @@ describe('readableImageType', () => {
 
   it.each(['image/bmp', 'image/svg+xml', 'image/tiff'])('has no type Claude reads for %s', (type) => {
     expect(readableImageType(type)).toBeUndefined();
+  });
+});
+
+describe('inlineFileName', () => {
+  it("keeps the client's name, and makes one from the type when there is none (OpenAI refuses file_data without a filename)", () => {
+    expect(inlineFileName('data:application/pdf;base64,JVBE', 'report.pdf')).toBe('report.pdf');
+    expect(inlineFileName('data:application/pdf;base64,JVBE', undefined)).toBe('document.pdf');
+    expect(inlineFileName('data:application/octet-stream;base64,AAAA', undefined)).toBe('document');
   });
 });

@@ -83,6 +83,7 @@ const MESSAGES_BODIES: Array<[string, Record<string, unknown>]> = [
       ],
     }],
   }],
+  ['a PDF without a title', { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' } }, { type: 'text', text: 'Summarise' }] }] }],
   ['an earlier signed thinking block and a prefill', {
     messages: [
       { role: 'user', content: 'Hi' },

@@ -23,6 +23,7 @@ describe('the fake OpenAI upstream refuses what OpenAI refuses', () => {
     ['a tool name with a dot', { ...base, tools: [{ type: 'function', function: { name: 'a.b' } }] }, /does not match pattern/],
     ['calls without their results', { ...base, messages: [base.messages[0], call, { role: 'user', content: 'go on' }] }, /did not have response messages: call_1/],
     ['a result without its call', { ...base, messages: [base.messages[0], { role: 'tool', tool_call_id: 'call_1', content: 'ok' }] }, /must be a response to a preceeding message/],
+    ['an inline file without its name', { ...base, messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBE' } }] }] }, /file\.file_id/],
     ['a call id over 40 characters', { ...base, messages: [base.messages[0], { ...call, tool_calls: [{ ...call.tool_calls[0], id: 'c'.repeat(41) }] }] }, /maximum length 40/],
   ])('refuses %s', (_what, body, message) => {
     expect(messageOf(refusalOfOpenAi(body))).toMatch(message);

@@ -26,7 +26,7 @@ type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?:
  * refusal), a `temperature` or `top_p` other than the default, and `stop`; `reasoning_effort` for any
  * other model; more than four stop sequences; a `user` over 64 characters (as other gateways report); a
  * tool name outside its pattern; tool calls without their `tool` messages after them, a `tool` message
- * without its call, a call id over 40 characters. Returns undefined for a request it takes.
+ * without its call, a call id over 40 characters; an inline file without a filename. Returns undefined for a request it takes.
  */
 export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   for (const field of Object.keys(body)) {
@@ -60,7 +60,17 @@ export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
     const name = tool.function?.name ?? tool.name ?? '';
     if (!TOOL_NAME.test(name)) return invalid(`Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${index}].function.name`, 'invalid_value');
   }
-  return refusalOfToolTurns((body.messages ?? []) as ChatMessage[]);
+  const messages = (body.messages ?? []) as ChatMessage[];
+  for (const [index, message] of messages.entries()) {
+    const parts = Array.isArray(message.content) ? (message.content as Array<{ type?: string; file?: { file_data?: string; filename?: string } }>) : [];
+    for (const [partIndex, part] of parts.entries()) {
+      // OpenAI names the wrong field, as users report: an inline file without its filename is what it means.
+      if (part.type === 'file' && part.file?.file_data !== undefined && !part.file.filename) {
+        return invalid(`Missing required parameter: 'messages[${index}].content[${partIndex}].file.file_id'.`, `messages[${index}].content[${partIndex}].file.file_id`, 'missing_required_parameter');
+      }
+    }
+  }
+  return refusalOfToolTurns(messages);
 }
 
 function refusalOfToolTurns(messages: readonly ChatMessage[]): unknown {

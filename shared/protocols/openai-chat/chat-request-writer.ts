@@ -1,4 +1,5 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
+import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
@@ -103,7 +104,7 @@ function writePart(part: CanonicalPart): ChatContentPartOut | undefined {
     case 'image':
       return { type: 'image_url', image_url: { url: part.url } };
     case 'file':
-      if (part.dataUrl) return { type: 'file', file: { file_data: part.dataUrl, ...(part.filename ? { filename: part.filename } : {}) } };
+      if (part.dataUrl) return { type: 'file', file: { file_data: part.dataUrl, filename: inlineFileName(part.dataUrl, part.filename) } };
       return part.text ? { type: 'text', text: part.text } : undefined;
     default:
       return undefined;

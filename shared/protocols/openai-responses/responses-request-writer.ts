@@ -1,6 +1,7 @@
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
+import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
 import { responsesOutputCap } from '../output-cap.ts';
@@ -90,7 +91,7 @@ function writeUserPart(part: CanonicalPart, dropped: DroppedFields): InputItem |
     case 'image':
       return { type: 'input_image', image_url: part.url, detail: 'auto' };
     case 'file':
-      if (part.dataUrl) return { type: 'input_file', file_data: part.dataUrl, ...(part.filename ? { filename: part.filename } : {}) };
+      if (part.dataUrl) return { type: 'input_file', file_data: part.dataUrl, filename: inlineFileName(part.dataUrl, part.filename) };
       return part.text ? { type: 'input_text', text: part.text } : undefined;
     default:
       dropped.add(`messages[].content[type=${part.type}]`);
