@@ -30,11 +30,12 @@ type Message = { role?: string; content?: string | Block[] };
  * users have reported it. Returns undefined for a request it takes.
  */
 export function refusalOfAnthropic(body: Record<string, unknown>): unknown {
-  const reason = refusalReason(body);
+  const reason = anthropicRefusalReason(body);
   return reason === undefined ? undefined : invalidRequest(reason);
 }
 
-function refusalReason(body: Record<string, unknown>): string | undefined {
+/** The message of refusalOfAnthropic's answer (Bedrock's InvokeModel gives it in its own error body). */
+export function anthropicRefusalReason(body: Record<string, unknown>): string | undefined {
   for (const field of Object.keys(body)) if (!MESSAGES_FIELDS.has(field)) return `${field}: Extra inputs are not permitted`;
   const model = String(body.model ?? '');
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return 'max_tokens: Field required';

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSigV4, type SigV4Authorization, type SigV4Verdict } from './sigv4-check.ts';
+import { claudeSamplingRule } from '../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+import { anthropicRefusalReason } from './anthropic-refusals.ts';
 
 /** How a request to the fake runtime was authorized. */
 export type BedrockAuthorization = SigV4Authorization | { kind: 'bearer'; token: string };
@@ -115,6 +117,11 @@ function validationError(request: BedrockRequest): string | undefined {
 }
 
 function invokeValidationError(request: BedrockRequest): string | undefined {
+  // Claude on InvokeModel validates the Messages body as Anthropic's API does (the model is in the path).
+  const { anthropic_version: version, anthropic_beta: _betas, ...messagesBody } = request.body;
+  if (version === undefined) return 'Malformed input request: #: required key [anthropic_version] not found, please reformat your input and try again.';
+  const refusal = anthropicRefusalReason({ ...messagesBody, model: request.model });
+  if (refusal) return refusal;
   const messages = Array.isArray(request.body.messages) ? (request.body.messages as Array<{ content?: unknown }>) : [];
   for (const [messageIndex, message] of messages.entries()) {
     for (const [blockIndex, block] of (Array.isArray(message.content) ? (message.content as Array<Record<string, unknown>>) : []).entries()) {
@@ -139,9 +146,41 @@ function converseValidationError(request: BedrockRequest): string | undefined {
       if (kind && !TOOL_USE_ID.test(String(id))) {
         return `1 validation error detected: Value '${String(id)}' at 'messages.${messageIndex + 1}.member.content.${blockIndex + 1}.member.${kind}.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
       }
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === 'string' && text.trim() === '') {
+        return `The text field in the ContentBlock object at messages.${messageIndex}.content.${blockIndex} is blank. Add text to the text field, and try again.`;
+      }
+      const image = (block as { image?: { format?: string } }).image;
+      if (image && !['png', 'jpeg', 'gif', 'webp'].includes(image.format ?? '')) return `1 validation error detected: Value '${String(image.format)}' at 'messages.${messageIndex + 1}.member.content.${blockIndex + 1}.member.image.format' failed to satisfy constraint: Member must satisfy enum value set: [gif, jpeg, png, webp]`;
+    }
+    const calls = blockIds(message.content, 'toolUse');
+    const results = blockIds(messages[messageIndex + 1]?.content, 'toolResult');
+    const unanswered = calls.filter((id) => !results.includes(id));
+    if (messageIndex + 1 < messages.length && unanswered.length > 0) return `Expected toolResult blocks at messages.${messageIndex + 1}.content for the following Ids: ${unanswered.join(', ')}`;
+  }
+  const tools = ((request.body.toolConfig as { tools?: Array<{ toolSpec?: { name?: string } }> } | undefined)?.tools ?? []);
+  for (const [index, tool] of tools.entries()) {
+    if (tool.toolSpec && !TOOL_NAME.test(tool.toolSpec.name ?? '')) {
+      return `1 validation error detected: Value '${String(tool.toolSpec.name)}' at 'toolConfig.tools.${index + 1}.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
     }
   }
+  const inference = request.body.inferenceConfig as { temperature?: number; topP?: number } | undefined;
+  if (inference?.temperature !== undefined && (inference.temperature < 0 || inference.temperature > 1)) return "1 validation error detected: Value at 'inferenceConfig.temperature' failed to satisfy constraint: Member must have value less than or equal to 1";
+  const sampling = claudeSamplingRule(request.model);
+  if (sampling === 'neither' && (inference?.temperature !== undefined || inference?.topP !== undefined)) return 'The model returned the following errors: `temperature` is deprecated for this model.';
+  if (sampling === 'either' && inference?.temperature !== undefined && inference.topP !== undefined) {
+    return 'The model returned the following errors: `temperature` and `top_p` cannot both be specified for this model. Please use only one.';
+  }
   return undefined;
+}
+
+/** Converse's constraint on a tool's name (ToolSpecification in Bedrock's API reference). */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The ids of a Converse message's toolUse or toolResult blocks. */
+function blockIds(content: unknown, kind: 'toolUse' | 'toolResult'): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: Record<string, { toolUseId?: string } | undefined>) => (block[kind] ? [String(block[kind].toolUseId)] : []));
 }
 
 async function authorize(request: IncomingMessage, body: string, options: FakeBedrockOptions): Promise<SigV4Verdict<BedrockAuthorization>> {
