@@ -24,11 +24,13 @@ export function effortNearestBudget(budgetTokens: number): string {
 /**
  * The reasoning settings an OpenAI-protocol writer sends to `upstreamModel`. Those asked for only if the
  * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: every other model
- * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`.
+ * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`. OpenRouter
+ * (`readsReasoningObject`) applies them to the models that reason and leaves them out for the others, so it
+ * gets them whatever the model (Claude Code on Claude or DeepSeek through OpenRouter thinks as asked).
  */
-export function reasoningForModel(request: CanonicalRequest, upstreamModel: string): CanonicalRequest['reasoning'] {
+export function reasoningForModel(request: CanonicalRequest, upstreamModel: string, readsReasoningObject = false): CanonicalRequest['reasoning'] {
   const { reasoning } = request;
-  if (!reasoning?.onlyIfModelReasons || isOpenAiReasoningModel(upstreamModel)) return reasoning;
+  if (!reasoning?.onlyIfModelReasons || readsReasoningObject || isOpenAiReasoningModel(upstreamModel)) return reasoning;
   request.dropped.add('thinking');
   return undefined;
 }

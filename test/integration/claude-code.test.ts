@@ -10,6 +10,7 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 let gateway: TestGateway;
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
+let openrouter: FakeUpstream;
 let key: string;
 let claude: string;
 
@@ -30,6 +31,10 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/o3', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000 });
+  openrouter = await startFakeOpenAiUpstream();
+  openrouter.answerWith((_request, response) => void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'))));
+  await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openrouter', apiKey: 'sk-or-upstream-0123456789', baseUrl: openrouter.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openrouter/anthropic/claude-sonnet-4.5', alias: 'sonnet-via-openrouter', inputMicrosPer1k: 3000, outputMicrosPer1k: 15000 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'coding' })).key;
 }, 240_000);
 
@@ -37,6 +42,7 @@ afterAll(async () => {
   await gateway?.close();
   await anthropic?.close();
   await openai?.close();
+  await openrouter?.close();
 });
 
 describe('Claude Code through the gateway', () => {
@@ -91,6 +97,17 @@ describe('Claude Code through the gateway', () => {
     const turn = openai.received.find((request) => request.path === '/v1/chat/completions');
     // Claude Code asks for thinking at an effort (adaptive thinking with output_config.effort, in 2.1.330).
     expect(turn?.body).toMatchObject({ model: 'o3', stream: true, reasoning_effort: expect.stringMatching(/^(low|medium|high)$/) });
+  });
+
+  it('completes a headless turn on Claude through OpenRouter, its thinking sent as OpenRouter takes it (another chat server would drop it)', { timeout: 150_000 }, async () => {
+    openrouter.received.length = 0;
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'sonnet-via-openrouter', prompt: 'Think hard: what is 1231 times 2331?' });
+
+    expect(result.code).toBe(0);
+    const turn = openrouter.received.find((request) => request.path === '/v1/chat/completions');
+    expect(turn?.body.model).toBe('anthropic/claude-sonnet-4.5');
+    // Adaptive thinking at an effort (2.1.330) goes as reasoning_effort, which OpenRouter reads as its reasoning effort.
+    expect(turn?.body.reasoning_effort).toMatch(/^(low|medium|high)$/);
   });
 
   it('tells the user to pick another model, not to sign in again, for a model the project does not allow', { timeout: 150_000 }, async () => {

@@ -11,7 +11,8 @@ const EFFORT_BY_ANTHROPIC_EFFORT: Readonly<Record<string, string>> = { low: 'low
 
 /**
  * A Messages request's `thinking` and `output_config.effort` as a canonical reasoning effort, for
- * translation to OpenAI's protocols: a budget (`enabled`) as the nearest effort unless an effort is given,
+ * translation to OpenAI's protocols: a budget (`enabled`) as the nearest effort unless an effort is given
+ * (the budget kept beside it, for OpenRouter, which takes it as such),
  * adaptive thinking at its effort or the model's default, an effort alone as that effort. It is marked
  * `onlyIfModelReasons`: Anthropic clients (Claude Code) ask for thinking whatever the model, so the writers
  * send it only to models that reason (shared/canonical/reasoning-settings.ts). `disabled` asks for
@@ -27,7 +28,7 @@ export function readThinkingAsEffort(request: AnthropicRequest, dropped: Dropped
       return undefined;
     case 'enabled':
       if (!thinking.budget_tokens) break;
-      return { effort: effort ?? effortNearestBudget(thinking.budget_tokens), onlyIfModelReasons: true };
+      return { effort: effort ?? effortNearestBudget(thinking.budget_tokens), budgetTokens: thinking.budget_tokens, onlyIfModelReasons: true };
     case 'adaptive':
     case undefined:
       return effort || thinking ? { ...(effort ? { effort } : {}), onlyIfModelReasons: true } : undefined;

@@ -25,8 +25,8 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
  * - the answer's cap is `max_completion_tokens` for OpenAI's own API (its reasoning models refuse
  *   `max_tokens`), `max_tokens` for every other provider, at most the model's largest answer
  *   (output-cap.ts); OpenAI's reasoning models get no sampling parameters and no stop sequences (OpenAI's
- *   own API at most four), and an Anthropic client's thinking only if the model reasons
- *   (reasoning-settings.ts);
+ *   own API at most four), and an Anthropic client's thinking only if the model reasons, or through
+ *   OpenRouter, which applies it where the model does (reasoning-settings.ts);
  * - cache marks are dropped and named: chat completions has none (OpenAI caches prompts by itself, and
  *   OpenRouter's `cache_control` on parts is no field other providers take).
  */
@@ -41,8 +41,8 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   const hasTools = tools.length > 0;
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
-  dropBudgetWithoutEffort(request);
-  const reasoning = reasoningForModel(request, upstreamModel);
+  if (!features.reasoningObject) dropBudgetWithoutEffort(request);
+  const reasoning = reasoningForModel(request, upstreamModel, features.reasoningObject);
   const cap = outputCap(request, features);
   const stop = stopForModel(request, upstreamModel, features.maxCompletionTokens);
   return {
@@ -55,10 +55,23 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
     ...(hasTools ? { tools } : {}),
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : namedToolChoice(choice.name, request.tools, features) } : {}),
     ...(hasTools && request.parallelToolCalls === false && choice !== 'none' ? { parallel_tool_calls: false } : {}),
-    ...(reasoning?.effort ? { reasoning_effort: reasoning.effort } : {}),
+    ...writeReasoning(reasoning, features.reasoningObject),
     ...(request.responseFormat ? { response_format: writeResponseFormat(request.responseFormat) } : {}),
     ...(request.user ? { user: endUserIdWithin(request.user, OPENAI_END_USER_MAX_LENGTH) } : {}),
   };
+}
+
+/**
+ * The reasoning setting: `reasoning_effort`, the field every chat server that reasons takes. OpenRouter
+ * reads its own `reasoning` object too, and gets a budget there exactly (`max_tokens`: Claude Code's
+ * "think hard" stays 10,000 tokens on Claude through OpenRouter), and thinking asked for without an effort
+ * as `enabled` (the model's default effort).
+ */
+function writeReasoning(reasoning: CanonicalRequest['reasoning'], readsReasoningObject: boolean): Record<string, unknown> {
+  if (reasoning === undefined) return {};
+  if (readsReasoningObject && reasoning.budgetTokens !== undefined) return { reasoning: { max_tokens: reasoning.budgetTokens } };
+  if (reasoning.effort) return { reasoning_effort: reasoning.effort };
+  return readsReasoningObject && reasoning.onlyIfModelReasons ? { reasoning: { enabled: true } } : {};
 }
 
 function writeMessage(message: CanonicalMessage, features: UpstreamFeatures): ChatMessageOut[] {

@@ -36,7 +36,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   dropCacheMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
-  const reasoning = reasoningForModel(request, upstreamModel);
+  const reasoning = reasoningForModel(request, upstreamModel, features.reasoningObject);
   const cap = responsesOutputCap(request, features);
   return {
     model: upstreamModel,

@@ -109,3 +109,26 @@ describe('isOpenAiReasoningModel', () => {
     for (const model of ['gpt-4o', 'gpt-5-chat-latest', 'gpt-5.1-chat-latest', 'omni-moderation-latest', 'claude-opus-4-7']) expect(isOpenAiReasoningModel(model)).toBe(false);
   });
 });
+
+describe("An Anthropic client's thinking sent through OpenRouter", () => {
+  const OPENROUTER = { ...NO_EXTRA_FEATURES, reasoningObject: true };
+
+  it('goes to any model, OpenRouter applying it where the model reasons: a budget exactly, as reasoning.max_tokens', () => {
+    const { body, dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'anthropic/claude-sonnet-4.5', openAiChatProtocol, OPENROUTER);
+    expect(body.reasoning).toEqual({ max_tokens: 10000 });
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(dropped).toEqual([]);
+  });
+
+  it('sends adaptive thinking at its effort as reasoning_effort, and without one as reasoning enabled', () => {
+    expect(translate({ thinking: { type: 'adaptive' }, output_config: { effort: 'low' } }, 'deepseek/deepseek-r1', openAiChatProtocol, OPENROUTER).body).toMatchObject({ reasoning_effort: 'low' });
+    expect(translate({ thinking: { type: 'adaptive' } }, 'deepseek/deepseek-r1', openAiChatProtocol, OPENROUTER).body.reasoning).toEqual({ enabled: true });
+  });
+
+  it('is still dropped and named for a model elsewhere that does not reason', () => {
+    const { body, dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'anthropic/claude-sonnet-4.5', openAiChatProtocol, NO_EXTRA_FEATURES);
+    expect(body).not.toHaveProperty('reasoning');
+    expect(body).not.toHaveProperty('reasoning_effort');
+    expect(dropped).toContain('thinking');
+  });
+});
