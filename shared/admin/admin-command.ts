@@ -104,6 +104,8 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     description: z.string().min(1).max(1000).optional(),
     /** The one OpenAI API that serves the model (`any` clears it: every protocol of its provider). */
     upstreamApi: z.enum(['chat', 'responses', 'any']).optional(),
+    /** Whether the model is one of OpenAI's reasoning kind (`auto` clears the mark: told by its id). */
+    reasoning: z.enum(['yes', 'no', 'auto']).optional(),
   }),
   z.object({ command: z.literal('model.remove'), projectId: projectIdSchema, slug: slugSchema }),
   z.object({ command: z.literal('model.list'), projectId: projectIdSchema }),

@@ -11,8 +11,8 @@ import { showAfterChange } from './shown-after-change.ts';
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
 /**
- * Adds a model to the allowlist, or changes its alias, prices, limits, description or upstream API (what
- * is not given stays). The provider must be configured first: a model nobody can serve is refused, not
+ * Adds a model to the allowlist, or changes its alias, prices, limits, description, upstream API or
+ * reasoning mark (what is not given stays). The provider must be configured first: a model nobody can serve is refused, not
  * half-added. A model only one OpenAI API serves (`upstreamApi`) is reached through it by every client.
  */
 export async function allowModel(services: AdminServices, command: Command<'model.allow'>) {
@@ -50,6 +50,7 @@ export async function allowModel(services: AdminServices, command: Command<'mode
       maxOutputTokens: command.maxOutputTokens ?? existing?.maxOutputTokens,
       description: command.description ?? existing?.description,
       upstreamApi,
+      reasoning: command.reasoning === undefined ? existing?.reasoning : command.reasoning === 'auto' ? undefined : command.reasoning === 'yes',
     }),
   };
   // A project price set in part starts from what the model was billed at: the project's own price, else the organisation's.

@@ -2,6 +2,17 @@ import { isOpenAiReasoningModel } from '../core/reasoning-models.ts';
 import type { CanonicalRequest } from './canonical-request.ts';
 
 /**
+ * What a writer knows of its upstream that decides these settings (the protocols' UpstreamFeatures, by
+ * the same names): the admin's mark of an OpenAI reasoning model, OpenRouter's reasoning object, OpenAI's
+ * own API.
+ */
+export interface UpstreamReasoningFacts {
+  reasoningModel?: boolean;
+  reasoningObject?: boolean;
+  maxCompletionTokens?: boolean;
+}
+
+/**
  * For a writer whose protocol takes a reasoning effort but no token budget (chat's `reasoning_effort`, the
  * Responses API's `reasoning.effort`): a budget asked for without an effort (OpenRouter's
  * `reasoning.max_tokens` alone) is named as dropped, not lost in silence.
@@ -25,12 +36,12 @@ export function effortNearestBudget(budgetTokens: number): string {
  * The reasoning settings an OpenAI-protocol writer sends to `upstreamModel`. Those asked for only if the
  * model reasons (an Anthropic client's thinking) go to OpenAI's reasoning models alone: every other model
  * refuses `reasoning_effort` with a 400, so for it they are dropped and named `thinking`. OpenRouter
- * (`readsReasoningObject`) applies them to the models that reason and leaves them out for the others, so it
+ * (`reasoningObject`) applies them to the models that reason and leaves them out for the others, so it
  * gets them whatever the model (Claude Code on Claude or DeepSeek through OpenRouter thinks as asked).
  */
-export function reasoningForModel(request: CanonicalRequest, upstreamModel: string, readsReasoningObject = false): CanonicalRequest['reasoning'] {
+export function reasoningForModel(request: CanonicalRequest, upstreamModel: string, features: UpstreamReasoningFacts): CanonicalRequest['reasoning'] {
   const { reasoning } = request;
-  if (!reasoning?.onlyIfModelReasons || readsReasoningObject || isOpenAiReasoningModel(upstreamModel)) return reasoning;
+  if (!reasoning?.onlyIfModelReasons || features.reasoningObject || reasonsLikeOpenAi(upstreamModel, features)) return reasoning;
   request.dropped.add('thinking');
   return undefined;
 }
@@ -39,8 +50,8 @@ export function reasoningForModel(request: CanonicalRequest, upstreamModel: stri
  * `temperature` and `top_p` for an OpenAI-protocol writer, or neither, dropped and named, for OpenAI's
  * reasoning models, which refuse a value other than the default with a 400 (as the editor's rewrite does).
  */
-export function samplingForModel(request: CanonicalRequest, upstreamModel: string): { temperature?: number; top_p?: number } {
-  if (isOpenAiReasoningModel(upstreamModel)) {
+export function samplingForModel(request: CanonicalRequest, upstreamModel: string, features: UpstreamReasoningFacts): { temperature?: number; top_p?: number } {
+  if (reasonsLikeOpenAi(upstreamModel, features)) {
     if (request.temperature !== undefined) request.dropped.add('temperature');
     if (request.topP !== undefined) request.dropped.add('top_p');
     return {};
@@ -57,16 +68,24 @@ const OPENAI_STOP_SEQUENCES = 4;
  * OpenAI's own API, which refuses more (an Anthropic client may send any number). What is left out is named
  * as dropped (`stop`).
  */
-export function stopForModel(request: CanonicalRequest, upstreamModel: string, openAiOwnApi: boolean): string[] | undefined {
+export function stopForModel(request: CanonicalRequest, upstreamModel: string, features: UpstreamReasoningFacts): string[] | undefined {
   const { stop } = request;
   if (!stop || stop.length === 0) return undefined;
-  if (isOpenAiReasoningModel(upstreamModel)) {
+  if (reasonsLikeOpenAi(upstreamModel, features)) {
     request.dropped.add('stop');
     return undefined;
   }
-  if (openAiOwnApi && stop.length > OPENAI_STOP_SEQUENCES) {
+  if (features.maxCompletionTokens && stop.length > OPENAI_STOP_SEQUENCES) {
     request.dropped.add('stop');
     return stop.slice(0, OPENAI_STOP_SEQUENCES);
   }
   return stop;
+}
+
+/**
+ * Whether the upstream model is one of OpenAI's reasoning kind: as the admin marked it (a deployment whose
+ * name hides its model, on Azure), else by its id (reasoning-models.ts).
+ */
+function reasonsLikeOpenAi(upstreamModel: string, features: UpstreamReasoningFacts): boolean {
+  return features.reasoningModel ?? isOpenAiReasoningModel(upstreamModel);
 }

@@ -168,6 +168,11 @@ export const allowedModelSchema = z.object({
   description: z.string().optional(),
   /** Set for a model only one of its provider's OpenAI APIs serves; absent, every protocol of the provider. */
   upstreamApi: upstreamApiSchema.optional(),
+  /**
+   * Set by the admin: whether the model is one of OpenAI's reasoning kind (an Azure deployment whose name
+   * hides its model); absent, told by its id (reasoning-models.ts).
+   */
+  reasoning: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type AllowedModel = z.infer<typeof allowedModelSchema>;

@@ -257,6 +257,7 @@ function bridgeTarget(target: RouteTarget): BridgeTarget {
       customTools: takesCustomTools(provider),
       maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl),
       reasoningObject: readsReasoningObject(provider),
+      ...(target.model.reasoning !== undefined ? { reasoningModel: target.model.reasoning } : {}),
       ...(outputTokenLimit ? { outputTokenLimit } : {}),
     },
   };

@@ -96,6 +96,11 @@ export interface UpstreamFeatures {
    * effort as `reasoning_effort` instead: OpenAI and Azure refuse the object with a 400.
    */
   reasoningObject: boolean;
+  /**
+   * Whether the model is one of OpenAI's reasoning kind (`reasoning_effort`, no sampling parameters, no
+   * `stop`), as the admin marked it (`model allow … --reasoning`); absent, told by its id (reasoning-models.ts).
+   */
+  reasoningModel?: boolean;
   /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */
   outputTokenLimit?: number;
 }

@@ -42,6 +42,8 @@ describe('runAdminCommand: model.allow', () => {
         max_output_tokens: 16_384,
         description: null,
         upstream_api: null,
+        reasoning: false,
+        reasoning_source: 'model id',
       },
     ]);
   });
@@ -138,6 +140,8 @@ describe('runAdminCommand: model.allow', () => {
           max_output_tokens: 16_384,
           description: null,
           upstream_api: null,
+          reasoning: false,
+          reasoning_source: 'model id',
         },
       ]);
       const config = await admin.projects.loadProjectConfig('again');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
-import { refusalOfOpenAi } from '../support/openai-refusals.ts';
+import { REASONING_DEPLOYMENT, refusalOfOpenAi } from '../support/openai-refusals.ts';
 import { MESSAGES_BODIES } from '../support/client-request-shapes.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
@@ -14,7 +14,7 @@ let gateway: TestGateway;
 let openai: FakeUpstream;
 let key: string;
 
-const MODELS = ['gpt-4o-mini', 'gpt-4.1', 'o3', 'gpt-5'];
+const MODELS = ['gpt-4o-mini', 'gpt-4.1', 'o3', 'gpt-5', REASONING_DEPLOYMENT];
 
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
@@ -28,6 +28,8 @@ beforeAll(async () => {
   await gateway.admin({ command: 'project.create', projectId: 'strict-openai' });
   await gateway.admin({ command: 'provider.set', projectId: 'strict-openai', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   for (const model of MODELS) await gateway.admin({ command: 'model.allow', projectId: 'strict-openai', slug: `openai/${model}`, inputMicrosPer1k: 1000, outputMicrosPer1k: 4000 });
+  // A deployment whose name hides its reasoning model, as on Azure: the admin marks it.
+  await gateway.admin({ command: 'model.allow', projectId: 'strict-openai', slug: `openai/${REASONING_DEPLOYMENT}`, reasoning: 'yes' });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'strict-openai' })).key;
 }, 120_000);
 
@@ -49,4 +51,21 @@ describe('Messages translated for OpenAI, against an upstream that refuses what 
       else expect(((await response.json()) as { type: string }).type).toBe('message');
     });
   }
+});
+
+describe('a deployment the admin marked as a reasoning model', () => {
+  it("gets Claude Code's thinking as reasoning_effort, and no sampling parameters, as a reasoning model whose id tells it", async () => {
+    openai.received.length = 0;
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `openai/${REASONING_DEPLOYMENT}`, max_tokens: 32_000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 10_000 }, messages: [{ role: 'user', content: 'Plan' }] }),
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+    const sent = openai.received.at(-1)?.body;
+    expect(sent).toMatchObject({ model: REASONING_DEPLOYMENT, reasoning_effort: 'high', max_completion_tokens: 32_000 });
+    expect(sent).not.toHaveProperty('temperature');
+  });
 });

@@ -18,6 +18,9 @@ const OUTPUT_LIMITS: Readonly<Record<string, number>> = { 'gpt-4o-mini': 16_384,
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** A deployment the tests name as an Azure admin would, serving a reasoning model its name does not tell. */
+export const REASONING_DEPLOYMENT = 'prod-reasoner';
+
 type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?: string }>; tool_call_id?: string };
 
 /**
@@ -38,7 +41,7 @@ export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   if (limit !== undefined && cap > limit) {
     return invalid(`max_tokens is too large: ${cap}. This model supports at most ${limit} completion tokens, whereas you provided ${cap}.`, 'max_tokens', 'invalid_value');
   }
-  const reasons = isOpenAiReasoningModel(model);
+  const reasons = isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT;
   if (reasons) {
     if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
     for (const parameter of ['temperature', 'top_p'] as const) {

@@ -42,14 +42,14 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
   if (!features.reasoningObject) dropBudgetWithoutEffort(request);
-  const reasoning = reasoningForModel(request, upstreamModel, features.reasoningObject);
+  const reasoning = reasoningForModel(request, upstreamModel, features);
   const cap = outputCap(request, features);
-  const stop = stopForModel(request, upstreamModel, features.maxCompletionTokens);
+  const stop = stopForModel(request, upstreamModel, features);
   return {
     model: upstreamModel,
     messages,
     ...(cap ? { [features.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens']: cap } : {}),
-    ...samplingForModel(request, upstreamModel),
+    ...samplingForModel(request, upstreamModel, features),
     ...(stop ? { stop } : {}),
     ...(request.stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     ...(hasTools ? { tools } : {}),

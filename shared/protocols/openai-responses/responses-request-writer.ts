@@ -36,7 +36,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   dropCacheMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
-  const reasoning = reasoningForModel(request, upstreamModel, features.reasoningObject);
+  const reasoning = reasoningForModel(request, upstreamModel, features);
   const cap = responsesOutputCap(request, features);
   return {
     model: upstreamModel,
@@ -46,7 +46,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
     ...(hasTools && choice !== undefined ? { tool_choice: typeof choice === 'string' ? choice : toolChoiceFor(choice.name, request.tools) } : {}),
     ...(hasTools && request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
     ...(cap ? { max_output_tokens: cap } : {}),
-    ...samplingForModel(request, upstreamModel),
+    ...samplingForModel(request, upstreamModel, features),
     ...(reasoning?.effort || reasoning?.summary
       ? { reasoning: { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(reasoning.summary ? { summary: reasoning.summary } : {}) } }
       : {}),

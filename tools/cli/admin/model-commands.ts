@@ -28,6 +28,14 @@ export const modelCommands: CliCommand[] = [
         field: 'upstreamApi',
         parse: oneOf(['chat', 'responses', 'any']),
       },
+      {
+        name: '--reasoning',
+        value: 'yes|no|auto',
+        description:
+          "whether the model is one of OpenAI's reasoning kind (o-series, GPT-5: translated requests get reasoning_effort, no temperature, top_p or stop), for an Azure deployment whose name hides it; auto (the default) tells by the model id",
+        field: 'reasoning',
+        parse: oneOf(['yes', 'no', 'auto']),
+      },
     ],
     examples: [
       'model allow acme mock/echo --alias fast --input-micros-per-1k 150 --output-micros-per-1k 600',
@@ -35,6 +43,7 @@ export const modelCommands: CliCommand[] = [
       'model allow acme vllm/qwen3-8b --context-length 32768 --max-output-tokens 8192',
       'model allow acme openai/text-embedding-3-small --kind embedding --input-micros-per-1k 20',
       'model allow acme openai/o3-pro --upstream-api responses --input-micros-per-1k 20000 --output-micros-per-1k 80000',
+      'model allow acme azure/prod-chat --reasoning yes --max-output-tokens 128000',
     ],
     prints: 'the project as JSON, with the model, its prices and limits',
   },
@@ -48,7 +57,7 @@ export const modelCommands: CliCommand[] = [
     examples: ['model list acme --output table'],
     prints:
       '{"models": [{slug, provider, model, alias, kind, input_price_micros_per_1k, output_price_micros_per_1k, cached_input_price_micros_per_1k, ' +
-      `cache_write_input_price_micros_per_1k, cache_write_1h_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api}]}, ` +
+      `cache_write_input_price_micros_per_1k, cache_write_1h_input_price_micros_per_1k, ${UNIT_PRICE_FIELDS}, price_source, context_length, max_output_tokens, description, upstream_api, reasoning, reasoning_source}]}, ` +
       'sorted by slug; a price beyond tokens (?) only when set',
   },
   {
