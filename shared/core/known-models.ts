@@ -28,6 +28,14 @@ export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
   'claude-opus-4-5': { contextLength: 200_000, maxOutputTokens: 64_000 },
   'claude-opus-4-1': { contextLength: 200_000, maxOutputTokens: 32_000 },
   'claude-opus-4-6': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-sonnet-4-6': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-opus-4-7': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-opus-4-8': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-sonnet-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-opus-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-sonnet-5-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-opus-5-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-fable-5-1': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
 };
 
 /**
