@@ -1,7 +1,11 @@
+import type { ServerResponse } from 'node:http';
+import { zodResponseFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { refusalOfAnthropic } from '../support/anthropic-refusals.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
 import { sendJson, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { readFixture } from '../support/fixtures.ts';
 import { CHAT_BODIES, RESPONSES_BODIES } from '../support/client-request-shapes.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
@@ -64,4 +68,33 @@ describe('Responses translated for Claude, against an upstream that refuses what
       else expect(((await response.json()) as { object: string }).object).toBe('response');
     });
   }
+});
+
+describe("OpenAI's structured-output helpers on Claude", () => {
+  const City = z.object({ name: z.string(), population: z.number().int().min(0) });
+  /** Claude's answer under structured outputs: the JSON, as text. */
+  const answerAsJson = (request: { body: Record<string, unknown> }, response: ServerResponse) => {
+    const recorded = JSON.parse(readFixture('anthropic/messages-nonstream-text.json')) as { content: Array<{ text: string }> };
+    recorded.content = [{ type: 'text', text: '{"name":"Paris","population":2100000}' } as { text: string }];
+    sendJson(response, 200, { ...recorded, model: request.body.model });
+  };
+
+  it('parses a chat completion from Claude with a zod schema: the schema reaches Claude as structured outputs', async () => {
+    anthropic.received.length = 0;
+    const answer = recordedAnthropicAnswer();
+    anthropic.answerWith((request, response) => {
+      const refusal = refusalOfAnthropic(request.body);
+      if (refusal) sendJson(response, 400, refusal);
+      else if ((request.body.output_config as { format?: unknown } | undefined)?.format) answerAsJson(request, response);
+      else answer(request, response);
+    });
+    const completion = await gateway.openai(key).chat.completions.parse({
+      model: 'anthropic/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'Name a city' }],
+      response_format: zodResponseFormat(City, 'city'),
+    });
+
+    expect(completion.choices[0]?.message.parsed).toEqual({ name: 'Paris', population: 2_100_000 });
+    expect(anthropic.received.at(-1)?.body.output_config).toMatchObject({ format: { type: 'json_schema', schema: { type: 'object', additionalProperties: false, required: ['name', 'population'] } } });
+  });
 });

@@ -33,6 +33,9 @@ describe('the fake Anthropic upstream refuses what Anthropic refuses', () => {
     ['thinking with a forced tool', { ...base, thinking: { type: 'adaptive' }, tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'any' } }, /forces tool use/],
     ['a budget in a tool loop without signed thinking', { ...base, max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [base.messages[0], call, result], tools: [{ name: 'f', input_schema: { type: 'object' } }] }, /must start with a thinking block/],
     ['five cache marks', { ...base, system: Array.from({ length: 5 }, () => ({ type: 'text', text: 's', cache_control: { type: 'ephemeral' } })) }, /maximum of 4 blocks/],
+    ['structured output on a model without it', { ...base, model: 'claude-sonnet-4-20250514', output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: {}, additionalProperties: false } } } }, /does not support output format/],
+    ['a structured-output object left open', { ...base, output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: {} } } } }, /additionalProperties/],
+    ['a structured-output bound', { ...base, output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, additionalProperties: false } } } }, /'minimum' is not supported/],
     ['a long end-user id', { ...base, metadata: { user_id: 'u'.repeat(257) } }, /at most 256/],
   ])('refuses %s', (_what, body, message) => {
     expect(messageOf(refusalOfAnthropic(body))).toMatch(message);

@@ -1,4 +1,4 @@
-import { claudeSamplingRule, thinkingModeFor } from '../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+import { claudeSamplingRule, takesStructuredOutput, thinkingModeFor } from '../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
 
 /** Anthropic's error body for a refused request, as its API writes it. */
 function invalidRequest(message: string) {
@@ -62,6 +62,12 @@ export function anthropicRefusalReason(body: Record<string, unknown>): string | 
   if (sampling === 'either' && body.temperature !== undefined && body.top_p !== undefined) return '`temperature` and `top_p` cannot both be specified for this model. Please use only one.';
   const thinking = refusalOfThinking(body, model, maxTokens);
   if (thinking) return thinking;
+  const format = (body.output_config as { format?: { type?: string; schema?: unknown } } | undefined)?.format;
+  if (format !== undefined) {
+    if (!takesStructuredOutput(model)) return `'${model}' does not support output format.`;
+    const unsupported = unsupportedSchemaPart(format.schema);
+    if (unsupported) return `output_config.format.schema: ${unsupported}`;
+  }
   const metadata = body.metadata as { user_id?: string } | undefined;
   if (typeof metadata?.user_id === 'string' && metadata.user_id.length > 256) return 'metadata.user_id: String should have at most 256 characters';
   return undefined;
@@ -140,4 +146,18 @@ function refusalOfUnsignedToolLoop(messages: readonly Message[]): string | undef
 function countCacheMarks(value: unknown): number {
   if (!Array.isArray(value)) return 0;
   return value.reduce((sum: number, item) => sum + (typeof item === 'object' && item !== null && 'cache_control' in item ? 1 : 0) + (typeof item === 'object' && item !== null && 'content' in item ? countCacheMarks((item as { content: unknown }).content) : 0), 0);
+}
+
+/** JSON Schema bounds Claude's structured outputs refuse (Anthropic's SDK moves them into the description). */
+const UNSUPPORTED_SCHEMA_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'maxItems', 'uniqueItems'];
+
+/** What in a structured-output schema Claude refuses: an object left open, or a bound it cannot enforce. */
+function unsupportedSchemaPart(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  if (Array.isArray(schema)) return schema.map(unsupportedSchemaPart).find((found) => found !== undefined);
+  const node = schema as Record<string, unknown>;
+  if (node.type === 'object' && node.additionalProperties !== false) return 'For \'object\' type, \'additionalProperties\' must be explicitly set to false';
+  const keyword = UNSUPPORTED_SCHEMA_KEYWORDS.find((name) => name in node);
+  if (keyword) return `For '${String(node.type)}' type, property '${keyword}' is not supported`;
+  return Object.values(node).map(unsupportedSchemaPart).find((found) => found !== undefined);
 }

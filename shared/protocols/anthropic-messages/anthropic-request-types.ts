@@ -84,8 +84,15 @@ export interface AnthropicMessagesRequestBody {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   thinking?: AnthropicThinking;
-  output_config?: { effort: AnthropicEffort };
+  /** The effort of adaptive thinking, and the JSON Schema a structured answer follows (messages-output-format.ts). */
+  output_config?: { effort?: AnthropicEffort; format?: AnthropicOutputFormat };
   metadata?: { user_id: string };
+}
+
+/** Structured outputs: the answer is JSON that follows the schema. */
+export interface AnthropicOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 /**

@@ -61,6 +61,17 @@ export function claudeSamplingRule(upstreamModel: string): SamplingRule {
   return atLeast(...generation, [4, 1]) ? 'either' : 'both';
 }
 
+/**
+ * Whether the model takes structured outputs (`output_config.format`): Claude 4.5 and later (Haiku, Sonnet
+ * and Opus 4.5 and after, as Bedrock lists them), and the families without a version. Sources:
+ * docs/decisions/messages-and-translation.md.
+ */
+export function takesStructuredOutput(upstreamModel: string): boolean {
+  const generation = claudeGenerationOf(upstreamModel);
+  if (generation === undefined) return false;
+  return generation === 'unversioned' || atLeast(...generation, [4, 5]);
+}
+
 /** A Claude id's [major, minor] version, `unversioned` for a family without one, undefined for an older naming or no Claude. */
 function claudeGenerationOf(upstreamModel: string): readonly [number, number] | 'unversioned' | undefined {
   const id = upstreamModel.toLowerCase();

@@ -19,6 +19,7 @@ import { OPENING_USER_TEXT, opensWithUser } from '../opening-user-turn.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { writeCacheControl } from './messages-cache-control.ts';
+import { writeOutputFormat } from './messages-output-format.ts';
 import { writeThinking } from './messages-thinking.ts';
 import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-effort-budget.ts';
 
@@ -44,7 +45,9 @@ import { DEFAULT_MAX_TOKENS, STREAMED_DEFAULT_MAX_TOKENS } from './reasoning-eff
  * - a tool call id Anthropic refuses (another provider's, as Kimi's `functions.read_file:1`) is rewritten
  *   alike in the call and its result (strict-tool-call-id.ts);
  * - cache marks become `cache_control` on the blocks and tools they mark (the last four, messages-cache-control.ts).
- * Structured output and media Anthropic cannot take are dropped and named.
+ * - a JSON Schema answer format becomes structured outputs (`output_config.format`) on the models that
+ *   take them (messages-output-format.ts).
+ * JSON mode, and media Anthropic cannot take, are dropped and named.
  */
 export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const { dropped } = request;
@@ -62,7 +65,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     dropped,
   );
   const toolChoice = writeToolChoice(request, tools.length > 0);
-  if (request.responseFormat) dropped.add('response_format');
+  const outputFormat = writeOutputFormat(request, upstreamModel);
   const body: AnthropicMessagesRequestBody = {
     model: upstreamModel,
     max_tokens: outputCap(request, features) ?? defaultMaxTokens(request, features),
@@ -74,6 +77,7 @@ export function writeMessagesRequest(request: CanonicalRequest, upstreamModel: s
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(request.user ? { metadata: { user_id: endUserIdWithin(request.user, ANTHROPIC_END_USER_MAX_LENGTH) } } : {}),
+    ...(outputFormat ? { output_config: { format: outputFormat } } : {}),
   };
   writeThinking(body, request, upstreamModel, features.outputTokenLimit);
   return { ...body };

@@ -36,7 +36,7 @@ export function writeThinking(body: AnthropicMessagesRequestBody, request: Canon
   if (mode.type === 'adaptive') {
     body.thinking = { type: 'adaptive', display: 'summarized' };
     const level = adaptiveEffortFor(effort, mode);
-    if (level) body.output_config = { effort: level };
+    if (level) body.output_config = { ...body.output_config, effort: level };
   } else {
     body.thinking = { type: 'enabled', budget_tokens: capped ? Math.min(budget, Math.floor(body.max_tokens / 2)) : budget };
   }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { writeMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request-writer.ts';
+import { readChatRequest } from '../../../shared/protocols/openai-chat/chat-request-reader.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
+
+/** A chat request with an answer format, as the Messages writer sends it to `upstreamModel`. */
+function written(responseFormat: Record<string, unknown>, upstreamModel: string, extra: Record<string, unknown> = {}) {
+  const request = readChatRequest({ model: 'claude', messages: [{ role: 'user', content: 'Name a city' }], response_format: responseFormat, ...extra });
+  return { body: writeMessagesRequest(request, upstreamModel, NO_EXTRA_FEATURES), dropped: request.dropped.list() };
+}
+
+const city = {
+  type: 'json_schema',
+  json_schema: { name: 'city', strict: true, schema: { type: 'object', properties: { name: { type: 'string' }, population: { type: 'integer', minimum: 0 } }, required: ['name', 'population'], additionalProperties: false } },
+};
+
+describe('writeMessagesRequest structured outputs', () => {
+  it.each(['claude-sonnet-4-5', 'claude-haiku-4-5-20251001', 'claude-opus-4-7', 'us.anthropic.claude-opus-4-6-v1', 'claude-fable-5-1'])(
+    "sends %s a JSON Schema answer format as output_config.format, bounds Claude cannot enforce moved into the description",
+    (model) => {
+      const { body, dropped } = written(city, model);
+      expect(body.output_config).toEqual({
+        format: {
+          type: 'json_schema',
+          schema: { type: 'object', properties: { name: { type: 'string' }, population: { type: 'integer', description: '{minimum: 0}' } }, required: ['name', 'population'], additionalProperties: false },
+        },
+      });
+      expect(dropped).toEqual([]);
+    },
+  );
+
+  it('closes every object of a schema that left them open, as Claude requires', () => {
+    const open = { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' } } } } } } } };
+    const schema = (written(open, 'claude-sonnet-4-5').body.output_config as { format: { schema: { additionalProperties: unknown; properties: { tags: { items: { additionalProperties: unknown } } } } } }).format.schema;
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.tags.items.additionalProperties).toBe(false);
+  });
+
+  it('keeps the effort of adaptive thinking beside the format', () => {
+    expect(written(city, 'claude-opus-4-7', { reasoning_effort: 'low' }).body.output_config).toMatchObject({ effort: 'low', format: { type: 'json_schema' } });
+  });
+
+  it.each([
+    ['JSON mode, which has no schema', { type: 'json_object' }, 'claude-sonnet-4-5'],
+    ['a model without structured outputs', city, 'claude-sonnet-4-20250514'],
+    ['an older Claude', city, 'claude-3-7-sonnet-20250219'],
+    ["another vendor's Anthropic-compatible model", city, 'glm-4.6'],
+    ['a schema with a property of no type', { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { anything: { description: 'any value' } } } } }, 'claude-sonnet-4-5'],
+  ])('leaves out %s and names response_format as dropped', (_what, format, model) => {
+    const { body, dropped } = written(format, model);
+    expect(body).not.toHaveProperty('output_config');
+    expect(dropped).toEqual(['response_format']);
+  });
+});
