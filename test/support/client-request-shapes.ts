@@ -152,6 +152,10 @@ export const MESSAGES_BODIES: Array<[string, Record<string, unknown>]> = [
     }],
   }],
   ['a PDF without a title', { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' } }, { type: 'text', text: 'Summarise' }] }] }],
+  ['structured outputs with an optional property', {
+    messages: [{ role: 'user', content: 'Name a city' }],
+    output_config: { format: { type: 'json_schema', schema: { type: 'object', properties: { name: { type: 'string' }, country: { type: 'string' } }, required: ['name'], additionalProperties: false } } },
+  }],
   ['an earlier signed thinking block and a prefill', {
     messages: [
       { role: 'user', content: 'Hi' },

@@ -29,7 +29,7 @@ type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?:
  * refusal), a `temperature` or `top_p` other than the default, and `stop`; `reasoning_effort` for any
  * other model; more than four stop sequences; a `user` over 64 characters (as other gateways report); a
  * tool name outside its pattern; tool calls without their `tool` messages after them, a `tool` message
- * without its call, a call id over 40 characters; an inline file without a filename. Returns undefined for a request it takes.
+ * without its call, a call id over 40 characters; an inline file without a filename; a schema format without its name, or strict with a property not required. Returns undefined for a request it takes.
  */
 export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   for (const field of Object.keys(body)) {
@@ -62,6 +62,15 @@ export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   for (const [index, tool] of ((body.tools ?? []) as Array<{ function?: { name?: string }; name?: string }>).entries()) {
     const name = tool.function?.name ?? tool.name ?? '';
     if (!TOOL_NAME.test(name)) return invalid(`Invalid 'tools[${index}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${index}].function.name`, 'invalid_value');
+  }
+  const format = body.response_format as { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: { required?: string[]; properties?: Record<string, unknown> } } } | undefined;
+  if (format?.type === 'json_schema') {
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(format.json_schema?.name ?? '')) return invalid("Missing required parameter: 'response_format.json_schema.name'.", 'response_format.json_schema.name', 'missing_required_parameter');
+    const { required = [], properties = {} } = format.json_schema?.schema ?? {};
+    const optional = Object.keys(properties).find((name) => !required.includes(name));
+    if (format.json_schema?.strict === true && optional) {
+      return invalid(`Invalid schema for response_format '${String(format.json_schema.name)}': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing '${optional}'.`, 'response_format', 'invalid_json_schema');
+    }
   }
   const messages = (body.messages ?? []) as ChatMessage[];
   for (const [index, message] of messages.entries()) {

@@ -109,6 +109,8 @@ export const anthropicRequestSchema = z.looseObject({
     .nullish(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).nullish(),
   thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().int().nullish() }).nullish(),
-  output_config: z.looseObject({ effort: z.string().nullish() }).nullish(),
+  // `format`: structured outputs (`output_format`, its beta name); read leniently, the reader checks its shape.
+  output_config: z.looseObject({ effort: z.string().nullish(), format: z.unknown().optional() }).nullish(),
+  output_format: z.unknown().optional(),
 });
 export type AnthropicRequest = z.infer<typeof anthropicRequestSchema>;

@@ -1,6 +1,8 @@
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
+import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import type { AnthropicOutputFormat } from './anthropic-request-types.ts';
+import type { AnthropicRequest } from './anthropic-wire-types.ts';
 import { takesStructuredOutput } from './claude-thinking-mode.ts';
 
 /**
@@ -26,4 +28,21 @@ function claudeSchema(schema: Record<string, unknown>): Record<string, unknown> 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An Anthropic client's structured outputs (`output_config.format`, or `output_format`, its beta name) as
+ * the answer's JSON Schema format, for OpenAI's protocols (`response_format` / `text.format`, named
+ * `response`). It goes without `strict`: OpenAI's strict mode asks every property to be required, and
+ * Claude's schemas may leave some optional. A format of another shape is dropped and named.
+ */
+export function readOutputFormat(request: AnthropicRequest, dropped: DroppedFields): CanonicalRequest['responseFormat'] {
+  const format = request.output_config?.format ?? request.output_format;
+  if (format === undefined || format === null) return undefined;
+  const { type, schema } = format as { type?: unknown; schema?: unknown };
+  if (type === 'json_schema' && typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    return { type: 'json_schema', name: 'response', schema: schema as Record<string, unknown> };
+  }
+  dropped.add(request.output_config?.format !== undefined ? 'output_config.format' : 'output_format');
+  return undefined;
 }

@@ -2,13 +2,14 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool, 
 import { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { parseRequestBody } from '../../canonical/read-payload.ts';
 import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
-import { outputConfigIsEffortOnly, readThinkingAsEffort } from './thinking-as-effort.ts';
+import { readOutputFormat } from './messages-output-format.ts';
+import { outputConfigIsRead, readThinkingAsEffort } from './thinking-as-effort.ts';
 import { anthropicRequestSchema, type AnthropicBlock, type AnthropicCacheControl, type AnthropicRequest } from './anthropic-wire-types.ts';
 
 /** Messages fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
   'model', 'system', 'messages', 'max_tokens', 'temperature', 'top_p', 'stop_sequences', 'stream', 'tools',
-  'tool_choice', 'metadata', 'thinking',
+  'tool_choice', 'metadata', 'thinking', 'output_format',
 ]);
 
 type Content = string | AnthropicBlock[];
@@ -18,18 +19,20 @@ type Content = string | AnthropicBlock[];
  * their text and tool calls (tool inputs as JSON text), client tools (server tools, which run inside
  * Anthropic's platform, are dropped and named). `cache_control` marks on system blocks, tools and content
  * blocks become cache marks (a `ttl` is dropped and named: the default lifetime applies). `thinking` and
- * `output_config.effort` become a reasoning effort for models that reason (thinking-as-effort.ts). Thinking
+ * `output_config.effort` become a reasoning effort for models that reason (thinking-as-effort.ts), structured
+ * outputs (`output_config.format`) the answer's JSON Schema format (messages-output-format.ts). Thinking
  * blocks of earlier turns, top_k, service_tier, container, mcp_servers and every other field are dropped
  * and named.
  */
 export function readMessagesRequest(body: unknown): CanonicalRequest {
   const request = parseRequestBody(anthropicRequestSchema, body);
   const dropped = new DroppedFields();
-  const isRead = (field: string) => readFields.has(field) || (field === 'output_config' && outputConfigIsEffortOnly(request));
+  const isRead = (field: string) => readFields.has(field) || (field === 'output_config' && outputConfigIsRead(request));
   for (const [field, value] of Object.entries(request)) {
     if (!isRead(field) && value !== null && value !== undefined) dropped.add(field);
   }
   const reasoning = readThinkingAsEffort(request, dropped);
+  const responseFormat = readOutputFormat(request, dropped);
   const tools = readTools(request.tools, dropped);
   const choice = readToolChoice(request.tool_choice, tools.length > 0, dropped);
   const userId = request.metadata?.user_id;
@@ -49,6 +52,7 @@ export function readMessagesRequest(body: unknown): CanonicalRequest {
     stream: request.stream === true,
     ...(userId ? { user: userId } : {}),
     ...(reasoning ? { reasoning } : {}),
+    ...(responseFormat ? { responseFormat } : {}),
     dropped,
   };
 }

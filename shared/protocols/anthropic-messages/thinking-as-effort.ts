@@ -37,7 +37,7 @@ export function readThinkingAsEffort(request: AnthropicRequest, dropped: Dropped
   return undefined;
 }
 
-/** Whether `output_config` holds nothing but the effort, which readThinkingAsEffort reads. */
-export function outputConfigIsEffortOnly(request: AnthropicRequest): boolean {
-  return Object.keys(request.output_config ?? {}).every((field) => field === 'effort');
+/** Whether `output_config` holds nothing but what is read: the effort (readThinkingAsEffort) and the format (readOutputFormat). */
+export function outputConfigIsRead(request: AnthropicRequest): boolean {
+  return Object.keys(request.output_config ?? {}).every((field) => field === 'effort' || field === 'format');
 }

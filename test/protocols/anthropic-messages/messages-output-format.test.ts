@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { writeMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request-writer.ts';
 import { readChatRequest } from '../../../shared/protocols/openai-chat/chat-request-reader.ts';
-import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
+import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { openAiResponsesProtocol } from '../../../shared/protocols/openai-responses/openai-responses-protocol.ts';
+import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 /** A chat request with an answer format, as the Messages writer sends it to `upstreamModel`. */
 function written(responseFormat: Record<string, unknown>, upstreamModel: string, extra: Record<string, unknown> = {}) {
@@ -50,5 +53,30 @@ describe('writeMessagesRequest structured outputs', () => {
     const { body, dropped } = written(format, model);
     expect(body).not.toHaveProperty('output_config');
     expect(dropped).toEqual(['response_format']);
+  });
+});
+
+describe("An Anthropic client's structured outputs sent to OpenAI's protocols", () => {
+  const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+  const messagesBody = (extra: Record<string, unknown>) =>
+    anthropicMessagesProtocol.readRequest({ model: 'gpt-5', max_tokens: 500, messages: [{ role: 'user', content: 'Name a city' }], ...extra });
+
+  it('goes to chat as a json_schema response_format, and beside an effort', () => {
+    const canonical = messagesBody({ output_config: { effort: 'low', format: { type: 'json_schema', schema } } });
+    const body = openAiChatProtocol.writeRequest(canonical, 'gpt-5', OPENAI_FEATURES);
+    expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema } });
+    expect(body.reasoning_effort).toBe('low');
+    expect(canonical.dropped.list()).toEqual([]);
+  });
+
+  it("goes to the Responses API as text.format, from the beta's output_format too", () => {
+    const body = openAiResponsesProtocol.writeRequest(messagesBody({ output_format: { type: 'json_schema', schema } }), 'gpt-5', OPENAI_FEATURES);
+    expect(body.text).toEqual({ format: { type: 'json_schema', name: 'response', schema } });
+  });
+
+  it('names a format of another shape as dropped', () => {
+    const canonical = messagesBody({ output_config: { format: { type: 'regex', pattern: '.*' } } });
+    expect(openAiChatProtocol.writeRequest(canonical, 'gpt-5', OPENAI_FEATURES)).not.toHaveProperty('response_format');
+    expect(canonical.dropped.list()).toEqual(['output_config.format']);
   });
 });

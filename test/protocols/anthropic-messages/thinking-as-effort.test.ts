@@ -76,10 +76,11 @@ describe('What else an Anthropic client sends about thinking', () => {
     expect(dropped).toEqual([]);
   });
 
-  it('names a thinking type or an effort it does not know, and an output_config that holds more than the effort', () => {
+  it('names a thinking type or an effort it does not know, a format without a schema, and an output_config that holds more than it reads', () => {
     expect(translate({ thinking: { type: 'deliberate' } }, 'gpt-5').dropped).toEqual(['thinking']);
     expect(translate({ output_config: { effort: 'extreme' } }, 'gpt-5').dropped).toEqual(['output_config.effort']);
-    expect(translate({ output_config: { effort: 'low', format: { type: 'json_schema' } } }, 'gpt-5').dropped).toEqual(['output_config']);
+    expect(translate({ output_config: { effort: 'low', format: { type: 'json_schema' } } }, 'gpt-5').dropped).toEqual(['output_config.format']);
+    expect(translate({ output_config: { effort: 'low', task_budget: 1000 } }, 'gpt-5').dropped).toEqual(['output_config']);
   });
 
   it("keeps a chat client's own reasoning_effort for any model: the client asked for it", () => {
