@@ -73,6 +73,7 @@ export const CHAT_BODIES: Array<[string, Record<string, unknown>]> = [
   ['no effort at all', { messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'none', temperature: 0.2 }],
   ['the largest effort', { messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'xhigh', max_tokens: 2000 }],
   ['a streamed tool loop with an effort', { messages: [...toolLoop], tools: [weather], reasoning_effort: 'low', stream: true, stream_options: { include_usage: true } }],
+  ['a five-token probe', { messages: [{ role: 'user', content: 'Say OK' }], max_tokens: 5 }],
   ['a small cap with a high effort', { messages: [{ role: 'user', content: 'Hi' }], max_tokens: 100, reasoning_effort: 'high', top_p: 0.5 }],
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalOfOpenAi } from './openai-refusals.ts';
+import { refusalOfOpenAi, refusalOfOpenAiResponses } from './openai-refusals.ts';
 
 const base = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }] };
 const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] };
@@ -27,5 +27,24 @@ describe('the fake OpenAI upstream refuses what OpenAI refuses', () => {
     ['a call id over 40 characters', { ...base, messages: [base.messages[0], { ...call, tool_calls: [{ ...call.tool_calls[0], id: 'c'.repeat(41) }] }] }, /maximum length 40/],
   ])('refuses %s', (_what, body, message) => {
     expect(messageOf(refusalOfOpenAi(body))).toMatch(message);
+  });
+});
+
+describe('the fake Responses API refuses what OpenAI refuses', () => {
+  const input = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }];
+
+  it('takes a plain request and a complete call round trip', () => {
+    expect(refusalOfOpenAiResponses({ model: 'gpt-5', input: 'Hi', max_output_tokens: 16 })).toBeUndefined();
+    expect(refusalOfOpenAiResponses({ model: 'gpt-5', input: [...input, { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: 'ok' }] })).toBeUndefined();
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['a field it does not take', { model: 'gpt-5', input: 'Hi', messages: [] }, /Unknown parameter: 'messages'/],
+    ['a cap under 16', { model: 'gpt-5', input: 'Hi', max_output_tokens: 5 }, /Expected a value >= 16/],
+    ['a temperature on a reasoning model', { model: 'gpt-5', input: 'Hi', temperature: 0.2 }, /'temperature' is not supported/],
+    ['an output without its call', { model: 'gpt-5', input: [...input, { type: 'function_call_output', call_id: 'c1', output: 'ok' }] }, /No tool call found/],
+    ['an inline file without its name', { model: 'gpt-5', input: [{ type: 'message', role: 'user', content: [{ type: 'input_file', file_data: 'data:application/pdf;base64,JVBE' }] }] }, /Missing required parameter/],
+  ])('refuses %s', (_what, body, message) => {
+    expect(messageOf(refusalOfOpenAiResponses(body))).toMatch(message);
   });
 });

@@ -106,3 +106,54 @@ function refusalOfToolTurns(messages: readonly ChatMessage[]): unknown {
   }
   return undefined;
 }
+
+/** The Responses API's request fields; any other is refused ("Unknown parameter"). */
+const RESPONSES_FIELDS = new Set([
+  'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'max_tool_calls', 'temperature',
+  'top_p', 'top_logprobs', 'reasoning', 'text', 'store', 'stream', 'stream_options', 'metadata', 'include', 'previous_response_id',
+  'conversation', 'prompt', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'user', 'service_tier', 'truncation',
+  'background',
+]);
+
+type ResponsesItem = { type?: string; role?: string; call_id?: string; content?: Array<{ type?: string; file_data?: string; filename?: string }> };
+
+/**
+ * What OpenAI's Responses API answers with 400, as far as a translation can get it wrong: a field it does
+ * not take; `max_output_tokens` under 16; for a reasoning model a `temperature` or `top_p` other than the
+ * default; a tool name outside its pattern; a call's output with no call before it (`store: false` leaves
+ * the server nothing to look up); an inline file without a filename; a schema format without its name.
+ */
+export function refusalOfOpenAiResponses(body: Record<string, unknown>): unknown {
+  for (const field of Object.keys(body)) {
+    if (!RESPONSES_FIELDS.has(field)) return invalid(`Unknown parameter: '${field}'.`, field, 'unknown_parameter');
+  }
+  const cap = body.max_output_tokens;
+  if (typeof cap === 'number' && cap < 16) {
+    return invalid(`Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${cap} instead.`, 'max_output_tokens', 'integer_below_min_value');
+  }
+  const model = String(body.model ?? '');
+  if (isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT) {
+    for (const parameter of ['temperature', 'top_p'] as const) {
+      if (body[parameter] !== undefined && body[parameter] !== 1) return invalid(`Unsupported parameter: '${parameter}' is not supported with this model.`, parameter, 'unsupported_parameter');
+    }
+  }
+  for (const [index, tool] of ((body.tools ?? []) as Array<{ type?: string; name?: string }>).entries()) {
+    if ((tool.type === 'function' || tool.type === 'custom') && !TOOL_NAME.test(tool.name ?? '')) {
+      return invalid(`Invalid 'tools[${index}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${index}].name`, 'invalid_value');
+    }
+  }
+  const format = (body.text as { format?: { type?: string; name?: string } } | undefined)?.format;
+  if (format?.type === 'json_schema' && !format.name) return invalid("Missing required parameter: 'text.format.name'.", 'text.format.name', 'missing_required_parameter');
+  const items = typeof body.input === 'string' ? [] : ((body.input ?? []) as ResponsesItem[]);
+  const calls = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') calls.add(item.call_id ?? '');
+    if ((item.type === 'function_call_output' || item.type === 'custom_tool_call_output') && !calls.has(item.call_id ?? '')) {
+      return invalid(`No tool call found for function call output with call_id ${String(item.call_id)}.`, `input[${index}]`, 'invalid_value');
+    }
+    for (const [partIndex, part] of (item.content ?? []).entries()) {
+      if (part.type === 'input_file' && part.file_data !== undefined && !part.filename) return invalid(`Missing required parameter: 'input[${index}].content[${partIndex}]'.`, `input[${index}].content[${partIndex}]`, 'missing_required_parameter');
+    }
+  }
+  return undefined;
+}
