@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { REASONING_DEPLOYMENT, refusalOfOpenAi } from '../support/openai-refusals.ts';
-import { MESSAGES_BODIES } from '../support/client-request-shapes.ts';
+import { MESSAGES_BODIES, RESPONSES_BODIES } from '../support/client-request-shapes.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
@@ -30,6 +30,10 @@ beforeAll(async () => {
   for (const model of MODELS) await gateway.admin({ command: 'model.allow', projectId: 'strict-openai', slug: `openai/${model}`, inputMicrosPer1k: 1000, outputMicrosPer1k: 4000 });
   // A deployment whose name hides its reasoning model, as on Azure: the admin marks it.
   await gateway.admin({ command: 'model.allow', projectId: 'strict-openai', slug: `openai/${REASONING_DEPLOYMENT}`, reasoning: 'yes' });
+  // A chat-only server (no Responses API): Codex and other Responses clients reach it through translation. The
+  // model reasons, which its id does not tell the gateway: the admin marks it.
+  await gateway.admin({ command: 'provider.set', projectId: 'strict-openai', provider: 'groq', apiKey: 'gsk-upstream-0123456789', baseUrl: openai.baseUrl });
+  await gateway.admin({ command: 'model.allow', projectId: 'strict-openai', slug: 'groq/openai/gpt-oss-120b', reasoning: 'yes' });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'strict-openai' })).key;
 }, 120_000);
 
@@ -67,5 +71,18 @@ describe('a deployment the admin marked as a reasoning model', () => {
     const sent = openai.received.at(-1)?.body;
     expect(sent).toMatchObject({ model: REASONING_DEPLOYMENT, reasoning_effort: 'high', max_completion_tokens: 32_000 });
     expect(sent).not.toHaveProperty('temperature');
+  });
+});
+
+describe('Responses translated for a chat-only server, against an upstream that refuses what OpenAI refuses', () => {
+  it.each(RESPONSES_BODIES)('takes %s on groq/openai/gpt-oss-120b', async (_what, body) => {
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'groq/openai/gpt-oss-120b', ...body }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    if (body.stream === true) expect(await response.text()).toContain('event: response.completed');
+    else expect(((await response.json()) as { object: string }).object).toBe('response');
   });
 });

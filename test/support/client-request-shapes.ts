@@ -99,6 +99,11 @@ export const RESPONSES_BODIES: Array<[string, Record<string, unknown>]> = [
     tools: codexTools, tool_choice: 'auto', parallel_tool_calls: true, reasoning: { effort: 'high', summary: 'auto' },
     store: false, include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-1', text: { verbosity: 'low' },
   }],
+  ['a Codex turn on a model Codex does not know (0.169: a reasoning summary without an effort, client_metadata)', {
+    input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
+    tools: codexTools, tool_choice: 'auto', parallel_tool_calls: false, reasoning: { summary: 'auto' }, store: false, stream: true,
+    include: ['reasoning.encrypted_content'], prompt_cache_key: 'session-2', client_metadata: { originator: 'codex_exec' },
+  }],
   ['sampling, a cap and an end-user id', { input: 'Hi', temperature: 0.4, top_p: 0.8, max_output_tokens: 300, user: 'someone', safety_identifier: 'someone', metadata: { a: 'b' }, service_tier: 'auto', truncation: 'auto' }],
   ['a streamed turn with the least effort, and structured output', { input: 'Hi', stream: true, reasoning: { effort: 'minimal' }, text: { format: { type: 'json_schema', name: 'a', schema: { type: 'object', properties: {} }, strict: true } } }],
   ['an image and a file id-less input', { input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is it?' }, { type: 'input_image', image_url: PNG, detail: 'auto' }] }] }],

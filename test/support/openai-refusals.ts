@@ -21,6 +21,9 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** A deployment the tests name as an Azure admin would, serving a reasoning model its name does not tell. */
 export const REASONING_DEPLOYMENT = 'prod-reasoner';
 
+/** Whether the model takes `reasoning_effort` (and refuses other sampling than the default): OpenAI's reasoning models, the marked deployment, gpt-oss. */
+const reasonsAsOpenAi = (model: string) => isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT || /(^|\/)gpt-oss-/.test(model);
+
 type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?: string }>; tool_call_id?: string };
 
 /**
@@ -41,9 +44,10 @@ export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   if (limit !== undefined && cap > limit) {
     return invalid(`max_tokens is too large: ${cap}. This model supports at most ${limit} completion tokens, whereas you provided ${cap}.`, 'max_tokens', 'invalid_value');
   }
-  const reasons = isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT;
+  const reasons = reasonsAsOpenAi(model);
   if (reasons) {
-    if (body.max_tokens !== undefined) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
+    // OpenAI's own reasoning models refuse max_tokens; gpt-oss on another server takes it.
+    if (body.max_tokens !== undefined && !/gpt-oss-/.test(model)) return JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json'));
     for (const parameter of ['temperature', 'top_p'] as const) {
       if (body[parameter] !== undefined && body[parameter] !== 1) {
         return invalid(`Unsupported value: '${parameter}' does not support ${String(body[parameter])} with this model. Only the default (1) value is supported.`, parameter, 'unsupported_value');
@@ -132,7 +136,7 @@ export function refusalOfOpenAiResponses(body: Record<string, unknown>): unknown
     return invalid(`Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${cap} instead.`, 'max_output_tokens', 'integer_below_min_value');
   }
   const model = String(body.model ?? '');
-  if (isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT) {
+  if (reasonsAsOpenAi(model)) {
     for (const parameter of ['temperature', 'top_p'] as const) {
       if (body[parameter] !== undefined && body[parameter] !== 1) return invalid(`Unsupported parameter: '${parameter}' is not supported with this model.`, parameter, 'unsupported_parameter');
     }
