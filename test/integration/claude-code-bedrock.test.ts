@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicStreamFrames } from '../support/bedrock-event-stream.ts';
+import { anthropicStreamFrames, converseStreamFrames } from '../support/bedrock-event-stream.ts';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { sendBedrockJson, sendEventStream, startFakeBedrockRuntime, type FakeBedrockRuntime } from '../support/fake-bedrock-runtime.ts';
 import { readFixture } from '../support/fixtures.ts';
@@ -14,6 +14,7 @@ import { BEDROCK_ANTHROPIC_BETAS } from '../../shared/protocols/bedrock-anthropi
  */
 const ROLE = { accessKeyId: 'AKIDCLAUDECODEROLE01', secretAccessKey: 'claude-code-role-secret-0123456789', sessionToken: 'claude-code-session-token' };
 const CLAUDE = 'us.anthropic.claude-haiku-4-5-20251001-v1:0';
+const NOVA = 'amazon.nova-pro-v1:0';
 const savedEnvironment = { ...process.env };
 let bedrock: FakeBedrockRuntime;
 let gateway: TestGateway;
@@ -25,16 +26,19 @@ beforeAll(async () => {
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: ROLE.accessKeyId, AWS_SECRET_ACCESS_KEY: ROLE.secretAccessKey, AWS_SESSION_TOKEN: ROLE.sessionToken, AWS_EC2_METADATA_DISABLED: 'true' });
   delete process.env.AWS_PROFILE;
   bedrock = await startFakeBedrockRuntime({ region: 'us-east-1', credentials: { [ROLE.accessKeyId]: ROLE } });
-  bedrock.answerWith((request, response) =>
-    request.operation === 'invoke-with-response-stream'
+  bedrock.answerWith((request, response) => {
+    if (request.operation === 'converse-stream') return sendEventStream(response, converseStreamFrames(readFixture('bedrock/converse-stream-text.chunks.txt')));
+    if (request.operation === 'converse') return sendBedrockJson(response, readFixture('bedrock/converse-text.json'));
+    return request.operation === 'invoke-with-response-stream'
       ? sendEventStream(response, anthropicStreamFrames(readFixture('anthropic/messages-stream-text.sse'), { inputTokenCount: 10, outputTokenCount: 4 }))
-      : sendBedrockJson(response, readFixture('anthropic/messages-nonstream-text.json')),
-  );
+      : sendBedrockJson(response, readFixture('anthropic/messages-nonstream-text.json'));
+  });
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'coding' });
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'bedrock', region: 'us-east-1', baseUrl: bedrock.baseUrl });
   // The alias is the name Claude Code asks for; the slug is the Bedrock inference profile that serves it.
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: `bedrock/${CLAUDE}`, alias: 'claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
+  await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: `bedrock/${NOVA}`, alias: 'nova', inputMicrosPer1k: 800, outputMicrosPer1k: 3200 });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'coding' })).key;
 }, 240_000);
 
@@ -65,5 +69,18 @@ describe('Claude Code through the gateway onto Bedrock', () => {
     // Bedrock's metrics count 10 input and 4 output tokens a turn: 10 × 1000 + 4 × 5000 nano-USD.
     expect(project.request_count).toBeGreaterThanOrEqual(1);
     expect(Number(project.spent_usd)).toBeCloseTo((project.request_count * (10 * 1000 + 4 * 5000)) / 1e9, 12);
+  });
+
+  it("completes a headless turn on another vendor's Bedrock model through Converse, which takes Claude Code's request as translated", { timeout: 150_000 }, async () => {
+    bedrock.received.length = 0;
+    const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'nova', prompt: 'How many r in strawberry?' });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('There are **3**');
+    const turn = bedrock.received.find((request) => request.operation === 'converse-stream');
+    expect(turn?.model).toBe(NOVA);
+    // The fake runtime answers what Converse refuses (a first turn not the user's, turns not alternating, blank
+    // text, unanswered calls…) with a ValidationException, which would have failed the turn.
+    expect(bedrock.refused).toEqual([]);
   });
 });
