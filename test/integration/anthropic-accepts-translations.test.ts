@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { refusalOfAnthropic } from '../support/anthropic-refusals.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { sendJson, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendJson, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { CHAT_BODIES, RESPONSES_BODIES } from '../support/client-request-shapes.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -22,12 +22,7 @@ const MODELS = ['claude-3-7-sonnet-20250219', 'claude-sonnet-4-20250514', 'claud
 
 beforeAll(async () => {
   anthropic = await startFakeOpenAiUpstream();
-  const answer = recordedAnthropicAnswer();
-  anthropic.answerWith((request, response) => {
-    const refusal = refusalOfAnthropic(request.body);
-    if (refusal) sendJson(response, 400, refusal);
-    else answer(request, response);
-  });
+  anthropic.answerWith(refusingAsProvider(refusalOfAnthropic, recordedAnthropicAnswer()));
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'strict-claude' });
   await gateway.admin({ command: 'provider.set', projectId: 'strict-claude', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
@@ -82,12 +77,11 @@ describe("OpenAI's structured-output helpers on Claude", () => {
   it('parses a chat completion from Claude with a zod schema: the schema reaches Claude as structured outputs', async () => {
     anthropic.received.length = 0;
     const answer = recordedAnthropicAnswer();
-    anthropic.answerWith((request, response) => {
-      const refusal = refusalOfAnthropic(request.body);
-      if (refusal) sendJson(response, 400, refusal);
-      else if ((request.body.output_config as { format?: unknown } | undefined)?.format) answerAsJson(request, response);
-      else answer(request, response);
-    });
+    anthropic.answerWith(
+      refusingAsProvider(refusalOfAnthropic, (request, response) =>
+        (request.body.output_config as { format?: unknown } | undefined)?.format ? answerAsJson(request, response) : answer(request, response),
+      ),
+    );
     const completion = await gateway.openai(key).chat.completions.parse({
       model: 'anthropic/claude-sonnet-4-5',
       messages: [{ role: 'user', content: 'Name a city' }],

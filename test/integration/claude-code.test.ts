@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEditorClientRequest } from '../../shared/protocols/editor-chat/editor-client-detection.ts';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { refusalOfOpenAi } from '../support/openai-refusals.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -23,11 +23,7 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
   openai = await startFakeOpenAiUpstream();
-  openai.answerWith((request, response) => {
-    const refusal = refusalOfOpenAi(request.body);
-    if (refusal) sendJson(response, 400, refusal);
-    else void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
-  });
+  openai.answerWith(refusingAsProvider(refusalOfOpenAi, (_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')))));
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/o3', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000 });

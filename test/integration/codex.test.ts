@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCodex, runCodex } from '../support/codex.ts';
 import { refusalOfAnthropic } from '../support/anthropic-refusals.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { sendJson, sendSse, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendSse, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
 import { recordedResponsesAnswer } from '../support/fake-responses-upstream.ts';
 import { anthropicStreamCalling, responsesStreamCalling } from '../support/recorded-tool-call.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -28,11 +28,11 @@ beforeAll(async () => {
   openai.answerWith((request, response) => (hasToolResult(request) ? answerText(request, response) : sendSse(response, responsesStreamCalling('responses-stream-function-call.sse', RUN_ECHO), 1)));
   const answerHello = recordedAnthropicAnswer();
   // Anthropic's side refuses what Anthropic refuses (anthropic-refusals.ts): Codex's translated turns must be taken.
-  anthropic.answerWith((request, response) => {
-    const refusal = refusalOfAnthropic(request.body);
-    if (refusal) return sendJson(response, 400, refusal);
-    return hasToolResult(request) ? answerHello(request, response) : sendSse(response, anthropicStreamCalling('messages-stream-tool-use-input-json-delta.sse', RUN_ECHO), 1);
-  });
+  anthropic.answerWith(
+    refusingAsProvider(refusalOfAnthropic, (request, response) =>
+      hasToolResult(request) ? answerHello(request, response) : sendSse(response, anthropicStreamCalling('messages-stream-tool-use-input-json-delta.sse', RUN_ECHO), 1),
+    ),
+  );
   gateway = await startTestGateway();
   const projectId = 'codex';
   await gateway.admin({ command: 'project.create', projectId });

@@ -7,7 +7,7 @@ import { readChatStreamWithOpenAiSdk } from '../canonical/support/openai-sdk-str
 import { splitFrames } from '../canonical/support/translate.ts';
 import { refusalOfAnthropic } from '../support/anthropic-refusals.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
-import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 import { cursorResponsesBody, PATCH, TOOL_TURN_ITEMS } from '../protocols/editor-chat/cursor-bodies.ts';
@@ -37,12 +37,7 @@ beforeAll(async () => {
   openai.answerWith(answerFromRecordings);
   anthropic = await startFakeOpenAiUpstream();
   // Anthropic's side refuses what Anthropic refuses (anthropic-refusals.ts): the editor's translated turns must be taken.
-  const answerThinkingThenTool = recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' });
-  anthropic.answerWith((request, response) => {
-    const refusal = refusalOfAnthropic(request.body);
-    if (refusal) sendJson(response, 400, refusal);
-    else answerThinkingThenTool(request, response);
-  });
+  anthropic.answerWith(refusingAsProvider(refusalOfAnthropic, recordedAnthropicAnswer({ stream: 'anthropic/messages-stream-thinking-then-tool-use.sse' })));
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'cursor' });
   await gateway.admin({ command: 'provider.set', projectId: 'cursor', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });

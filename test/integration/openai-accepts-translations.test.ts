@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { REASONING_DEPLOYMENT, refusalOfOpenAi } from '../support/openai-refusals.ts';
 import { MESSAGES_BODIES, RESPONSES_BODIES } from '../support/client-request-shapes.ts';
@@ -18,12 +18,13 @@ const MODELS = ['gpt-4o-mini', 'gpt-4.1', 'o3', 'gpt-5', REASONING_DEPLOYMENT];
 
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
-  openai.answerWith((request, response) => {
-    const refusal = refusalOfOpenAi(request.body);
-    if (refusal) return sendJson(response, 400, refusal);
-    if (request.body.stream === true) return void sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')));
-    return sendJson(response, 200, JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json')));
-  });
+  openai.answerWith(
+    refusingAsProvider(refusalOfOpenAi, (request, response) =>
+      request.body.stream === true
+        ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')))
+        : sendJson(response, 200, JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json'))),
+    ),
+  );
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'strict-openai' });
   await gateway.admin({ command: 'provider.set', projectId: 'strict-openai', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_BODIES, MESSAGES_BODIES } from '../support/client-request-shapes.ts';
-import { sendJson, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { recordedResponsesAnswer } from '../support/fake-responses-upstream.ts';
 import { refusalOfOpenAiResponses } from '../support/openai-refusals.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
@@ -18,12 +18,7 @@ const MODELS = ['gpt-5-pro', 'gpt-4.1'];
 
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
-  const answer = recordedResponsesAnswer();
-  openai.answerWith((request, response) => {
-    const refusal = refusalOfOpenAiResponses(request.body);
-    if (refusal) return sendJson(response, 400, refusal);
-    return answer(request, response);
-  });
+  openai.answerWith(refusingAsProvider(refusalOfOpenAiResponses, recordedResponsesAnswer()));
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'responses-only' });
   await gateway.admin({ command: 'provider.set', projectId: 'responses-only', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });

@@ -63,6 +63,17 @@ export async function startFakeOpenAiUpstream(): Promise<FakeUpstream> {
   };
 }
 
+/**
+ * A provider that checks requests as the real one does: a request `refusalOf` finds refused gets that
+ * refusal as a 400 (test/support/*-refusals.ts), any other the answer.
+ */
+export function refusingAsProvider(refusalOf: (body: Record<string, unknown>) => unknown, answer: UpstreamScript): UpstreamScript {
+  return (request, response) => {
+    const refusal = refusalOf(request.body);
+    return refusal ? sendJson(response, 400, refusal) : answer(request, response);
+  };
+}
+
 export function sendJson(response: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
