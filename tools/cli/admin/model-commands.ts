@@ -32,7 +32,7 @@ export const modelCommands: CliCommand[] = [
         name: '--reasoning',
         value: 'yes|no|auto',
         description:
-          "whether the model is one of OpenAI's reasoning kind (o-series, GPT-5: translated requests get reasoning_effort, no temperature, top_p or stop), for an Azure deployment whose name hides it; auto (the default) tells by the model id",
+          "whether the model reasons as OpenAI's o-series and GPT-5 do (translated requests get reasoning_effort, no temperature, top_p or stop), for an Azure deployment whose name hides it or a reasoning model its id does not tell (gpt-oss on Groq); auto (the default) tells by the model id",
         field: 'reasoning',
         parse: oneOf(['yes', 'no', 'auto']),
       },
