@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { zodResponseFormat } from 'openai/helpers/zod';
+import { zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { refusalOfAnthropic } from '../support/anthropic-refusals.ts';
@@ -74,7 +74,7 @@ describe("OpenAI's structured-output helpers on Claude", () => {
     sendJson(response, 200, { ...recorded, model: request.body.model });
   };
 
-  it('parses a chat completion from Claude with a zod schema: the schema reaches Claude as structured outputs', async () => {
+  it("parses a chat completion and a response from Claude with a zod schema: the schema reaches Claude as structured outputs", async () => {
     anthropic.received.length = 0;
     const answer = recordedAnthropicAnswer();
     anthropic.answerWith(
@@ -90,5 +90,10 @@ describe("OpenAI's structured-output helpers on Claude", () => {
 
     expect(completion.choices[0]?.message.parsed).toEqual({ name: 'Paris', population: 2_100_000 });
     expect(anthropic.received.at(-1)?.body.output_config).toMatchObject({ format: { type: 'json_schema', schema: { type: 'object', additionalProperties: false, required: ['name', 'population'] } } });
+
+    // The Responses API's helper alike: text.format reaches Claude as the same structured outputs.
+    const response = await gateway.openai(key).responses.parse({ model: 'anthropic/claude-opus-4-7', input: 'Name a city', text: { format: zodTextFormat(City, 'city') } });
+    expect(response.output_parsed).toEqual({ name: 'Paris', population: 2_100_000 });
+    expect(anthropic.received.at(-1)?.body.output_config).toMatchObject({ format: { type: 'json_schema' } });
   });
 });
