@@ -1,4 +1,7 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { refusingAsProvider, sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { REASONING_DEPLOYMENT, refusalOfOpenAi } from '../support/openai-refusals.ts';
@@ -85,5 +88,29 @@ describe('Responses translated for a chat-only server, against an upstream that 
     expect(response.status, await response.clone().text()).toBe(200);
     if (body.stream === true) expect(await response.text()).toContain('event: response.completed');
     else expect(((await response.json()) as { object: string }).object).toBe('response');
+  });
+});
+
+describe("Anthropic's structured-output helper on an OpenAI model", () => {
+  it('parses a message from gpt-5 with a zod schema: the schema reaches OpenAI as a json_schema response_format', async () => {
+    openai.received.length = 0;
+    openai.answerWith(
+      refusingAsProvider(refusalOfOpenAi, (_request, response) => {
+        const recorded = JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json')) as { choices: Array<{ message: { content: string } }> };
+        const [choice] = recorded.choices;
+        if (choice) choice.message.content = '{"name":"Paris","population":2100000}';
+        sendJson(response, 200, recorded);
+      }),
+    );
+    const client = new Anthropic({ apiKey: key, baseURL: gateway.url, maxRetries: 0 });
+    const message = await client.messages.parse({
+      model: 'openai/gpt-5',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'Name a city' }],
+      output_config: { format: zodOutputFormat(z.object({ name: z.string(), population: z.number().int() })) },
+    });
+
+    expect(message.parsed_output).toEqual({ name: 'Paris', population: 2_100_000 });
+    expect(openai.received.at(-1)?.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object' } } });
   });
 });
