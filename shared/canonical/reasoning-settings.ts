@@ -65,7 +65,7 @@ const OPENAI_STOP_SEQUENCES = 4;
 /**
  * The stop sequences for a chat completions writer: none for OpenAI's reasoning models, which refuse `stop`
  * with a 400 ("Unsupported parameter: 'stop' is not supported with this model."); the first four for
- * OpenAI's own API, which refuses more (an Anthropic client may send any number). What is left out is named
+ * OpenAI's own API, which refuses more (an Anthropic client may send more). What is left out is named
  * as dropped (`stop`).
  */
 export function stopForModel(request: CanonicalRequest, upstreamModel: string, features: UpstreamReasoningFacts): string[] | undefined {

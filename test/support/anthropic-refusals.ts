@@ -5,7 +5,7 @@ function invalidRequest(message: string) {
   return { type: 'error', error: { type: 'invalid_request_error', message }, request_id: 'req_fake_refusal' };
 }
 
-/** The top-level fields the Messages API takes; any other is refused ("Extra inputs are not permitted"). */
+/** The top-level fields the Messages API takes; others are refused ("Extra inputs are not permitted"). */
 const MESSAGES_FIELDS = new Set([
   'model', 'messages', 'max_tokens', 'system', 'metadata', 'stop_sequences', 'stream', 'temperature', 'top_p', 'top_k',
   'tools', 'tool_choice', 'thinking', 'service_tier', 'container', 'mcp_servers', 'context_management', 'output_config',

@@ -65,7 +65,7 @@ export async function startFakeOpenAiUpstream(): Promise<FakeUpstream> {
 
 /**
  * A provider that checks requests as the real one does: a request `refusalOf` finds refused gets that
- * refusal as a 400 (test/support/*-refusals.ts), any other the answer.
+ * refusal as a 400 (test/support/*-refusals.ts), every other the answer.
  */
 export function refusingAsProvider(refusalOf: (body: Record<string, unknown>) => unknown, answer: UpstreamScript): UpstreamScript {
   return (request, response) => {

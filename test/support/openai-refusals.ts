@@ -5,7 +5,7 @@ function invalid(message: string, param: string | null, code: string) {
   return { error: { message, type: 'invalid_request_error', param, code } };
 }
 
-/** The chat completions fields OpenAI takes; any other is refused ("Unrecognized request argument supplied"). */
+/** The chat completions fields OpenAI takes; others are refused ("Unrecognized request argument supplied"). */
 const CHAT_FIELDS = new Set([
   'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'stop',
   'presence_penalty', 'frequency_penalty', 'logit_bias', 'logprobs', 'top_logprobs', 'user', 'safety_identifier', 'prompt_cache_key',
@@ -21,7 +21,10 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** A deployment the tests name as an Azure admin would, serving a reasoning model its name does not tell. */
 export const REASONING_DEPLOYMENT = 'prod-reasoner';
 
-/** Whether the model takes `reasoning_effort` (and refuses other sampling than the default): OpenAI's reasoning models, the marked deployment, gpt-oss. */
+/**
+ * Whether the model takes `reasoning_effort` (and refuses sampling other than the default): OpenAI's
+ * reasoning models, the marked deployment, gpt-oss.
+ */
 const reasonsAsOpenAi = (model: string) => isOpenAiReasoningModel(model) || model === REASONING_DEPLOYMENT || /(^|\/)gpt-oss-/.test(model);
 
 type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?: string }>; tool_call_id?: string };
@@ -29,10 +32,11 @@ type ChatMessage = { role?: string; content?: unknown; tool_calls?: Array<{ id?:
 /**
  * What OpenAI's chat completions answer with 400, as far as a translation can get it wrong: a field it
  * does not take; a cap above the model's largest answer; for a reasoning model `max_tokens` (its recorded
- * refusal), a `temperature` or `top_p` other than the default, and `stop`; `reasoning_effort` for any
+ * refusal), a `temperature` or `top_p` other than the default, and `stop`; `reasoning_effort` for every
  * other model; more than four stop sequences; a `user` over 64 characters (as other gateways report); a
  * tool name outside its pattern; tool calls without their `tool` messages after them, a `tool` message
- * without its call, a call id over 40 characters; an inline file without a filename; a schema format without its name, or strict with a property not required. Returns undefined for a request it takes.
+ * without its call, a call id over 40 characters; an inline file without a filename; a schema format
+ * without its name, or strict with a property not required. Returns undefined for a request it takes.
  */
 export function refusalOfOpenAi(body: Record<string, unknown>): unknown {
   for (const field of Object.keys(body)) {
@@ -111,7 +115,7 @@ function refusalOfToolTurns(messages: readonly ChatMessage[]): unknown {
   return undefined;
 }
 
-/** The Responses API's request fields; any other is refused ("Unknown parameter"). */
+/** The Responses API's request fields; others are refused ("Unknown parameter"). */
 const RESPONSES_FIELDS = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens', 'max_tool_calls', 'temperature',
   'top_p', 'top_logprobs', 'reasoning', 'text', 'store', 'stream', 'stream_options', 'metadata', 'include', 'previous_response_id',

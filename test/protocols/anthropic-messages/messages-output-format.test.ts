@@ -48,7 +48,7 @@ describe('writeMessagesRequest structured outputs', () => {
     ['a model without structured outputs', city, 'claude-sonnet-4-20250514'],
     ['an older Claude', city, 'claude-3-7-sonnet-20250219'],
     ["another vendor's Anthropic-compatible model", city, 'glm-4.6'],
-    ['a schema with a property of no type', { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { anything: { description: 'any value' } } } } }, 'claude-sonnet-4-5'],
+    ['a schema with a property of no type', { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { anything: { description: 'a value of whatever kind' } } } } }, 'claude-sonnet-4-5'],
   ])('leaves out %s and names response_format as dropped', (_what, format, model) => {
     const { body, dropped } = written(format, model);
     expect(body).not.toHaveProperty('output_config');

@@ -114,7 +114,7 @@ describe('isOpenAiReasoningModel', () => {
 describe("An Anthropic client's thinking sent through OpenRouter", () => {
   const OPENROUTER = { ...NO_EXTRA_FEATURES, reasoningObject: true };
 
-  it('goes to any model, OpenRouter applying it where the model reasons: a budget exactly, as reasoning.max_tokens', () => {
+  it('goes to every model, OpenRouter applying it where the model reasons: a budget exactly, as reasoning.max_tokens', () => {
     const { body, dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'anthropic/claude-sonnet-4.5', openAiChatProtocol, OPENROUTER);
     expect(body.reasoning).toEqual({ max_tokens: 10000 });
     expect(body).not.toHaveProperty('reasoning_effort');
