@@ -12,8 +12,9 @@ type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { com
 
 /**
  * Adds a model to the allowlist, or changes its alias, prices, limits, description, upstream API or
- * reasoning mark (what is not given stays). The provider must be configured first: a model nobody can serve is refused, not
- * half-added. A model only one OpenAI API serves (`upstreamApi`) is reached through it by every client.
+ * reasoning mark (what is not given stays). The provider must be configured first: a model nobody can
+ * serve is refused, not half-added. A model only one OpenAI API serves (`upstreamApi`) is reached through
+ * it by every client.
  */
 export async function allowModel(services: AdminServices, command: Command<'model.allow'>) {
   const config = await requireProject(services, command.projectId);

@@ -118,7 +118,7 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 
 function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
   const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
-  // A cap under the Responses API's smallest is raised to it when the target speaks that protocol (output-cap.ts).
+  // At least the Responses API's smallest cap, which a translation to that API raises a smaller one to (output-cap.ts).
   const cap = Math.max(estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS, SMALLEST_RESPONSES_CAP);
   // A translation to Claude raises max_tokens above the thinking budget, never past the model's known maximum (messages-thinking.ts).
   const maxOutputTokens =
