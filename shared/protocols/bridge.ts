@@ -126,7 +126,7 @@ export interface BridgeTarget {
 /**
  * Which protocols of the registry a target's bridge may use, known before they load (registry.ts):
  * a client dialect's rewrite to a protocol the provider speaks; the protocol that carries the client's
- * natively; the one a translation goes to (the provider's first conversation protocol).
+ * natively; the one a translation goes to (translationTarget).
  */
 interface BridgePlan {
   rewrite?: DialectRewrite;
@@ -134,7 +134,7 @@ interface BridgePlan {
   translatedTo: ConversationProtocolId;
 }
 
-function planBridge(client: ClientProtocol, target: Pick<BridgeTarget, 'protocols'>): BridgePlan {
+function planBridge(client: ClientProtocol, target: Pick<BridgeTarget, 'protocols' | 'features'>): BridgePlan {
   const conversational = target.protocols.filter(isConversationProtocol);
   if (isClientDialect(client)) {
     const rewrite = client.rewrites.find((candidate) => conversational.includes(candidate.upstream));
@@ -142,8 +142,22 @@ function planBridge(client: ClientProtocol, target: Pick<BridgeTarget, 'protocol
     return rewrite ? { rewrite, translatedTo } : { translatedTo };
   }
   const carrier = conversational.find((id) => carriedClientProtocol(id) === client.id);
-  const translatedTo = conversational[0] ?? client.id;
+  const translatedTo = translationTarget(conversational, target) ?? client.id;
   return carrier ? { carrier, translatedTo } : { translatedTo };
+}
+
+/**
+ * The protocol a translation goes to: the provider's first conversation protocol, except that OpenAI's own
+ * API (OpenAI, Azure OpenAI) gets a reasoning model's translation on its Responses API where it serves it.
+ * Its chat completions refuse function tools with reasoning for GPT-5.2 and later ("Function tools with
+ * reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses
+ * instead."), and Claude Code always sends tools; OpenAI recommends the Responses API for its reasoning
+ * models anyway. Other servers (OpenRouter's Responses API is a beta) keep their first protocol.
+ */
+function translationTarget(conversational: readonly ConversationProtocolId[], target: Pick<BridgeTarget, 'features'>): ConversationProtocolId | undefined {
+  const { reasoningModel, maxCompletionTokens: openAiOwnApi } = target.features;
+  if (reasoningModel === true && openAiOwnApi && conversational.includes('openai-responses')) return 'openai-responses';
+  return conversational[0];
 }
 
 /**
@@ -166,7 +180,8 @@ export function bridgeProtocols(client: ClientProtocol, target: BridgeTarget): C
  * - else, for a client dialect, its direct rewrite to a protocol the provider speaks (the answer comes back
  *   through the canonical model);
  * - else a translation through the canonical model (the client protocol's reader and the upstream
- *   protocol's writer, and back) to the provider's first conversation protocol.
+ *   protocol's writer, and back) to the provider's first conversation protocol, or its Responses API for a
+ *   model that reasons as OpenAI's do (translationTarget).
  * `canonical` reads the client body once for every translated target of the request.
  */
 export function chooseBridge(client: ClientProtocol, target: BridgeTarget, body: Record<string, unknown>, canonical: () => CanonicalRequest): ProtocolBridge {

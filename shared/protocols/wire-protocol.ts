@@ -98,7 +98,9 @@ export interface UpstreamFeatures {
   reasoningObject: boolean;
   /**
    * Whether the model is one of OpenAI's reasoning kind (`reasoning_effort`, no sampling parameters, no
-   * `stop`), as the admin marked it (`model allow … --reasoning`); absent, told by its id (reasoning-models.ts).
+   * `stop`; a translation goes to the Responses API where the provider serves it): the admin's mark
+   * (`model allow … --reasoning`), else told by its id (reasoning-models.ts), as the pipeline resolves it;
+   * absent (a writer called alone), told by the id.
    */
   reasoningModel?: boolean;
   /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */

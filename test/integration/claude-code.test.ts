@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEditorClientRequest } from '../../shared/protocols/editor-chat/editor-client-detection.ts';
 import { ensureClaudeCode, runClaudeCode } from '../support/claude-code.ts';
 import { recordedAnthropicAnswer } from '../support/fake-anthropic-upstream.ts';
+import { recordedResponsesAnswer } from '../support/fake-responses-upstream.ts';
 import { refusingAsProvider, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
-import { refusalOfOpenAi } from '../support/openai-refusals.ts';
+import { refusalOfOpenAi, refusalOfOpenAiResponses } from '../support/openai-refusals.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 let gateway: TestGateway;
@@ -23,7 +24,10 @@ beforeAll(async () => {
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'anthropic', apiKey: 'sk-ant-upstream-0123456789', baseUrl: anthropic.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000 });
   openai = await startFakeOpenAiUpstream();
-  openai.answerWith(refusingAsProvider(refusalOfOpenAi, (_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')))));
+  // A reasoning model's translation goes to OpenAI's Responses API (bridge.ts, translationTarget), checked as that API checks it.
+  const answerResponses = refusingAsProvider(refusalOfOpenAiResponses, recordedResponsesAnswer());
+  const answerChat = refusingAsProvider(refusalOfOpenAi, (_request, response) => sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'))));
+  openai.answerWith((request, response) => (request.path === '/v1/responses' ? answerResponses(request, response) : answerChat(request, response)));
   await gateway.admin({ command: 'provider.set', projectId: 'coding', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await gateway.admin({ command: 'model.allow', projectId: 'coding', slug: 'openai/o3', inputMicrosPer1k: 2000, outputMicrosPer1k: 8000 });
@@ -84,15 +88,16 @@ describe('Claude Code through the gateway', () => {
     expect(Math.round((Number(after.spent_usd) - Number(before.spent_usd)) * 1e9)).toBe(turns * (87 * 150 + 26 * 600));
   });
 
-  it('completes a headless turn on an OpenAI reasoning model, sent as such models take a request', { timeout: 150_000 }, async () => {
+  it("completes a headless turn on an OpenAI reasoning model through OpenAI's Responses API (its chat API refuses tools with reasoning for GPT-5.2 on)", { timeout: 150_000 }, async () => {
     openai.received.length = 0;
     const result = await runClaudeCode(claude, { baseUrl: gateway.url, token: key, model: 'o3', prompt: 'Think hard: what is 1231 times 2331?' });
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('2,869,461');
-    const turn = openai.received.find((request) => request.path === '/v1/chat/completions');
-    // Claude Code asks for thinking at an effort (adaptive thinking with output_config.effort, in 2.1.330).
-    expect(turn?.body).toMatchObject({ model: 'o3', stream: true, reasoning_effort: expect.stringMatching(/^(low|medium|high)$/) });
+    expect(result.stdout.trim()).toBe('pong');
+    const turn = openai.received.find((request) => request.path === '/v1/responses');
+    // Claude Code asks for thinking at an effort (adaptive thinking with output_config.effort, in 2.1.330), and always sends tools.
+    expect(turn?.body).toMatchObject({ model: 'o3', stream: true, store: false, reasoning: { effort: expect.stringMatching(/^(low|medium|high)$/) } });
+    expect((turn?.body.tools as unknown[]).length).toBeGreaterThan(0);
   });
 
   it('completes a headless turn on Claude through OpenRouter, its thinking sent as OpenRouter takes it (another chat server would drop it)', { timeout: 150_000 }, async () => {

@@ -3,15 +3,16 @@ import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { refusingAsProvider, sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { recordedResponsesAnswer } from '../support/fake-responses-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
-import { REASONING_DEPLOYMENT, refusalOfOpenAi } from '../support/openai-refusals.ts';
+import { REASONING_DEPLOYMENT, refusalOfOpenAi, refusalOfOpenAiResponses } from '../support/openai-refusals.ts';
 import { MESSAGES_BODIES, RESPONSES_BODIES } from '../support/client-request-shapes.ts';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
  * Requests Anthropic's clients really send (the Anthropic SDK's shapes, Claude Code's), translated for
- * OpenAI's models, reasoning and not, against an upstream that refuses what OpenAI refuses
- * (test/support/openai-refusals.ts): each must be taken.
+ * OpenAI's models, reasoning (through its Responses API) and not, against an upstream that refuses what
+ * OpenAI refuses (test/support/openai-refusals.ts): each must be taken.
  */
 let gateway: TestGateway;
 let openai: FakeUpstream;
@@ -21,13 +22,14 @@ const MODELS = ['gpt-4o-mini', 'gpt-4.1', 'o3', 'gpt-5', REASONING_DEPLOYMENT];
 
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
-  openai.answerWith(
-    refusingAsProvider(refusalOfOpenAi, (request, response) =>
-      request.body.stream === true
-        ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')))
-        : sendJson(response, 200, JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json'))),
-    ),
+  const answerChat = refusingAsProvider(refusalOfOpenAi, (request, response) =>
+    request.body.stream === true
+      ? sendSse(response, sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse')))
+      : sendJson(response, 200, JSON.parse(readFixture('openai-chat/chat-nonstream-text-usage-details.json'))),
   );
+  // OpenAI's reasoning models are reached through its Responses API (bridge.ts, translationTarget).
+  const answerResponses = refusingAsProvider(refusalOfOpenAiResponses, recordedResponsesAnswer());
+  openai.answerWith((request, response) => (request.path === '/v1/responses' ? answerResponses(request, response) : answerChat(request, response)));
   gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'strict-openai' });
   await gateway.admin({ command: 'provider.set', projectId: 'strict-openai', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
@@ -62,7 +64,7 @@ describe('Messages translated for OpenAI, against an upstream that refuses what 
 });
 
 describe('a deployment the admin marked as a reasoning model', () => {
-  it("gets Claude Code's thinking as reasoning_effort, and no sampling parameters, as a reasoning model whose id tells it", async () => {
+  it("gets Claude Code's thinking as the effort, through OpenAI's Responses API, and no sampling parameters, as a reasoning model whose id tells it", async () => {
     openai.received.length = 0;
     const response = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
@@ -72,8 +74,9 @@ describe('a deployment the admin marked as a reasoning model', () => {
 
     expect(response.status).toBe(200);
     expect(response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+    expect(openai.received.at(-1)?.path).toBe('/v1/responses');
     const sent = openai.received.at(-1)?.body;
-    expect(sent).toMatchObject({ model: REASONING_DEPLOYMENT, reasoning_effort: 'high', max_completion_tokens: 32_000 });
+    expect(sent).toMatchObject({ model: REASONING_DEPLOYMENT, reasoning: { effort: 'high' }, max_output_tokens: 32_000 });
     expect(sent).not.toHaveProperty('temperature');
   });
 });
@@ -92,7 +95,7 @@ describe('Responses translated for a chat-only server, against an upstream that 
 });
 
 describe("Anthropic's structured-output helper on an OpenAI model", () => {
-  it('parses a message from gpt-5 with a zod schema: the schema reaches OpenAI as a json_schema response_format', async () => {
+  it('parses a message from gpt-4.1 with a zod schema: the schema reaches OpenAI as a json_schema response_format', async () => {
     openai.received.length = 0;
     openai.answerWith(
       refusingAsProvider(refusalOfOpenAi, (_request, response) => {
@@ -104,7 +107,7 @@ describe("Anthropic's structured-output helper on an OpenAI model", () => {
     );
     const client = new Anthropic({ apiKey: key, baseURL: gateway.url, maxRetries: 0 });
     const message = await client.messages.parse({
-      model: 'openai/gpt-5',
+      model: 'openai/gpt-4.1',
       max_tokens: 1024,
       messages: [{ role: 'user', content: 'Name a city' }],
       output_config: { format: zodOutputFormat(z.object({ name: z.string(), population: z.number().int() })) },

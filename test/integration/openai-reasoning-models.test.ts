@@ -1,14 +1,17 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { refusingAsProvider, sendJson, sendSse, sseEvents, startFakeOpenAiUpstream, type FakeUpstream } from '../support/fake-openai-upstream.ts';
+import { recordedResponsesAnswer } from '../support/fake-responses-upstream.ts';
 import { readFixture } from '../support/fixtures.ts';
 import { generationOf } from '../support/generation-lookup.ts';
+import { refusalOfOpenAiResponses } from '../support/openai-refusals.ts';
 import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
 
 /**
  * OpenAI's models through the gateway from Claude Code (the Anthropic SDK, translated) and from OpenAI SDK
  * clients used to OpenRouter (native). The fake upstream refuses `max_tokens` for a reasoning model as OpenAI
- * does (its recorded 400), so a request that would fail against OpenAI fails here too.
+ * does (its recorded 400), so a request that would fail against OpenAI fails here too; a reasoning model's
+ * translation goes to its Responses API, which refuses what that API refuses.
  */
 let gateway: TestGateway;
 let openai: FakeUpstream;
@@ -16,7 +19,10 @@ let key: string;
 
 beforeAll(async () => {
   openai = await startFakeOpenAiUpstream();
+  const answerResponses = refusingAsProvider(refusalOfOpenAiResponses, recordedResponsesAnswer());
   openai.answerWith((request, response) => {
+    // A reasoning model's translation goes to OpenAI's Responses API (bridge.ts, translationTarget).
+    if (request.path === '/v1/responses') return answerResponses(request, response);
     if (request.body.model === 'o3-mini' && request.body.max_tokens !== undefined) {
       sendJson(response, 400, JSON.parse(readFixture('openai-chat/chat-error-400-unsupported-parameter.json')));
       return;
@@ -69,15 +75,16 @@ const claudeCodeFields = {
 };
 
 describe('/v1/messages from Claude Code on an OpenAI reasoning model', () => {
-  it('answers its request as Claude Code sends it: the effort as reasoning_effort, its long user id hashed, the record keeping it', async () => {
+  it("answers its request as Claude Code sends it, through OpenAI's Responses API: the effort as reasoning.effort, its long user id hashed, the record keeping it", async () => {
     openai.received.length = 0;
     const claudeCode = new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.url, maxRetries: 0, defaultHeaders: { 'x-request-id': 'claude-code-turn' } });
     const stream = claudeCode.messages.stream({ model: 'o3-mini', max_tokens: 16000, messages: [{ role: 'user', content: 'Hello' }], ...claudeCodeFields } as Anthropic.MessageStreamParams);
     const message = await stream.finalMessage();
 
     expect(message).toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text', text: expect.stringMatching(/\S/) }] });
+    expect(openai.received[0]?.path).toBe('/v1/responses');
     const sent = openai.received[0]?.body;
-    expect(sent).toMatchObject({ model: 'o3-mini', stream: true, max_completion_tokens: 16000, reasoning_effort: 'high', user: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(sent).toMatchObject({ model: 'o3-mini', stream: true, max_output_tokens: 16000, reasoning: { effort: 'high' }, safety_identifier: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const { response } = await stream.withResponse();
     expect(response.headers.get('x-gateway-dropped-fields')).toBe('context_management');
     expect(((await generationOf(gateway, key, 'claude-code-turn')) as unknown as { external_user: unknown }).external_user).toBe(claudeCodeUserId);
@@ -85,7 +92,7 @@ describe('/v1/messages from Claude Code on an OpenAI reasoning model', () => {
 });
 
 describe('/v1/messages with thinking on an OpenAI reasoning model', () => {
-  it('answers, with the thinking budget sent as reasoning_effort and the cap as max_completion_tokens', async () => {
+  it("answers through OpenAI's Responses API, with the thinking budget sent as the effort and no temperature", async () => {
     openai.received.length = 0;
     const { data: message, response } = await client()
       .messages.create({
@@ -97,10 +104,9 @@ describe('/v1/messages with thinking on an OpenAI reasoning model', () => {
       })
       .withResponse();
 
-    expect(message).toMatchObject({ type: 'message', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Hello there! How can I help you today?' }] });
+    expect(message).toMatchObject({ type: 'message', stop_reason: 'end_turn', content: [{ type: 'text', text: 'pong' }] });
     const sent = openai.received[0]?.body;
-    expect(sent).toMatchObject({ model: 'o3-mini', max_completion_tokens: 16000, reasoning_effort: 'high' });
-    expect(sent).not.toHaveProperty('max_tokens');
+    expect(sent).toMatchObject({ model: 'o3-mini', max_output_tokens: 16000, reasoning: { effort: 'high' } });
     expect(sent).not.toHaveProperty('temperature');
     expect(response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
   });

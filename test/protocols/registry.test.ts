@@ -44,4 +44,14 @@ describe('what a request loads', () => {
     expect(bridgeProtocols(editorChatProtocol, openAi)).toEqual(['openai-responses']);
     expect(bridgeProtocols(editorChatProtocol, { protocols: ['anthropic-messages'], features: NO_EXTRA_FEATURES })).toEqual(['anthropic-messages']);
   });
+
+  it("translates for a reasoning model of OpenAI's own API to its Responses API (its chat API refuses tools with reasoning), elsewhere to the first protocol", () => {
+    const reasoning = { ...OPENAI_FEATURES, reasoningModel: true };
+    expect(bridgeProtocols(anthropicMessagesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: reasoning })).toEqual(['openai-responses']);
+    // A chat client still goes natively to chat; a provider without the Responses API, and OpenRouter's beta one, keep chat.
+    expect(bridgeProtocols(openAiChatProtocol, { protocols: ['openai-chat', 'openai-responses'], features: reasoning })).toEqual(['openai-chat']);
+    expect(bridgeProtocols(anthropicMessagesProtocol, { protocols: ['openai-chat'], features: reasoning })).toEqual(['openai-chat']);
+    const openRouter = { ...NO_EXTRA_FEATURES, reasoningObject: true, reasoningModel: true };
+    expect(bridgeProtocols(anthropicMessagesProtocol, { protocols: ['openai-chat', 'openai-responses'], features: openRouter })).toEqual(['openai-chat']);
+  });
 });
