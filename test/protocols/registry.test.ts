@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicMessagesProtocol } from '../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
-import { bridgeProtocols, type BridgeTarget } from '../../shared/protocols/bridge.ts';
+import { bridgeProtocols, type BridgeTarget } from '../../shared/protocols/bridge-plan.ts';
 import { editorChatProtocol } from '../../shared/protocols/editor-chat/editor-chat-protocol.ts';
 import { openAiChatProtocol } from '../../shared/protocols/openai-chat/openai-chat-protocol.ts';
 import { openAiResponsesProtocol } from '../../shared/protocols/openai-responses/openai-responses-protocol.ts';
