@@ -1,5 +1,5 @@
 import { effectiveModelLimits } from '../core/known-models.ts';
-import { isOpenAiReasoningModel } from '../core/reasoning-models.ts';
+import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
 import type { AllowedModel, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 import { describeUnitPrices } from './ratecard-commands.ts';
 
@@ -25,7 +25,7 @@ export function describeAllowedModel(model: AllowedModel, config: ProjectConfig,
     max_output_tokens: limits.maxOutputTokens,
     description: model.description ?? null,
     upstream_api: model.upstreamApi ?? null,
-    reasoning: model.reasoning ?? isOpenAiReasoningModel(model.model),
+    reasoning: reasonsAsOpenAiModel(model),
     reasoning_source: model.reasoning === undefined ? 'model id' : 'admin',
   };
 }

@@ -3,7 +3,7 @@ import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { effectiveModelLimits } from '../core/known-models.ts';
-import { isOpenAiReasoningModel } from '../core/reasoning-models.ts';
+import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
 import { capsWithMaxCompletionTokens, readsReasoningObject, takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
@@ -259,7 +259,7 @@ function bridgeTarget(target: RouteTarget): BridgeTarget {
       customTools: takesCustomTools(provider),
       maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl),
       reasoningObject: readsReasoningObject(provider),
-      reasoningModel: target.model.reasoning ?? isOpenAiReasoningModel(target.model.model),
+      reasoningModel: reasonsAsOpenAiModel(target.model),
       ...(outputTokenLimit ? { outputTokenLimit } : {}),
     },
   };
