@@ -35,6 +35,7 @@ export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
   'claude-opus-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
   'claude-sonnet-5-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
   'claude-opus-5-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
+  'claude-haiku-5-5': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
   'claude-fable-5-1': { contextLength: 1_000_000, maxOutputTokens: 128_000 },
 };
 

@@ -18,7 +18,7 @@ describe('findKnownModelLimits', () => {
     expect(findKnownModelLimits(model)?.contextLength).toBe(contextLength);
   });
 
-  it.each(['claude-sonnet-4-6', 'claude-opus-4-7', 'us.anthropic.claude-opus-4-7', 'claude-opus-4-8', 'claude-sonnet-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-fable-5-1'])(
+  it.each(['claude-sonnet-4-6', 'claude-opus-4-7', 'us.anthropic.claude-opus-4-7', 'claude-opus-4-8', 'claude-sonnet-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'claude-fable-5-1'])(
     'knows %s, a Claude newer than 4.6, by its 128K output (without it, a stream without a cap got 4,096)',
     (model) => {
       expect(findKnownModelLimits(model)).toEqual({ contextLength: 1_000_000, maxOutputTokens: 128_000 });
