@@ -9,6 +9,7 @@ import { mcpServerNameSchema, newMcpServerNameSchema } from '../core/mcp-names.t
 import { headerNameSchema } from '../core/mcp-server-config.ts';
 import { usdAmountProblem } from '../core/price-usage.ts';
 import type { UnitPriceCommandField } from '../core/unit-prices.ts';
+import type { LongContextPriceCommandField } from '../core/long-context-prices.ts';
 
 /** Prices are bounded so that a request's cost stays exact (money-limits.ts). */
 const PRICE_BOUND = `prices are at most ${MAX_PRICE_MICROS} micro-USD (100 USD per 1,000 tokens, per 1,000 characters or per unit)`;
@@ -38,6 +39,16 @@ const unitPriceFields = {
   searchUnitMicros: micros.optional(),
   videoSecondMicros: micros.optional(),
 } satisfies Record<UnitPriceCommandField, z.ZodType>;
+
+/** The long-context tier (long-context-prices.ts) on `model allow` and `ratecard set`: its threshold (`none` removes it) and prices. */
+const longContextFields = {
+  longContextAboveTokens: positiveOrNone.optional(),
+  longContextInputMicrosPer1k: micros.optional(),
+  longContextOutputMicrosPer1k: micros.optional(),
+  longContextCachedInputMicrosPer1k: micros.optional(),
+  longContextCacheWriteInputMicrosPer1k: micros.optional(),
+  longContextCacheWrite1hInputMicrosPer1k: micros.optional(),
+} satisfies Record<LongContextPriceCommandField | 'longContextAboveTokens', z.ZodType>;
 
 /** The admin function's event: one command, validated at the boundary. The CLI builds these. */
 export const adminCommandSchema = z.discriminatedUnion('command', [
@@ -97,6 +108,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     cacheWriteInputMicrosPer1k: micros.optional(),
     cacheWrite1hInputMicrosPer1k: micros.optional(),
     ...unitPriceFields,
+    ...longContextFields,
     kind: modelKindSchema.optional(),
     /** Tokens; absent, the known-models table's value (or unknown) applies. */
     contextLength: z.number().int().positive().optional(),
@@ -118,6 +130,7 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     cacheWriteInputMicrosPer1k: micros.optional(),
     cacheWrite1hInputMicrosPer1k: micros.optional(),
     ...unitPriceFields,
+    ...longContextFields,
   }),
   z.object({ command: z.literal('ratecard.list') }),
   z.object({

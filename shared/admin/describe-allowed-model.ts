@@ -2,6 +2,7 @@ import { effectiveModelLimits } from '../core/known-models.ts';
 import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
 import type { AllowedModel, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
 import { describeUnitPrices } from './ratecard-commands.ts';
+import { describeLongContextPrices } from './long-context-commands.ts';
 
 /** An allowlisted model as admin commands show it: prices with where they come from, and limits. */
 export function describeAllowedModel(model: AllowedModel, config: ProjectConfig, orgRates: OrgRateCard) {
@@ -20,6 +21,7 @@ export function describeAllowedModel(model: AllowedModel, config: ProjectConfig,
     cache_write_input_price_micros_per_1k: rate?.cacheWriteInputPriceMicrosPer1k ?? null,
     cache_write_1h_input_price_micros_per_1k: rate?.cacheWrite1hInputPriceMicrosPer1k ?? null,
     ...describeUnitPrices(rate),
+    ...describeLongContextPrices(rate),
     price_source: projectRate ? 'project' : rate ? 'organisation' : 'none',
     context_length: limits.contextLength,
     max_output_tokens: limits.maxOutputTokens,

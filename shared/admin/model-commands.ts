@@ -6,6 +6,7 @@ import type { AdminServices } from './admin-services.ts';
 import { describeAllowedModel } from './describe-allowed-model.ts';
 import { getProject, requireProject, withoutUndefined } from './project-commands.ts';
 import { withCachePrices, withUnitPrices } from './ratecard-commands.ts';
+import { longContextGiven, withLongContextPrices } from './long-context-commands.ts';
 import { showAfterChange } from './shown-after-change.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
@@ -82,13 +83,14 @@ function projectRate(command: Command<'model.allow'>, previous: RateCardEntry | 
     command.cacheWrite1hInputMicrosPer1k,
     ...UNIT_PRICES.map((price) => command[price.commandField]),
   ];
-  if (given.every((price) => price === undefined)) return undefined;
+  if (given.every((price) => price === undefined) && !longContextGiven(command)) return undefined;
   return {
     slug: command.slug,
     inputPriceMicrosPer1k: command.inputMicrosPer1k ?? previous?.inputPriceMicrosPer1k ?? 0,
     outputPriceMicrosPer1k: command.outputMicrosPer1k ?? previous?.outputPriceMicrosPer1k ?? 0,
     ...withCachePrices(command, previous),
     ...withUnitPrices(command, previous),
+    ...withLongContextPrices(command, previous),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RateCardEntry } from '../core/project-config.ts';
 import { UNIT_PRICES, type UnitPriceCommandField, type UnitPriceField } from '../core/unit-prices.ts';
+import { describeLongContextPrices, withLongContextPrices } from './long-context-commands.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { showAfterChange } from './shown-after-change.ts';
@@ -20,6 +21,7 @@ export async function setOrgRate(services: AdminServices, command: Command<'rate
     outputPriceMicrosPer1k: command.outputMicrosPer1k,
     ...withCachePrices(command, previous),
     ...withUnitPrices(command, previous),
+    ...withLongContextPrices(command, previous),
   });
   services.caches.orgRates.clear();
   return showAfterChange(() => listOrgRates(services));
@@ -36,6 +38,7 @@ export async function listOrgRates(services: AdminServices) {
       cache_write_input_price_micros_per_1k: rate.cacheWriteInputPriceMicrosPer1k ?? null,
       cache_write_1h_input_price_micros_per_1k: rate.cacheWrite1hInputPriceMicrosPer1k ?? null,
       ...describeUnitPrices(rate),
+      ...describeLongContextPrices(rate),
     })),
   };
 }

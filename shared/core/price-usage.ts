@@ -1,6 +1,7 @@
 import type { RateCardEntry } from './project-config.ts';
 import type { TokenUsage } from './token-usage.ts';
 import { nanosPerUnit, UNIT_PRICES } from './unit-prices.ts';
+import { rateForPrompt } from './long-context-prices.ts';
 import { MAX_USD_AMOUNT } from './money-limits.ts';
 import { formatScaledInteger } from './usd-decimal.ts';
 
@@ -21,9 +22,11 @@ const MAX_RECORD_COST = BigInt(MAX_RECORD_COST_NANOS);
  * price when the rate card has none), one-hour cache writes at the one-hour price (oneHourCacheWritePrice),
  * the rest at the input price. Reads are capped at the prompt tokens, writes at what remains and one-hour
  * writes at the writes, so no token is charged twice. Units beyond tokens (the request, images, seconds…)
- * add their own prices (unit-prices.ts).
+ * add their own prices (unit-prices.ts). A prompt longer than the rate card's long-context threshold is billed,
+ * all of it, at the long-context prices (long-context-prices.ts).
  */
-export function exactCost(usage: TokenUsage, rate: RateCardEntry): bigint {
+export function exactCost(usage: TokenUsage, rateCard: RateCardEntry): bigint {
+  const rate = rateForPrompt(rateCard, usage.promptTokens);
   const prompt = BigInt(usage.promptTokens);
   const cacheRead = minBigInt(BigInt(usage.cachedTokens), prompt);
   const cacheWrite = minBigInt(BigInt(usage.cacheWriteTokens ?? 0), prompt - cacheRead);

@@ -191,6 +191,16 @@ export const rateCardEntrySchema = z.object({
    * price, Anthropic's rule (oneHourCacheWritePrice).
    */
   cacheWrite1hInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  /**
+   * Long prompts' prices (long-context-prices.ts): a request whose prompt has more tokens than this is
+   * billed, all of it, at the long-context prices below, each absent one derived from the standard price.
+   */
+  longContextAboveTokens: z.number().int().positive().optional(),
+  longContextInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  longContextOutputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  longContextCachedInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  longContextCacheWriteInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
+  longContextCacheWrite1hInputPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   // Prices beyond tokens (unit-prices.ts); free when absent.
   requestPriceMicros: z.number().int().nonnegative().optional(),
   imagePriceMicros: z.number().int().nonnegative().optional(),

@@ -1,5 +1,6 @@
 import { effectiveModelLimits } from '../core/known-models.ts';
-import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig } from '../core/project-config.ts';
+import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, RateCardEntry } from '../core/project-config.ts';
+import { LONG_CONTEXT_PRICES, LONG_CONTEXT_THRESHOLD, longContextRate } from '../core/long-context-prices.ts';
 import { effectiveRate, modelProtocols } from '../core/project-config.ts';
 import { supportedChatParameters } from '../core/provider-catalog.ts';
 import { UNIT_PRICES, usdScale } from '../core/unit-prices.ts';
@@ -47,7 +48,24 @@ function describePricing(entry: AllowedModel, config: ProjectConfig, orgRates: O
     ...(rate.cachedInputPriceMicrosPer1k !== undefined ? { input_cache_read: microsPer1kToUsdPerToken(rate.cachedInputPriceMicrosPer1k) } : {}),
     ...(rate.cacheWriteInputPriceMicrosPer1k !== undefined ? { input_cache_write: microsPer1kToUsdPerToken(rate.cacheWriteInputPriceMicrosPer1k) } : {}),
     ...(rate.cacheWrite1hInputPriceMicrosPer1k !== undefined ? { input_cache_write_1h: microsPer1kToUsdPerToken(rate.cacheWrite1hInputPriceMicrosPer1k) } : {}),
+    ...describeLongContextPricing(rate),
   };
+}
+
+/**
+ * The long-context tier, when the rate card has one: the prompt size above which it applies (a count of
+ * tokens, as a string like every pricing value) and the prices billed then, those derived included, each
+ * named after its standard field with `_long_context`.
+ */
+function describeLongContextPricing(rate: RateCardEntry): Record<string, string> {
+  if (rate.longContextAboveTokens === undefined) return {};
+  const long = longContextRate(rate);
+  const described: Record<string, string> = { [LONG_CONTEXT_THRESHOLD.listName]: String(rate.longContextAboveTokens) };
+  for (const price of LONG_CONTEXT_PRICES) {
+    const micros = long[price.standardField];
+    if (micros !== undefined) described[price.pricingField] = microsPer1kToUsdPerToken(micros);
+  }
+  return described;
 }
 
 /** What a model of each kind takes and gives, in OpenRouter's words (`modality` is `input->output`). */

@@ -3,6 +3,7 @@ import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { costBeyondRecord, exactCost, formatUsd, oneHourCacheWritePrice } from '../core/price-usage.ts';
+import { rateForPrompt } from '../core/long-context-prices.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
@@ -111,7 +112,7 @@ function explicitOutputCap(estimate: UsageEstimate): number {
  * tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
-  const exact = exactCost(worstCaseUsage(estimate, target), worstCaseRate(target));
+  const exact = exactCost(worstCaseUsage(estimate, target), worstCaseRate(target, estimate.promptTokensBound));
   // Beyond what a record holds exactly, no balance covers it (pricing a record would hold it at the ceiling).
   return costBeyondRecord(exact) ? Number.POSITIVE_INFINITY : Number(exact);
 }
@@ -138,10 +139,11 @@ const ONE_HOUR_CACHE_PROTOCOLS: ReadonlySet<WireProtocolId> = new Set(['anthropi
 
 /**
  * The target's rate with every prompt token at the dearest of its prompt prices; the one-hour write price
- * counts only where a one-hour cache can be written, so other models keep their worst case.
+ * counts only where a one-hour cache can be written, so other models keep their worst case. The prices are
+ * the long-context tier's when the prompt bound passes its threshold: the bound is the most the prompt can be.
  */
-function worstCaseRate(target: RouteTarget): RateCardEntry {
-  const { rate } = target;
+function worstCaseRate(target: RouteTarget, promptTokensBound: number): RateCardEntry {
+  const rate = rateForPrompt(target.rate, promptTokensBound);
   const writesHourCaches = target.provider.protocols.some((protocol) => ONE_HOUR_CACHE_PROTOCOLS.has(protocol));
   const dearestPromptPrice = Math.max(
     rate.inputPriceMicrosPer1k,

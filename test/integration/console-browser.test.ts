@@ -196,6 +196,8 @@ await describeInChromium('the console in a browser, as a project owner', () => {
       '$0.15default: the input price',
       '$0.3default: 2× the input price',
     ]);
+    // Its long-context tier, under the input and output prices: the prices billed above the tier's prompt size.
+    expect((await echo.locator('td').allTextContents()).slice(2, 4)).toEqual(['$0.15$0.3 above 200K tokens', '$0.6$0.9 above 200K tokens']);
     await shoot('06-models');
   });
 

@@ -58,6 +58,13 @@ describe('worstCaseNanos', () => {
     expect(worstCaseNanos(estimate({ unitsBound: undefined }), claude({}))).toBe(1_000 * 2_000 + 100 * 5_000);
     expect(worstCaseNanos(estimate({ unitsBound: undefined }), claude({ cacheWrite1hInputPriceMicrosPer1k: 1_500 }))).toBe(1_000 * 1_500 + 100 * 5_000);
   });
+
+  it('prices the worst case at the long-context tier when the prompt bound passes its threshold, and at the standard prices when it cannot', () => {
+    const tiered = { ...rate, longContextAboveTokens: 1_000, longContextInputPriceMicrosPer1k: 300, longContextOutputPriceMicrosPer1k: 900 };
+    const tieredTarget: RouteTarget = { ...target(), rate: tiered };
+    expect(worstCaseNanos(estimate({ promptTokensBound: 1_000 }), tieredTarget)).toBe(1_000 * 150 + 100 * 600 + 3_000);
+    expect(worstCaseNanos(estimate({ promptTokensBound: 1_001 }), tieredTarget)).toBe(1_001 * 300 + 100 * 900 + 3_000);
+  });
 });
 
 describe('admitUsage', () => {

@@ -30,7 +30,7 @@ export async function startConsoleBrowser(): Promise<ConsoleBrowser> {
   const gateway = await startTestGateway();
   await gateway.admin({ command: 'project.create', projectId: 'acme', name: 'Acme' });
   await gateway.admin({ command: 'provider.set', projectId: 'acme', provider: 'mock' });
-  await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'mock/echo', alias: 'echo', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+  await gateway.admin({ command: 'model.allow', projectId: 'acme', slug: 'mock/echo', alias: 'echo', inputMicrosPer1k: 150, outputMicrosPer1k: 600, longContextAboveTokens: 200_000, longContextInputMicrosPer1k: 300, longContextOutputMicrosPer1k: 900 });
   await gateway.admin({ command: 'member.add', projectId: 'acme', member: CONSOLE_OWNER, role: 'owner' });
   await gateway.admin({ command: 'member.add', projectId: 'acme', member: CONSOLE_MEMBER });
   await gateway.admin({ command: 'project.create', projectId: 'research', name: 'Research lab' });

@@ -1,7 +1,8 @@
 import type { CliFlag } from './cli-command.ts';
 import { MAX_PRICE_MICROS } from '../../../shared/core/money-limits.ts';
 import { UNIT_PRICES } from '../../../shared/core/unit-prices.ts';
-import { microsPer1k, wholeMicros } from './flag-values.ts';
+import { LONG_CONTEXT_PRICES, LONG_CONTEXT_THRESHOLD } from '../../../shared/core/long-context-prices.ts';
+import { microsPer1k, positiveIntegerOrNone, wholeMicros } from './flag-values.ts';
 
 /** The bound of every price flag, for the commands' help (money-limits.ts says why). */
 export const PRICE_BOUND = `Each price is at most ${MAX_PRICE_MICROS} micro-USD (100 USD per 1,000 tokens or per unit), so that every request's cost stays exact.`;
@@ -34,6 +35,9 @@ export function priceFlags(required: boolean): CliFlag[] {
     },
     // Prices beyond tokens, never required: a model is billed only the units it uses.
     ...UNIT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: wholeMicros })),
+    // The long-context tier: its threshold, then its token prices.
+    { name: LONG_CONTEXT_THRESHOLD.flag, value: 'N|none', description: LONG_CONTEXT_THRESHOLD.description, field: 'longContextAboveTokens', parse: positiveIntegerOrNone },
+    ...LONG_CONTEXT_PRICES.map((price) => ({ name: price.flag, value: 'N', description: price.description, field: price.commandField, parse: microsPer1k })),
   ];
 }
 

@@ -30,3 +30,29 @@ export function describeCachePrices(model: ModelPrices): { cacheRead: CachePrice
 function priceOrDefault(price: number | null, defaultPrice: number, rule: string): CachePrice {
   return price === null ? { price: formatPricePerMillion(defaultPrice), defaultRule: `default: ${rule}` } : { price: formatPricePerMillion(price) };
 }
+
+type LongContextView = Pick<Project['models'][number], 'input_price_micros_per_1k' | 'output_price_micros_per_1k'> & {
+  long_context_above_tokens?: number | null;
+  long_context_input_price_micros_per_1k?: number | null;
+  long_context_output_price_micros_per_1k?: number | null;
+};
+
+/**
+ * A model's long-context tier as the models table shows it under the input and output prices: the price per
+ * million tokens billed when the prompt passes the tier's size (a price not set is the standard one), or
+ * undefined without a tier.
+ */
+export function describeLongContextPrices(model: LongContextView): { input: string; output: string } | undefined {
+  const above = model.long_context_above_tokens;
+  if (typeof above !== 'number') return undefined;
+  const when = `above ${tokenCount(above)} tokens`;
+  return {
+    input: `${formatPricePerMillion(model.long_context_input_price_micros_per_1k ?? model.input_price_micros_per_1k)} ${when}`,
+    output: `${formatPricePerMillion(model.long_context_output_price_micros_per_1k ?? model.output_price_micros_per_1k)} ${when}`,
+  };
+}
+
+/** A token count as providers' price pages write it: 200K for 200,000; a count that is not whole thousands in full. */
+function tokenCount(tokens: number): string {
+  return tokens % 1000 === 0 ? `${(tokens / 1000).toLocaleString('en-US')}K` : tokens.toLocaleString('en-US');
+}

@@ -1,7 +1,7 @@
 import { ONE_HOUR_CACHE_WRITE_INPUT_MULTIPLE } from '../../../../shared/core/price-usage.ts';
 import { api } from '../api.ts';
 import type { Project } from '../api-types.ts';
-import { describeCachePrices, type CachePrice } from '../cache-prices.ts';
+import { describeCachePrices, describeLongContextPrices, type CachePrice } from '../cache-prices.ts';
 import { confirmAction } from '../dialog.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { formatPricePerMillion, MAX_PRICE_PER_MILLION, parsePricePerMillion } from '../format.ts';
@@ -25,8 +25,8 @@ export function renderModelsSection({ project, container }: SectionContext): voi
         [
           { label: 'Model', cell: (model) => h('code', {}, model.slug) },
           { label: 'Alias', cell: (model) => (model.alias ? h('code', {}, model.alias) : '—') },
-          { label: 'Input / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.input_price_micros_per_1k) },
-          { label: 'Output / 1M', numeric: true, cell: (model) => formatPricePerMillion(model.output_price_micros_per_1k) },
+          { label: 'Input / 1M', numeric: true, cell: (model) => priceCell(formatPricePerMillion(model.input_price_micros_per_1k), describeLongContextPrices(model)?.input) },
+          { label: 'Output / 1M', numeric: true, cell: (model) => priceCell(formatPricePerMillion(model.output_price_micros_per_1k), describeLongContextPrices(model)?.output) },
           { label: 'Cached input / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheRead) },
           { label: 'Cache write 5 min / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheWrite) },
           { label: 'Cache write 1 h / 1M', numeric: true, cell: (model) => cachePriceCell(describeCachePrices(model).cacheWrite1h) },
@@ -62,7 +62,12 @@ export function renderModelsSection({ project, container }: SectionContext): voi
 
 /** A cache price; one the rate card does not set is shown with the rule it is billed by. */
 function cachePriceCell({ price, defaultRule }: CachePrice): HTMLElement | string {
-  return defaultRule ? h('span', {}, price, h('span', { class: 'secondary' }, defaultRule)) : price;
+  return priceCell(price, defaultRule);
+}
+
+/** A price, with a line beneath it saying more (the default billed instead, the long-context price) when there is one. */
+function priceCell(price: string, note: string | undefined): HTMLElement | string {
+  return note ? h('span', {}, price, h('span', { class: 'secondary' }, note)) : price;
 }
 
 function allowForm(base: string, show: (models: Model[]) => void): HTMLElement {
