@@ -6,6 +6,7 @@ import { editorChatProtocol } from '../protocols/editor-chat/editor-chat-protoco
 import { editorProfileOf, parseEditorRequest, type EditorRequest } from '../protocols/editor-chat/editor-request.ts';
 import { responsesPromptText } from '../protocols/openai-responses/responses-request.ts';
 import { countTokens } from '../tokenizer/estimate-tokens.ts';
+import { routeToStoredResponse } from './route-to-stored-response.ts';
 
 /**
  * The editor client's chat completions (`/v1/editor/chat/completions`, and `/v1/chat/completions` when the
@@ -23,6 +24,7 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   maxOutputTokens: (request) => request.max_output_tokens,
   thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   annotateRecord: annotateEditorRecord,
+  refineRouting: routeToStoredResponse,
 };
 
 /**

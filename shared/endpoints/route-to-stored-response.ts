@@ -2,19 +2,19 @@ import { GatewayError } from '../core/errors.ts';
 import { asJsonObject } from '../core/json-object.ts';
 import { findModelGroup } from '../core/resolve-model.ts';
 import { readStore } from '../pipeline/admit-request.ts';
-import type { RoutingContext } from '../pipeline/generation-endpoint.ts';
-import type { ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
+import type { RoutableBody, RoutingContext } from '../pipeline/generation-endpoint.ts';
 
 /**
  * A request continuing a stored response (`previous_response_id`) is routed to the provider that stored
  * it: `provider.only` names that provider. The response must be the project's own (another project's is
  * "not found", as a missing one); an id the gateway has not recorded (yet) is left to the named model's
  * provider, which knows its own ids. A target that would translate refuses the field (the gateway keeps no
- * conversation state: docs/decisions/responses-protocol.md).
+ * conversation state: docs/decisions/responses-protocol.md). Every route that takes a Responses body asks
+ * this, the editor's too: one that did not would hand another project's response id to the provider.
  */
-export async function routeToStoredResponse(body: ResponsesRequest, { config, services }: RoutingContext): Promise<ResponsesRequest> {
+export async function routeToStoredResponse<Body extends RoutableBody>(body: Body, { config, services }: RoutingContext): Promise<Body> {
   const previous = body.previous_response_id;
-  if (!previous) return body;
+  if (typeof previous !== 'string' || previous === '') return body;
   const owner = await readStore(() => services.generations.findStoredResponse(previous));
   if (!owner) return body;
   if (owner.projectId !== config.project.projectId) {

@@ -232,4 +232,18 @@ describe('stored responses', () => {
     const error = await gateway.openai(otherKey).responses.create({ model: 'gpt-5.5', input: 'x', previous_response_id: TEXT_RESPONSE_ID }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ status: 404, code: 'previous_response_not_found', param: 'previous_response_id' });
   });
+
+  it("answers 404 for another project's previous_response_id on the editor's route too, and sends nothing upstream", async () => {
+    openai.received.length = 0;
+    for (const path of ['/v1/editor/chat/completions', '/v1/chat/completions']) {
+      const response = await fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/json', 'user-agent': 'Cursor/1.2' },
+        body: JSON.stringify({ model: 'gpt-5.5', input: [{ role: 'user', content: 'x' }], previous_response_id: TEXT_RESPONSE_ID }),
+      });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('previous_response_not_found');
+    }
+    expect(openai.received).toEqual([]);
+  });
 });
