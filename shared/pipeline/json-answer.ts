@@ -6,6 +6,7 @@ import type { TokenUsage } from '../core/token-usage.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
 import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
+import { withoutProviderKey } from '../transport/upstream-errors.ts';
 import type { UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
 import { FailedAnswerError, invalidAnswer } from './invalid-answer.ts';
@@ -31,7 +32,8 @@ export async function readJsonAnswer(
   answer: JsonAnswer,
 ): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; upstreamId?: string } }> {
   const { bridge, served } = answer;
-  const text = await readWholeBody(served, answer.remainingMs);
+  // The provider's key never reaches the client, not even in an answer that quotes the request it was sent.
+  const text = withoutProviderKey(await readWholeBody(served, answer.remainingMs), served.apiKey);
   const upstreamType = served.response.headers.get('content-type') ?? 'application/json';
   const payload = parseJsonObject(text);
   // A 200 whose body is not the protocol's answer (an HTML error page of a proxy, a body cut short, an error object) is no answer.

@@ -6,6 +6,7 @@ import type { Presentation } from '../protocols/wire-protocol.ts';
 import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import { bodyAsNodeStream } from '../transport/incoming-response.ts';
 import { relayStream } from '../transport/stream-relay.ts';
+import { withoutProviderKey } from '../transport/upstream-errors.ts';
 import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
@@ -61,7 +62,9 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         // Translated, an answer its upstream ended as failed would reach the client as a normal finish.
         const canonical = bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider);
         meter.observe(canonical);
-        return output.push(event, canonical);
+        // A provider's error event may quote the key it was sent: the client never gets it, native or translated.
+        const text = output.push(event, canonical);
+        return typeof text === 'string' ? withoutProviderKey(text, served.apiKey) : text.then((shown) => withoutProviderKey(shown, served.apiKey));
       },
       onEnd: () => output.end(),
       cutOff: () => reader.cutOff?.() ?? false,

@@ -99,6 +99,14 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
 }
 
 /**
+ * An answer's text without the provider key it echoes: a provider's error event inside a 200 stream, or a
+ * body quoting the request it was sent. Only the exact key: key-shaped text a model wrote is its answer.
+ */
+export function withoutProviderKey(text: string, apiKey: string | undefined): string {
+  return apiKey && text.includes(apiKey) ? redactKnownSecrets(text, [apiKey]) : text;
+}
+
+/**
  * Credentials must never reach a client, not even inside an upstream's own error message: the given ones
  * (a provider key, an MCP server's header secrets) and anything shaped like a provider key.
  */

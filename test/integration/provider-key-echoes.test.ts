@@ -1,0 +1,75 @@
+import type { ServerResponse } from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson, sendSse, startFakeOpenAiUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-openai-upstream.ts';
+import { createProjectWithKey, startTestGateway, type TestGateway } from '../support/test-gateway.ts';
+
+/** A provider key of no known shape (a Gemini-like one), so that only the gateway's knowledge of it can hide it. */
+const PROVIDER_KEY = 'AIzaSyLEAKTESTKEY1234567890';
+
+/**
+ * A provider that quotes the key it was sent: in an error event after its stream began (the status is 200 by
+ * then), and in a 200 JSON answer. Clients must never see it, whatever protocol they speak.
+ */
+function echoingTheKey(request: ReceivedRequest, response: ServerResponse): void | Promise<void> {
+  const key = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+  const created = 1_700_000_000;
+  if (request.body.stream !== true) {
+    return sendJson(response, 200, {
+      id: 'chatcmpl-echo',
+      object: 'chat.completion',
+      created,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: `You sent ${key}.` }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    });
+  }
+  const chunk = { id: 'chatcmpl-echo', object: 'chat.completion.chunk', created, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] };
+  return sendSse(response, [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { message: `key ${key} was rejected`, type: 'invalid_request_error' } })}\n\n`]);
+}
+
+let gateway: TestGateway;
+let upstream: FakeUpstream;
+let key: string;
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAiUpstream();
+  upstream.answerWith(echoingTheKey);
+  gateway = await startTestGateway();
+  key = await createProjectWithKey(gateway, { projectId: 'echoes', provider: 'lab', baseUrl: upstream.baseUrl, apiKey: PROVIDER_KEY, models: [{ slug: 'lab/m' }] });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+async function streamedText(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return response.text();
+}
+
+describe("a provider's key echoed in its answer", () => {
+  it('is hidden in an error event of a native chat stream', async () => {
+    const text = await streamedText('/v1/chat/completions', { model: 'lab/m', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(text).toContain('was rejected');
+    expect(text).not.toContain(PROVIDER_KEY);
+  });
+
+  it('is hidden in the error event a translated stream ends with (Messages and Responses clients)', async () => {
+    const messages = await streamedText('/v1/messages', { model: 'lab/m', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'x' }] }, { 'anthropic-version': '2023-06-01' });
+    expect(messages).toContain('event: error');
+    expect(messages).not.toContain(PROVIDER_KEY);
+    const responses = await streamedText('/v1/responses', { model: 'lab/m', stream: true, input: 'x' });
+    expect(responses).toContain('response.failed');
+    expect(responses).not.toContain(PROVIDER_KEY);
+  });
+
+  it('is hidden in a complete answer, native and translated', async () => {
+    const chat = await gateway.openai(key).chat.completions.create({ model: 'lab/m', messages: [{ role: 'user', content: 'x' }] });
+    expect(chat.choices[0]?.message.content).toBe('You sent [redacted].');
+    const anthropic = new Anthropic({ apiKey: key, baseURL: gateway.url, maxRetries: 0 });
+    const message = await anthropic.messages.create({ model: 'lab/m', max_tokens: 50, messages: [{ role: 'user', content: 'x' }] });
+    expect(JSON.stringify(message.content)).toContain('You sent [redacted].');
+  });
+});
