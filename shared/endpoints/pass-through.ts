@@ -1,5 +1,6 @@
 import { baseUrlHint } from '../http/base-url-hint.ts';
 import { routeGroupForPath } from '../http/route-groups.ts';
+import { lenientRequestPath, lookalikeOfRouteError } from '../http/request-path.ts';
 import { GatewayError } from '../core/errors.ts';
 import { providerTarget } from '../core/plan-route.ts';
 import { isConversationProtocol, modelKindSchema, PROVIDER_FAMILIES, wireProtocolSchema, type OrgRateCard, type ProjectConfig, type WireProtocolId } from '../core/project-config.ts';
@@ -80,6 +81,11 @@ function refuseRouteOfAnotherGroup(request: GatewayRequest): void {
   // No provider API lives under /v1/v1/: it is a base URL with /v1 given to a client that adds it again.
   const hint = baseUrlHint(request.path);
   if (hint) throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${hint}`, { code: 'not_found' });
-  if (routeGroupForPath(request.path).paths === 'default') return;
-  throw new GatewayError('not_found', `The gateway serves ${request.path} on its own route, never as pass-through: send the request to ${request.path} exactly.`, { code: 'not_found' });
+  if (routeGroupForPath(request.path).paths !== 'default') {
+    throw new GatewayError('not_found', `The gateway serves ${request.path} on its own route, never as pass-through: send the request to ${request.path} exactly.`, { code: 'not_found' });
+  }
+  // Read leniently too: `/v1/Messages` is the messages group's route to an upstream that ignores case.
+  if (routeGroupForPath(lenientRequestPath(request.path)).paths !== 'default') {
+    throw lookalikeOfRouteError(request.path);
+  }
 }

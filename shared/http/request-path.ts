@@ -1,3 +1,5 @@
+import { GatewayError } from '../core/errors.ts';
+
 /** RFC 3986's unreserved characters: percent-encoding one changes nothing about what the path names. */
 const ENCODED_UNRESERVED = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
 
@@ -13,4 +15,32 @@ export function normaliseRequestPath(path: string): string {
   const decoded = path.replace(ENCODED_UNRESERVED, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   const collapsed = decoded.replace(/\/{2,}/g, '/');
   return collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+}
+
+/**
+ * The path as a lenient server would read it: every escape decoded (`%2F` a slash), `;` parameters dropped
+ * from each segment, in lower case. No route is chosen by it; it tells whether a path differs from a route the
+ * gateway serves only in ways some upstream would not mind (`/v1/Chat/Completions`, `/v1/chat/completions;x`,
+ * `/v1/chat%2Fcompletions`): passed through, such a path would reach the route's upstream API past its
+ * access policy and meter.
+ */
+export function lenientRequestPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A stray `%` is no escape: the path is read as it is.
+  }
+  const withoutParameters = decoded
+    .split('/')
+    .map((segment) => segment.replace(/;.*$/s, ''))
+    .join('/');
+  return normaliseRequestPath(withoutParameters.toLowerCase());
+}
+
+/** The refusal of a path that reads as a served route only leniently (lenientRequestPath). */
+export function lookalikeOfRouteError(path: string): GatewayError {
+  return new GatewayError('not_found', `The gateway does not serve ${path}: it differs from a route the gateway serves only in letter case, escapes or ";" parameters, and is never passed through. Send the route's own path.`, {
+    code: 'not_found',
+  });
 }

@@ -3,7 +3,7 @@ import { allowedMethods, CORS_HEADERS, optionsResponse } from '../http/cors.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
 import { chooseRequestId } from '../core/request-id.ts';
 import { discardAnswerStream, type GatewayRequest, type GatewayResponse } from '../http/gateway-http.ts';
-import { normaliseRequestPath } from '../http/request-path.ts';
+import { lenientRequestPath, lookalikeOfRouteError, normaliseRequestPath } from '../http/request-path.ts';
 import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from './gateway-services.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -80,6 +80,7 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
 
 async function dispatch(definition: RouteGroupDefinition, request: GatewayRequest, services: GatewayServices, route: RouteContext): Promise<GatewayResponse> {
   const methods = routesFor(definition.routes, request.path);
+  refuseLookalikeOfRoute(definition.routes, request.path, methods);
   if (!methods) {
     const hint = (definition.baseUrlHint ?? baseUrlHint)(request.path);
     throw new GatewayError('not_found', `The gateway does not serve ${request.method} ${request.path}.${hint}`, { code: 'not_found' });
@@ -102,6 +103,19 @@ async function dispatch(definition: RouteGroupDefinition, request: GatewayReques
   // A body relayed as it comes is let go at once (settled as cancelled), not left to its time limits.
   if (typeof response.body !== 'string') await discardAnswerStream(response.body);
   return { ...response, body: '' };
+}
+
+/**
+ * A path that reads as another of the group's routes once letter case, escapes and `;` parameters are set
+ * aside (`/v1/Chat/Completions` beside `/v1/chat/completions`) would otherwise fall to a broader route, pass-
+ * through: an upstream that reads paths leniently would serve it as the route it names, past that route's
+ * access policy and meter. Only a path no route serves exactly is looked at, so the routes' own paths cost nothing.
+ */
+function refuseLookalikeOfRoute(routes: RouteTable, path: string, methods: Partial<Record<string, RouteHandler>> | undefined): void {
+  if (routes[path]) return;
+  const lenient = lenientRequestPath(path);
+  if (lenient === path || routesFor(routes, lenient) === methods) return;
+  throw lookalikeOfRouteError(path);
 }
 
 /** Work a request defers until its answer has ended; work added while it runs is run too. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseRequestPath } from '../../shared/http/request-path.ts';
+import { lenientRequestPath, normaliseRequestPath } from '../../shared/http/request-path.ts';
 
 describe('normaliseRequestPath', () => {
   it.each([
@@ -26,5 +26,18 @@ describe('normaliseRequestPath', () => {
 
   it('leaves a normalised path as it is', () => {
     for (const path of ['/health', '/v1/chat/completions', '/mcp/v1', '/v1/models/openai/gpt-4o-mini']) expect(normaliseRequestPath(path)).toBe(path);
+  });
+});
+
+describe('lenientRequestPath', () => {
+  it.each([
+    ['/v1/Chat/Completions', '/v1/chat/completions'],
+    ['/v1/chat/completions;x=1', '/v1/chat/completions'],
+    ['/v1/chat;a/completions;b', '/v1/chat/completions'],
+    ['/v1/chat%2Fcompletions', '/v1/chat/completions'],
+    ['/v1/chat%2fcompletions/', '/v1/chat/completions'],
+    ['/v1/files/%zz', '/v1/files/%zz'],
+  ])('reads %s as %s', (path, expected) => {
+    expect(lenientRequestPath(path)).toBe(expected);
   });
 });

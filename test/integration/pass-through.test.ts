@@ -152,6 +152,16 @@ describe('pass-through of other /v1/* routes', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'model_not_allowed' } });
   });
 
+  it('reads a JSON body labelled otherwise (text/plain, no type) as JSON: its model must be allowed too', async () => {
+    const body = ' {"model":"openai/gpt-expensive","name":"x"}';
+    // fetch gives a string body the text/plain type, and bytes none.
+    for (const sent of [body, new TextEncoder().encode(body)]) {
+      const response = await call('/v1/assistants', { method: 'POST', headers: { 'x-gateway-provider': 'openai' }, body: sent });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: 'model_not_allowed' } });
+    }
+  });
+
   it('asks for the provider when the body names no model and the project has several', async () => {
     await gateway.admin({ command: 'provider.set', projectId: 'open', provider: 'groq', baseUrl: upstream.baseUrl, apiKey: 'gsk-upstream-0123456789' });
     try {
@@ -190,7 +200,7 @@ describe('pass-through of other /v1/* routes', () => {
     }
   });
 
-  it('never reaches a route of the gateway as pass-through: /v1//messages is refused, /v1/%65mbeddings is the embeddings route, each under its own policy', async () => {
+  it('never reaches a route of the gateway as pass-through: /v1//messages and lookalikes (/v1/Chat/Completions, ;x, %2F) are refused, /v1/%65mbeddings is the embeddings route, each under its own policy', async () => {
     await gateway.admin({ command: 'project.update', projectId: 'open', allowedEndpoints: ['chat', 'passthrough', 'models', 'mcp'] });
     try {
       const before = upstream.received.length;
@@ -208,6 +218,12 @@ describe('pass-through of other /v1/* routes', () => {
       const encoded = await post('/v1/%65mbeddings', { model: 'openai/codestral-latest', input: 'hi' });
       expect(encoded.status).toBe(403);
       expect(await encoded.json()).toMatchObject({ error: { code: 'endpoint_not_allowed' } });
+      // Paths an upstream that reads leniently would take for a route: letter case, an encoded slash, `;` parameters.
+      for (const path of ['/v1/Chat/Completions', '/v1/chat/completions;x', '/v1/chat%2Fcompletions', '/v1/Messages', '/v1/EMBEDDINGS', '/v1/Responses/resp_ABC']) {
+        const lookalike = await post(path, { model: 'openai/codestral-latest', input: 'hi', messages: [{ role: 'user', content: 'Hi' }] });
+        expect(lookalike.status, path).toBe(404);
+        expect(await lookalike.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('letter case, escapes or ";" parameters') } });
+      }
       expect(upstream.received.length).toBe(before);
     } finally {
       await gateway.admin({ command: 'project.update', projectId: 'open', allowedEndpoints: 'none' });

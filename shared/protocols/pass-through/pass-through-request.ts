@@ -41,7 +41,9 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
     namedProvider: request.headers[PASS_THROUGH_PROVIDER_HEADER],
   };
   if (request.body.byteLength === 0) return { ...common, model: '', payload: { kind: 'none' } };
-  if (contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) {
+  // A JSON object labelled otherwise (text/plain, no type) is read as JSON too: providers read it so, and its
+  // model must be allowed and priced like any other's, not passed on unseen as bytes.
+  if ((contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) || (!isForm(contentType) && startsAsJsonObject(request.body))) {
     const json = jsonObjectBody(request);
     const { model, models, route, provider, stream } = json;
     const rest = { ...json };
@@ -56,7 +58,7 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
       payload: { kind: 'json', json: rest },
     };
   }
-  if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
+  if (isForm(contentType)) {
     const form = await parseMultipartForm(request.body, contentType);
     const models = formValues(form, 'models');
     return {
@@ -69,6 +71,19 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
     };
   }
   return { ...common, model: '', payload: { kind: 'bytes', bytes: request.body, contentType } };
+}
+
+function isForm(contentType: string | undefined): contentType is string {
+  return contentType !== undefined && /^multipart\/form-data\b/i.test(contentType);
+}
+
+/** Whether the body's first character (after white space) opens a JSON object. */
+function startsAsJsonObject(body: Uint8Array): boolean {
+  for (const byte of body) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x7b;
+  }
+  return false;
 }
 
 /**
