@@ -17,8 +17,8 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   parse: jsonBody(parseChatCompletionRequest),
   endUser: openAiEndUser,
   promptText: (request) => chatPromptText(request.messages, [...asArray(request.tools), ...asArray(request.functions)]),
-  maxOutputTokens: (request) =>
-    [request.max_completion_tokens, request.max_tokens].find((value): value is number => typeof value === 'number' && value > 0),
+  // The larger of the two when both are sent: a provider that reads `max_tokens` may bill up to it.
+  maxOutputTokens: (request) => largestPositive([request.max_completion_tokens, request.max_tokens]),
   thinkingBudget: (request) => thinkingBudgetBound(request.reasoning_effort, asJsonObject(request.reasoning)),
   // Each of the `n` choices can use the whole cap, and OpenAI bills them all.
   generations: (request) => ({ prompts: 1, choices: request.n ?? 1 }),
@@ -26,4 +26,9 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
+}
+
+function largestPositive(values: unknown[]): number | undefined {
+  const caps = values.filter((value): value is number => typeof value === 'number' && value > 0);
+  return caps.length === 0 ? undefined : Math.max(...caps);
 }

@@ -20,4 +20,12 @@ describe('the chat completions endpoint', () => {
     const text = promptTextOf({ messages: [{ role: 'user', content: 'Hi' }], functions: [{ name: 'lookup', description: 'Finds a record.', parameters: { type: 'object' } }] });
     expect(text).toBe('Hi\nlookup\nFinds a record.\n{"type":"object"}');
   });
+
+  it('reserves the larger cap when a body sends both max_completion_tokens and max_tokens: a provider reading max_tokens may bill up to it', () => {
+    const capOf = (body: Record<string, unknown>) => chatCompletionsEndpoint.maxOutputTokens?.(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages: [], ...body })));
+    expect(capOf({ max_completion_tokens: 1, max_tokens: 50_000 })).toBe(50_000);
+    expect(capOf({ max_completion_tokens: 800, max_tokens: 20 })).toBe(800);
+    expect(capOf({ max_tokens: 20 })).toBe(20);
+    expect(capOf({ max_tokens: 0 })).toBeUndefined();
+  });
 });
