@@ -38,6 +38,7 @@ const unitPriceFields = {
   characterMicrosPer1k: micros.optional(),
   searchUnitMicros: micros.optional(),
   videoSecondMicros: micros.optional(),
+  webSearchMicros: micros.optional(),
 } satisfies Record<UnitPriceCommandField, z.ZodType>;
 
 /** The long-context tier (long-context-prices.ts) on `model allow` and `ratecard set`: its threshold (`none` removes it) and prices. */

@@ -4,7 +4,8 @@ const count = z.number().int().nonnegative().optional();
 
 /**
  * What a request is billed beyond tokens: the request itself, images made, seconds of audio transcribed,
- * characters spoken, search units of a rerank, seconds of video. Whole numbers (providers bill whole
+ * characters spoken, search units of a rerank, seconds of video, web searches a provider ran for the model
+ * (Anthropic's and OpenAI's web search tools, billed per search). Whole numbers (providers bill whole
  * seconds, rounded up), each priced by its own entry of the rate card (unit-prices.ts).
  */
 export const billedUnitsSchema = z.object({
@@ -14,11 +15,12 @@ export const billedUnitsSchema = z.object({
   characters: count,
   searchUnits: count,
   videoSeconds: count,
+  webSearches: count,
 });
 export type BilledUnits = z.infer<typeof billedUnitsSchema>;
 export type BilledUnit = keyof BilledUnits;
 
-export const BILLED_UNITS: readonly BilledUnit[] = ['requests', 'images', 'audioSeconds', 'characters', 'searchUnits', 'videoSeconds'];
+export const BILLED_UNITS: readonly BilledUnit[] = ['requests', 'images', 'audioSeconds', 'characters', 'searchUnits', 'videoSeconds', 'webSearches'];
 
 /** The units of both, added up. */
 export function addUnits(a: BilledUnits | undefined, b: BilledUnits | undefined): BilledUnits {

@@ -208,6 +208,7 @@ export const rateCardEntrySchema = z.object({
   characterPriceMicrosPer1k: z.number().int().nonnegative().optional(),
   searchUnitPriceMicros: z.number().int().nonnegative().optional(),
   videoSecondPriceMicros: z.number().int().nonnegative().optional(),
+  webSearchPriceMicros: z.number().int().nonnegative().optional(),
 });
 export type RateCardEntry = z.infer<typeof rateCardEntrySchema>;
 

@@ -38,6 +38,7 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
           characters: record.units.characters ?? 0,
           search_units: record.units.searchUnits ?? 0,
           video_seconds: record.units.videoSeconds ?? 0,
+          web_searches: record.units.webSearches ?? 0,
         }
       : null,
     estimated: record.estimated,

@@ -5,6 +5,7 @@ import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
 import { routeToStoredResponse } from './route-to-stored-response.ts';
+import { webSearchesBound } from '../protocols/web-search-tools.ts';
 
 /**
  * POST /v1/responses, OpenAI's Responses protocol: native to providers that serve `/responses` (the
@@ -21,4 +22,6 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
   thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   refineRouting: routeToStoredResponse,
+  // OpenAI bills its web search tool per call: a prepaid balance reserves the most it can run.
+  unitsBound: (request) => webSearchesBound(request.tools, request.max_tool_calls) ?? {},
 };

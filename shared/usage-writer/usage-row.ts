@@ -50,6 +50,8 @@ export const usageColumns = [
   { name: 'end_user', type: 'string' },
   // Added with one-hour cache writes: the part of tokens_cache_write written for an hour (null in older files).
   { name: 'tokens_cache_write_1h', type: 'bigint' },
+  // Added with web search billing: the searches a provider ran for the model (null when none, and in older files).
+  { name: 'units_web_searches', type: 'bigint' },
 ] as const;
 
 export const USAGE_PARTITION_KEY = 'dt';
@@ -97,6 +99,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
     units_video_seconds: record.units?.videoSeconds ?? null,
     end_user: record.attribution.endUser ?? null,
     tokens_cache_write_1h: record.cacheWrite1hTokens,
+    units_web_searches: record.units?.webSearches ?? null,
   };
 }
 

@@ -31,10 +31,11 @@ describe('the Glue table Athena reads', () => {
     }
   });
 
-  it('appends the columns added after usage files existed (end_user, then tokens_cache_write_1h), so that older files keep theirs', () => {
-    expect(table.storageDescriptor.columns.slice(-2)).toEqual([
+  it('appends the columns added after usage files existed (end_user, tokens_cache_write_1h, then units_web_searches), so that older files keep theirs', () => {
+    expect(table.storageDescriptor.columns.slice(-3)).toEqual([
       { name: 'end_user', type: 'string' },
       { name: 'tokens_cache_write_1h', type: 'bigint' },
+      { name: 'units_web_searches', type: 'bigint' },
     ]);
   });
 

@@ -7,8 +7,9 @@ const detailCount = tokenCount.catch(undefined);
 
 /**
  * Anthropic's usage object, leniently: `message_delta` repeats only some fields, providers behind
- * Anthropic-compatible APIs omit the cache fields or send nulls, and new fields (`service_tier`,
- * `server_tool_use`, `cache_creation{…}`) pass unread. Malformed main counts make the whole object unusable.
+ * Anthropic-compatible APIs omit the cache fields or send nulls, and new fields (`service_tier`, …) pass
+ * unread. Malformed main counts make the whole object unusable. `server_tool_use` counts the searches its web
+ * search tool ran, which Anthropic bills apart ($10 per 1,000).
  */
 export const anthropicUsageSchema = z.looseObject({
   input_tokens: tokenCount,
@@ -21,6 +22,7 @@ export const anthropicUsageSchema = z.looseObject({
     .nullish()
     .catch(undefined),
   output_tokens_details: z.looseObject({ thinking_tokens: detailCount }).nullish().catch(undefined),
+  server_tool_use: z.looseObject({ web_search_requests: detailCount }).nullish().catch(undefined),
 });
 
 /** The counts an Anthropic usage object carries; a field it does not carry stays undefined. */
@@ -33,6 +35,8 @@ export interface AnthropicUsageCounts {
   cacheCreation5mInputTokens?: number;
   cacheCreation1hInputTokens?: number;
   thinkingTokens?: number;
+  /** Searches the web search tool ran (`server_tool_use.web_search_requests`), billed per search. */
+  webSearchRequests?: number;
 }
 
 /** The counts present in a usage object, or undefined when it is not a usage object or carries no count. */
@@ -49,6 +53,7 @@ export function readAnthropicUsageCounts(usage: unknown): AnthropicUsageCounts |
   if (typeof value.cache_creation?.ephemeral_5m_input_tokens === 'number') counts.cacheCreation5mInputTokens = value.cache_creation.ephemeral_5m_input_tokens;
   if (typeof value.cache_creation?.ephemeral_1h_input_tokens === 'number') counts.cacheCreation1hInputTokens = value.cache_creation.ephemeral_1h_input_tokens;
   if (typeof value.output_tokens_details?.thinking_tokens === 'number') counts.thinkingTokens = value.output_tokens_details.thinking_tokens;
+  if (typeof value.server_tool_use?.web_search_requests === 'number') counts.webSearchRequests = value.server_tool_use.web_search_requests;
   return Object.keys(counts).length > 0 ? counts : undefined;
 }
 
@@ -78,6 +83,7 @@ export function toTokenUsage(counts: AnthropicUsageCounts): TokenUsage {
     ...(cacheWrite1hTokens > 0 ? { cacheWrite1hTokens } : {}),
     reasoningTokens: counts.thinkingTokens ?? 0,
     estimated: false,
+    ...(counts.webSearchRequests ? { units: { webSearches: counts.webSearchRequests } } : {}),
   };
 }
 
@@ -101,5 +107,6 @@ export function renderAnthropicUsage(usage: TokenUsage): Record<string, number |
     cache_read_input_tokens: cacheRead,
     ...(cacheWrite1h > 0 ? { cache_creation: { ephemeral_5m_input_tokens: cacheWrite - cacheWrite1h, ephemeral_1h_input_tokens: cacheWrite1h } } : {}),
     output_tokens: usage.completionTokens,
+    ...(usage.units?.webSearches ? { server_tool_use: { web_search_requests: usage.units.webSearches } } : {}),
   };
 }

@@ -3,7 +3,7 @@ import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { readReasoningCarrier } from './reasoning-carrier.ts';
 import { mapResponsesStatus } from './responses-status.ts';
-import { readResponsesUsage } from './responses-usage.ts';
+import { readResponseObjectUsage } from './responses-usage.ts';
 import { responsesObjectSchema, type ResponsesOutputItem } from './responses-wire-types.ts';
 
 /** Whether a complete answer is a response object: one has `output` (a failed response too, with its `error`). */
@@ -26,7 +26,7 @@ export function readResponsesResponse(payload: unknown): CanonicalResponse {
     throw new GatewayError('upstream', `The upstream response failed: ${response.error?.message ?? 'no reason given'}.`, { code: response.error?.code ?? 'upstream_response_failed' });
   }
   const content = (response.output ?? []).flatMap(readOutputItem);
-  const usage = readResponsesUsage(response.usage);
+  const usage = readResponseObjectUsage(response);
   const end = mapResponsesStatus(response.status, response.incomplete_details?.reason, content.some((part) => part.type === 'tool-call'));
   return {
     id: response.id ?? '',

@@ -4,7 +4,7 @@ import { readReasoningCarrier } from './reasoning-carrier.ts';
 import { mapResponsesErrorType } from './responses-errors.ts';
 import { mapResponsesStatus } from './responses-status.ts';
 import { createToolCallSequencer } from '../../canonical/tool-call-sequencer.ts';
-import { readResponsesUsage } from './responses-usage.ts';
+import { readResponseObjectUsage } from './responses-usage.ts';
 import { responsesStreamEventSchema, type ResponsesObject, type ResponsesOutputItem, type ResponsesStreamEvent } from './responses-wire-types.ts';
 
 /**
@@ -69,7 +69,7 @@ export function createResponsesStreamReader() {
     ended = true;
     const events = sawContent ? [] : readOutput(response?.output ?? []);
     events.push(...calls.finishAll());
-    const usage = readResponsesUsage(response?.usage);
+    const usage = readResponseObjectUsage(response);
     if (usage) events.push({ type: 'usage', usage });
     const end = mapResponsesStatus(response?.status, response?.incomplete_details?.reason, calls.made);
     events.push({ type: 'finish', reason: end.reason, ...(end.raw ? { raw: end.raw } : {}) });

@@ -19,6 +19,16 @@ export function readResponsesUsage(usage: unknown): TokenUsage | undefined {
   };
 }
 
+/**
+ * A response object's usage: its token counts, and the searches its hosted web search tool ran (one
+ * `web_search_call` output item each), which OpenAI bills per call beside the tokens.
+ */
+export function readResponseObjectUsage(response: { usage?: unknown; output?: ReadonlyArray<{ type?: string }> | null | undefined } | null | undefined): TokenUsage | undefined {
+  const usage = readResponsesUsage(response?.usage);
+  const webSearches = (response?.output ?? []).filter((item) => item.type === 'web_search_call').length;
+  return usage && webSearches > 0 ? { ...usage, units: { webSearches } } : usage;
+}
+
 /** Token counts as the Responses usage object (for translated or estimated usage). */
 export function renderResponsesUsage(usage: TokenUsage): Record<string, unknown> {
   return {

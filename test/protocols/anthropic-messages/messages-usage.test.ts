@@ -36,6 +36,13 @@ describe('readAnthropicUsage', () => {
     });
   });
 
+  it('bills the searches its web search tool ran (server_tool_use), and gives them back in a usage it renders', () => {
+    const usage = readAnthropicUsage({ input_tokens: 2_000, output_tokens: 300, server_tool_use: { web_search_requests: 3 } });
+    expect(usage).toMatchObject({ promptTokens: 2_000, completionTokens: 300, units: { webSearches: 3 } });
+    expect(renderAnthropicUsage(usage ?? ({} as never))).toMatchObject({ server_tool_use: { web_search_requests: 3 } });
+    expect(readAnthropicUsage({ input_tokens: 5, output_tokens: 1, server_tool_use: { web_search_requests: 0 } })).not.toHaveProperty('units');
+  });
+
   it('reads which cache writes were for an hour from cache_creation', () => {
     const usage = { input_tokens: 5, cache_creation_input_tokens: 3_000, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 2_000 }, output_tokens: 1 };
     expect(readAnthropicUsage(usage)).toMatchObject({ promptTokens: 3_005, cacheWriteTokens: 3_000, cacheWrite1hTokens: 2_000 });
