@@ -37,15 +37,27 @@ export async function listMembers(services: AdminServices, command: Command<'mem
 /**
  * Removing a member ends their console access and refuses every key issued to them (403) until they are
  * added again or restored; their keys stay. Works for people who only hold keys (`key create --member`).
+ * Someone who is neither is refused (404): a mistyped name must not report success while the person meant
+ * keeps their access.
  */
 export async function removeMember(services: AdminServices, command: Command<'member.remove'>) {
   const { project } = await requireProject(services, command.projectId);
   const members = await services.memberships.listForProject(command.projectId);
   const existing = members.find((membership) => membership.member === command.member);
+  const alreadyRemoved = project.removedMembers?.includes(command.member) === true;
+  if (!existing && !alreadyRemoved && !(await holdsAKey(services, command.projectId, command.member))) {
+    throw new GatewayError('not_found', `"${command.member}" is neither a member of "${command.projectId}" nor holds one of its keys: check the name ("member list ${command.projectId}" shows them).`, {
+      code: 'member_not_found',
+    });
+  }
   if (existing?.role === 'owner') requireAnotherOwner(members, existing);
   if (existing) await services.memberships.remove(command.projectId, command.member);
   await markRemoved(services, project, command.member, true);
   return showAfterChange(() => getProject(services, command.projectId));
+}
+
+async function holdsAKey(services: AdminServices, projectId: string, member: string): Promise<boolean> {
+  return (await services.keys.listForProject(projectId)).some((key) => key.member === member);
 }
 
 /** Lets a removed member's keys work again, without giving console access back (that is `member add`). */

@@ -92,6 +92,20 @@ describe('runAdminCommand: project members', () => {
     expect(await admin.ok<MemberList>({ command: 'member.list', projectId: 'holders' })).toEqual({ members: [], removed_members: [] });
   });
 
+  it('refuses to remove someone who is neither a member nor holds a key (a mistyped name), and removes a removed member again', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'typos' });
+    await admin.ok({ command: 'member.add', projectId: 'typos', member: 'alice@example.com' });
+
+    const refused = await admin.refused({ command: 'member.remove', projectId: 'typos', member: 'alcie@example.com' });
+    expect(refused).toMatchObject({ status: 404, code: 'member_not_found' });
+    expect(refused.message).toContain('member list typos');
+    expect(await admin.ok<MemberList>({ command: 'member.list', projectId: 'typos' })).toMatchObject({ removed_members: [] });
+
+    await admin.ok({ command: 'member.remove', projectId: 'typos', member: 'alice@example.com' });
+    const again = await admin.ok<ProjectView>({ command: 'member.remove', projectId: 'typos', member: 'alice@example.com' });
+    expect(again.removed_members).toEqual(['alice@example.com']);
+  });
+
   it('keeps the last owner of a project: neither removed nor demoted while no other owner exists', async () => {
     await admin.ok({ command: 'project.create', projectId: 'owned' });
     await admin.ok({ command: 'member.add', projectId: 'owned', member: 'erin@example.com', role: 'owner' });

@@ -33,7 +33,7 @@ export const memberCommands: CliCommand[] = [
     verb: 'remove',
     event: 'member.remove',
     summary: "End a member's console access and refuse every key of theirs (403) until added again or restored; the keys stay",
-    details: 'Works for people who only hold keys (key create --member) too. The last owner cannot be removed: add another owner first.',
+    details: 'Works for people who only hold keys (key create --member) too; a name that is neither a member nor holds a key is refused, so a typo never reports success. The last owner cannot be removed: add another owner first.',
     arguments: [projectIdArgument, memberArgument],
     flags: [],
     examples: ['member remove acme bob@example.com'],
