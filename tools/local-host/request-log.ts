@@ -10,12 +10,17 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   latencyMs: number;
-  usage?: Pick<UsageRecord, 'model' | 'promptTokens' | 'completionTokens' | 'costNanos'>;
+  usage?: Pick<UsageRecord, 'model' | 'promptTokens' | 'completionTokens' | 'costNanos'> & Partial<Pick<UsageRecord, 'status' | 'errorCode'>>;
 }
 
-/** `POST /v1/chat/completions 200 · mock/echo · 23 ms · 11 in / 11 out tokens · $0.00000825` */
+/**
+ * `POST /v1/chat/completions 200 · mock/echo · 23 ms · 11 in / 11 out tokens · $0.00000825`. A request
+ * whose record did not complete says how it ended beside its status: a stream that broke off after its 200
+ * (`200 (failed: upstream_stream_interrupted)`), a client gone (`200 (cancelled)`).
+ */
 export function formatRequestLine(entry: RequestLogEntry): string {
-  const parts = [`${entry.method} ${entry.path} ${entry.status}`];
+  const ended = entry.usage?.status && entry.usage.status !== 'completed' ? ` (${entry.usage.status}${entry.usage.errorCode ? `: ${entry.usage.errorCode}` : ''})` : '';
+  const parts = [`${entry.method} ${entry.path} ${entry.status}${ended}`];
   if (entry.usage) parts.push(entry.usage.model);
   parts.push(`${entry.latencyMs} ms`);
   if (entry.usage) {

@@ -13,6 +13,14 @@ describe('formatRequestLine', () => {
     );
   });
 
+  it('says how a request whose record did not complete ended: a stream broken off after its 200, a client gone', () => {
+    expect(formatRequestLine({ method: 'POST', path: '/v1/chat/completions', status: 200, latencyMs: 40, usage: { ...usage, status: 'failed', errorCode: 'upstream_stream_interrupted' } })).toBe(
+      'POST /v1/chat/completions 200 (failed: upstream_stream_interrupted) · mock/echo · 40 ms · 11 in / 12 out tokens · $0.00000885',
+    );
+    expect(formatRequestLine({ method: 'POST', path: '/v1/messages', status: 200, latencyMs: 5, usage: { ...usage, status: 'cancelled' } })).toMatch(/^POST \/v1\/messages 200 \(cancelled\) · /);
+    expect(formatRequestLine({ method: 'POST', path: '/v1/messages', status: 200, latencyMs: 5, usage: { ...usage, status: 'completed' } })).toMatch(/^POST \/v1\/messages 200 · /);
+  });
+
   it('leaves out what a request without usage does not have', () => {
     expect(formatRequestLine({ method: 'GET', path: '/v1/models', status: 401, latencyMs: 2 })).toBe('GET /v1/models 401 · 2 ms');
   });
