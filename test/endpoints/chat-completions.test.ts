@@ -22,7 +22,7 @@ describe('the chat completions endpoint', () => {
   });
 
   it('reserves the larger cap when a body sends both max_completion_tokens and max_tokens: a provider reading max_tokens may bill up to it', () => {
-    const capOf = (body: Record<string, unknown>) => chatCompletionsEndpoint.maxOutputTokens?.(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages: [], ...body })));
+    const capOf = (body: Record<string, unknown>) => chatCompletionsEndpoint.maxOutputTokens?.(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }], ...body })));
     expect(capOf({ max_completion_tokens: 1, max_tokens: 50_000 })).toBe(50_000);
     expect(capOf({ max_completion_tokens: 800, max_tokens: 20 })).toBe(800);
     expect(capOf({ max_tokens: 20 })).toBe(20);

@@ -77,6 +77,12 @@ describe('request errors', () => {
     expect(body.error).toMatchObject({ code: 'missing_model', param: 'model' });
   });
 
+  it('refuses an empty messages array with 400, as OpenAI does, rather than answer and bill an empty conversation', async () => {
+    const { status, body } = await rawPost(JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [] }));
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ type: 'invalid_request_error', param: 'messages', message: expect.stringContaining('at least one message') });
+  });
+
   it('refuses a model that is not on the allowlist with 404 model_not_allowed', async () => {
     const error = await apiError(gateway.openai(key).chat.completions.create({ ...hello, model: 'openai/gpt-5' }));
     expect(error.status).toBe(404);

@@ -14,7 +14,7 @@ const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z
 export const messagesRequestSchema = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().nonnegative().nullish(),
-  messages: z.array(z.unknown()),
+  messages: z.array(z.unknown()).min(1, 'an empty array: at least one message is required'),
   system: z.union([z.string(), z.array(z.unknown())]).nullish(),
   stream: z.boolean().nullish(),
   tools: z.array(z.unknown()).nullish(),

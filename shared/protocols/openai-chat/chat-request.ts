@@ -14,7 +14,8 @@ export const MAX_CHOICES_PER_REQUEST = 128;
  */
 export const chatCompletionRequestSchema = z.looseObject({
   model: z.string().min(1),
-  messages: z.array(z.unknown()),
+  // As OpenAI and Anthropic refuse it: a translation would otherwise answer (and bill) an empty conversation.
+  messages: z.array(z.unknown()).min(1, 'an empty array: at least one message is required'),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   n: z.number().int().min(1).max(MAX_CHOICES_PER_REQUEST).nullish(),
