@@ -1,3 +1,4 @@
+import { GatewayError } from '../../core/errors.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool, CanonicalToolChoice } from '../../canonical/canonical-request.ts';
 import { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { parseRequestBody } from '../../canonical/read-payload.ts';
@@ -111,10 +112,19 @@ function readPart(part: ChatContentPart): CanonicalPart | undefined {
   }
 }
 
+/**
+ * The tools in canonical terms. A function tool without its definition is refused as OpenAI refuses it (a
+ * translation must not quietly leave out a tool the client meant the model to have; the schema refuses a
+ * custom tool without its name); a tool of another type is named as dropped.
+ */
 function readTools(tools: ChatRequest['tools'], dropped: DroppedFields): CanonicalTool[] {
   const read: CanonicalTool[] = [];
-  for (const tool of tools ?? []) {
+  for (const [index, tool] of (tools ?? []).entries()) {
     const type = tool.type ?? 'function';
+    if (type === 'function' && !tool.function) {
+      const param = `tools[${index}].function`;
+      throw new GatewayError('invalid_request', `Missing required parameter: '${param}'.`, { code: 'invalid_request_body', param });
+    }
     if (type === 'function' && tool.function) {
       const fn = tool.function;
       read.push({
