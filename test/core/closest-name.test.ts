@@ -13,6 +13,11 @@ describe('closestName', () => {
     expect(closestName('anthropic/claude-sonnet-4.5', names)).toBe('anthropic/claude-sonnet-4-5');
   });
 
+  it('counts two neighbouring letters swapped as one typo', () => {
+    expect(closestName('fsat', names)).toBe('fast');
+    expect(closestName('calude-sonnet-4-5', names)).toBe('claude-sonnet-4-5');
+  });
+
   it('suggests nothing when two names are as close, or none is close enough', () => {
     expect(closestName('gpt-4o-mino', ['gpt-4o-mini', 'gpt-4o-mina'])).toBeUndefined();
     expect(closestName('gemini-2.5-pro', names)).toBeUndefined();
