@@ -47,7 +47,8 @@ export async function setProvider(services: AdminServices, command: Command<'pro
       param: command.region ? 'region' : 'profile',
     });
   }
-  const validatedUrl = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
+  const given = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
+  const validatedUrl = family === 'anthropic' ? anthropicApiRoot(given) : given;
   const previous = config.providers.get(command.provider);
   // Set again without a key, a provider keeps its stored key, but only on the host it was given for: nobody
   // can send a stored key, which no answer shows, to a host of their choosing without knowing it.
@@ -73,6 +74,19 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   services.caches.projects.invalidate(command.projectId);
   services.caches.providerKeys.invalidate(`${command.projectId}/${command.provider}`);
   return showAfterChange(() => getProject(services, command.projectId));
+}
+
+/**
+ * An Anthropic-protocol provider's API root, below which the gateway calls `/messages`. Anthropic's SDKs and
+ * the Anthropic-compatible services publish their base URL without `/v1` (`ANTHROPIC_BASE_URL`,
+ * `https://api.deepseek.com/anthropic`) and call `/v1/messages` below it, so a base URL given without it
+ * gets it, as LiteLLM adds it: pasted as published, it would answer every request 404.
+ */
+export function anthropicApiRoot(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  if (/\/v1\/?$/.test(url.pathname)) return baseUrl;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1`;
+  return url.toString().replace(/\/+$/, '');
 }
 
 /** Worded for the CLI and the console alike: neither names the other's field. */

@@ -144,6 +144,25 @@ describe('runAdminCommand: providers', () => {
     ]);
   });
 
+  it("adds /v1 to an Anthropic-protocol base URL pasted as published (ANTHROPIC_BASE_URL), and to no other protocol's", async () => {
+    await project('compatible');
+    const set = (provider: string, protocol: string, baseUrl: string) =>
+      admin.ok<ProjectView>({ command: 'provider.set', projectId: 'compatible', provider, apiKey: 'sk-secret-compatible-0005', protocol, baseUrl });
+
+    await set('deepseek-claude', 'anthropic', 'https://api.deepseek.com/anthropic');
+    await set('zai', 'anthropic', 'https://api.z.ai/api/anthropic/');
+    await set('kept', 'anthropic', 'https://llm.acme.example/v1');
+    const result = await set('plain', 'openai', 'https://llm.acme.example/openai');
+
+    const urls = Object.fromEntries(result.providers.map((provider) => [provider.provider, provider.base_url]));
+    expect(urls).toEqual({
+      'deepseek-claude': 'https://api.deepseek.com/anthropic/v1',
+      zai: 'https://api.z.ai/api/anthropic/v1',
+      kept: 'https://llm.acme.example/v1',
+      plain: 'https://llm.acme.example/openai',
+    });
+  });
+
   it('refuses plain http and private or loopback base URLs with 400 invalid_base_url, storing no key', async () => {
     await project('guarded');
     for (const baseUrl of [

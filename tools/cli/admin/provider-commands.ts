@@ -23,7 +23,7 @@ export const providerCommands: CliCommand[] = [
     arguments: [projectIdArgument, providerArgument],
     flags: [
       { name: '--api-key', value: 'KEY', description: "the provider's API key (every provider but mock; optional for Bedrock)", field: 'apiKey', parse: text },
-      { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages", field: 'baseUrl', parse: text },
+      { name: '--base-url', value: 'URL', description: "the provider's API root, ending before /chat/completions or /messages (an Anthropic-protocol one without /v1, as published, gets it added)", field: 'baseUrl', parse: text },
       {
         name: '--protocol',
         value: 'openai|anthropic|bedrock|cohere|jina|voyage',
