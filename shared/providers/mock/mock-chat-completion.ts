@@ -13,6 +13,8 @@ export interface MockAnswer {
   created: number;
   model: string;
   reply: MockReply;
+  /** How many choices give it (the request's `n`). */
+  choices: number;
   /** Deterministic: the same for the same conversation, like the answer id. */
   toolCallId: string;
   usage: MockUsage;
@@ -38,7 +40,7 @@ export function mockChatCompletion(answer: MockAnswer) {
     object: 'chat.completion',
     created: answer.created,
     model: answer.model,
-    choices: [{ index: 0, message, finish_reason: finishReasonOf(reply), logprobs: null }],
+    choices: Array.from({ length: answer.choices }, (_, index) => ({ index, message, finish_reason: finishReasonOf(reply), logprobs: null })),
     usage: answer.usage,
   };
 }

@@ -22,9 +22,11 @@ function deltasOf(answer: MockAnswer): object[] {
 /** Every `data:` payload of the stream: OpenAI chat chunks, the usage chunk when asked for, then [DONE]. */
 export function mockStreamFrames(answer: MockAnswer, includeUsage: boolean): object[] {
   const chunk = (choices: object[]) => ({ id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, choices });
+  // One chunk per choice and delta, as OpenAI streams `n` choices.
+  const indexes = Array.from({ length: answer.choices }, (_, index) => index);
   const frames: object[] = [
-    ...deltasOf(answer).map((delta) => chunk([{ index: 0, delta, finish_reason: null, logprobs: null }])),
-    chunk([{ index: 0, delta: {}, finish_reason: finishReasonOf(answer.reply), logprobs: null }]),
+    ...deltasOf(answer).flatMap((delta) => indexes.map((index) => chunk([{ index, delta, finish_reason: null, logprobs: null }]))),
+    ...indexes.map((index) => chunk([{ index, delta: {}, finish_reason: finishReasonOf(answer.reply), logprobs: null }])),
   ];
   if (includeUsage) frames.push({ ...chunk([]), usage: answer.usage });
   return frames;

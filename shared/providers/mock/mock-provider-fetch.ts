@@ -30,8 +30,12 @@ export function createMockProviderFetch(options: MockProviderOptions): UpstreamF
       return errorResponse(400, 'The offline mock provider needs a JSON body.');
     }
     const parsed = mockRequestSchema.safeParse(body);
-    if (!parsed.success) return errorResponse(400, 'The offline mock provider needs "model" and "messages".');
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return errorResponse(400, `The offline mock provider cannot read "${issue?.path.join('.') || 'body'}": ${issue?.message ?? 'invalid value'}.`);
+    }
     const request = parsed.data;
+    const choices = request.n ?? 1;
     const reply = composeMockReply(request);
     const conversation = hashText(JSON.stringify(request.messages));
     const prompt = estimateTokens(JSON.stringify(request.messages));
@@ -41,8 +45,9 @@ export function createMockProviderFetch(options: MockProviderOptions): UpstreamF
       created: Math.floor(options.now() / 1000),
       model: request.model,
       reply,
+      choices,
       toolCallId: `call_mock_${conversation}`,
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      usage: { prompt_tokens: prompt, completion_tokens: completion * choices, total_tokens: prompt + completion * choices },
     };
     if (!request.stream) return Response.json(mockChatCompletion(answer));
     const frames = mockStreamFrames(answer, request.stream_options?.include_usage === true);

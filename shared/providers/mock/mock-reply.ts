@@ -1,4 +1,5 @@
 import { functionTools, textOf, type MockMessage, type MockRequest, type MockTool } from './mock-request.ts';
+import { jsonExample } from './mock-json-example.ts';
 import { mockToolArguments } from './mock-tool-arguments.ts';
 
 export type MockReply =
@@ -56,7 +57,12 @@ export function composeMockReply(request: MockRequest): MockReply {
   }
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
   const said = lastUser ? textOf(lastUser.content) : '';
-  return { kind: 'text', text: `[offline mock ${request.model}] You said: ${said || '(nothing)'}` };
+  const echo = `[offline mock ${request.model}] You said: ${said || '(nothing)'}`;
+  // Structured outputs: JSON the client's schema accepts (its SDK's `.parse()` reads it), or a JSON object for JSON mode.
+  const format = request.response_format;
+  if (format?.type === 'json_schema') return { kind: 'text', text: JSON.stringify(jsonExample(format.json_schema?.schema ?? {})) };
+  if (format?.type === 'json_object') return { kind: 'text', text: JSON.stringify({ reply: echo }) };
+  return { kind: 'text', text: echo };
 }
 
 /** The tool messages at the end of the conversation: the results of the last assistant turn's calls. */

@@ -17,6 +17,10 @@ export const mockRequestSchema = z.looseObject({
   tool_choice: z
     .union([z.string(), z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }).optional() })])
     .nullish(),
+  /** Structured outputs: the mock answers a `json_schema` format with JSON its schema accepts. */
+  response_format: z.looseObject({ type: z.string(), json_schema: z.looseObject({ schema: z.unknown().optional() }).nullish() }).nullish(),
+  /** Choices asked for: the mock gives each the same answer. */
+  n: z.number().int().positive().nullish(),
 });
 export type MockRequest = z.infer<typeof mockRequestSchema>;
 export type MockMessage = MockRequest['messages'][number];

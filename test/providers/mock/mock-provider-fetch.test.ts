@@ -142,10 +142,24 @@ describe('createMockProviderFetch', () => {
     });
   });
 
-  it('answers 400 when model or messages are missing', async () => {
+  it('answers 400 naming the field it cannot read', async () => {
     const response = await post({ model: 'echo' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { message: 'The offline mock provider needs "model" and "messages".' } });
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('cannot read "messages"') } });
+    const badTools = await post({ ...hello, tools: 'x' });
+    expect(await badTools.json()).toMatchObject({ error: { message: expect.stringContaining('cannot read "tools"') } });
+  });
+
+  it('gives each of n choices the answer, streamed or not, and counts their output n times', async () => {
+    const json = (await (await post({ ...hello, n: 2 })).json()) as { choices: Array<{ index: number; message: { content: string } }>; usage: { completion_tokens: number } };
+    expect(json.choices.map((choice) => choice.index)).toEqual([0, 1]);
+    expect(json.choices[1]?.message.content).toBe(json.choices[0]?.message.content);
+    const single = (await (await post(hello)).json()) as { usage: { completion_tokens: number } };
+    expect(json.usage.completion_tokens).toBe(2 * single.usage.completion_tokens);
+    const client = new OpenAI({ apiKey: 'unused', baseURL: 'mock://offline/v1', fetch: (url, init) => mock(String(url), init ?? {}) });
+    const stream = client.chat.completions.stream({ model: 'echo', messages: hello.messages as never, n: 2 });
+    const done = await stream.finalChatCompletion();
+    expect(done.choices.map((choice) => choice.message.content)).toEqual([json.choices[0]?.message.content, json.choices[0]?.message.content]);
   });
 });
 
