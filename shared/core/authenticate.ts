@@ -20,7 +20,7 @@ export function extractProjectKey(headers: Readonly<Record<string, string | unde
   if (!candidate) {
     // An Authorization header that is not one bearer token (two keys joined by a repeated header, another scheme).
     if (authorization) throw invalidKey('Malformed Authorization header: send one project key as "Authorization: Bearer gw.…".');
-    throw invalidKey('Missing project key. Send it as "Authorization: Bearer gw.…".');
+    throw invalidKey('Missing project key. Send it as "Authorization: Bearer gw.…" (or "x-api-key: gw.…", as Anthropic\'s SDKs do).');
   }
   if (!candidate.startsWith('gw.')) {
     throw invalidKey('This is not a gateway project key. Project keys begin with "gw."; do not send provider API keys to the gateway.');

@@ -24,7 +24,7 @@ export interface BridgeSettings {
 function mcpDisabled(projectId: string): GatewayError {
   return new GatewayError(
     'permission',
-    `The tool bridge (MCP) is not enabled for the project "${projectId}". An administrator enables it with: npm run admin -- project update ${projectId} --mcp on`,
+    `The tool bridge (MCP) is not enabled for the project "${projectId}". An administrator enables it with: npm run --silent admin -- project update ${projectId} --mcp on`,
     { code: 'mcp_disabled' },
   );
 }

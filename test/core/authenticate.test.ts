@@ -69,7 +69,7 @@ describe('extractProjectKey', () => {
     const error = thrown(() => extractProjectKey({}));
     expect(error.status).toBe(401);
     expect(error.code).toBe('invalid_api_key');
-    expect(error.message).toBe('Missing project key. Send it as "Authorization: Bearer gw.…".');
+    expect(error.message).toBe('Missing project key. Send it as "Authorization: Bearer gw.…" (or "x-api-key: gw.…", as Anthropic\'s SDKs do).');
   });
 
   it('says so when the Authorization header is not one bearer token: another scheme, or two keys of a repeated header', () => {
