@@ -46,6 +46,8 @@ export async function exerciseAdmin(
   await run({ command: 'model.remove', projectId: 'acme', slug: 'openai/gpt-4o' });
   await run({ command: 'ratecard.set', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
   await run({ command: 'ratecard.list' });
+  // A person who only holds a key: removing them reads the project's keys to find theirs.
+  await run({ command: 'key.create', projectId: 'acme', name: 'mallory-bot', member: 'mallory' });
   await run({ command: 'member.remove', projectId: 'acme', member: 'mallory' });
   await run({ command: 'member.restore', projectId: 'acme', member: 'mallory' });
   await run({ command: 'member.add', projectId: 'acme', member: CONSOLE_OWNER, role: 'owner' });

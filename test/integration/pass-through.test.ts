@@ -48,12 +48,18 @@ describe('pass-through of other /v1/* routes', () => {
   it('passes a GET without a model to the project\'s OpenAI provider, query string kept, metered as a request', async () => {
     upstream.answerWith((_request, response) => sendJson(response, 200, { object: 'list', data: [FILE], has_more: false }));
 
-    const response = await call('/v1/files?limit=2&purpose=batch', { headers: { 'x-request-id': 'pass-list' } });
+    const response = await call('/v1/files?limit=2&purpose=batch', {
+      headers: { 'x-request-id': 'pass-list', 'openai-beta': 'assistants=v2', 'openai-organization': 'org-of-the-client', 'openai-project': 'proj_of_the_client' },
+    });
 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ object: 'list', data: [FILE], has_more: false });
     expect(upstream.received.at(-1)).toMatchObject({ method: 'GET', path: '/v1/files?limit=2&purpose=batch' });
     expect(upstream.received.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-pass-0123456789');
+    // The credential's organisation and project are the provider key's: a client's header never chooses another.
+    expect(upstream.received.at(-1)?.headers).toMatchObject({ 'openai-beta': 'assistants=v2' });
+    expect(upstream.received.at(-1)?.headers).not.toHaveProperty('openai-organization');
+    expect(upstream.received.at(-1)?.headers).not.toHaveProperty('openai-project');
     const record = await generationOf(gateway, key, 'pass-list');
     expect(record).toMatchObject({ endpoint: 'passthrough', model: 'openai/*', provider: 'openai', billed_units: { requests: 1 }, tokens_prompt: 0, estimated: false });
     expect(record.total_cost).toBe(0.000007);

@@ -9,7 +9,12 @@ import { ROUTING_ONLY_FIELDS, type RoutableBody } from '../../pipeline/generatio
 export const PASS_THROUGH_PROVIDER_HEADER = 'x-gateway-provider';
 
 /** Client headers a provider's API may need, forwarded as they are (the Assistants API's beta header). */
-const FORWARDED_HEADERS = ['openai-beta', 'openai-organization', 'openai-project'] as const;
+/**
+ * The client headers a pass-through carries. Not `OpenAI-Organization` or `OpenAI-Project`: the credential
+ * is the project's provider key, and so are its organisation and project; a client's would pick another the
+ * key can reach (or be refused for not matching it).
+ */
+const FORWARDED_HEADERS = ['openai-beta'] as const;
 
 /** What a pass-through carries to the provider: a JSON body, a form, other bytes, or nothing. */
 export type PassThroughPayload =
