@@ -3,19 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { longContextRate, rateForPrompt } from '../../shared/core/long-context-prices.ts';
 import { priceUsage } from '../../shared/core/price-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
-import type { TokenUsage } from '../../shared/core/token-usage.ts';
+import { SONNET_PRICES, tokenUsage } from '../support/token-usage.ts';
 
-function usage(overrides: Partial<TokenUsage>): TokenUsage {
-  return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false, ...overrides };
-}
+const usage = tokenUsage;
 
 /** Claude Sonnet 4.5 with the 1M window (Anthropic's prices): above 200K prompt tokens, input $6/M and output $22.50/M. */
 const sonnet: RateCardEntry = {
-  slug: 'anthropic/claude-sonnet-4-5',
-  inputPriceMicrosPer1k: 3_000,
-  outputPriceMicrosPer1k: 15_000,
-  cachedInputPriceMicrosPer1k: 300,
-  cacheWriteInputPriceMicrosPer1k: 3_750,
+  ...SONNET_PRICES,
   longContextAboveTokens: 200_000,
   longContextInputPriceMicrosPer1k: 6_000,
   longContextOutputPriceMicrosPer1k: 22_500,
@@ -81,8 +75,7 @@ describe('long-context prices', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: 100_000 }), (prompt, cached, completion) => {
         const turn = usage({ promptTokens: prompt, cachedTokens: Math.min(cached, prompt), completionTokens: completion });
-        const withoutTier: RateCardEntry = { slug: sonnet.slug, inputPriceMicrosPer1k: 3_000, outputPriceMicrosPer1k: 15_000, cachedInputPriceMicrosPer1k: 300, cacheWriteInputPriceMicrosPer1k: 3_750 };
-        expect(priceUsage(turn, sonnet)).toBeGreaterThanOrEqual(priceUsage(turn, withoutTier));
+        expect(priceUsage(turn, sonnet)).toBeGreaterThanOrEqual(priceUsage(turn, SONNET_PRICES));
       }),
     );
   });

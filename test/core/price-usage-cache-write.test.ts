@@ -1,21 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { oneHourCacheWritePrice, priceUsage } from '../../shared/core/price-usage.ts';
-import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import { rateCardEntrySchema, type RateCardEntry } from '../../shared/core/project-config.ts';
+import { SONNET_PRICES, tokenUsage } from '../support/token-usage.ts';
 
-function usage(overrides: Partial<TokenUsage>): TokenUsage {
-  return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false, ...overrides };
-}
+const usage = tokenUsage;
 
-/** Claude Sonnet's list prices in micro-USD per 1,000 tokens: $3/M input, $0.30/M cache read, $3.75/M cache write, $15/M output. */
-const sonnet: RateCardEntry = {
-  slug: 'anthropic/claude-sonnet-4-5',
-  inputPriceMicrosPer1k: 3_000,
-  outputPriceMicrosPer1k: 15_000,
-  cachedInputPriceMicrosPer1k: 300,
-  cacheWriteInputPriceMicrosPer1k: 3_750,
-};
+const sonnet = SONNET_PRICES;
 
 const tokenCount = fc.integer({ min: 0, max: 10_000_000 });
 const price = fc.integer({ min: 0, max: 100_000_000 });

@@ -2,12 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_PRICE_MICROS } from '../../shared/core/money-limits.ts';
 import { costBeyondRecord, exactCost, formatUsd, MAX_RECORD_COST_NANOS, parseUsdToNanos, priceUsage, usdAmountProblem } from '../../shared/core/price-usage.ts';
-import type { TokenUsage } from '../../shared/core/token-usage.ts';
 import type { RateCardEntry } from '../../shared/core/project-config.ts';
+import { tokenUsage } from '../support/token-usage.ts';
 
-function usage(overrides: Partial<TokenUsage>): TokenUsage {
-  return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, estimated: false, ...overrides };
-}
+const usage = tokenUsage;
 
 const tokenCount = fc.integer({ min: 0, max: 10_000_000 });
 const price = fc.integer({ min: 0, max: 100_000_000 });
