@@ -99,11 +99,18 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
 }
 
 /**
+ * Keys shorter than this are not looked for in answers: a local server's placeholder key (`local`,
+ * `EMPTY`, `ollama`) is a word a model writes (`localhost`), and a provider's real keys are far longer.
+ */
+const SHORTEST_KEY_IN_ANSWERS = 16;
+
+/**
  * An answer's text without the provider key it echoes: a provider's error event inside a 200 stream, or a
- * body quoting the request it was sent. Only the exact key: key-shaped text a model wrote is its answer.
+ * body quoting the request it was sent. Only the exact key, and only a key long enough to be a secret: the
+ * rest is the model's answer, passed as written.
  */
 export function withoutProviderKey(text: string, apiKey: string | undefined): string {
-  return apiKey && text.includes(apiKey) ? redactKnownSecrets(text, [apiKey]) : text;
+  return apiKey && apiKey.length >= SHORTEST_KEY_IN_ANSWERS && text.includes(apiKey) ? redactKnownSecrets(text, [apiKey]) : text;
 }
 
 /**

@@ -73,3 +73,17 @@ describe("a provider's key echoed in its answer", () => {
     expect(JSON.stringify(message.content)).toContain('You sent [redacted].');
   });
 });
+
+describe("a short placeholder key (a local server's)", () => {
+  it("never changes an answer: 'local' is a word models write (localhost), not a secret", async () => {
+    const local = await startFakeOpenAiUpstream();
+    local.answerWith(echoingTheKey);
+    try {
+      const localKey = await createProjectWithKey(gateway, { projectId: 'local-server', provider: 'vllm', baseUrl: local.baseUrl, apiKey: 'local', models: [{ slug: 'vllm/qwen3-8b' }] });
+      const chat = await gateway.openai(localKey).chat.completions.create({ model: 'vllm/qwen3-8b', messages: [{ role: 'user', content: 'x' }] });
+      expect(chat.choices[0]?.message.content).toBe('You sent local.');
+    } finally {
+      await local.close();
+    }
+  });
+});
