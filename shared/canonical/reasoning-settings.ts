@@ -86,6 +86,6 @@ export function stopForModel(request: CanonicalRequest, upstreamModel: string, f
  * Whether the upstream model is one of OpenAI's reasoning kind: as the admin marked it (a deployment whose
  * name hides its model, on Azure), else by its id (reasoning-models.ts).
  */
-function reasonsLikeOpenAi(upstreamModel: string, features: UpstreamReasoningFacts): boolean {
+export function reasonsLikeOpenAi(upstreamModel: string, features: UpstreamReasoningFacts): boolean {
   return features.reasoningModel ?? isOpenAiReasoningModel(upstreamModel);
 }

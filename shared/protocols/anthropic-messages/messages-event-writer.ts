@@ -5,6 +5,7 @@ import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import { toAnthropicErrorType } from './anthropic-errors.ts';
 import { anthropicStopOf } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
+import { thinkingSignatureOf } from './openai-reasoning-signature.ts';
 
 export interface MessagesEventWriterOptions {
   /** The model shown until the upstream names its own (the model id the gateway sent). */
@@ -101,9 +102,11 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
         if (!event.text) return [];
         return [...inBlock('text', { type: 'text', text: '' }), delta({ type: 'text_delta', text: event.text })];
       case 'reasoning-delta': {
-        const frames = event.text || event.signature ? inBlock('thinking', { type: 'thinking', thinking: '', signature: '' }) : [];
+        // OpenAI's encrypted reasoning goes as the signature, for the client to send back (openai-reasoning-signature.ts).
+        const signature = thinkingSignatureOf(event);
+        const frames = event.text || signature ? inBlock('thinking', { type: 'thinking', thinking: '', signature: '' }) : [];
         if (event.text) frames.push(delta({ type: 'thinking_delta', thinking: event.text }));
-        if (event.signature) frames.push(delta({ type: 'signature_delta', signature: event.signature }));
+        if (signature) frames.push(delta({ type: 'signature_delta', signature }));
         return frames;
       }
       case 'tool-call-start':

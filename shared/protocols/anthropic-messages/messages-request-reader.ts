@@ -5,6 +5,7 @@ import { stringifyToolInput } from '../../canonical/tool-arguments.ts';
 import { readOutputFormat } from './messages-output-format.ts';
 import { outputConfigIsRead, readThinkingAsEffort } from './thinking-as-effort.ts';
 import { anthropicRequestSchema, type AnthropicBlock, type AnthropicCacheControl, type AnthropicRequest } from './anthropic-wire-types.ts';
+import { carriedOpenAiReasoning } from './openai-reasoning-signature.ts';
 
 /** Messages fields the canonical request holds; any other field the client set is reported as dropped. */
 const readFields = new Set([
@@ -94,6 +95,9 @@ function readUserBlock(block: AnthropicBlock): CanonicalPart | undefined {
 function readAssistantBlock(block: AnthropicBlock): CanonicalPart | undefined {
   if (block.type === 'text') return { type: 'text', text: block.text ?? '' };
   if (block.type === 'tool_use') return { type: 'tool-call', id: block.id ?? '', name: block.name ?? '', arguments: stringifyToolInput(block.input) };
+  // Thinking OpenAI's Responses API did, carried in its signature, goes back to it; Anthropic's own thinking has no other protocol's form.
+  const encrypted = block.type === 'thinking' ? carriedOpenAiReasoning(block.signature) : undefined;
+  if (encrypted) return { type: 'reasoning', text: block.thinking ?? '', encrypted };
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { PROMPT_TRANSFORM_FIELDS, promptTransformsShape, USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';
+import { withoutCarriedOpenAiReasoning } from './openai-reasoning-signature.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -52,10 +53,13 @@ export function parseMessagesRequest(body: RequestBodyJson): MessagesRequest {
   return { ...request, models: request.fallbacks.map((entry) => (typeof entry === 'string' ? entry : entry.model)) };
 }
 
-/** The body the upstream receives: its own model id, gateway-only fields removed, every other field as sent. */
-/** (`omit` names further fields an endpoint does not take, e.g. count_tokens.) */
+/**
+ * The body the upstream receives: its own model id, gateway-only fields removed, thinking OpenAI did left out
+ * (openai-reasoning-signature.ts), every other field as sent. (`omit` names further fields an endpoint does
+ * not take, e.g. count_tokens.)
+ */
 export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string, omit: readonly string[] = []): string {
-  const upstream: Record<string, unknown> = { ...request, model: upstreamModel };
+  const upstream: Record<string, unknown> = { ...request, model: upstreamModel, messages: withoutCarriedOpenAiReasoning(request.messages) };
   for (const field of [...messagesGatewayOnlyFields, ...omit]) delete upstream[field];
   return JSON.stringify(upstream);
 }

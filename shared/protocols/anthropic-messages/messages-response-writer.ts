@@ -5,6 +5,7 @@ import { stringifyWithUsageCost } from '../openai-chat/chat-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { anthropicStopOf } from './messages-stop-reason.ts';
 import { renderAnthropicUsage } from './messages-usage.ts';
+import { thinkingSignatureOf } from './openai-reasoning-signature.ts';
 
 /** The id of a message the gateway writes: made of the request's id (an upstream's of another protocol would not read as Anthropic's). */
 export function messagesAnswerId(_upstreamId: string | undefined, responseId: string): string {
@@ -12,14 +13,14 @@ export function messagesAnswerId(_upstreamId: string | undefined, responseId: st
 }
 
 /**
- * A canonical answer as an Anthropic message: reasoning as a thinking block (an empty signature when the
- * upstream gave none), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
+ * A canonical answer as an Anthropic message: reasoning as a thinking block (OpenAI's encrypted reasoning
+ * carried as its signature, openai-reasoning-signature.ts; an empty one when the upstream gave neither), text blocks, tool calls as tool_use blocks (arguments parsed; see jsonToolCallInput
  * for broken JSON; a custom tool's text as its `input`), the stop reason (and stop sequence), and usage with cache reads apart (input_tokens is the uncached rest),
  * with `cost` when the presentation injects it.
  */
 export function writeMessagesResponse(response: CanonicalResponse, presentation: Presentation): string {
   const content = response.content.map((part) => {
-    if (part.type === 'reasoning') return { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
+    if (part.type === 'reasoning') return { type: 'thinking', thinking: part.text, signature: thinkingSignatureOf(part) };
     if (part.type === 'text') return { type: 'text', text: part.text };
     return { type: 'tool_use', id: part.id, name: part.name, input: jsonToolCallInput(part) };
   });

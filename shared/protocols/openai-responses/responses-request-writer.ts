@@ -3,8 +3,9 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
-import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel } from '../../canonical/reasoning-settings.ts';
+import { dropBudgetWithoutEffort, reasoningForModel, reasonsLikeOpenAi, samplingForModel } from '../../canonical/reasoning-settings.ts';
 import { responsesOutputCap } from '../output-cap.ts';
+import { ENCRYPTED_REASONING_INCLUDE } from './reasoning-carrier.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 
 type InputItem = Record<string, unknown>;
@@ -15,8 +16,10 @@ type InputItem = Record<string, unknown>;
  *   developer messages;
  * - user turns become user messages (input_text, input_image, input_file), assistant turns one message of
  *   output_text, then each tool call as a function_call or custom_tool_call item; tool results become
- *   function_call_output or custom_tool_call_output items. Earlier reasoning is left out: OpenAI takes it
- *   back only as its own encrypted items, which chat and messages clients cannot carry;
+ *   function_call_output or custom_tool_call_output items. Earlier reasoning goes back only as OpenAI's own
+ *   encrypted items: a Messages client carries them in its thinking blocks' signatures
+ *   (openai-reasoning-signature.ts), and a request that asks for reasoning asks for them
+ *   (`include: ["reasoning.encrypted_content"]`); a chat client cannot carry them;
  * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
  * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does;
  * - the cap is the client's within the model's largest answer, and at least 16, the smallest the API takes
@@ -50,6 +53,9 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
     ...(reasoning?.effort || reasoning?.summary
       ? { reasoning: { ...(reasoning.effort ? { effort: reasoning.effort } : {}), ...(reasoning.summary ? { summary: reasoning.summary } : {}) } }
       : {}),
+    // With `store: false` OpenAI keeps no reasoning between turns: a reasoning model's comes back encrypted,
+    // for the client to carry (other models refuse the include: "Encrypted content is not supported").
+    ...(reasonsLikeOpenAi(upstreamModel, features) || carriesReasoning(input) ? { include: [ENCRYPTED_REASONING_INCLUDE] } : {}),
     ...(request.responseFormat ? { text: { format: writeTextFormat(request.responseFormat) } } : {}),
     ...(request.user ? { safety_identifier: endUserIdWithin(request.user, OPENAI_END_USER_MAX_LENGTH) } : {}),
     store: false,
@@ -109,7 +115,8 @@ function writeToolResult(part: Extract<CanonicalPart, { type: 'tool-result' }>):
 }
 
 function writeAssistant(parts: readonly CanonicalPart[]): InputItem[] {
-  const items: InputItem[] = [];
+  // OpenAI's reasoning, carried by the client, first: it led to the turn's text and calls.
+  const items: InputItem[] = parts.flatMap((part) => (part.type === 'reasoning' && part.encrypted ? [{ type: 'reasoning', summary: [], encrypted_content: part.encrypted }] : []));
   const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   if (text) items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
   for (const part of parts) {
@@ -143,4 +150,8 @@ function toolChoiceFor(name: string, tools: readonly CanonicalTool[]): Record<st
 function writeTextFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {
   if (format.type === 'json_object') return { type: 'json_object' };
   return { type: 'json_schema', name: format.name, schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) };
+}
+
+function carriesReasoning(input: readonly InputItem[]): boolean {
+  return input.some((item) => item.type === 'reasoning');
 }

@@ -186,6 +186,8 @@ describe('writeResponsesRequest', () => {
       tool_choice: 'required',
       max_output_tokens: 100,
       text: { format: { type: 'json_object' } },
+      // A reasoning model's reasoning comes back encrypted, for the client to carry (store: false keeps none).
+      include: ['reasoning.encrypted_content'],
       store: false,
       stream: true,
     });
