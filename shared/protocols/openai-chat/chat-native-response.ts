@@ -1,13 +1,16 @@
 import type { TokenUsage } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
-import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithUsageCost, withoutProviderCost } from './chat-usage.ts';
 
 /**
  * A native chat completion as the client sees it: unchanged, unless usage-cost injection is on; then
  * `usage` gains `cost` and the detail counts the upstream left out (and is added, estimated, when it sent none).
+ * The provider's own price (OpenRouter's `usage.cost`) is never shown: it is not what the gateway bills.
  */
 export function presentChatCompletion(text: string, payload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string {
-  if (!presentation.injectCost) return text;
+  if (!presentation.injectCost) {
+    return carriesProviderCost(payload) ? JSON.stringify({ ...payload, usage: withoutProviderCost(payload.usage as Record<string, unknown>) }) : text;
+  }
   const shown = usage.estimated || typeof payload.usage !== 'object' || payload.usage === null ? renderChatUsage(usage) : completeChatUsage(payload.usage as Record<string, unknown>, usage);
   return stringifyWithUsageCost(payload, shown, presentation.priceUsd(usage));
 }

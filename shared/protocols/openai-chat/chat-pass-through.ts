@@ -2,7 +2,7 @@ import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { ZERO_USAGE, type TokenUsage } from '../../core/token-usage.ts';
 import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
-import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
+import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithUsageCost, withoutProviderCost } from './chat-usage.ts';
 
 /**
  * What a chat client sees of a native chat stream. Every event passes with its original bytes, except
@@ -30,7 +30,8 @@ export function createChatPassThrough(presentation: Presentation, chunkObject = 
     }
     if (presentation.showUsage) {
       usageShown = true;
-      return raw;
+      // As sent, less the provider's own price (OpenRouter's), which is not what the gateway bills.
+      return carriesProviderCost(payload) ? `data: ${JSON.stringify({ ...payload, usage: withoutProviderCost(payload.usage as Record<string, unknown>) })}\n\n` : raw;
     }
     const hasChoices = Array.isArray(payload.choices) && payload.choices.length > 0;
     if (!hasChoices) return '';
