@@ -80,13 +80,33 @@ export async function admitUsage(
   if (!reserved || worstCase === undefined) {
     await giveBackCharges();
     const amount = worstCase === undefined ? 'more than any balance holds' : `${formatUsd(worstCase)} USD`;
+    const units = describeUnitsBound(estimate.unitsBound);
+    const askFor = estimate.unitsBound?.webSearches ? 'max_tokens, or a web search tool\'s max_uses' : 'max_tokens';
     throw new GatewayError(
       'payment_required',
-      `The project's balance cannot cover this request's worst case (${amount}: the prompt plus its most output tokens). Add credit or lower max_tokens.`,
+      `The project's balance cannot cover this request's worst case (${amount}: the prompt plus its most output tokens${units}). Add credit or lower ${askFor}.`,
       { code: 'insufficient_balance' },
     );
   }
   return { prepaid: true, reservedNanos: worstCase, tokenCharge, headers };
+}
+
+/** The units beyond tokens and the request a worst case counts, as its refusal names them: `, and up to 10 web searches`. */
+const UNIT_WORDS: Partial<Record<keyof BilledUnits, string>> = {
+  images: 'images',
+  audioSeconds: 'seconds of audio',
+  characters: 'characters spoken',
+  searchUnits: 'rerank search units',
+  videoSeconds: 'seconds of video',
+  webSearches: 'web searches',
+};
+
+function describeUnitsBound(units: BilledUnits | undefined): string {
+  const named = Object.entries(UNIT_WORDS).flatMap(([unit, words]) => {
+    const count = units?.[unit as keyof BilledUnits] ?? 0;
+    return count > 0 ? [`${count.toLocaleString('en-US')} ${words}`] : [];
+  });
+  return named.length > 0 ? `, and up to ${named.join(', ')}` : '';
 }
 
 /**

@@ -83,6 +83,8 @@ describe('web searches a provider runs for the model', () => {
     // 1,000 searches at 0.01 USD: 10 USD, far beyond the 0.05 USD balance, though its tokens fit.
     const refused = await client(prepaidKey).messages.create(ask(1_000)).catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 402 });
+    // It says what the worst case counts, and what to lower.
+    expect((refused as Error).message).toMatch(/and up to 1,000 web searches\). Add credit or lower max_tokens, or a web search tool's max_uses\./);
     await expect(client(prepaidKey).messages.create(ask(2))).resolves.toMatchObject({ type: 'message' });
   });
 
