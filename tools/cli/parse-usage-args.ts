@@ -52,7 +52,11 @@ function onlyArgument(rest: string[], what: string): string {
 
 function parseDay(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!dayOption.safeParse(value).success) throw new UsageError(`${flag} takes a day as YYYY-MM-DD, not "${value}"`);
+  if (!dayOption.safeParse(value).success) {
+    // Written as a day but none of the calendar's (2026-02-30): said so, as the console says it.
+    const why = /^\d{4}-\d{2}-\d{2}$/.test(value) ? 'is not a day of the calendar' : 'takes a day as YYYY-MM-DD';
+    throw new UsageError(`${flag} ${why}, not "${value}"`);
+  }
   return value;
 }
 
@@ -91,9 +95,10 @@ function parseRun(rest: string[], today: string): UsageCliCommand {
   if (name === undefined || name.trim() === '' || name.startsWith('--')) throw new UsageError('expected a query name');
   const query = findNamedUsageQuery(name);
   if (!query) throw new UsageError(`there is no named query "${name}"; "queries" lists them`);
-  const { from, to = today } = parseDays(parseOptions(options, ['from', 'to']));
+  const days = parseDays(parseOptions(options, ['from', 'to']));
+  const { from, to = today } = days;
   const first = from ?? new Date(Date.parse(to) - (DEFAULT_RUN_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-  if (first > to) throw new UsageError(`--from ${first} is after --to ${to}`);
+  if (first > to) throw new UsageError(`--from ${first} is after ${days.to === undefined ? `today (${to}), the default --to` : `--to ${to}`}`);
   return { command: 'run', query, days: [first, to] };
 }
 

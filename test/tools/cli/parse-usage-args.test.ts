@@ -48,6 +48,8 @@ describe('parseUsageArgs', () => {
     expect(parseUsageArgs(['run', 'cost-by-key', '--to', '2025-03-31'], '2026-11-23')).toMatchObject({ days: ['2025-03-01', '2025-03-31'] });
     expect(parseUsageArgs(['run', 'cost-by-key', '--from', '2026-11-01'], '2026-11-23')).toMatchObject({ days: ['2026-11-01', '2026-11-23'] });
     expect(refusal(['run', 'cost-by-key', '--from', '2026-12-01', '--to', '2026-11-01'])).toMatch(/is after --to/);
+    // Without --to, the day it is after is today's, named as the default it is.
+    expect(() => parseUsageArgs(['run', 'cost-by-key', '--from', '2026-11-26'], '2026-11-25')).toThrow(/--from 2026-11-26 is after today \(2026-11-25\), the default --to/);
     expect(refusal(['run', 'cost-by-key', '--project', 'acme'])).toMatch(/--project/);
   });
 
@@ -67,7 +69,7 @@ describe('parseUsageArgs', () => {
 
   it('refuses days that are not YYYY-MM-DD calendar days, and a range that ends before it starts', () => {
     expect(refusal(['report', '--from', '2025-3-1'])).toMatch(/--from takes a day as YYYY-MM-DD/);
-    expect(refusal(['report', '--to', '2025-02-30'])).toMatch(/--to takes a day/);
+    expect(refusal(['report', '--to', '2025-02-30'])).toMatch(/--to is not a day of the calendar, not "2025-02-30"/);
     expect(refusal(['report', '--from', '2025-03-02', '--to', '2025-03-01'])).toMatch(/is after --to/);
   });
 
