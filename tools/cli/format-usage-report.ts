@@ -4,42 +4,46 @@ import type { UsageReportLine } from './local-usage-query.ts';
 
 const NANOS_SCALE = 9;
 
-const headers = ['day', 'project', 'model', 'requests', 'prompt tokens', 'completion tokens', 'cost (USD)'] as const;
-/** Numbers are right-aligned so their digits line up. */
-const rightAligned = new Set([3, 4, 5, 6]);
-const COST_COLUMN = 6;
-
 /** Exact USD from nano-USD: never through floating point, up to 9 decimals, no trailing zeros. */
 export function formatNanosAsUsd(nanos: bigint): string {
   return formatScaledInteger(nanos, NANOS_SCALE);
 }
 
-/** A model's slug is an owner's text (the console lets owners allow models): control characters show escaped. */
-function cells(line: UsageReportLine): string[] {
-  return [
-    line.day,
-    escapeControlCharacters(line.projectId),
-    escapeControlCharacters(line.model),
-    String(line.requests),
-    line.promptTokens.toString(),
-    line.completionTokens.toString(),
-    formatNanosAsUsd(line.costNanos),
-  ];
+/** A column of counts: right-aligned so their digits line up, and summed exactly in the total row. */
+function counted(header: string, value: (line: UsageReportLine) => bigint | number) {
+  return {
+    header,
+    right: true,
+    cell: (line: UsageReportLine) => String(value(line)),
+    total: (lines: UsageReportLine[]) => String(lines.reduce((sum, line) => sum + BigInt(value(line)), 0n)),
+  };
 }
 
-function totalCells(lines: UsageReportLine[]): string[] {
-  let requests = 0;
-  let promptTokens = 0n;
-  let completionTokens = 0n;
-  let costNanos = 0n;
-  for (const line of lines) {
-    requests += line.requests;
-    promptTokens += line.promptTokens;
-    completionTokens += line.completionTokens;
-    costNanos += line.costNanos;
-  }
-  return ['total', '', '', String(requests), promptTokens.toString(), completionTokens.toString(), formatNanosAsUsd(costNanos)];
-}
+/**
+ * The report's columns, what an invoice line needs: the requests (and of them the failed, billed what the
+ * provider took), the prompt tokens (and of them those read from and written to the cache, priced apart), the
+ * completion tokens, the web searches the provider ran, and the exact cost. A model's slug is an owner's
+ * text (the console lets owners allow models): control characters show escaped.
+ */
+const COLUMNS = [
+  { header: 'day', right: false, cell: (line: UsageReportLine) => line.day, total: () => 'total' },
+  { header: 'project', right: false, cell: (line: UsageReportLine) => escapeControlCharacters(line.projectId), total: () => '' },
+  { header: 'model', right: false, cell: (line: UsageReportLine) => escapeControlCharacters(line.model), total: () => '' },
+  counted('requests', (line) => line.requests),
+  counted('failed', (line) => line.failed),
+  counted('prompt tokens', (line) => line.promptTokens),
+  counted('cached', (line) => line.cachedTokens),
+  counted('cache writes', (line) => line.cacheWriteTokens),
+  counted('completion tokens', (line) => line.completionTokens),
+  counted('web searches', (line) => line.webSearches),
+  {
+    header: 'cost (USD)',
+    right: true,
+    cell: (line: UsageReportLine) => formatNanosAsUsd(line.costNanos),
+    total: (lines: UsageReportLine[]) => formatNanosAsUsd(lines.reduce((sum, line) => sum + line.costNanos, 0n)),
+  },
+];
+const COST_COLUMN = COLUMNS.length - 1;
 
 /** Pads amounts after their decimal point so the points line up once the column is right-aligned. */
 function alignDecimalPoints(amounts: string[]): string[] {
@@ -50,15 +54,16 @@ function alignDecimalPoints(amounts: string[]): string[] {
 
 /** A plain-text table, one line per day, project and model, then a separator and the total. */
 export function formatUsageReport(lines: UsageReportLine[]): string {
-  const dataRows = [...lines.map(cells), totalCells(lines)];
+  const headers = COLUMNS.map((column) => column.header);
+  const dataRows = [...lines.map((line) => COLUMNS.map((column) => column.cell(line))), COLUMNS.map((column) => column.total(lines))];
   const costs = alignDecimalPoints(dataRows.map((row) => row[COST_COLUMN] ?? ''));
-  const table = [[...headers], ...dataRows.map((row, index) => row.with(COST_COLUMN, costs[index] ?? ''))];
+  const table = [headers, ...dataRows.map((row, index) => row.with(COST_COLUMN, costs[index] ?? ''))];
   const widths = headers.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
   const render = (row: string[]) =>
     row
       .map((cell, column) => {
         const width = widths[column] ?? 0;
-        return rightAligned.has(column) ? cell.padStart(width) : cell.padEnd(width);
+        return COLUMNS[column]?.right ? cell.padStart(width) : cell.padEnd(width);
       })
       .join('  ')
       .trimEnd();

@@ -39,8 +39,14 @@ export interface UsageReportLine {
   projectId: string;
   model: string;
   requests: number;
+  /** Of the requests, those that failed (billed what the provider took, often nothing). */
+  failed: number;
   promptTokens: bigint;
+  /** Of the prompt tokens, those read from and written to the provider's cache: priced apart on invoices. */
+  cachedTokens: bigint;
+  cacheWriteTokens: bigint;
   completionTokens: bigint;
+  webSearches: bigint;
   costNanos: bigint;
 }
 
@@ -113,8 +119,12 @@ const reportRowSchema = z.object({
   project_id: z.string(),
   model: z.string(),
   requests: z.bigint(),
+  failed: z.bigint(),
   prompt_tokens: z.bigint(),
+  cached_tokens: z.bigint(),
+  cache_write_tokens: z.bigint(),
   completion_tokens: z.bigint(),
+  web_searches: z.bigint(),
   cost_nanos: z.bigint(),
 });
 
@@ -128,8 +138,12 @@ function reportSql(filter: UsageReportFilter): { sql: string; params: string[] }
   }
   const sql = `WITH ${DEDUPLICATED_USAGE}
   SELECT dt, project_id, model, COUNT(*) AS requests,
+    COUNT(*) FILTER (WHERE status = 'failed') AS failed,
     COALESCE(SUM(tokens_prompt), 0) AS prompt_tokens,
+    COALESCE(SUM(tokens_cached), 0) AS cached_tokens,
+    COALESCE(SUM(tokens_cache_write), 0) AS cache_write_tokens,
     COALESCE(SUM(tokens_completion), 0) AS completion_tokens,
+    COALESCE(SUM(units_web_searches), 0)::BIGINT AS web_searches,
     COALESCE(SUM(cost_nanos), 0) AS cost_nanos
   FROM deduplicated_usage ${where}
   GROUP BY dt, project_id, model
@@ -166,8 +180,12 @@ export async function openLocalUsage(dataDir: string): Promise<LocalUsage> {
             projectId: line.project_id,
             model: line.model,
             requests: Number(line.requests),
+            failed: Number(line.failed),
             promptTokens: line.prompt_tokens,
+            cachedTokens: line.cached_tokens,
+            cacheWriteTokens: line.cache_write_tokens,
             completionTokens: line.completion_tokens,
+            webSearches: line.web_searches,
             costNanos: line.cost_nanos,
           };
         });

@@ -205,7 +205,16 @@ describe('the usage report', () => {
       ['2025-03-02', 'acme', 'anthropic/claude', 1, 5n],
       ['2025-03-03', 'globex', 'openai/gpt-4o', 1, 7n],
     ]);
-    expect(lines[0]).toMatchObject({ promptTokens: 200n, completionTokens: 40n });
+    expect(lines[0]).toMatchObject({ promptTokens: 200n, completionTokens: 40n, failed: 0 });
+  });
+
+  it('counts failed requests, cache reads and writes and web searches apart', async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ projectId: 'initech', createdAt: '2025-03-04T08:00:00Z', status: 'failed', cachedTokens: 30, cacheWriteTokens: 20, units: { requests: 1, webSearches: 3 } }),
+      sampleRecord({ projectId: 'initech', createdAt: '2025-03-04T09:00:00Z', cachedTokens: 5 }),
+    ]);
+    const [line] = await (await open()).report({ projectId: 'initech' });
+    expect(line).toMatchObject({ requests: 2, failed: 1, cachedTokens: 35n, cacheWriteTokens: 20n, webSearches: 3n });
   });
 
   it('counts a record found in two usage files once', async () => {

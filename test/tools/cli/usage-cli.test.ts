@@ -54,8 +54,9 @@ describe('usage CLI', () => {
   it('prints a report per day, project and model with an exact total in USD', async () => {
     const result = await usageCli(dataDir, 'report', '--project', 'acme');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^2025-03-01\s+acme\s+openai\/gpt-4o-mini\s+2\s+200\s+40\s+1\.234567895$/m);
-    expect(result.stdout).toMatch(/^total\s+2\s+200\s+40\s+1\.234567895$/m);
+    // requests, failed, prompt tokens, cached, cache writes, completion tokens, web searches, cost.
+    expect(result.stdout).toMatch(/^2025-03-01\s+acme\s+openai\/gpt-4o-mini\s+2\s+0\s+200\s+0\s+0\s+40\s+0\s+1\.234567895$/m);
+    expect(result.stdout).toMatch(/^total\s+2\s+0\s+200\s+0\s+0\s+40\s+0\s+1\.234567895$/m);
     expect(result.stdout).not.toContain('globex');
   });
 
