@@ -146,7 +146,7 @@ describe('POST /v1/messages, native, with usage-cost injection', () => {
 });
 
 describe('POST /v1/messages errors', () => {
-  it("refuses an empty messages array with 400 in Anthropic's error format, before any provider call", async () => {
+  it("refuses an empty messages array with 400 in Anthropic's error format, before a provider is called", async () => {
     upstream.received.length = 0;
     const refused = await client().messages.create({ ...ask, messages: [] }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400, error: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('at least one message') } } });

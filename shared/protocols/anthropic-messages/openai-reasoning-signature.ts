@@ -14,7 +14,7 @@ export function thinkingSignatureOf(reasoning: { signature?: string | undefined;
   return reasoning.encrypted ? OPENAI_REASONING_PREFIX + reasoning.encrypted : '';
 }
 
-/** OpenAI's encrypted reasoning a thinking block's signature carries, or undefined for any other signature. */
+/** OpenAI's encrypted reasoning a thinking block's signature carries, or undefined for another signature. */
 export function carriedOpenAiReasoning(signature: string | null | undefined): string | undefined {
   return signature?.startsWith(OPENAI_REASONING_PREFIX) ? signature.slice(OPENAI_REASONING_PREFIX.length) : undefined;
 }
@@ -32,7 +32,7 @@ function carriesReasoning(message: unknown): boolean {
 /**
  * A conversation as a Claude model may read it: thinking OpenAI did (a client that changed models mid-way
  * sends it back) is no thinking Anthropic signed, and Anthropic refuses a thinking block whose signature it
- * did not make. The messages as they are when none carries any (no copy on the way of every request).
+ * did not make. The messages as they are when none carries such thinking (no copy on the way of every request).
  */
 export function withoutCarriedOpenAiReasoning(messages: unknown[]): unknown[] {
   if (!messages.some(carriesReasoning)) return messages;

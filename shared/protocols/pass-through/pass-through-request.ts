@@ -47,7 +47,7 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
   };
   if (request.body.byteLength === 0) return { ...common, model: '', payload: { kind: 'none' } };
   // A JSON object labelled otherwise (text/plain, no type) is read as JSON too: providers read it so, and its
-  // model must be allowed and priced like any other's, not passed on unseen as bytes.
+  // model must be allowed and priced like every other, not passed on unseen as bytes.
   if ((contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) || (!isForm(contentType) && startsAsJsonObject(request.body))) {
     const json = jsonObjectBody(request);
     const { model, models, route, provider, stream } = json;

@@ -40,7 +40,7 @@ export function jsonExample(schema: unknown, root: unknown = schema, depth = 0):
   }
 }
 
-/** `#/$defs/Name` or `#/definitions/Name` in the root schema; any other reference is not followed. */
+/** `#/$defs/Name` or `#/definitions/Name` in the root schema; other references are not followed. */
 function resolveReference(reference: string, root: unknown): unknown {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(reference);
   if (!match) return undefined;
