@@ -91,7 +91,7 @@ export async function admitUsage(
   return { prepaid: true, reservedNanos: worstCase, tokenCharge, headers };
 }
 
-/** The units beyond tokens and the request a worst case counts, as its refusal names them: `, and up to 10 web searches`. */
+/** The units beyond tokens a worst case counts, as its refusal names them: `, and up to 10 web searches`. */
 const UNIT_WORDS: Partial<Record<keyof BilledUnits, string>> = {
   images: 'images',
   audioSeconds: 'seconds of audio',

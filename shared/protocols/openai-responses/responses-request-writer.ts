@@ -18,7 +18,7 @@ type InputItem = Record<string, unknown>;
  *   output_text, then each tool call as a function_call or custom_tool_call item; tool results become
  *   function_call_output or custom_tool_call_output items. Earlier reasoning goes back only as OpenAI's own
  *   encrypted items: a Messages client carries them in its thinking blocks' signatures
- *   (openai-reasoning-signature.ts), and a request that asks for reasoning asks for them
+ *   (openai-reasoning-signature.ts), and a request to a reasoning model asks for them
  *   (`include: ["reasoning.encrypted_content"]`); a chat client cannot carry them;
  * - tools are flat (`{type: "function", name, parameters}`), custom tools keep their format;
  * - `store: false`: the gateway keeps the conversation in the client's hands, as the client's protocol does;

@@ -8,9 +8,8 @@ import { ROUTING_ONLY_FIELDS, type RoutableBody } from '../../pipeline/generatio
 /** The header naming the provider of a pass-through request whose body names no model (`GET /v1/files`). */
 export const PASS_THROUGH_PROVIDER_HEADER = 'x-gateway-provider';
 
-/** Client headers a provider's API may need, forwarded as they are (the Assistants API's beta header). */
 /**
- * The client headers a pass-through carries. Not `OpenAI-Organization` or `OpenAI-Project`: the credential
+ * The client headers a pass-through carries, as they are: the Assistants API's beta header. Not `OpenAI-Organization` or `OpenAI-Project`: the credential
  * is the project's provider key, and so are its organisation and project; a client's would pick another the
  * key can reach (or be refused for not matching it).
  */
