@@ -96,8 +96,8 @@ export function longContextRate(rate: RateCardEntry): RateCardEntry {
   });
 }
 
-/** The rate without its long-context tier. */
-function standardTier(rate: RateCardEntry): RateCardEntry {
+/** The rate without its long-context tier: its standard prices, whatever the prompt. */
+export function standardTier(rate: RateCardEntry): RateCardEntry {
   const standard = { ...rate };
   delete standard.longContextAboveTokens;
   for (const price of LONG_CONTEXT_PRICES) delete standard[price.rateField];

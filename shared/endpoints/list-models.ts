@@ -53,14 +53,14 @@ function describePricing(entry: AllowedModel, config: ProjectConfig, orgRates: O
 }
 
 /**
- * The long-context tier, when the rate card has one: the prompt size above which it applies (a count of
- * tokens, as a string like every pricing value) and the prices billed then, those derived included, each
- * named after its standard field with `_long_context`.
+ * The long-context tier's prices, when the rate card has one: those billed above its threshold (the entry's
+ * `long_context_above_tokens`, outside `pricing`, which holds prices only), derived ones included, each named
+ * after its standard field with `_long_context`.
  */
 function describeLongContextPricing(rate: RateCardEntry): Record<string, string> {
   if (rate.longContextAboveTokens === undefined) return {};
   const long = longContextRate(rate);
-  const described: Record<string, string> = { [LONG_CONTEXT_THRESHOLD.listName]: String(rate.longContextAboveTokens) };
+  const described: Record<string, string> = {};
   for (const price of LONG_CONTEXT_PRICES) {
     const micros = long[price.standardField];
     if (micros !== undefined) described[price.pricingField] = microsPer1kToUsdPerToken(micros);
@@ -100,6 +100,8 @@ export function describeModel(entry: AllowedModel, config: ProjectConfig, orgRat
     description: entry.description ?? `${entry.model} from ${entry.provider}${entry.alias ? `, alias "${entry.alias}"` : ''}.`,
     context_length: limits.contextLength,
     pricing: describePricing(entry, config, orgRates),
+    // Prompts of more tokens than this are billed at pricing's `*_long_context` prices, all of it.
+    ...longContextThresholdOf(effectiveRate(entry.slug, config, orgRates)),
     architecture: architectureOf(entry.kind),
     top_provider: { context_length: limits.contextLength, max_completion_tokens: limits.maxOutputTokens, is_moderated: false },
     per_request_limits: null,
@@ -165,4 +167,8 @@ function pageOf(entries: AllowedModel[], query: PageQuery): { page: AllowedModel
   }
   const start = query.after_id === undefined ? 0 : positionOf(query.after_id, 'after_id') + 1;
   return { page: entries.slice(start, start + query.limit), hasMore: start + query.limit < entries.length };
+}
+
+function longContextThresholdOf(rate: RateCardEntry): Record<string, number> {
+  return rate.longContextAboveTokens === undefined ? {} : { [LONG_CONTEXT_THRESHOLD.listName]: rate.longContextAboveTokens };
 }

@@ -25,12 +25,8 @@ export function normaliseRequestPath(path: string): string {
  * access policy and meter.
  */
 export function lenientRequestPath(path: string): string {
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    // A stray `%` is no escape: the path is read as it is.
-  }
+  // Escape by escape, as a byte each: a stray `%` elsewhere must not leave the others encoded (routes are ASCII).
+  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   const withoutParameters = decoded
     .split('/')
     .map((segment) => segment.replace(/;.*$/s, ''))

@@ -3,7 +3,7 @@ import { effectiveModelLimits } from '../core/known-models.ts';
 import type { KeyRecord } from '../core/key-record.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { costBeyondRecord, exactCost, formatUsd, oneHourCacheWritePrice } from '../core/price-usage.ts';
-import { rateForPrompt } from '../core/long-context-prices.ts';
+import { rateForPrompt, standardTier } from '../core/long-context-prices.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
 import type { Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
@@ -132,7 +132,10 @@ function explicitOutputCap(estimate: UsageEstimate): number {
  * tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
-  const exact = exactCost(worstCaseUsage(estimate, target), worstCaseRate(target, estimate.promptTokensBound));
+  const usage = worstCaseUsage(estimate, target);
+  // A prompt bound past the long-context threshold may still be a short prompt: the dearer of the two tiers.
+  const tiers = rateTiersFor(target.rate, estimate.promptTokensBound);
+  const exact = tiers.map((rate) => exactCost(usage, worstCaseRate(target, rate))).reduce((dearest, cost) => (cost > dearest ? cost : dearest));
   // Beyond what a record holds exactly, no balance covers it (pricing a record would hold it at the ceiling).
   return costBeyondRecord(exact) ? Number.POSITIVE_INFINITY : Number(exact);
 }
@@ -158,12 +161,19 @@ function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsag
 const ONE_HOUR_CACHE_PROTOCOLS: ReadonlySet<WireProtocolId> = new Set(['anthropic-messages', 'bedrock-anthropic-messages', 'bedrock-converse']);
 
 /**
- * The target's rate with every prompt token at the dearest of its prompt prices; the one-hour write price
- * counts only where a one-hour cache can be written, so other models keep their worst case. The prices are
- * the long-context tier's when the prompt bound passes its threshold: the bound is the most the prompt can be.
+ * The rates a request may be billed at: the standard one, and the long-context tier's too when the prompt
+ * bound passes its threshold (the bound is the most the prompt can be, not what it is).
  */
-function worstCaseRate(target: RouteTarget, promptTokensBound: number): RateCardEntry {
-  const rate = rateForPrompt(target.rate, promptTokensBound);
+function rateTiersFor(rate: RateCardEntry, promptTokensBound: number): RateCardEntry[] {
+  const long = rateForPrompt(rate, promptTokensBound);
+  return long === rate ? [rate] : [standardTier(rate), long];
+}
+
+/**
+ * The target's rate with every prompt token at the dearest of its prompt prices; the one-hour write price
+ * counts only where a one-hour cache can be written, so other models keep their worst case.
+ */
+function worstCaseRate(target: RouteTarget, rate: RateCardEntry): RateCardEntry {
   const writesHourCaches = target.provider.protocols.some((protocol) => ONE_HOUR_CACHE_PROTOCOLS.has(protocol));
   const dearestPromptPrice = Math.max(
     rate.inputPriceMicrosPer1k,

@@ -60,10 +60,11 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         }
         const read = reader.push(event.payload ?? event.data);
         // Translated, an answer its upstream ended as failed would reach the client as a normal finish.
-        const canonical = bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider);
+        const canonical = withoutKeyInErrors(bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider), served.apiKey);
         meter.observe(canonical);
-        // A provider's error event may quote the key it was sent: the client never gets it, native or translated.
         const text = output.push(event, canonical);
+        // An upstream event quoting the key (passed on as it came, natively) is cleared of it; the others pass untouched.
+        if (!quotesKey(event.raw, served.apiKey)) return text;
         return typeof text === 'string' ? withoutProviderKey(text, served.apiKey) : text.then((shown) => withoutProviderKey(shown, served.apiKey));
       },
       onEnd: () => output.end(),
@@ -112,4 +113,18 @@ function isFailedFinish(event: CanonicalEvent): event is Extract<CanonicalEvent,
 function failedFinishesAsErrors(events: CanonicalEvent[], provider: string): CanonicalEvent[] {
   if (!events.some(isFailedFinish)) return events;
   return events.map((event) => (isFailedFinish(event) ? { type: 'error', errorType: 'server', message: failedAnswerMessage(provider, event.raw) } : event));
+}
+
+function quotesKey(raw: string, apiKey: string | undefined): apiKey is string {
+  return apiKey !== undefined && raw.includes(apiKey);
+}
+
+/**
+ * A provider's error event may quote the key it was sent (a provider naming the key it rejected): whatever a
+ * client's writer makes of the error, an event of its stream or an error answer held until then (the
+ * editor's), it never shows the key.
+ */
+function withoutKeyInErrors(events: readonly CanonicalEvent[], apiKey: string | undefined): readonly CanonicalEvent[] {
+  if (!apiKey || !events.some((event) => event.type === 'error')) return events;
+  return events.map((event) => (event.type === 'error' ? { ...event, message: withoutProviderKey(event.message, apiKey) } : event));
 }

@@ -37,6 +37,9 @@ describe('lenientRequestPath', () => {
     ['/v1/chat%2Fcompletions', '/v1/chat/completions'],
     ['/v1/chat%2fcompletions/', '/v1/chat/completions'],
     ['/v1/files/%zz', '/v1/files/%zz'],
+    // A stray `%` leaves the other escapes to be decoded all the same.
+    ['/v1/chat%2Fcompletions;%', '/v1/chat/completions'],
+    ['/v1/CHAT%2fCOMPLETIONS;a=%', '/v1/chat/completions'],
   ])('reads %s as %s', (path, expected) => {
     expect(lenientRequestPath(path)).toBe(expected);
   });

@@ -69,12 +69,15 @@ describe('long-context prices', () => {
   });
 
   it('lists the tier in the model list: its threshold and the prices billed above it, derived ones included', async () => {
-    const models = (await (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string; pricing: Record<string, string> }> };
-    expect(models.data.find((model) => model.id === 'openai/gpt-5.4')?.pricing).toMatchObject({
+    const models = (await (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string; pricing: Record<string, string>; long_context_above_tokens?: number }> };
+    const entry = models.data.find((model) => model.id === 'openai/gpt-5.4');
+    // The threshold beside the prices, not among them: every pricing value is a price.
+    expect(entry?.long_context_above_tokens).toBe(272_000);
+    expect(entry?.pricing).not.toHaveProperty('long_context_above_tokens');
+    expect(entry?.pricing).toMatchObject({
       prompt: '0.0000025',
       completion: '0.000015',
       input_cache_read: '0.00000025',
-      long_context_above_tokens: '272000',
       prompt_long_context: '0.000005',
       completion_long_context: '0.0000225',
       input_cache_read_long_context: '0.0000005',

@@ -168,6 +168,14 @@ describe('pass-through of other /v1/* routes', () => {
     }
   });
 
+  it('passes bytes that only begin like a JSON object (JSON Lines) as bytes, as sent', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, { id: 'file-lines', object: 'file' }));
+    const lines = '{"custom_id":"a","body":{}}\n{"custom_id":"b","body":{}}\n';
+    const response = await call('/v1/uploads/up_1/parts', { method: 'POST', headers: { 'content-type': 'application/octet-stream', 'x-gateway-provider': 'openai' }, body: lines });
+    expect(response.status).toBe(200);
+    expect(upstream.received.at(-1)?.raw.toString()).toBe(lines);
+  });
+
   it('asks for the provider when the body names no model and the project has several', async () => {
     await gateway.admin({ command: 'provider.set', projectId: 'open', provider: 'groq', baseUrl: upstream.baseUrl, apiKey: 'gsk-upstream-0123456789' });
     try {

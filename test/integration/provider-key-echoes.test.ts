@@ -25,7 +25,10 @@ function echoingTheKey(request: ReceivedRequest, response: ServerResponse): void
     });
   }
   const chunk = { id: 'chatcmpl-echo', object: 'chat.completion.chunk', created, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] };
-  return sendSse(response, [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { message: `key ${key} was rejected`, type: 'invalid_request_error' } })}\n\n`]);
+  const error = `data: ${JSON.stringify({ error: { message: `key ${key} was rejected`, type: 'invalid_request_error' } })}\n\n`;
+  // Asked to, the error comes first: a client that holds its status until content (the editor's) answers it as an error.
+  if (JSON.stringify(request.body).includes('error first')) return sendSse(response, [error]);
+  return sendSse(response, [`data: ${JSON.stringify(chunk)}\n\n`, error]);
 }
 
 let gateway: TestGateway;
@@ -63,6 +66,17 @@ describe("a provider's key echoed in its answer", () => {
     const responses = await streamedText('/v1/responses', { model: 'lab/m', stream: true, input: 'x' });
     expect(responses).toContain('response.failed');
     expect(responses).not.toContain(PROVIDER_KEY);
+  });
+
+  it("is hidden in the error the editor's route answers when the stream's first event is the provider's error", async () => {
+    const editor = await fetch(`${gateway.url}/v1/editor/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'lab/m', stream: true, input: [{ role: 'user', content: 'error first' }] }),
+    });
+    const text = await editor.text();
+    expect(text).toContain('was rejected');
+    expect(text).not.toContain(PROVIDER_KEY);
   });
 
   it('is hidden in a complete answer, native and translated', async () => {

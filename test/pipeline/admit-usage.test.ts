@@ -65,6 +65,11 @@ describe('worstCaseNanos', () => {
     expect(worstCaseNanos(estimate({ promptTokensBound: 1_000 }), tieredTarget)).toBe(1_000 * 150 + 100 * 600 + 3_000);
     expect(worstCaseNanos(estimate({ promptTokensBound: 1_001 }), tieredTarget)).toBe(1_001 * 300 + 100 * 900 + 3_000);
   });
+
+  it('takes the standard prices when they are the dearer, for a bound past the threshold may be a short prompt', () => {
+    const cheaperWhenLong = { ...rate, longContextAboveTokens: 1_000, longContextInputPriceMicrosPer1k: 100, longContextOutputPriceMicrosPer1k: 500 };
+    expect(worstCaseNanos(estimate({ promptTokensBound: 5_000 }), { ...target(), rate: cheaperWhenLong })).toBe(5_000 * 150 + 100 * 600 + 3_000);
+  });
 });
 
 describe('admitUsage', () => {

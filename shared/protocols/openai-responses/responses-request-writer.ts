@@ -30,7 +30,9 @@ type InputItem = Record<string, unknown>;
  */
 export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const { dropped } = request;
-  const input = request.messages.flatMap((message) => writeMessage(message, dropped));
+  // Earlier reasoning goes back to a model that reasons only: the others take no reasoning items.
+  const reasons = reasonsLikeOpenAi(upstreamModel, features);
+  const input = request.messages.flatMap((message) => writeMessage(message, dropped, reasons));
   const tools = request.tools.map(writeTool);
   const hasTools = tools.length > 0;
   const choice = request.toolChoice;
@@ -55,7 +57,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
       : {}),
     // With `store: false` OpenAI keeps no reasoning between turns: a reasoning model's comes back encrypted,
     // for the client to carry (other models refuse the include: "Encrypted content is not supported").
-    ...(reasonsLikeOpenAi(upstreamModel, features) || carriesReasoning(input) ? { include: [ENCRYPTED_REASONING_INCLUDE] } : {}),
+    ...(reasons ? { include: [ENCRYPTED_REASONING_INCLUDE] } : {}),
     ...(request.responseFormat ? { text: { format: writeTextFormat(request.responseFormat) } } : {}),
     ...(request.user ? { safety_identifier: endUserIdWithin(request.user, OPENAI_END_USER_MAX_LENGTH) } : {}),
     store: false,
@@ -63,14 +65,14 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   };
 }
 
-function writeMessage(message: CanonicalMessage, dropped: DroppedFields): InputItem[] {
+function writeMessage(message: CanonicalMessage, dropped: DroppedFields, withReasoning: boolean): InputItem[] {
   switch (message.role) {
     case 'system': {
       const text = message.parts.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : [])).join('\n\n');
       return text ? [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }] : [];
     }
     case 'assistant':
-      return writeAssistant(message.parts);
+      return writeAssistant(message.parts, withReasoning);
     case 'user':
     case 'tool':
       return writeUserTurn(message.parts, dropped);
@@ -114,9 +116,11 @@ function writeToolResult(part: Extract<CanonicalPart, { type: 'tool-result' }>):
   return { type: part.custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.callId, output: part.content.length === 0 ? '' : output };
 }
 
-function writeAssistant(parts: readonly CanonicalPart[]): InputItem[] {
+function writeAssistant(parts: readonly CanonicalPart[], withReasoning: boolean): InputItem[] {
   // OpenAI's reasoning, carried by the client, first: it led to the turn's text and calls.
-  const items: InputItem[] = parts.flatMap((part) => (part.type === 'reasoning' && part.encrypted ? [{ type: 'reasoning', summary: [], encrypted_content: part.encrypted }] : []));
+  const items: InputItem[] = withReasoning
+    ? parts.flatMap((part) => (part.type === 'reasoning' && part.encrypted ? [{ type: 'reasoning', summary: [], encrypted_content: part.encrypted }] : []))
+    : [];
   const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   if (text) items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
   for (const part of parts) {
@@ -150,8 +154,4 @@ function toolChoiceFor(name: string, tools: readonly CanonicalTool[]): Record<st
 function writeTextFormat(format: NonNullable<CanonicalRequest['responseFormat']>): Record<string, unknown> {
   if (format.type === 'json_object') return { type: 'json_object' };
   return { type: 'json_schema', name: format.name, schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) };
-}
-
-function carriesReasoning(input: readonly InputItem[]): boolean {
-  return input.some((item) => item.type === 'reasoning');
 }

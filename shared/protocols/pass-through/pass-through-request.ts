@@ -46,9 +46,11 @@ export async function parsePassThroughRequest(request: GatewayRequest): Promise<
   };
   if (request.body.byteLength === 0) return { ...common, model: '', payload: { kind: 'none' } };
   // A JSON object labelled otherwise (text/plain, no type) is read as JSON too: providers read it so, and its
-  // model must be allowed and priced like every other, not passed on unseen as bytes.
-  if ((contentType && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType)) || (!isForm(contentType) && startsAsJsonObject(request.body))) {
-    const json = jsonObjectBody(request);
+  // model must be allowed and priced like every other, not passed on unseen as bytes. Other bytes that only
+  // begin like one (JSON Lines, several objects) stay bytes.
+  const declaredJson = contentType !== undefined && /^application\/(json|[\w.+-]*\+json)\b/i.test(contentType);
+  const json = declaredJson ? jsonObjectBody(request) : !isForm(contentType) && startsAsJsonObject(request.body) ? jsonObjectBodyIfOne(request) : undefined;
+  if (json) {
     const { model, models, route, provider, stream } = json;
     const rest = { ...json };
     for (const field of ROUTING_ONLY_FIELDS) delete rest[field];
@@ -109,6 +111,16 @@ function upstreamPathOf(request: GatewayRequest): string {
   }
   const query = request.query.toString();
   return `${below}${query ? `?${query}` : ''}`;
+}
+
+/** The body as a JSON object when it is one; undefined when it is not JSON (a body nested too deep is still refused). */
+function jsonObjectBodyIfOne(request: GatewayRequest): Record<string, unknown> | undefined {
+  try {
+    return jsonObjectBody(request);
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'json_too_deep') throw error;
+    return undefined;
+  }
 }
 
 /**

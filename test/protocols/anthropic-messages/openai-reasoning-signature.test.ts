@@ -4,6 +4,7 @@ import { createMessagesEventWriter } from '../../../shared/protocols/anthropic-m
 import { buildUpstreamMessagesBody, parseMessagesRequest } from '../../../shared/protocols/anthropic-messages/messages-request.ts';
 import { writeMessagesResponse } from '../../../shared/protocols/anthropic-messages/messages-response-writer.ts';
 import { thinkingSignatureOf } from '../../../shared/protocols/anthropic-messages/openai-reasoning-signature.ts';
+import { nativeBedrockMessagesBody } from '../../../shared/protocols/bedrock-anthropic-messages/bedrock-messages-body.ts';
 import { writeResponsesRequest } from '../../../shared/protocols/openai-responses/responses-request-writer.ts';
 
 const NO_EXTRA_FEATURES = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
@@ -61,9 +62,18 @@ describe("OpenAI's encrypted reasoning carried by a Messages client", () => {
     expect(JSON.parse(buildUpstreamMessagesBody(parseMessagesRequest(JSON.stringify(own)), 'claude-sonnet-4-5')).messages).toEqual(own.messages);
   });
 
-  it('asks for no encrypted reasoning from a model that does not reason, which refuses the include', () => {
+  it('asks for no encrypted reasoning from a model that does not reason, which refuses the include, and gives it none back', () => {
     const body = writeResponsesRequest(readMessagesRequest({ model: 'gpt-4.1', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }), 'gpt-4.1', NO_EXTRA_FEATURES);
     expect(body).not.toHaveProperty('include');
+    // A conversation that changed to such a model keeps its calls, without the reasoning items.
+    const changed = writeResponsesRequest(readMessagesRequest({ ...secondTurn, model: 'gpt-4.1' }), 'gpt-4.1', NO_EXTRA_FEATURES);
+    expect(changed).not.toHaveProperty('include');
+    expect((changed.input as Array<{ type: string }>).map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output']);
+  });
+
+  it('is left out of the body Claude on Bedrock reads too', () => {
+    const body = JSON.parse(nativeBedrockMessagesBody({ ...secondTurn, model: 'anthropic.claude-sonnet-4-5' }, 'anthropic.claude-sonnet-4-5', {})) as typeof secondTurn;
+    expect(body.messages[1]?.content).toEqual([{ type: 'tool_use', id: 'call_1', name: 'Read', input: { path: 'a.txt' } }]);
   });
 });
 
