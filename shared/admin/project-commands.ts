@@ -7,6 +7,7 @@ import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProject } from './describe-project.ts';
 import { showAfterChange } from './shown-after-change.ts';
+import { withoutUndefined } from '../core/without-undefined.ts';
 
 type Command<Name extends AdminCommand['command']> = Extract<AdminCommand, { command: Name }>;
 
@@ -81,10 +82,7 @@ function updatedAccessPolicy(project: Project, command: Command<'project.update'
   return Object.keys(policy).length > 0 ? policy : undefined;
 }
 
-/** The object without its undefined entries, so that nothing is stored as an explicit undefined. */
-export function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
-}
+export { withoutUndefined };
 
 export async function updateProject(services: AdminServices, command: Command<'project.update'>) {
   const { project } = await requireProject(services, command.projectId);

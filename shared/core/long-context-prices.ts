@@ -1,4 +1,5 @@
 import type { RateCardEntry } from './project-config.ts';
+import { withoutUndefined } from './without-undefined.ts';
 
 /**
  * Providers bill a long prompt at dearer prices, the whole request: Anthropic's Sonnet 4 and 4.5 with the 1M
@@ -109,9 +110,4 @@ function scaleAsInput(price: number, standardInput: number, longInput: number): 
   if (standardInput === 0) return price;
   const divisor = BigInt(standardInput);
   return Number((2n * BigInt(price) * BigInt(longInput) + divisor) / (2n * divisor));
-}
-
-function withoutUndefined(rate: RateCardEntry): RateCardEntry {
-  for (const key of Object.keys(rate) as Array<keyof RateCardEntry>) if (rate[key] === undefined) delete rate[key];
-  return rate;
 }

@@ -3,6 +3,14 @@ import { GatewayError } from '../core/errors.ts';
 /** RFC 3986's unreserved characters: percent-encoding one changes nothing about what the path names. */
 const ENCODED_UNRESERVED = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
 
+/** Every percent-encoded byte. */
+const EVERY_ESCAPE = /%([0-9A-Fa-f]{2})/g;
+
+/** The escapes `pattern` matches (its group the two hex digits) as the characters of their bytes. */
+function decodeEscapes(path: string, pattern: RegExp): string {
+  return path.replace(pattern, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
 /**
  * The one form of a request path every route group chooses its route by and its handlers read: repeated
  * slashes read as one (as most web servers read them), a trailing slash dropped, and percent-encoded
@@ -12,7 +20,7 @@ const ENCODED_UNRESERVED = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5
  * for the routes to refuse.
  */
 export function normaliseRequestPath(path: string): string {
-  const decoded = path.replace(ENCODED_UNRESERVED, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const decoded = decodeEscapes(path, ENCODED_UNRESERVED);
   const collapsed = decoded.replace(/\/{2,}/g, '/');
   return collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
 }
@@ -26,7 +34,7 @@ export function normaliseRequestPath(path: string): string {
  */
 export function lenientRequestPath(path: string): string {
   // Escape by escape, as a byte each: a stray `%` elsewhere must not leave the others encoded (routes are ASCII).
-  const decoded = path.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const decoded = decodeEscapes(path, EVERY_ESCAPE);
   const withoutParameters = decoded
     .split('/')
     .map((segment) => segment.replace(/;.*$/s, ''))
