@@ -9,6 +9,7 @@ import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { toGatewayRequest, toStreamingResult } from '../lambda/function-url.ts';
 import { guardOrigin, type OriginSecretLoader } from '../lambda/origin-secret.ts';
 import { createGatewayServices, type RouteGroupDependencies } from './create-gateway-services.ts';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { createLogger } from './logger.ts';
 import { createSecretsManager } from './secrets-manager.ts';
 import { createGatewayMetrics, withResponseMetrics, withUsageMetrics } from './metrics.ts';
@@ -18,6 +19,7 @@ import { CORS_HEADERS } from '../http/cors.ts';
 export const USAGE_RECORD_SPILLED = 'usage record spilled';
 export const USAGE_RECORD_NOT_QUEUED = 'usage record not queued';
 export const UPSTREAM_EVENT_DROPPED = 'upstream event dropped: its data is broken JSON';
+export const UPSTREAM_FAILED = 'upstream failed';
 
 export interface RouteGroupFunction {
   serviceName: string;
@@ -43,8 +45,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
   }, dependencies);
   const routeGroup = definition.createRouteGroup(
     { ...services, usageSink: withUsageMetrics(services.usageSink, metrics), settings: { ...services.settings, handsOverUsageAfterAnswer: true } },
-    (error, requestId) =>
-      logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error }),
+    (error, requestId) => logRequestFailure(logger, error, requestId),
   );
   // Requests refused for a missing origin secret are counted too: a rising 403 count means direct calls.
   const serve = withResponseMetrics(
@@ -59,6 +60,34 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
     metrics,
   );
   return async (event: APIGatewayProxyEventV2) => toStreamingResult(await serve(toGatewayRequest(event)));
+}
+
+/**
+ * A request answered 5xx. A provider's failure (unreachable, its own 5xx, a body cut off, the deadline) is
+ * a warning naming the provider's error, without the gateway's stack: the stack says nothing about it, and
+ * printed whole in the local host's terminal it buried the request lines. Any other is an error, stack
+ * and cause in full.
+ */
+export function logRequestFailure(logger: Pick<Logger, 'warn' | 'error'>, error: GatewayError, requestId: string): void {
+  if (error.kind !== 'upstream') {
+    logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error });
+    return;
+  }
+  const cause = rootCause(error);
+  logger.warn(UPSTREAM_FAILED, {
+    requestId,
+    code: error.code,
+    status: error.status,
+    error: error.message,
+    ...(cause !== error ? { cause: `${cause.name}: ${cause.message}` } : {}),
+  });
+}
+
+/** The innermost error of a chain of causes (a failover's error wraps its last attempt's, which wraps the socket's). */
+function rootCause(error: Error): Error {
+  let innermost = error;
+  while (innermost.cause instanceof Error) innermost = innermost.cause;
+  return innermost;
 }
 
 /**

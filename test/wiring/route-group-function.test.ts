@@ -5,7 +5,9 @@ import { jsonResponse } from '../../shared/http/gateway-http.ts';
 import { ORIGIN_SECRET_HEADER } from '../../shared/lambda/origin-secret.ts';
 import { renderOpenAiError } from '../../shared/protocols/openai-chat/openai-errors.ts';
 import type { GatewayServices } from '../../shared/pipeline/gateway-services.ts';
-import { createRouteGroupFunction, UPSTREAM_EVENT_DROPPED } from '../../shared/wiring/route-group-function.ts';
+import { createRouteGroupFunction, UPSTREAM_EVENT_DROPPED, UPSTREAM_FAILED } from '../../shared/wiring/route-group-function.ts';
+import { GatewayError } from '../../shared/core/errors.ts';
+import type { ErrorReporter } from '../../shared/pipeline/route-group.ts';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.ts';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginSecret-AbCdEf';
@@ -94,5 +96,39 @@ describe('createRouteGroupFunction logs', () => {
     } finally {
       written.mockRestore();
     }
+  });
+
+  function reporterWithLines() {
+    let reportError: ErrorReporter | undefined;
+    const config = loadRuntimeConfig({ GATEWAY_USAGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/usage' });
+    createRouteGroupFunction(config, { serviceName: 'gateway-test', createRouteGroup: (_services, given) => ((reportError = given), async () => jsonResponse(200, {})), renderError: renderOpenAiError });
+    const written = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const report = (error: GatewayError) => {
+      try {
+        reportError?.(error, 'gen-1');
+        return written.mock.calls.map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>);
+      } finally {
+        written.mockRestore();
+      }
+    };
+    return report;
+  }
+
+  it('a provider that failed as a warning naming its error, without the gateway\'s stack', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    // After failover the error wraps the last attempt's, which wraps the socket's.
+    const attempt = new GatewayError('upstream', 'Could not reach provider "openai": ECONNREFUSED.', { code: 'upstream_unreachable', cause: refused });
+    const lines = reporterWithLines()(new GatewayError('upstream', attempt.message, { code: attempt.code, cause: attempt }));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, requestId: 'gen-1', code: 'upstream_unreachable', status: 502, error: 'Could not reach provider "openai": ECONNREFUSED.', cause: 'Error: connect ECONNREFUSED 127.0.0.1:1' }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it('a failure of the gateway itself as an error with its stack', () => {
+    const broken = new TypeError('Cannot read properties of undefined');
+    const lines = reporterWithLines()(new GatewayError('internal', 'The gateway failed.', { code: 'internal_error', cause: broken }));
+    expect(lines).toEqual([expect.objectContaining({ level: 'ERROR', message: 'request failed', requestId: 'gen-1', code: 'internal_error', status: 500 })]);
+    expect(lines[0]?.error).toMatchObject({ name: 'TypeError', message: 'Cannot read properties of undefined', stack: expect.stringContaining('TypeError') });
   });
 });
