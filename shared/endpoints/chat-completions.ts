@@ -19,6 +19,8 @@ export const chatCompletionsEndpoint: GenerationEndpoint<ChatCompletionRequest> 
   promptText: (request) => chatPromptText(request.messages, [...asArray(request.tools), ...asArray(request.functions)]),
   // The larger of the two when both are sent: a provider that reads `max_tokens` may bill up to it.
   maxOutputTokens: (request) => largestPositive([request.max_completion_tokens, request.max_tokens]),
+  // `max_tokens`, which every provider reads (OpenAI's own API gets it as `max_completion_tokens`).
+  withOutputCap: (body, cap) => ({ ...body, max_tokens: cap, max_completion_tokens: undefined }),
   thinkingBudget: (request) => thinkingBudgetBound(request.reasoning_effort, asJsonObject(request.reasoning)),
   // Each of the `n` choices can use the whole cap, and OpenAI bills them all.
   generations: (request) => ({ prompts: 1, choices: request.n ?? 1 }),

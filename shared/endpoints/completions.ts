@@ -13,6 +13,7 @@ export const completionsEndpoint = openAiApiEndpoint({
   promptText: completionsPromptText,
   promptTokenIds: completionsPromptTokenIds,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
+  withOutputCap: (body, cap) => ({ ...body, max_tokens: cap }),
   generations: completionsGenerations,
   api: () => completionsApi,
 });

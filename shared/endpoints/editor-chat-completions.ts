@@ -22,6 +22,7 @@ export const editorChatCompletionsEndpoint: GenerationEndpoint<EditorRequest> = 
   endUser: openAiEndUser,
   promptText: (request) => responsesPromptText({ input: request.input, instructions: request.instructions, tools: request.tools }),
   maxOutputTokens: (request) => request.max_output_tokens,
+  withOutputCap: (body, cap) => ({ ...body, max_output_tokens: cap }),
   thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   annotateRecord: annotateEditorRecord,
   refineRouting: routeToStoredResponse,

@@ -21,6 +21,7 @@ export interface OpenAiApiEndpointSpec<Body extends RoutableBody> {
   /** The API for this request (its shape may depend on the body: a response format, a stream). */
   api(body: Body): EndpointApi;
   maxOutputTokens?(body: Body): number | undefined;
+  withOutputCap?: GenerationEndpoint<Body>['withOutputCap'];
   /** The end user the body names, on the APIs whose bodies carry one (OpenAI's `user`). */
   endUser?(body: NoInfer<Body>): string | undefined;
   generations?: GenerationEndpoint<Body>['generations'];
@@ -38,6 +39,7 @@ export function openAiApiEndpoint<Body extends RoutableBody>(spec: OpenAiApiEndp
     maxOutputTokens: (body) => spec.maxOutputTokens?.(body),
     upstream: { protocols: OPENAI_API_PROTOCOLS, bridgeTo: (_target, body) => apiBridge(spec.api(body)) },
     ...(spec.promptTokenIds ? { promptTokenIds: spec.promptTokenIds } : {}),
+    ...(spec.withOutputCap ? { withOutputCap: spec.withOutputCap } : {}),
     ...(spec.generations ? { generations: spec.generations } : {}),
     ...(spec.unitsBound ? { unitsBound: spec.unitsBound } : {}),
     ...(spec.endUser ? { endUser: spec.endUser } : {}),

@@ -20,6 +20,7 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   endUser: openAiEndUser,
   promptText: responsesPromptText,
   maxOutputTokens: (request) => (typeof request.max_output_tokens === 'number' && request.max_output_tokens > 0 ? request.max_output_tokens : undefined),
+  withOutputCap: (body, cap) => ({ ...body, max_output_tokens: cap }),
   thinkingBudget: (request) => thinkingBudgetBound(undefined, asJsonObject(request.reasoning)),
   refineRouting: routeToStoredResponse,
   // OpenAI bills its web search tool per call: a prepaid balance reserves the most it can run.

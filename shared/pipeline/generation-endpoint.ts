@@ -63,6 +63,12 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   /** The request's own cap on output tokens, if it sets one: per choice where the request asks for several. */
   maxOutputTokens(body: Body): number | undefined;
   /**
+   * The body (without the gateway's fields) with an output cap, in the protocol's own field, for a body that
+   * sets none: what a prepaid request is held to when its model's largest answer is unknown
+   * (reserved-output-cap.ts). Absent: the protocol requires a cap (Messages) or has none.
+   */
+  withOutputCap?(body: Record<string, unknown>, cap: number): Record<string, unknown>;
+  /**
    * The thinking budget its reasoning settings may have a translation to Claude add above that cap
    * (thinkingBudgetBound), for the prepaid reservation. None when absent.
    */

@@ -18,6 +18,7 @@ import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
+import { bodiesWithinReservation } from './reserved-output-cap.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
@@ -91,13 +92,19 @@ export async function runGeneration<Body extends RoutableBody>(
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt, promptTokenIds);
   const streamed = body.stream === true;
-  const clientBody = withoutGatewayFields(body);
-  let canonical: CanonicalRequest | undefined;
+  const bodyFor = bodiesWithinReservation(endpoint, body, withoutGatewayFields(body), admission);
+  // Read once per body (a prepaid request may send a capped one to some targets): the served target's says what was dropped.
+  const canonicals = new Map<Record<string, unknown>, CanonicalRequest>();
+  const canonicalOf = (clientBody: Record<string, unknown>): CanonicalRequest => {
+    let canonical = canonicals.get(clientBody);
+    if (!canonical) canonicals.set(clientBody, (canonical = endpoint.clientProtocol.readRequest(clientBody)));
+    return canonical;
+  };
   // Chosen once per target: its request and its answer go through the same bridge.
   const bridgeTo = oncePerTarget((target): Bridge =>
     endpoint.upstream
       ? endpoint.upstream.bridgeTo(target, body)
-      : chooseBridge(endpoint.clientProtocol, bridgeTargetOf(target), clientBody, () => (canonical ??= endpoint.clientProtocol.readRequest(clientBody))),
+      : chooseBridge(endpoint.clientProtocol, bridgeTargetOf(target), bodyFor(target), () => canonicalOf(bodyFor(target))),
   );
 
   const limits = attemptLimits(services, admitted, route.receivedAt, streamed);
@@ -128,7 +135,7 @@ export async function runGeneration<Body extends RoutableBody>(
       return { bridge, presentation, relay: 'json', json, ...(stream ? { stream } : {}) };
     };
     try {
-      const taken = await tryTargets(targets, (target) => bridgeTo(target).request(clientBody, target.model.model, request.headers), {
+      const taken = await tryTargets(targets, (target) => bridgeTo(target).request(bodyFor(target), target.model.model, request.headers), {
         services,
         projectId: project.projectId,
         ...limits,
@@ -153,7 +160,7 @@ export async function runGeneration<Body extends RoutableBody>(
       const { bridge, presentation } = answer;
       // What the translation had no place for (chat's `seed` for Claude, …) and what the gateway accepts
       // without applying (OpenRouter's `transforms`): a setting that had no effect, named.
-      const dropped = [...(bridge.native ? [] : (canonical?.dropped.list() ?? [])), ...unappliedGatewayFields(body)];
+      const dropped = [...(bridge.native ? [] : (canonicals.get(bodyFor(taken.target))?.dropped.list() ?? [])), ...unappliedGatewayFields(body)];
       if (dropped.length > 0) servedBy['x-gateway-dropped-fields'] = dropped.join(', ');
       if (answer.relay === 'stream') {
         // Made before the stream is handed over: a decoder that cannot be made (its codec failed to load) is
