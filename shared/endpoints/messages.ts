@@ -3,7 +3,7 @@ import { anthropicEndUser } from '../protocols/end-user-fields.ts';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
 import { parseMessagesRequest, type MessagesRequest } from '../protocols/anthropic-messages/messages-request.ts';
-import { webSearchesBound } from '../protocols/web-search-tools.ts';
+import { webSearchesBound, withWebSearchUsesLimited } from '../protocols/web-search-tools.ts';
 
 /**
  * POST /v1/messages, Anthropic's Messages protocol: native to Anthropic-protocol providers (the event bytes
@@ -19,4 +19,5 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
   // Anthropic bills its web search tool per search: a prepaid balance reserves the most it can run.
   unitsBound: (request) => webSearchesBound(request.tools) ?? {},
+  withWebSearchesLimited: (body) => (Array.isArray(body.tools) ? { ...body, tools: withWebSearchUsesLimited(body.tools) } : body),
 };

@@ -25,4 +25,9 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   refineRouting: routeToStoredResponse,
   // OpenAI bills its web search tool per call: a prepaid balance reserves the most it can run.
   unitsBound: (request) => webSearchesBound(request.tools, request.max_tool_calls) ?? {},
+  // OpenAI's web search tool has no limit of its own: the request's limit on hosted tool calls holds it.
+  withWebSearchesLimited: (body) => {
+    const bound = body.max_tool_calls === undefined ? webSearchesBound(body.tools)?.webSearches : undefined;
+    return bound === undefined ? body : { ...body, max_tool_calls: bound };
+  },
 };

@@ -65,9 +65,15 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
   /**
    * The body (without the gateway's fields) with an output cap, in the protocol's own field, for a body that
    * sets none: what a prepaid request is held to when its model's largest answer is unknown
-   * (reserved-output-cap.ts). Absent: the protocol requires a cap (Messages) or has none.
+   * (within-reservation.ts). Absent: the protocol requires a cap (Messages) or has none.
    */
   withOutputCap?(body: Record<string, unknown>, cap: number): Record<string, unknown>;
+  /**
+   * The body (without the gateway's fields) with its web searches held to what unitsBound counted where no
+   * limit of the client's does (within-reservation.ts): a prepaid request's. Absent: the endpoint's bodies
+   * carry no web search tool.
+   */
+  withWebSearchesLimited?(body: Record<string, unknown>): Record<string, unknown>;
   /**
    * The thinking budget its reasoning settings may have a translation to Claude add above that cap
    * (thinkingBudgetBound), for the prepaid reservation. None when absent.

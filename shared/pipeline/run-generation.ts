@@ -18,7 +18,7 @@ import { admitRequest } from './admit-request.ts';
 import { admitUsage } from './admit-usage.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
-import { bodiesWithinReservation } from './reserved-output-cap.ts';
+import { bodiesWithinReservation } from './within-reservation.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';

@@ -27,6 +27,19 @@ export function webSearchesBound(tools: unknown, maxToolCalls?: unknown): Billed
   return bound > 0 ? { webSearches: bound } : undefined;
 }
 
+/**
+ * Anthropic's tools with each web search tool that sets no `max_uses` given the DEFAULT_WEB_SEARCHES_BOUND
+ * its reservation counted (a prepaid request's; within-reservation.ts). Other tools as sent.
+ */
+export function withWebSearchUsesLimited(tools: unknown): unknown {
+  if (!Array.isArray(tools)) return tools;
+  return tools.map((tool) => {
+    const object = asJsonObject(tool);
+    const unlimited = typeof object?.type === 'string' && WEB_SEARCH_TOOL.test(object.type) && positiveCount(object.max_uses) === undefined;
+    return unlimited ? { ...object, max_uses: DEFAULT_WEB_SEARCHES_BOUND } : tool;
+  });
+}
+
 function positiveCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }

@@ -107,3 +107,67 @@ describe('a prepaid request without an output cap, to a model whose largest answ
     expect(upstream.received.at(-1)?.body).not.toHaveProperty('max_tokens');
   });
 });
+
+describe('a prepaid request with a web search tool that sets no limit', () => {
+  const WEB_SEARCH = { type: 'web_search_20250305', name: 'web_search' };
+
+  async function anthropicProject(projectId: string, balanceUsd?: string): Promise<string> {
+    const key = await createProjectWithKey(gateway, { projectId, provider: 'anthropic', protocol: 'anthropic', baseUrl: upstream.baseUrl, models: [{ slug: 'anthropic/claude-haiku-4-5', inputMicrosPer1k: 1000, outputMicrosPer1k: 5000, webSearchMicros: 10_000 }] });
+    if (balanceUsd) await gateway.admin({ command: 'project.update', projectId, balanceUsd });
+    return key;
+  }
+
+  async function askMessages(key: string, tools: unknown[]): Promise<void> {
+    upstream.answerWith((_request, response) =>
+      sendJson(response, 200, {
+        id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'Found it.' }],
+        stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5, server_tool_use: { web_search_requests: 1 } },
+      }),
+    );
+    try {
+      const answered = await fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'anthropic/claude-haiku-4-5', max_tokens: 100, tools, messages: [{ role: 'user', content: 'What happened today?' }] }),
+      });
+      expect(answered.status).toBe(200);
+    } finally {
+      answerUpToCap(upstream);
+    }
+  }
+
+  it("is sent Anthropic's max_uses at the 10 searches its reservation counted; a limit of the client's is kept", async () => {
+    const key = await anthropicProject('searches-prepaid', '1');
+    await askMessages(key, [WEB_SEARCH, { name: 'lookup', input_schema: { type: 'object' } }]);
+    expect(upstream.received.at(-1)?.body.tools).toEqual([{ ...WEB_SEARCH, max_uses: 10 }, { name: 'lookup', input_schema: { type: 'object' } }]);
+
+    await askMessages(key, [{ ...WEB_SEARCH, max_uses: 3 }]);
+    expect(upstream.received.at(-1)?.body.tools).toEqual([{ ...WEB_SEARCH, max_uses: 3 }]);
+  });
+
+  it('goes as sent for a postpaid project', async () => {
+    const key = await anthropicProject('searches-postpaid');
+    await askMessages(key, [WEB_SEARCH]);
+    expect(upstream.received.at(-1)?.body.tools).toEqual([WEB_SEARCH]);
+  });
+
+  it("is sent OpenAI's max_tool_calls at the searches its reservation counted on the Responses API", async () => {
+    const key = await createProjectWithKey(gateway, { projectId: 'responses-searches', provider: 'openai', baseUrl: upstream.baseUrl, models: [{ slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600, webSearchMicros: 10_000 }] });
+    await gateway.admin({ command: 'project.update', projectId: 'responses-searches', balanceUsd: '1' });
+    upstream.answerWith((_request, response) =>
+      sendJson(response, 200, {
+        id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: 'gpt-4o-mini',
+        output: [{ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Found it.', annotations: [] }] }],
+        usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+      }),
+    );
+    try {
+      await gateway.openai(key).responses.create({ model: 'openai/gpt-4o-mini', input: 'What happened today?', tools: [{ type: 'web_search' }] });
+      expect(upstream.received.at(-1)).toMatchObject({ path: '/v1/responses', body: { max_tool_calls: 10 } });
+      await gateway.openai(key).responses.create({ model: 'openai/gpt-4o-mini', input: 'What happened today?', tools: [{ type: 'web_search' }], max_tool_calls: 2 });
+      expect(upstream.received.at(-1)?.body).toMatchObject({ max_tool_calls: 2 });
+    } finally {
+      answerUpToCap(upstream);
+    }
+  });
+});
