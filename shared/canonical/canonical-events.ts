@@ -21,6 +21,7 @@ export type CanonicalEvent =
   | ToolCallDeltaEvent
   | ToolCallEndEvent
   | UsageEvent
+  | WebSearchEvent
   | FinishEvent
   | ErrorEvent;
 
@@ -79,6 +80,15 @@ export interface ToolCallEndEvent {
 export interface UsageEvent {
   type: 'usage';
   usage: TokenUsage;
+}
+
+/**
+ * The provider ran a web search for the model (Anthropic's `server_tool_use` block, OpenAI's
+ * `web_search_call` item), which it bills per search: counted as it passes, so that a stream which breaks
+ * off before its final usage still records its searches. No writer renders it.
+ */
+export interface WebSearchEvent {
+  type: 'web-search';
 }
 
 /** Why generation stopped, in protocol-neutral words; `raw` is the source's own value. */

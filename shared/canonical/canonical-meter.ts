@@ -12,6 +12,8 @@ export interface MeteredObservation {
   upstreamId?: string;
   /** The generated text (text, reasoning, tool names and arguments), for estimating when usage is missing. */
   completionText: string;
+  /** The web searches the stream announced, for the estimate when its final usage never came. */
+  webSearches?: number;
   /** The upstream's in-band error, if it sent one. */
   upstreamError?: { type: CanonicalErrorType; message: string };
 }
@@ -42,6 +44,9 @@ export function createCanonicalMeter() {
             break;
           case 'usage':
             observed.usage = event.usage;
+            break;
+          case 'web-search':
+            observed.webSearches = (observed.webSearches ?? 0) + 1;
             break;
           case 'finish':
             if (event.raw) observed.finishReason = event.raw;

@@ -60,13 +60,14 @@ export function countImageParts(body: unknown): number {
 /**
  * The usage of an answer whose upstream reported none (or was cut off before its final usage), counted
  * with the tokenizer: the upstream's provisional counts are kept where it gave them (Anthropic announces
- * the prompt first), the output is the larger of its placeholder and the generated text's count. The
+ * the prompt first), the output is the larger of its placeholder and the generated text's count, and the
+ * web searches are those the stream announced. The
  * prompt is counted once, however often the estimate is asked for; its token ids (`promptTokenIds`) are
  * counted as they are.
  */
 export function createUsageEstimator(promptText: () => string, promptTokenIds: () => number = () => 0) {
   let promptTokens: Promise<number> | undefined;
-  return async (observed: Pick<MeteredObservation, 'provisionalUsage' | 'completionText'>): Promise<TokenUsage> => {
+  return async (observed: Pick<MeteredObservation, 'provisionalUsage' | 'completionText' | 'webSearches'>): Promise<TokenUsage> => {
     const provisional = observed.provisionalUsage;
     promptTokens ??= countTokens(promptText()).then((counted) => counted + promptTokenIds());
     return {
@@ -76,6 +77,8 @@ export function createUsageEstimator(promptText: () => string, promptTokenIds: (
       reasoningTokens: 0,
       ...(provisional?.cacheWriteTokens ? { cacheWriteTokens: provisional.cacheWriteTokens } : {}),
       ...(provisional?.cacheWrite1hTokens ? { cacheWrite1hTokens: provisional.cacheWrite1hTokens } : {}),
+      // The searches the provider ran before the stream broke off: billed whether or not an answer followed.
+      ...(observed.webSearches ? { units: { webSearches: observed.webSearches } } : {}),
       estimated: true,
     };
   };

@@ -88,6 +88,32 @@ describe('web searches a provider runs for the model', () => {
     await expect(client(prepaidKey).messages.create(ask(2))).resolves.toMatchObject({ type: 'message' });
   });
 
+  it('are billed when the stream breaks off before its final usage: each search counted as its block starts', async () => {
+    const frame = (payload: Record<string, unknown>) => `event: ${String(payload.type)}\ndata: ${JSON.stringify(payload)}\n\n`;
+    const search = (index: number) => [
+      frame({ type: 'content_block_start', index, content_block: { type: 'server_tool_use', id: `srvtoolu_${index}`, name: 'web_search', input: {} } }),
+      frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"query":"news today"}' } }),
+      frame({ type: 'content_block_stop', index }),
+    ];
+    upstream.answerWith(async (_request, response) => {
+      await sendSse(response, [
+        frame({ type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 1_000, output_tokens: 1 } } }),
+        ...search(0),
+        ...search(1),
+      ], 1);
+      // The connection drops before message_delta, which would have carried server_tool_use.web_search_requests.
+      response.socket?.destroy();
+    });
+    try {
+      const stream = client(key, 'search-cut').messages.stream(ask(5));
+      await expect(stream.finalMessage()).rejects.toThrow();
+      const record = await generation('search-cut');
+      expect(record).toMatchObject({ status: 'failed', billed_units: { web_searches: 2 } });
+    } finally {
+      upstream.answerWith(searchingAnswer);
+    }
+  });
+
   it("are listed with the model's prices as pricing.web_search, USD per search", async () => {
     const models = (await (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string; pricing: Record<string, string> }> };
     expect(models.data.find((model) => model.id === 'anthropic/claude-sonnet-4-5')?.pricing.web_search).toBe('0.01');

@@ -49,6 +49,9 @@ export function createAnthropicStreamReader(request?: CanonicalRequest) {
         blocks.set(index, custom ? { kind: 'custom-tool', toolIndex, initialInput: block.input, json: '' } : { kind: 'tool', toolIndex, initialInput: block.input, sawArguments: false });
         return [{ type: 'tool-call-start', index: toolIndex, id: block.id ?? '', name: block.name ?? '', ...(custom ? { custom } : {}) }];
       }
+      case 'server_tool_use':
+        blocks.set(index, { kind: 'ignored' });
+        return block.name === 'web_search' ? [{ type: 'web-search' }] : [];
       default:
         blocks.set(index, { kind: 'ignored' });
         return [];

@@ -127,6 +127,8 @@ export function createMessagesEventWriter(options: MessagesEventWriterOptions) {
       case 'usage':
         usage = event.usage;
         return [];
+      case 'web-search':
+        return [];
       case 'finish':
         if (finish === undefined) {
           finish = event.reason;

@@ -72,6 +72,8 @@ export function createEditorStreamWriter(presentation: Presentation): EditorStre
         return [];
       case 'usage':
         return chunks.push(event);
+      case 'web-search':
+        return [];
       case 'error':
         if (opened || committed) return failInBand(event.message);
         held = heldUpstreamFailure(event.errorType, event.message);

@@ -74,6 +74,8 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
       case 'usage':
         usage = event.usage;
         return [];
+      case 'web-search':
+        return [];
       case 'finish':
         if (finished) return [];
         finished = true;

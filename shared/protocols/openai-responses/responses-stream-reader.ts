@@ -97,6 +97,7 @@ export function createResponsesStreamReader() {
       case 'response.created':
         return [{ type: 'message-start', id: event.response?.id ?? '', model: event.response?.model ?? '' }];
       case 'response.output_item.added':
+        if (event.item?.type === 'web_search_call') return [{ type: 'web-search' }];
         return event.item && isCall(event.item) ? addCall(outputIndex, event.item) : [];
       case 'response.output_text.delta':
       case 'response.refusal.delta':

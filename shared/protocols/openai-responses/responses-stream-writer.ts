@@ -132,6 +132,7 @@ export function createResponsesStreamWriter(presentation: Presentation): ClientS
     switch (event.type) {
       case 'message-start':
       case 'usage':
+      case 'web-search':
         return '';
       case 'text-delta': {
         if (!event.text) return '';

@@ -194,3 +194,16 @@ describe('createResponsesStreamReader: a stream closed before its terminal event
     expect(readAll([...recorded.slice(0, 2), { type: 'error', code: 'server_error', message: 'Boom' }]).cutOff).toBe(false);
   });
 });
+
+describe('createResponsesStreamReader: hosted web searches', () => {
+  it('reads each web_search_call item as it is added as one web search (billed per search, even if the stream breaks off after it)', () => {
+    const events = read([
+      { type: 'response.created', response: { id: 'resp_1', model: 'gpt-5.5' } },
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'ws_1', type: 'web_search_call', status: 'in_progress' } },
+      { type: 'response.web_search_call.searching', output_index: 0, item_id: 'ws_1' },
+      { type: 'response.output_item.done', output_index: 0, item: { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'news' } } },
+      { type: 'response.output_item.added', output_index: 1, item: { id: 'ws_2', type: 'web_search_call', status: 'in_progress' } },
+    ]);
+    expect(events.filter((event) => event.type === 'web-search')).toHaveLength(2);
+  });
+});
