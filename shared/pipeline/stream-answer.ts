@@ -1,3 +1,4 @@
+import { UPSTREAM_ERROR_CODES } from '../canonical/upstream-error-codes.ts';
 import type { CanonicalEvent } from '../canonical/canonical-events.ts';
 import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
@@ -78,7 +79,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
       // What the client was answered with: a held failure's status, else the failure after the 200.
       const failure = output.heldFailure?.() ?? (settlement.outcome === 'failed' ? settlement.error : undefined);
       const failed = failure !== undefined || observed.upstreamError !== undefined;
-      const errorCode = failure?.code ?? observed.upstreamError?.type;
+      const errorCode = failure?.code ?? (observed.upstreamError ? UPSTREAM_ERROR_CODES[observed.upstreamError.type] : undefined);
       const answerId = bridge.answerId(observed.upstreamId, presentation.responseId, false);
       await answer.settlement.settle({
         ...answer.attempt,

@@ -101,6 +101,15 @@ describe('streamAnswer of a native chat stream with an event whose data is broke
   });
 });
 
+describe('streamAnswer of a stream whose provider reports an error inside it', () => {
+  it("settles it as failed with the gateway's code for that failure (upstream_rate_limited), as a 429 before the stream would be", async () => {
+    const rateLimited = 'data: {"error":{"message":"Rate limit reached for requests","type":"requests","code":"rate_limit_exceeded"}}\n\n';
+    const { settled } = await answer(recorded[0] + rateLimited, { showUsage: false });
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toMatchObject({ status: 'failed', httpStatus: 200, errorCode: 'upstream_rate_limited' });
+  });
+});
+
 describe('streamAnswer of a chat stream that closes before its answer is complete (no finish_reason, no [DONE])', () => {
   const cutOff = recorded.slice(0, 3);
   const dataOfFrame = (event: string) => JSON.parse(event.slice(event.indexOf('data: ') + 'data: '.length)) as Record<string, unknown>;

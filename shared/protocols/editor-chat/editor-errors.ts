@@ -1,4 +1,5 @@
 import type { CanonicalErrorType } from '../../canonical/canonical-events.ts';
+import { UPSTREAM_ERROR_CODES } from '../../canonical/upstream-error-codes.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { jsonResponse, type GatewayResponse } from '../../http/gateway-http.ts';
 import { openAiErrorBody } from '../openai-chat/openai-errors.ts';
@@ -22,24 +23,24 @@ export function renderEditorError(error: GatewayError, headers: Record<string, s
   return jsonResponse(error.status, shown, { ...error.headers, ...headers });
 }
 
-/** An upstream's in-band failure, in the status and words the editor shows when nothing was streamed yet. */
-const HELD_FAILURES: Readonly<Record<CanonicalErrorType, { kind: GatewayError['kind']; status: number; code: string; lead: string }>> = {
-  'invalid-request': { kind: 'invalid_request', status: 400, code: 'upstream_rejected_request', lead: 'The provider refused the request' },
-  authentication: { kind: 'upstream', status: 502, code: 'provider_auth_failed', lead: "The provider rejected the project's credential (an administrator must update it with \"provider set\")" },
-  permission: { kind: 'upstream', status: 502, code: 'provider_auth_failed', lead: "The provider refused the project's credential for this request (an administrator must check it with \"provider set\")" },
-  'not-found': { kind: 'not_found', status: 404, code: 'upstream_not_found', lead: 'The provider does not know what the request names' },
-  'request-too-large': { kind: 'request_too_large', status: 413, code: 'upstream_request_too_large', lead: 'The provider found the request too large (start a new chat, or drop attached context)' },
-  'rate-limit': { kind: 'rate_limited', status: 429, code: 'upstream_rate_limited', lead: 'The provider is rate limiting requests; retry shortly' },
-  billing: { kind: 'rate_limited', status: 429, code: 'upstream_insufficient_quota', lead: "The provider account behind this model has no quota left (an administrator must top it up or change the project's provider key)" },
-  overloaded: { kind: 'upstream', status: 503, code: 'upstream_overloaded', lead: 'The provider is overloaded; retry shortly' },
-  timeout: { kind: 'upstream', status: 504, code: 'upstream_timeout', lead: 'The provider timed out' },
-  server: { kind: 'upstream', status: 502, code: 'upstream_error', lead: 'The provider failed' },
+/** An upstream's in-band failure, in the status and words the editor shows when nothing was streamed yet (its code: UPSTREAM_ERROR_CODES). */
+const HELD_FAILURES: Readonly<Record<CanonicalErrorType, { kind: GatewayError['kind']; status: number; lead: string }>> = {
+  'invalid-request': { kind: 'invalid_request', status: 400, lead: 'The provider refused the request' },
+  authentication: { kind: 'upstream', status: 502, lead: "The provider rejected the project's credential (an administrator must update it with \"provider set\")" },
+  permission: { kind: 'upstream', status: 502, lead: "The provider refused the project's credential for this request (an administrator must check it with \"provider set\")" },
+  'not-found': { kind: 'not_found', status: 404, lead: 'The provider does not know what the request names' },
+  'request-too-large': { kind: 'request_too_large', status: 413, lead: 'The provider found the request too large (start a new chat, or drop attached context)' },
+  'rate-limit': { kind: 'rate_limited', status: 429, lead: 'The provider is rate limiting requests; retry shortly' },
+  billing: { kind: 'rate_limited', status: 429, lead: "The provider account behind this model has no quota left (an administrator must top it up or change the project's provider key)" },
+  overloaded: { kind: 'upstream', status: 503, lead: 'The provider is overloaded; retry shortly' },
+  timeout: { kind: 'upstream', status: 504, lead: 'The provider timed out' },
+  server: { kind: 'upstream', status: 502, lead: 'The provider failed' },
 };
 
 /** An upstream failure that came before the stream wrote anything, as the error the editor is answered with. */
 export function heldUpstreamFailure(errorType: CanonicalErrorType, message: string): GatewayError {
   const failure = HELD_FAILURES[errorType];
-  return new GatewayError(failure.kind, `${failure.lead}: ${message}`, { code: failure.code, status: failure.status });
+  return new GatewayError(failure.kind, `${failure.lead}: ${message}`, { code: UPSTREAM_ERROR_CODES[errorType], status: failure.status });
 }
 
 /** An error the editor shows inside an answer already under way: as text of its own, set apart from the answer. */
