@@ -113,13 +113,17 @@ export function withoutProviderKey(text: string, apiKey: string | undefined): st
   return apiKey && apiKey.length >= SHORTEST_KEY_IN_ANSWERS && text.includes(apiKey) ? redactKnownSecrets(text, [apiKey]) : text;
 }
 
+/** A provider key's usual shapes, and an AWS access key id (long-term `AKIA…`, temporary `ASIA…`) or SigV4 signature a Bedrock error may quote. */
+const SECRET_SHAPES = /\b(?:sk|xai|gsk|pk)[-_][A-Za-z0-9_*-]{8,}|\bA[KS]IA[A-Z0-9]{16}\b|\bSignature=[0-9a-f]{64}\b/g;
+
 /**
  * Credentials must never reach a client, not even inside an upstream's own error message: the given ones
- * (a provider key, an MCP server's header secrets) and anything shaped like a provider key.
+ * (a provider key, an MCP server's header secrets) and anything shaped like a provider key or an AWS
+ * credential's id or signature (which name the gateway's role; the secret key itself is never sent).
  */
 export function redactSecrets(text: string, secrets: string | readonly string[] | undefined): string {
   const known = secrets === undefined ? [] : typeof secrets === 'string' ? [secrets] : [...secrets];
-  return redactKnownSecrets(text, known).replace(/\b(sk|xai|gsk|pk)[-_][A-Za-z0-9_*-]{8,}/g, '[redacted]');
+  return redactKnownSecrets(text, known).replace(SECRET_SHAPES, '[redacted]');
 }
 
 /**

@@ -164,6 +164,12 @@ describe('redactSecrets', () => {
     ['Incorrect API key provided: sk-abc12*********************xyz9.', 'Incorrect API key provided: [redacted].'],
     ['xai-ABCDEFGH12345 and gsk_abcdefgh123456 and pk-live_12345678', '[redacted] and [redacted] and [redacted]'],
     ['sk-ant-api03-AbCdEfGh', '[redacted]'],
+    // A Bedrock error quoting the request's Authorization header: the role's access key id and the signature.
+    [
+      'Bad header: AWS4-HMAC-SHA256 Credential=AKIAQAFAKEKEY1234567/20261125/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=' + 'ab12'.repeat(16),
+      'Bad header: AWS4-HMAC-SHA256 Credential=[redacted]/20261125/us-east-1/bedrock/aws4_request, SignedHeaders=host, [redacted]',
+    ],
+    ['temporary ASIAQAFAKEKEY1234567 refused', 'temporary [redacted] refused'],
   ])('redacts the key-like pattern in %j', (text, expected) => {
     expect(redactSecrets(text, undefined)).toBe(expected);
   });
