@@ -33,7 +33,10 @@ export interface AcceptedFindings {
   spillObjectsArn: string;
   hasCustomDomain: boolean;
   hasWebAcl: boolean;
-  /** Bedrock grants with a wildcard: only when the deployment's settings ask for every model (`"models": ["*"]`). */
+  /**
+   * Bedrock grants with a wildcard: when the deployment's settings ask for every model (`"models": ["*"]`),
+   * or name an inference profile without its destination regions (its foundation model in every region).
+   */
   bedrockModelArns: readonly string[];
 }
 
@@ -67,7 +70,9 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
       acknowledge(
         role,
         `AwsSolutions-IAM5[${wildcard(stack, arn)}]`,
-        'The deployment settings ask for every Bedrock model and inference profile of the listed regions ("bedrock": {"models": ["*"]}); without that setting the grants name each model.',
+        arn.endsWith('/*')
+          ? 'The deployment settings ask for every Bedrock model and inference profile of the listed regions ("bedrock": {"models": ["*"]}); without that setting the grants name each model.'
+          : 'The deployment settings name a cross-region inference profile without its destination regions ("bedrock": {"regions"}): IAM checks its foundation model, named here, in whichever region the profile routes a request to.',
       );
     }
   }

@@ -253,7 +253,11 @@ describe('least privilege, from what each function sends', () => {
         expect(granted, group.name).toEqual([]);
       } else {
         expect(new Set(invoked.map((call) => call.action)), group.name).toEqual(new Set(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']));
-        expect(granted.some((grant) => grant.resource.includes('*')), group.name).toBe(false);
+        // Each model by name; the profile's foundation model in every region, as the settings list no destination regions.
+        expect(granted.some((grant) => grant.resource.endsWith('/*')), group.name).toBe(false);
+        expect(new Set(granted.map((grant) => grant.resource).filter((resource) => resource.includes('*'))), group.name).toEqual(
+          new Set(['arn:aws:bedrock:*::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0']),
+        );
       }
     }
     expect(bedrock.refused).toEqual([]);

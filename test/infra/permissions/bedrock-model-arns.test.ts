@@ -30,18 +30,27 @@ describe('bedrockModelArns', () => {
       'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-sonnet-4-5-20250929-v1:0',
       'arn:aws:bedrock:us-east-2::foundation-model/anthropic.claude-sonnet-4-5-20250929-v1:0',
     ]);
-    expect(arnsFor(['global.anthropic.claude-haiku-4-5-20251001-v1:0'])).toEqual([
+    expect(arnsFor(['global.anthropic.claude-haiku-4-5-20251001-v1:0'], ['us-east-1'])).toEqual([
       'arn:aws:bedrock:us-east-1:123456789012:inference-profile/global.anthropic.claude-haiku-4-5-20251001-v1:0',
       'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0',
       'arn:aws:bedrock:::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0',
     ]);
   });
 
+  it('grants the foundation model of a profile in every region when the settings list none: IAM checks it where the profile routes', () => {
+    expect(arnsFor(['us.anthropic.claude-sonnet-4-5-20250929-v1:0'])).toEqual([
+      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'arn:aws:bedrock:*::foundation-model/anthropic.claude-sonnet-4-5-20250929-v1:0',
+    ]);
+  });
+
   it('grants an application inference profile by its ARN alone, and everything only when the settings say "*"', () => {
     const profile = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
     expect(arnsFor([profile], ['us-east-1', 'eu-west-1'])).toEqual([profile]);
+    // The profiles of the region route to foundation models in other regions, and global ones region-less.
     expect(arnsFor(['*'])).toEqual([
-      'arn:aws:bedrock:us-east-1::foundation-model/*',
+      'arn:aws:bedrock:*::foundation-model/*',
+      'arn:aws:bedrock:::foundation-model/*',
       'arn:aws:bedrock:us-east-1:123456789012:inference-profile/*',
       'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/*',
     ]);
@@ -54,7 +63,7 @@ describe('a gateway whose settings ask for every Bedrock model', () => {
     const bedrockStatements = (prefix: string) => statementsOfFunction(gateway.template, prefix).filter((statement) => actionsOf(statement).some((action) => action.startsWith('bedrock:')));
 
     expect(bedrockStatements('RouteGroupopenai').flatMap(actionsOf)).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']);
-    expect(bedrockStatements('RouteGroupopenai').flatMap(resourcesOf)).toHaveLength(3);
+    expect(bedrockStatements('RouteGroupopenai').flatMap(resourcesOf)).toHaveLength(4);
     expect(bedrockStatements('RouteGroupmcp')).toEqual([]);
     const report = new AwsSolutionsChecks(gateway.app).validateScope(gateway.app);
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
