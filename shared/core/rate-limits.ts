@@ -62,26 +62,29 @@ export function rateLimitHeaders(charges: readonly NamedCharge[], counts: readon
   return headers;
 }
 
-/** The 429 for a refused charge, with Retry-After until its window ends. */
+/**
+ * The 429 for a refused charge, with Retry-After until its window ends. A charge larger than the limit
+ * itself (a prompt past tokens per minute, a batch of more tool calls than requests per minute) can never
+ * pass: it says so, and names no time to retry after nor a remaining count it did not read.
+ */
 export function rateLimited(decision: Extract<LimitDecision, { allowed: false }>, charges: readonly NamedCharge[], now: number): GatewayError {
   const charge = charges[decision.refusedIndex] as NamedCharge;
   const retryAfter = Math.max(1, Math.ceil((charge.windowEndsAt - now) / 1000));
-  const tooLarge = charge.amount > charge.limit;
-  return new GatewayError(
-    'rate_limited',
-    tooLarge
-      ? `This request needs about ${charge.amount} tokens, more than the ${charge.limit} ${charge.label} allows.`
-      : `Rate limit reached: ${charge.limit} ${charge.label}. Retry after ${retryAfter} s.`,
-    {
-      code: charge.kind === 'tokens' ? 'tokens_rate_limited' : 'requests_rate_limited',
-      headers: {
-        'retry-after': String(retryAfter),
-        [`x-ratelimit-limit-${charge.kind}`]: String(charge.limit),
-        [`x-ratelimit-remaining-${charge.kind}`]: '0',
-        [`x-ratelimit-reset-${charge.kind}`]: `${retryAfter}s`,
-      },
+  const code = charge.kind === 'tokens' ? 'tokens_rate_limited' : 'requests_rate_limited';
+  const limitHeader = { [`x-ratelimit-limit-${charge.kind}`]: String(charge.limit) };
+  if (charge.amount > charge.limit) {
+    const needs = charge.kind === 'tokens' ? `needs about ${charge.amount} tokens` : `counts as ${charge.amount} requests (a batch of calls)`;
+    return new GatewayError('rate_limited', `This request ${needs}, more than the ${charge.limit} ${charge.label} allows.`, { code, headers: limitHeader });
+  }
+  return new GatewayError('rate_limited', `Rate limit reached: ${charge.limit} ${charge.label}. Retry after ${retryAfter} s.`, {
+    code,
+    headers: {
+      'retry-after': String(retryAfter),
+      ...limitHeader,
+      [`x-ratelimit-remaining-${charge.kind}`]: '0',
+      [`x-ratelimit-reset-${charge.kind}`]: `${retryAfter}s`,
     },
-  );
+  });
 }
 
 export type { NamedCharge };

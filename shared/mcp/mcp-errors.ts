@@ -7,7 +7,8 @@ import { jsonResponse, type GatewayResponse } from '../http/gateway-http.ts';
  */
 const jsonRpcCode: Record<GatewayErrorKind, number> = {
   invalid_request: -32600,
-  authentication: -32001,
+  // Not -32001, the MCP SDK's RequestTimeout: a client would take a refused key for a time-out and retry.
+  authentication: -32000,
   payment_required: -32000,
   permission: -32003,
   not_found: -32601,

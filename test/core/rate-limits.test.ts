@@ -158,5 +158,17 @@ describe('rateLimited', () => {
 
     expect(error.code).toBe('tokens_rate_limited');
     expect(error.message).toBe('This request needs about 4500 tokens, more than the 1000 tokens per minute of this project allows.');
+    // It can never pass: no time to retry after, and no remaining count it did not read.
+    expect(error.headers).toEqual({ 'x-ratelimit-limit-tokens': '1000' });
+  });
+
+  it('says a batch of calls counts as that many requests when it alone is more than requests per minute allows', () => {
+    const batch = limitChargesFor({ ...key, rpm: 2 }, project, 0, now).map((charge) => ({ ...charge, amount: 3 }));
+
+    const error = rateLimited({ allowed: false, refusedIndex: 0 }, batch, now);
+
+    expect(error.code).toBe('requests_rate_limited');
+    expect(error.message).toMatch(/^This request counts as 3 requests \(a batch of calls\), more than the 2 requests per minute/);
+    expect(error.headers).toEqual({ 'x-ratelimit-limit-requests': '2' });
   });
 });

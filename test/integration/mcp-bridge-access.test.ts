@@ -12,7 +12,7 @@ describe('who may use the tool bridge', () => {
       const response = await post(initialize, { key: presented });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001, data: { status: 401 } } });
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { type: 'authentication', status: 401 } } });
     }
   });
 
