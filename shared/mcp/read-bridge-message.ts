@@ -15,8 +15,8 @@ export const MAX_BATCH_MESSAGES = 32;
  * A POST's JSON-RPC message (or batch), parsed once before the MCP SDK sees it; undefined when the body is
  * not JSON, a parse error the SDK's transport answers itself (400, -32700). A body nested deeper than the
  * gateway accepts is refused here, with the same status and code: the SDK's schemas and handlers recurse
- * into it and run out of stack. A batch of more than MAX_BATCH_MESSAGES, or with two requests of one id, is
- * an invalid request (400, -32600).
+ * into it and run out of stack. An empty batch, one of more than MAX_BATCH_MESSAGES, or one with two
+ * requests of one id, is an invalid request (400, -32600).
  */
 export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknown {
   let message: unknown;
@@ -28,6 +28,10 @@ export function readBridgeMessage(request: Pick<GatewayRequest, 'body'>): unknow
   }
   if (exceedsJsonDepth(message)) {
     throw new GatewayError('invalid_request', `Parse error: the message nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
+  }
+  // JSON-RPC 2.0 §6: an empty array is an invalid request, answered with one error (the SDK accepted it with 202).
+  if (Array.isArray(message) && message.length === 0) {
+    throw new GatewayError('invalid_request', 'Invalid Request: the batch is empty; send at least one message.', { code: 'empty_batch' });
   }
   if (Array.isArray(message) && message.length > MAX_BATCH_MESSAGES) {
     throw new GatewayError(

@@ -100,8 +100,16 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
       return { status: response.status, headers, body: untilDone(response.body, { cancelled: () => abort.abort(), done }) };
     }
-    const body = await response.text();
+    const body = batchAnsweredAsArray(message, await response.text());
     await done();
     return { status: response.status, headers, body } satisfies GatewayResponse;
   };
+}
+
+/**
+ * A batch's JSON answer is an array, even of one answer (JSON-RPC 2.0 §6): the SDK's transport answers a
+ * lone one bare, as it does a batch of one request, or one whose other requests were cancelled.
+ */
+function batchAnsweredAsArray(message: unknown, body: string): string {
+  return Array.isArray(message) && body.startsWith('{') ? `[${body}]` : body;
 }

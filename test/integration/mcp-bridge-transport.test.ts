@@ -72,8 +72,9 @@ describe('the Streamable HTTP transport of the bridge', () => {
     const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
     const cancel = (requestId: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'no longer needed' } });
 
+    // A batch is answered with an array, though one answer is left in it.
     const json = await post([call(1, 'tickets__open'), call(2, 'tickets__close'), cancel(1)], { accept: 'application/json' });
-    expect(await json.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'ticket closed' }] } });
+    expect(await json.json()).toEqual([{ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'ticket closed' }] } }]);
 
     const sse = await post([cancel(3), { jsonrpc: '2.0', id: 3, method: 'tools/list' }, call(4, 'tickets__close')]);
     const events = (await sse.text()).split('\n').filter((line) => line.startsWith('data: '));
@@ -101,6 +102,15 @@ describe('the Streamable HTTP transport of the bridge', () => {
     expect(tickets.received.length).toBe(before);
     const answered = await post(Array.from({ length: 32 }, (_, index) => call(index + 1)), { accept: 'application/json' });
     expect(await answered.json()).toHaveLength(32);
+  });
+
+  it('answers a batch of one request with an array of one answer, and an empty batch with 400 and one invalid request error (JSON-RPC 2.0 §6)', async () => {
+    const one = await post([{ jsonrpc: '2.0', id: 9, method: 'ping' }], { accept: 'application/json' });
+    expect(await one.json()).toEqual([{ jsonrpc: '2.0', id: 9, result: {} }]);
+
+    const empty = await post([], { accept: 'application/json' });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { code: 'empty_batch' } } });
   });
 
   it('refuses a batch holding two requests with one id with 400 and a JSON-RPC invalid request, before any server is called (one of them would go unanswered)', async () => {
