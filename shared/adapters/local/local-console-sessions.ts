@@ -45,7 +45,7 @@ export class LocalConsoleSessions implements ConsoleAuthenticator, SignInCodeExc
     const grant = this.codes.get(hash(code));
     this.codes.delete(hash(code));
     if (!grant || grant.expiresAt <= this.options.clock.now()) {
-      throw notSignedIn('This sign-in link was already used or has expired: restart `npm start` for a new one.');
+      throw notSignedIn('This sign-in link was already used or has expired: restart "npm start" for a new one.');
     }
     const token = randomBase62(43, this.options.randomBytes);
     const session = { member: grant.member, expiresAt: this.options.clock.now() + this.options.sessionTtlMs };

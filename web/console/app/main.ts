@@ -5,7 +5,7 @@ import { renderProjectPage } from './pages/project-page.ts';
 import { renderProjectsPage } from './pages/projects-page.ts';
 import { renderSignInPage } from './pages/sign-in-page.ts';
 import { parseRoute, type Route } from './router.ts';
-import { clearSession, loadSession, saveSession } from './session.ts';
+import { clearSession, loadSession, saveSession, whenSessionEndsElsewhere } from './session.ts';
 import { cognitoSignOutUrl, completeCognitoSignIn, endLocalSession, redeemLocalSignInCode } from './sign-in.ts';
 import { loadSiteConfig, type ConsoleSiteConfig } from './site-config.ts';
 import { announce } from './status.ts';
@@ -45,6 +45,14 @@ async function boot(): Promise<void> {
   setInterval(() => {
     if (!loadSession() && !byId('sign-out').hidden) signOut('Your session has expired: sign in again.');
   }, EXPIRY_CHECK_MS);
+  whenSessionEndsElsewhere((signedOut) => {
+    if (!byId('sign-out').hidden) signOut(signedOut ? 'You signed out in another tab.' : 'Your session has expired: sign in again.');
+  });
+  // The skip link moves focus to the page's content; followed as a link, its #main would be a route.
+  byId('skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    main.focus();
+  });
   if (signInProblem) renderSignInPage(main, config, signInProblem);
   else await render(config, false);
 }

@@ -38,6 +38,23 @@ export function saveSession(session: Session): void {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
 }
 
+/**
+ * Calls back when another tab of the console ends the session (the storage event fires in the others):
+ * `signedOut` when it was signed out there, false when that tab found it expired.
+ */
+export function whenSessionEndsElsewhere(callback: (signedOut: boolean) => void): void {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEY || event.newValue !== null) return;
+    let expiresAt = 0;
+    try {
+      expiresAt = Number((JSON.parse(event.oldValue ?? 'null') as Partial<Session> | null)?.expiresAt ?? 0);
+    } catch {
+      // A damaged entry ended as an expired one does.
+    }
+    callback(expiresAt > Date.now());
+  });
+}
+
 export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEY);
 }

@@ -52,10 +52,10 @@ export async function renderMembersSection({ project, session, container }: Sect
 
   container.append(listSlot);
   show(await api<Members>(base));
-  if (owner) container.append(addForm(base, async () => show(await api<Members>(base))));
+  if (owner) container.append(addForm(base, session.member, async () => show(await api<Members>(base))));
 }
 
-function addForm(base: string, refresh: () => Promise<void>): HTMLElement {
+function addForm(base: string, self: string, refresh: () => Promise<void>): HTMLElement {
   const member = h('input', { id: 'member-email', type: 'email', required: true, placeholder: 'name@example.com', autocomplete: 'off' });
   const role = h('select', { id: 'member-role' }, h('option', { value: 'member' }, 'member'), h('option', { value: 'owner' }, 'owner'));
   const form = h(
@@ -64,10 +64,15 @@ function addForm(base: string, refresh: () => Promise<void>): HTMLElement {
       class: 'inline-form',
       onsubmit: async (event: Event) => {
         event.preventDefault();
-        await api(base, { method: 'POST', body: { member: member.value.trim(), role: role.value } });
-        announce(`${member.value.trim()} is a ${role.value} of the project.`);
+        // Members are named in lower case: the person signed in may type their own address otherwise.
+        const demotesSelf = member.value.trim().toLowerCase() === self.toLowerCase() && role.value === 'member';
+        if (demotesSelf && !(await confirmAction({ title: 'Stop owning this project?', message: 'You keep access as a member, but can no longer manage its people, keys of others, models, providers or audit trail. Another owner can make you an owner again.', confirmLabel: 'Become a member' }))) return;
+        const changed = await api<Membership>(base, { method: 'POST', body: { member: member.value.trim(), role: role.value } });
+        announce(`${changed.member} is ${changed.role === 'owner' ? 'an owner' : 'a member'} of the project.`);
         form.reset();
-        await refresh();
+        // The page was drawn for an owner: drawn again, it shows what a member sees.
+        if (demotesSelf) window.dispatchEvent(new HashChangeEvent('hashchange'));
+        else await refresh();
       },
     },
     field('E-mail', member),
