@@ -20,7 +20,6 @@ export interface BridgeContext {
   servers: ReadonlyMap<string, McpServerConfig>;
   access: McpAccess;
   pool: UpstreamPool;
-  upstreamTimeoutMs: number;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   format: AnswerFormat;
@@ -30,7 +29,7 @@ export interface BridgeContext {
   track(work: Promise<unknown>): void;
 }
 
-/** The options of one upstream request: the time-out, and the client's signal. */
+/** The options of one upstream request: the time-out (bounded by a JSON answer's time), and the client's signal. */
 export function upstreamRequestOptions(context: BridgeContext) {
-  return { timeout: context.upstreamTimeoutMs, signal: context.signal };
+  return { timeout: context.pool.stepTimeoutMs(), signal: context.signal };
 }

@@ -80,10 +80,10 @@ async function meteredToolCall(context: BridgeContext, target: ToolCallTarget, p
   try {
     const answer = await context.pool.run(server, (client) =>
       client.request({ method: 'tools/call', params: sent }, CallToolResultSchema, {
-        timeout: context.upstreamTimeoutMs,
-        // A tool that reports progress may take longer than the time-out, but not longer than a request may.
+        timeout: context.pool.stepTimeoutMs(),
+        // A tool that reports progress may take longer than the time-out, but not longer than a request (or a JSON answer) may.
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: services.settings.requestDeadlineMs,
+        maxTotalTimeout: context.pool.totalTimeoutMs(services.settings.requestDeadlineMs),
         signal,
         ...(onprogress ? { onprogress } : {}),
       }),

@@ -4,7 +4,8 @@ import { mcpAccessOf } from '../core/mcp-access.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { admitRequest } from '../pipeline/admit-request.ts';
 import { readAttribution } from '../pipeline/attribution.ts';
-import { MAX_REQUEST_BODY_BYTES } from '../pipeline/gateway-services.ts';
+import { MAX_REQUEST_BODY_BYTES, type GatewayServices } from '../pipeline/gateway-services.ts';
+import { originBudgetMs } from '../pipeline/origin-budget.ts';
 import type { RouteHandler } from '../pipeline/route-group.ts';
 import { admitToolCalls, countToolCalls } from './admit-tool-calls.ts';
 import { chooseAnswerFormat, type AnswerFormat } from './answer-format.ts';
@@ -38,6 +39,16 @@ function answerFormatOf(request: GatewayRequest): AnswerFormat {
 }
 
 /**
+ * A JSON answer's deadline behind CloudFront, which answers 504 when its origin sends nothing for its read
+ * timeout (the tool would run on, metered, and a client's retry run it twice): the JSON budget the route
+ * groups keep (plan-targets.ts). An SSE answer sends heartbeats meanwhile and has none.
+ */
+function answerDeadline(format: AnswerFormat, services: GatewayServices, receivedAt: number): { answerBy?: number } {
+  const { originReadTimeoutMs } = services.settings;
+  return format === 'json' && originReadTimeoutMs !== undefined ? { answerBy: receivedAt + originBudgetMs(originReadTimeoutMs) } : {};
+}
+
+/**
  * `/mcp/v1`, the tool bridge (Streamable HTTP, stateless): admit the key and the project (the bridge
  * must be on), count the tool calls against the request limits, then let the MCP SDK's server and
  * transport, built for this request alone, answer through the project's upstream servers. The request's
@@ -58,7 +69,13 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     const access = mcpAccessOf(key);
     const abort = new AbortController();
     const inFlight: Array<Promise<unknown>> = [];
-    const pool = createUpstreamPool({ projectId: project.projectId, services, timeoutMs: settings.upstreamTimeoutMs, signal: abort.signal });
+    const pool = createUpstreamPool({
+      projectId: project.projectId,
+      services,
+      timeoutMs: settings.upstreamTimeoutMs,
+      signal: abort.signal,
+      ...answerDeadline(format, services, route.receivedAt),
+    });
     const context: BridgeContext = {
       services,
       route,
@@ -68,7 +85,6 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
       servers: new Map([...(config.mcpServers ?? new Map()).entries()].filter(([name]) => access.allowsServer(name))),
       access,
       pool,
-      upstreamTimeoutMs: settings.upstreamTimeoutMs,
       signal: abort.signal,
       format,
       callRequestId: callRequestIds(message, route.requestId),

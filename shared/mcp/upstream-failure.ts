@@ -55,7 +55,7 @@ function describeCause(error: unknown): string {
 }
 
 /** `secrets`: the server's credentials (headerSecrets), taken out of what it said, since errors may echo what they were sent. */
-export function describeUpstreamFailure(server: string, error: unknown, context: { secrets: readonly string[]; timeoutMs: number; cancelled: boolean }): UpstreamFailure {
+export function describeUpstreamFailure(server: string, error: unknown, context: { secrets: readonly string[]; timeoutMs: number; answerBound?: boolean; cancelled: boolean }): UpstreamFailure {
   const said = redactSecrets(describeCause(error), context.secrets).slice(0, 500);
   if (context.cancelled) return { server, kind: 'cancelled', message: `The request to the MCP server "${server}" was cancelled: the client went away.` };
   // Before the codes: a server may answer with the SDK's own (-32000 connection closed, -32001 time-out).
@@ -63,7 +63,9 @@ export function describeUpstreamFailure(server: string, error: unknown, context:
     return { server, kind: 'error', code: error.code, message: `The MCP server "${server}" answered with an error: ${said}` };
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${Math.round(context.timeoutMs / 100) / 10} s.` };
+    const within = `${Math.round(context.timeoutMs / 100) / 10} s`;
+    const why = context.answerBound ? `, what was left of the time a JSON answer may take; a client that accepts text/event-stream is answered as a stream, which may take longer` : '';
+    return { server, kind: 'timeout', message: `The MCP server "${server}" did not answer within ${within}${why}.` };
   }
   if (error instanceof AnswerTooLargeError) {
     return { server, kind: 'too_large', message: `The MCP server "${server}" answered with ${said}.` };

@@ -27,6 +27,11 @@ export interface UpstreamOptions {
   services: GatewayServices;
   /** For connecting and for each request; a time-out is reported as the server's failure. */
   timeoutMs: number;
+  /**
+   * When the answer must be complete (epoch ms), if it must: a JSON answer behind CloudFront, which gives up
+   * on an origin that sends nothing for its read timeout. Each step then takes at most what is left.
+   */
+  answerBy?: number;
   /** Aborted when the bridge's client goes away: every upstream request stops. */
   signal: AbortSignal;
 }
@@ -78,6 +83,11 @@ function storedHeaders(secret: string | undefined): Record<string, string> {
 export function createUpstreamPool(options: UpstreamOptions) {
   const sessions = new Map<string, Promise<Session>>();
   const secretsOf = new Map<string, string[]>();
+  const { answerBy } = options;
+  /** What is left until the answer must be complete; unbounded without answerBy. */
+  const leftMs = () => (answerBy === undefined ? Number.POSITIVE_INFINITY : Math.max(1, answerBy - options.services.clock.now()));
+  /** The time a step (connecting, one request) may take now: the time-out, or what is left when that is less. */
+  const stepTimeoutMs = () => Math.min(options.timeoutMs, leftMs());
 
   async function connect(server: McpServerConfig): Promise<Session> {
     const headers = storedHeaders(await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name)));
@@ -91,7 +101,7 @@ export function createUpstreamPool(options: UpstreamOptions) {
       if (isInvalidAnswer(error)) opened.unreadable = error;
     };
     try {
-      await explainingUnreadable(opened, () => client.connect(transport, { timeout: options.timeoutMs, signal: options.signal }));
+      await explainingUnreadable(opened, () => client.connect(transport, { timeout: stepTimeoutMs(), signal: options.signal }));
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -111,15 +121,22 @@ export function createUpstreamPool(options: UpstreamOptions) {
   return {
     /** Runs one operation on a server's client; a failure (connecting or in the operation) is returned, named. */
     async run<T>(server: McpServerConfig, operation: (client: Client) => Promise<T>): Promise<UpstreamResult<T>> {
+      // A time-out is told with the limit it had: the server's own, or what a JSON answer had left.
+      const timeoutMs = stepTimeoutMs();
       try {
         const opened = await session(server);
         const value = await explainingUnreadable(opened, () => operation(opened.client));
         return { ok: true, value: redactAnswer(value, secretsOf.get(server.name) ?? []) };
       } catch (error) {
-        const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs: options.timeoutMs, cancelled: options.signal.aborted };
+        const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs, answerBound: timeoutMs < options.timeoutMs, cancelled: options.signal.aborted };
         return { ok: false, failure: describeUpstreamFailure(server.name, error, context) };
       }
     },
+
+    stepTimeoutMs,
+
+    /** How long a request may take in all, progress or not: the request's deadline, or what a JSON answer has left. */
+    totalTimeoutMs: (deadlineMs: number) => Math.min(deadlineMs, leftMs()),
 
     /** Something else a server said (a progress notification), its credentials redacted as in `run`. */
     redact<T>(server: McpServerConfig, said: T): T {

@@ -5,6 +5,7 @@ import type { AdmittedRequest } from './admit-request.ts';
 import { coolDownKey } from './failover.ts';
 import type { RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
+import { originBudgetMs } from './origin-budget.ts';
 
 export interface TargetScope {
   /** The wire protocols the endpoint can reach (natively or by translation). */
@@ -57,10 +58,6 @@ export function attemptLimits(services: GatewayServices, admitted: AdmittedReque
   return { firstByteTimeoutMs: Math.min(firstByteTimeoutMs, jsonBudget), deadlineAt: Math.min(deadlineAt, receivedAt + jsonBudget) };
 }
 
-/** Three quarters of the origin read timeout: the rest is margin for the gateway's own work and the network. */
-function originBudgetMs(readTimeoutMs: number): number {
-  return Math.floor((readTimeoutMs * 3) / 4);
-}
 
 /** How much longer a stream's status may be held back (undefined where no CloudFront stands in front). */
 export function commitAfterMs(settings: GatewayServices['settings'], receivedAt: number, now: number): number | undefined {
