@@ -1,7 +1,7 @@
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import { createRouteGroup, type ErrorReporter, type RouteTable } from '../pipeline/route-group.ts';
 import { runGeneration } from '../pipeline/run-generation.ts';
-import { renderAnthropicError } from '../protocols/anthropic-messages/anthropic-errors.ts';
+import { renderAnthropicError, withRequestIdInErrorBody } from '../protocols/anthropic-messages/anthropic-errors.ts';
 import { handleCountTokens } from './count-tokens.ts';
 import { messagesEndpoint } from './messages.ts';
 
@@ -17,5 +17,5 @@ export const messagesRoutes: RouteTable = {
  * the id `/v1/generation` looks up.
  */
 export function createMessagesRouteGroup(services: GatewayServices, reportError?: ErrorReporter) {
-  return createRouteGroup({ routes: messagesRoutes, renderError: renderAnthropicError, requestIdHeader: 'request-id' }, services, reportError);
+  return createRouteGroup({ routes: messagesRoutes, renderError: renderAnthropicError, requestIdHeader: 'request-id', withRequestIdInBody: withRequestIdInErrorBody }, services, reportError);
 }

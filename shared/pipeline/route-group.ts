@@ -43,6 +43,11 @@ export interface RouteGroupDefinition {
    * (Anthropic's `request-id`, the SDK's `_request_id` and `requestID`): set to the gateway's request id.
    */
   requestIdHeader?: string;
+  /**
+   * The answer with the request id in its body where the group's protocol names it there (Anthropic's
+   * `request_id` in an error body a translation wrote, which has none of its own).
+   */
+  withRequestIdInBody?: (response: GatewayResponse, requestId: string) => GatewayResponse;
 }
 
 /**
@@ -64,7 +69,8 @@ export function createRouteGroup(definition: RouteGroupDefinition, services: Gat
       requestId = chooseRequestId(request.headers['x-request-id'], services.randomBytes);
       const named = requestId;
       const route: RouteContext = { requestId, receivedAt, reportError: (error) => reportError(error, named), ...(deferred ? { afterAnswer: deferred.add } : {}) };
-      const response = await dispatch(definition, request, services, route);
+      const dispatched = await dispatch(definition, request, services, route);
+      const response = definition.withRequestIdInBody ? definition.withRequestIdInBody(dispatched, requestId) : dispatched;
       Object.assign(response.headers, CORS_HEADERS);
       response.headers['x-request-id'] = requestId;
       if (definition.requestIdHeader) response.headers[definition.requestIdHeader] = requestId;

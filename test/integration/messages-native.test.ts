@@ -165,7 +165,7 @@ describe('POST /v1/messages errors', () => {
     upstream.answerWith((_request, response) => sendJson(response, 400, readFixture('other/nginx-400-bad-request.html'), { 'content-type': 'text/html' }));
     const error = (await client().messages.create(ask).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect(error.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: '400 Bad Request nginx' } });
+    expect(error.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: '400 Bad Request nginx' }, request_id: error.requestID });
   });
 
   it("answers a provider's HTML 502 page as Anthropic's 502 api_error with the page's words", async () => {
@@ -173,7 +173,7 @@ describe('POST /v1/messages errors', () => {
     const error = (await client().messages.create(ask).catch((thrown: unknown) => thrown)) as InstanceType<typeof Anthropic.APIError>;
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error.status).toBe(502);
-    expect(error.error).toEqual({ type: 'error', error: { type: 'api_error', message: '502 Bad Gateway nginx' } });
+    expect(error.error).toEqual({ type: 'error', error: { type: 'api_error', message: '502 Bad Gateway nginx' }, request_id: error.requestID });
   });
 
   it('turns an upstream 529 into 502 keeping its error type and message', async () => {

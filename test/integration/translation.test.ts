@@ -225,7 +225,10 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
       body: JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(response.status).toBe(429);
-    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    // Named by the gateway's request id in the body too, as Anthropic's errors name theirs.
+    const requestId = response.headers.get('request-id');
+    expect(requestId).toBeTruthy();
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' }, request_id: requestId });
   });
 
   it('counts tokens with the tokenizer for a non-Anthropic model, and says it is an estimate', async () => {

@@ -52,6 +52,23 @@ export function renderAnthropicError(error: GatewayError, headers: Record<string
   return jsonResponse(error.status, anthropicErrorBody(error, requestId), { ...error.headers, ...headers, ...(requestId ? { 'request-id': requestId } : {}) });
 }
 
+/**
+ * A relayed error answer with the gateway's request id as Anthropic's bodies name it (`request_id`), when
+ * it names none: the error a translation wrote from another provider's (Bedrock's, OpenAI's). One that
+ * names the provider's own request keeps it; the `request-id` header names the gateway's either way.
+ */
+export function withRequestIdInErrorBody(response: GatewayResponse, requestId: string): GatewayResponse {
+  if (response.status < 400 || typeof response.body !== 'string' || !response.headers['content-type']?.startsWith('application/json')) return response;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return response;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as { type?: unknown }).type !== 'error' || 'request_id' in body) return response;
+  return { ...response, body: JSON.stringify({ ...body, request_id: requestId }) };
+}
+
 /** After the first streamed byte the status is spent: the error travels as Anthropic's `error` event. */
 export function anthropicStreamErrorFrame(error: GatewayError, requestId?: string): string {
   return `event: error\ndata: ${JSON.stringify(anthropicErrorBody(error, requestId))}\n\n`;
