@@ -8,6 +8,8 @@ export interface UpstreamEvent {
   raw: string;
   data: string | undefined;
   payload: Record<string, unknown> | undefined;
+  /** A framing's event whose data is no JSON object where its protocol always sends one (a Bedrock chunk's bytes). */
+  unreadable?: true;
 }
 
 /** Turns an upstream's bytes into whole events, whatever the framing (SSE; AWS event-stream: aws-event-stream-decoder.ts). */
@@ -29,7 +31,7 @@ export function decodeSseEvent(raw: string): UpstreamEvent {
  * on purpose, the meter cannot read it, and a client SDK that parses every event throws on it mid-answer.
  */
 export function hasBrokenJsonData(event: UpstreamEvent): boolean {
-  return event.payload === undefined && event.data !== undefined && event.data.trimStart().startsWith('{');
+  return event.unreadable === true || (event.payload === undefined && event.data !== undefined && event.data.trimStart().startsWith('{'));
 }
 
 /** Server-sent events: whole events split at blank lines, each kept with its original bytes. */

@@ -22,7 +22,10 @@ function toAnthropicEvent(message: EventStreamMessage): UpstreamEvent | undefine
     const encoded = parseJsonObject(message.body)?.bytes;
     if (typeof encoded !== 'string') return undefined;
     const json = Buffer.from(encoded, 'base64').toString('utf8');
-    const type = parseJsonObject(json)?.type;
+    const event = parseJsonObject(json);
+    // Bytes that hold no Anthropic event (cut JSON, or no base64 at all) are dropped as broken JSON is, not relayed as garbage.
+    if (!event) return { raw: '', data: json, payload: undefined, unreadable: true };
+    const { type } = event;
     return decodeSseEvent(`event: ${typeof type === 'string' ? type : 'message'}\ndata: ${json}\n\n`);
   }
   const name = awsErrorName(message.type);

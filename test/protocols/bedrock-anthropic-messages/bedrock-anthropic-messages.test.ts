@@ -6,7 +6,8 @@ import { bedrockAnthropicMessagesProtocol } from '../../../shared/protocols/bedr
 import { chooseBridge } from '../../../shared/protocols/bridge.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../../../shared/protocols/registry.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
-import { anthropicStreamFrames, concatFrames, exceptionFrame } from '../../support/bedrock-event-stream.ts';
+import { anthropicChunkFrame, anthropicStreamFrames, concatFrames, eventFrame, exceptionFrame } from '../../support/bedrock-event-stream.ts';
+import { hasBrokenJsonData } from '../../../shared/transport/stream-decoder.ts';
 import { sseEvents } from '../../support/fake-openai-upstream.ts';
 import { readFixture } from '../../support/fixtures.ts';
 import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
@@ -121,6 +122,16 @@ describe('Claude on Bedrock (InvokeModel with the Messages body)', () => {
     expect(await cutOffAfter(stopReason + 1)()).toBe(false);
     expect(await cutOffAfter(events.length)()).toBe(false);
     expect(await cutOffAfter(3, [exceptionFrame('modelStreamErrorException', 'The model stream failed.')])()).toBe(false);
+  });
+
+  it('marks a chunk whose bytes hold no Anthropic event (cut JSON, or no base64 at all) as broken, to be dropped as broken JSON is, never relayed', async () => {
+    const cut = anthropicChunkFrame('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"LOST');
+    const garbage = eventFrame('chunk', { bytes: '%%% not base64 %%%' });
+    const events = await decode([cut, garbage, anthropicChunkFrame('{"type":"ping"}')]);
+
+    expect(events.map((event) => hasBrokenJsonData(event))).toEqual([true, true, false]);
+    expect(events.slice(0, 2).map((event) => event.raw)).toEqual(['', '']);
+    expect(events[2]?.raw).toBe('event: ping\ndata: {"type":"ping"}\n\n');
   });
 
   it("gives an exception as Anthropic's error event, so a Messages client reads one stream format", async () => {
