@@ -5,11 +5,16 @@
  *   and every later model accepts (they answer `enabled` with a 400), and the recommended one on Claude
  *   Opus 4.6 and Sonnet 4.6, where `enabled` is deprecated. `xhigh` says whether the model has that effort
  *   level (Claude 4.7 and later, Mythos Preview excepted).
+ * - `none`: Claude 3.5 and older (all but Claude 3.7 Sonnet of the older naming), which have no thinking and
+ *   answer `thinking` with a 400.
  * Sources: docs/decisions/messages-and-translation.md.
  */
-export type ThinkingMode = { type: 'budget' } | { type: 'adaptive'; xhigh: boolean };
+export type ThinkingMode = { type: 'budget' } | { type: 'adaptive'; xhigh: boolean } | { type: 'none' };
 
 const BUDGET: ThinkingMode = { type: 'budget' };
+
+/** Claude models before extended thinking: Claude 3 and 3.5 (`claude-3-5-sonnet`, `claude-3-opus`), 2, Instant, Bedrock's `claude-v2`. */
+const WITHOUT_THINKING = /claude-(?:3-(?!7-)|2|instant|v\d)/;
 
 /** Ids of Claude's older naming (`claude-3-7-sonnet`, `claude-2.1`, `claude-instant-1.2`, Bedrock's `claude-v2`). */
 const OLDER_NAMING = /claude-(?:\d|instant|v\d)/;
@@ -35,6 +40,7 @@ const atLeast = (major: number, minor: number, [wantMajor, wantMinor]: readonly 
  * API, an opaque Bedrock application inference profile) keeps the budget, as before.
  */
 export function thinkingModeFor(upstreamModel: string): ThinkingMode {
+  if (WITHOUT_THINKING.test(upstreamModel.toLowerCase())) return { type: 'none' };
   const generation = claudeGenerationOf(upstreamModel);
   if (generation === undefined) return BUDGET;
   if (generation === 'unversioned') return { type: 'adaptive', xhigh: !WITHOUT_XHIGH.test(upstreamModel.toLowerCase()) };

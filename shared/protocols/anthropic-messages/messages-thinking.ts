@@ -8,7 +8,8 @@ import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
 /**
  * A reasoning effort as thinking, in the form the upstream model takes (claude-thinking-mode.ts): adaptive
  * thinking with the effort's `output_config.effort` (adaptive-effort.ts), or extended thinking with the
- * effort's budget (reasoning-effort-budget.ts). Either way thinking counts inside max_tokens, so max_tokens
+ * effort's budget (reasoning-effort-budget.ts); a model without thinking (Claude 3.5 and older) gets none,
+ * and the effort is named as dropped. Either way thinking counts inside max_tokens, so max_tokens
  * is raised above the effort's budget when needed and the answer keeps the room the client asked for.
  * Thinking admits no temperature and only a top_p of at least 0.95, so those are dropped with it. No
  * thinking, and the effort dropped, when a tool is forced (refused with a budget; skipped, or refused, by
@@ -25,7 +26,7 @@ export function writeThinking(body: AnthropicMessagesRequestBody, request: Canon
   }
   const mode = thinkingModeFor(upstreamModel);
   const forcedTool = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
-  if (forcedTool || (mode.type === 'budget' && toolLoopLacksThinking(body.messages))) {
+  if (mode.type === 'none' || forcedTool || (mode.type === 'budget' && toolLoopLacksThinking(body.messages))) {
     request.dropped.add('reasoning_effort');
     return;
   }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { claudeSamplingRule, thinkingModeFor } from '../../../shared/protocols/anthropic-messages/claude-thinking-mode.ts';
+import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
+import { NO_EXTRA_FEATURES } from '../../support/upstream-features.ts';
 
 describe('thinkingModeFor', () => {
+  it.each(['claude-3-5-sonnet-20241022', 'anthropic.claude-3-5-sonnet-20240620-v1:0', 'claude-3-5-haiku-latest', 'anthropic.claude-3-5-haiku-20241022-v1:0', 'claude-3-opus-20240229', 'us.anthropic.claude-3-haiku-20240307-v1:0', 'claude-2.1', 'anthropic.claude-v2:1', 'claude-instant-1.2'])(
+    'gives %s, which has no thinking, none',
+    (model) => {
+      expect(thinkingModeFor(model)).toEqual({ type: 'none' });
+    },
+  );
+
   it.each([
     'claude-opus-4-7',
     'claude-opus-4-8',
@@ -40,10 +50,6 @@ describe('thinkingModeFor', () => {
     'anthropic.claude-sonnet-4-20250514-v1:0',
     'claude-3-7-sonnet-20250219',
     'claude-3-7-sonnet-latest',
-    'anthropic.claude-3-5-haiku-20241022-v1:0',
-    'claude-2.1',
-    'claude-instant-1.2',
-    'anthropic.claude-v2:1',
   ])('keeps the thinking budget for %s, which takes no adaptive thinking', (model) => {
     expect(thinkingModeFor(model)).toEqual({ type: 'budget' });
   });
@@ -80,4 +86,14 @@ describe('claudeSamplingRule', () => {
       expect(claudeSamplingRule(model)).toBe('both');
     },
   );
+});
+
+describe("a chat client's reasoning effort sent to a Claude without thinking", () => {
+  it('sends no thinking, which Claude 3.5 refuses with a 400, keeps max_tokens and names the effort as dropped', () => {
+    const canonical = openAiChatProtocol.readRequest({ model: 'claude', max_tokens: 500, reasoning_effort: 'high', messages: [{ role: 'user', content: 'Think.' }] });
+    const body = anthropicMessagesProtocol.writeRequest(canonical, 'anthropic.claude-3-5-sonnet-20240620-v1:0', NO_EXTRA_FEATURES);
+    expect(body).not.toHaveProperty('thinking');
+    expect(body.max_tokens).toBe(500);
+    expect(canonical.dropped.list()).toContain('reasoning_effort');
+  });
 });
