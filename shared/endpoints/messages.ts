@@ -19,5 +19,8 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
   // Anthropic bills its web search tool per search: a prepaid balance reserves the most it can run.
   unitsBound: (request) => webSearchesBound(request.tools) ?? {},
-  withWebSearchesLimited: (body) => (Array.isArray(body.tools) ? { ...body, tools: withWebSearchUsesLimited(body.tools) } : body),
+  withWebSearchesLimited: (body) => {
+    const tools = withWebSearchUsesLimited(body.tools);
+    return tools === body.tools ? body : { ...body, tools };
+  },
 };

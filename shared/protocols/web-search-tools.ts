@@ -29,15 +29,20 @@ export function webSearchesBound(tools: unknown, maxToolCalls?: unknown): Billed
 
 /**
  * Anthropic's tools with each web search tool that sets no `max_uses` given the DEFAULT_WEB_SEARCHES_BOUND
- * its reservation counted (a prepaid request's; within-reservation.ts). Other tools as sent.
+ * its reservation counted (a prepaid request's; within-reservation.ts). Other tools as sent; the same
+ * array when no tool needed a limit.
  */
 export function withWebSearchUsesLimited(tools: unknown): unknown {
   if (!Array.isArray(tools)) return tools;
-  return tools.map((tool) => {
+  let changed = false;
+  const limited = tools.map((tool) => {
     const object = asJsonObject(tool);
     const unlimited = typeof object?.type === 'string' && WEB_SEARCH_TOOL.test(object.type) && positiveCount(object.max_uses) === undefined;
-    return unlimited ? { ...object, max_uses: DEFAULT_WEB_SEARCHES_BOUND } : tool;
+    if (!unlimited) return tool;
+    changed = true;
+    return { ...object, max_uses: DEFAULT_WEB_SEARCHES_BOUND };
   });
+  return changed ? limited : tools;
 }
 
 function positiveCount(value: unknown): number | undefined {
