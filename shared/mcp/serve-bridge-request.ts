@@ -116,7 +116,8 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
     if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
       return { status: response.status, headers, body: untilDone(response.body, { cancelled: () => abort.abort(), done }) };
     }
-    const body = batchAnsweredAsArray(message, await response.text());
+    const text = await response.text();
+    const body = response.status === 200 ? batchAnsweredAsArray(message, text) : text;
     await done();
     return { status: response.status, headers, body } satisfies GatewayResponse;
   };
@@ -124,7 +125,8 @@ export function createBridgeHandler(settings: BridgeSettings): RouteHandler {
 
 /**
  * A batch's JSON answer is an array, even of one answer (JSON-RPC 2.0 §6): the SDK's transport answers a
- * lone one bare, as it does a batch of one request, or one whose other requests were cancelled.
+ * lone one bare, as it does a batch of one request, or one whose other requests were cancelled. A refusal
+ * of the whole POST (a 4xx) stays one error object, as §6 has a batch it cannot read answered.
  */
 function batchAnsweredAsArray(message: unknown, body: string): string {
   return Array.isArray(message) && body.startsWith('{') ? `[${body}]` : body;
