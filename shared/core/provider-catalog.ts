@@ -61,23 +61,23 @@ export function canAuthorizeCalls(provider: Pick<ProviderConfig, 'provider' | 'a
   return provider.auth === 'aws-sigv4' || provider.hasApiKey || !providerRequiresApiKey(provider.provider);
 }
 
-/** The request's parameters the provider would not honour (providers not listed support them all). */
-export function unsupportedRequestParameters(provider: string, parameters: readonly string[]): string[] {
-  const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
-  return parameters.filter((parameter) => unsupported.includes(parameter));
-}
-
 /** The chat parameters OpenAI-compatible providers honour, as OpenRouter's `supported_parameters` names them. */
 const OPENAI_CHAT_PARAMETERS = [
   'max_tokens', 'temperature', 'top_p', 'stop', 'frequency_penalty', 'presence_penalty', 'seed', 'logit_bias',
   'logprobs', 'top_logprobs', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
 ] as const;
 
+/**
+ * OpenRouter's names of the reasoning settings, which a chat provider honours for a model that reasons, and
+ * a translation carries (`include_reasoning`: the gateway hides the reasoning itself).
+ */
+const REASONING_PARAMETERS = ['reasoning', 'include_reasoning', 'reasoning_effort'] as const;
+
 /** What a translation to Anthropic's protocol carries (the rest it drops and names). */
-const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'reasoning'] as const;
+const ANTHROPIC_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', ...REASONING_PARAMETERS] as const;
 
 /** What a translation to the Responses API carries (stop sequences have no Responses form). */
-const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'reasoning'] as const;
+const RESPONSES_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', ...REASONING_PARAMETERS] as const;
 
 /** What a translation to Bedrock's Converse carries (its inferenceConfig and toolConfig). */
 const CONVERSE_CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice'] as const;
@@ -94,14 +94,28 @@ const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<ConversationProtocolId
 };
 
 /**
- * The chat request parameters a model served over these protocols honours, for the model list: natively
- * over chat completions, else through the translation to the provider's first protocol (the one the
- * bridge takes).
+ * The chat request parameters a model served over these protocols honours, for the model list and
+ * `provider.require_parameters`: natively over chat completions (the reasoning settings when the model
+ * reasons), else through the translation to the provider's first protocol (the one the bridge takes).
  */
-export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[]): string[] {
+export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[], reasons = false): string[] {
   if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
   const first = protocols.find(isConversationProtocol);
   if (!protocols.includes('openai-chat') && first && first !== 'openai-chat') return [...TRANSLATED_CHAT_PARAMETERS[first]];
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
-  return OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
+  const honoured = OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
+  return reasons ? [...honoured, ...REASONING_PARAMETERS] : honoured;
+}
+
+/** Every parameter some protocol's list names: what `require_parameters` checks (`messages`, `stream`, `user`… every provider takes). */
+const CHECKED_PARAMETERS: ReadonlySet<string> = new Set([...OPENAI_CHAT_PARAMETERS, ...REASONING_PARAMETERS, ...Object.values(TRANSLATED_CHAT_PARAMETERS).flat()]);
+
+/**
+ * The request's parameters a model served over these protocols would not honour (`provider.require_parameters`):
+ * those its provider documents as unsupported, those a translation drops (a Claude model's `logprobs`), the
+ * reasoning settings for a chat model that does not reason. The same lists `/v1/models` gives.
+ */
+export function unsupportedRequestParameters(provider: string, protocols: readonly WireProtocolId[], reasons: boolean, parameters: readonly string[]): string[] {
+  const supported = new Set(supportedChatParameters(provider, protocols, reasons));
+  return parameters.filter((parameter) => CHECKED_PARAMETERS.has(parameter) && !supported.has(parameter));
 }

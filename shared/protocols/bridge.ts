@@ -188,9 +188,12 @@ const nativeBridges = new WeakMap<WireProtocol, Map<string, ProtocolBridge>>();
 function nativeBridgeBetween(client: WireProtocol, carrier: UpstreamProtocol, carriage: NativeCarriage, features: NativeFeatures): ProtocolBridge {
   let byUpstream = nativeBridges.get(client);
   if (!byUpstream) nativeBridges.set(client, (byUpstream = new Map()));
-  const key = `${carrier.id} ${features.maxCompletionTokens} ${features.reasoningObject}`;
+  const key = `${carrier.id} ${features.maxCompletionTokens} ${features.reasoningObject} ${features.reasoningModel}`;
   let bridge = byUpstream.get(key);
-  if (!bridge) byUpstream.set(key, (bridge = nativeBridge(client, carrier, carriage, { maxCompletionTokens: features.maxCompletionTokens, reasoningObject: features.reasoningObject })));
+  if (!bridge) {
+    const { maxCompletionTokens, reasoningObject, reasoningModel } = features;
+    byUpstream.set(key, (bridge = nativeBridge(client, carrier, carriage, { maxCompletionTokens, reasoningObject, ...(reasoningModel !== undefined ? { reasoningModel } : {}) })));
+  }
   return bridge;
 }
 

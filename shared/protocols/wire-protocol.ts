@@ -108,7 +108,7 @@ export interface UpstreamFeatures {
 }
 
 /** What of the provider's features a native body follows (bridge.ts makes a native bridge once per value). */
-export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens' | 'reasoningObject'>;
+export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens' | 'reasoningObject' | 'reasoningModel'>;
 
 /** What every client protocol does, whether or not some provider speaks it too. */
 export interface ClientProtocolSide {

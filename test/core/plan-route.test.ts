@@ -132,6 +132,23 @@ describe('provider preferences', () => {
     expect(plan({ ...request, fallbackModels, preferences: { require_parameters: true } }, config({ models }))).toEqual(['openai/llama-3.3-70b', 'together/llama-3.3-70b']);
   });
 
+  it('with require_parameters skips a model whose translation drops a parameter, and reasoning settings for a chat model that does not reason', () => {
+    const providers = [provider('openai'), provider('anthropic', { protocol: 'anthropic-messages' })];
+    const models = [allowed('anthropic/claude-sonnet-4-5'), allowed('openai/gpt-4o-mini'), allowed('openai/o4-mini')];
+    const projectConfig = config({ providers, models });
+    const planned = (model: string, parameters: string[]) =>
+      plan(
+        { model, fallbackModels: models.map((entry) => entry.slug).filter((slug) => slug !== model), protocols: ['openai-chat', 'anthropic-messages'], parameters: ['model', 'messages', ...parameters], preferences: { require_parameters: true } },
+        projectConfig,
+      );
+
+    // Claude's translation drops logprobs: the model list says so, and require_parameters follows it.
+    expect(planned('anthropic/claude-sonnet-4-5', ['logprobs'])).toEqual(['openai/gpt-4o-mini', 'openai/o4-mini']);
+    expect(planned('openai/gpt-4o-mini', ['reasoning'])).toEqual(['anthropic/claude-sonnet-4-5', 'openai/o4-mini']);
+    // Parameters no list names (messages, stream, user…) every provider takes.
+    expect(planned('openai/gpt-4o-mini', ['stream', 'user'])).toEqual(['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5', 'openai/o4-mini']);
+  });
+
   it('refuses with 400 no_routable_model giving each reason when the preferences leave nothing', () => {
     const error = refusal(() => plan({ preferences: { only: ['groq'] } }));
     expect(error.status).toBe(400);

@@ -2,6 +2,8 @@ import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
 import { ZERO_USAGE, type TokenUsage } from '../../core/token-usage.ts';
 import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
+import { reasoningExcluded } from './chat-request.ts';
+import { withoutReasoningFields } from './chat-reasoning-fields.ts';
 import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithUsageCost, withoutProviderCost } from './chat-usage.ts';
 
 /**
@@ -9,11 +11,15 @@ import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithU
  * the usage chunk (the gateway always asks the upstream for usage): shown with `cost` (injection on), shown
  * as sent (the client asked), or hidden (neither; a chunk that also carries choices keeps them). When the
  * client must see usage and the upstream sent none, an estimated usage chunk comes before `[DONE]` (or at
- * the end of a stream without one). Legacy completions stream the same way (`chunkObject`: `text_completion`).
+ * the end of a stream without one), unless the upstream ended the stream with an error, which is its last
+ * word. Reasoning the client excluded is taken out of the chunks (one that held only reasoning is not
+ * sent). Legacy completions stream the same way (`chunkObject`: `text_completion`).
  */
 export function createChatPassThrough(presentation: Presentation, chunkObject = 'chat.completion.chunk'): ClientStream {
   const usageWanted = presentation.injectCost || presentation.showUsage;
+  const hideReasoning = reasoningExcluded(presentation.clientBody);
   let usageShown = false;
+  let failed = false;
   let reportedUsage: TokenUsage = ZERO_USAGE;
   const envelope = { id: '', object: chunkObject, created: 0, model: '' };
 
@@ -40,7 +46,7 @@ export function createChatPassThrough(presentation: Presentation, chunkObject = 
   }
 
   async function missingUsageChunk(): Promise<string> {
-    if (!usageWanted || usageShown) return '';
+    if (!usageWanted || usageShown || failed) return '';
     usageShown = true;
     const usage = await presentation.finalUsage();
     const chunk = { ...envelope, choices: [] };
@@ -53,10 +59,15 @@ export function createChatPassThrough(presentation: Presentation, chunkObject = 
       if (event.data?.trim() === '[DONE]') return (await missingUsageChunk()) + event.raw;
       if (!event.payload) return event.raw;
       remember(event.payload);
+      if (canonical.some((item) => item.type === 'error')) failed = true;
+      const hidden = hideReasoning ? withoutReasoningFields(event.payload, 'delta') : undefined;
+      if (hidden?.empty) return '';
+      const payload = hidden?.payload ?? event.payload;
+      const raw = hidden ? `data: ${JSON.stringify(payload)}\n\n` : event.raw;
       const usage = canonical.find((item) => item.type === 'usage');
-      if (!usage) return event.raw;
+      if (!usage) return raw;
       reportedUsage = usage.usage;
-      return present(event.payload, event.raw);
+      return present(payload, raw);
     },
     end: missingUsageChunk,
   };

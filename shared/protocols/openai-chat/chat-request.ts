@@ -49,7 +49,7 @@ export function buildUpstreamChatBody(request: ChatCompletionRequest, upstreamMo
   }
   // Applied by the gateway (reasoningExcluded), which hides the reasoning itself: OpenAI refuses the field.
   delete upstream.include_reasoning;
-  const effort = features.reasoningObject ? effortOnlyReasoning(request) : reasoningAsEffort(request);
+  const effort = features.reasoningObject ? effortOnlyReasoning(request) : withoutEffortForNonReasoning(reasoningAsEffort(request), features);
   if (effort !== undefined) upstream.reasoning_effort = effort;
   if (upstream.reasoning !== undefined && (effort !== undefined || !features.reasoningObject)) upstream.reasoning = undefined;
   if (request.stream === true) upstream.stream_options = { ...request.stream_options, include_usage: true };
@@ -67,6 +67,16 @@ function reasoningAsEffort(request: ChatCompletionRequest): string | undefined {
   if (!reasoning || request.reasoning_effort !== undefined || reasoning.enabled === false) return undefined;
   if (typeof reasoning.effort === 'string') return reasoning.effort;
   return typeof reasoning.max_tokens === 'number' && reasoning.max_tokens > 0 ? effortNearestBudget(reasoning.max_tokens) : undefined;
+}
+
+/**
+ * OpenRouter's `reasoning` made an effort is not sent to a model of OpenAI's own API that does not reason
+ * (gpt-4o-mini: "Unrecognized request argument" / "not supported with this model", a 400): OpenRouter
+ * users send `reasoning` to every model, and OpenRouter ignores it where the model has none. A
+ * `reasoning_effort` the client sent itself goes as sent.
+ */
+function withoutEffortForNonReasoning(effort: string | undefined, features: NativeFeatures): string | undefined {
+  return features.maxCompletionTokens && features.reasoningModel === false ? undefined : effort;
 }
 
 /**

@@ -8,7 +8,7 @@ import { tokenUsage } from '../../support/token-usage.ts';
 const openRouterUsage = { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, cost: 0.5, is_byok: false, cost_details: { upstream_inference_cost: 0.45 } };
 const usage = tokenUsage({ promptTokens: 1000, completionTokens: 500 });
 const presentation = (changes: Partial<Presentation>): Presentation =>
-  ({ responseId: 'r', model: 'm', injectCost: false, showUsage: false, priceUsd: () => '0.000457', finalUsage: async () => usage, ...changes }) as Presentation;
+  ({ responseId: 'r', model: 'm', injectCost: false, showUsage: false, priceUsd: () => '0.000457', finalUsage: async () => usage, clientBody: {}, ...changes }) as Presentation;
 const completion = { id: 'gen-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }], usage: openRouterUsage };
 
 describe("a provider's own price in a native chat answer", () => {

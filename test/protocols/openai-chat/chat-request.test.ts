@@ -199,6 +199,16 @@ describe('buildUpstreamChatBody', () => {
     expect(upstream({ exclude: true })).toEqual({ model: 'up', messages });
   });
 
+  it("sends OpenRouter's reasoning to no model of OpenAI's own API that does not reason (a 400 there), and a client's own reasoning_effort as sent", () => {
+    const upstream = (extra: Record<string, unknown>, reasoningModel: boolean) =>
+      JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, ...extra })), 'up', { maxCompletionTokens: true, reasoningObject: false, reasoningModel })) as Record<string, unknown>;
+    expect(upstream({ reasoning: { effort: 'high' } }, false)).toEqual({ model: 'up', messages });
+    expect(upstream({ reasoning: { effort: 'high' } }, true)).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
+    expect(upstream({ reasoning_effort: 'low' }, false)).toEqual({ model: 'up', messages, reasoning_effort: 'low' });
+    // Another OpenAI-compatible server's model may reason whatever its id: it gets the effort.
+    expect(JSON.parse(buildUpstreamChatBody(parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, reasoning: { effort: 'high' } })), 'up', { ...OTHER_SERVER, reasoningModel: false }))).toEqual({ model: 'up', messages, reasoning_effort: 'high' });
+  });
+
   it("applies OpenRouter's legacy include_reasoning itself and never sends it (OpenAI refuses the field)", () => {
     const request = (extra: Record<string, unknown>) => parseChatCompletionRequest(JSON.stringify({ model: 'm', messages, ...extra }));
     expect(JSON.parse(buildUpstreamChatBody(request({ include_reasoning: false }), 'up', OTHER_SERVER))).toEqual({ model: 'up', messages });

@@ -172,7 +172,7 @@ describe('the usage object shown with its cost (usage injection, interface spec 
   });
 
   it('is what a native completion shows when usage injection is on', () => {
-    const presentation = { injectCost: true, showUsage: false, priceUsd: () => '0.000006' } as unknown as Presentation;
+    const presentation = { injectCost: true, showUsage: false, priceUsd: () => '0.000006', clientBody: {} } as unknown as Presentation;
     const payload = { id: 'chatcmpl-1', object: 'chat.completion', choices: [], usage: { prompt_tokens: 8, completion_tokens: 8, total_tokens: 16 } };
     const shown = JSON.parse(presentChatCompletion(JSON.stringify(payload), payload, metered, presentation)) as { usage: unknown };
     expect(shown.usage).toEqual({
