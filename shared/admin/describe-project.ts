@@ -20,6 +20,11 @@ export function describeProject(config: ProjectConfig, orgRates: OrgRateCard, to
     request_count: totals.requestCount,
     /** Null for a postpaid project; net of requests in flight; may dip below 0 when a request outruns its reservation. */
     balance_usd: project.prepaid ? formatUsd(totals.availableNanos ?? 0n) : null,
+    /**
+     * What the reservations of requests in flight hold (null for postpaid): back in the balance as they
+     * settle. Above zero with nothing in flight, it is a reservation a process that ended mid-request left.
+     */
+    reserved_usd: project.prepaid ? formatUsd(totals.reservedNanos ?? 0n) : null,
     rpm: project.rpm ?? null,
     tpm: project.tpm ?? null,
     upstream_first_byte_timeout_ms: project.upstreamFirstByteTimeoutMs ?? null,

@@ -6,6 +6,7 @@ interface BalanceView {
   spent_usd: string;
   request_count: number;
   balance_usd: string | null;
+  reserved_usd: string | null;
 }
 
 let admin: AdminHarness;
@@ -47,6 +48,16 @@ describe('runAdminCommand: project balance', () => {
     const project = await admin.ok<BalanceView>({ command: 'project.get', projectId: 'metered' });
 
     expect(project).toMatchObject({ spent_usd: '0.00000075', request_count: 2, balance_usd: '0.99999925' });
+  });
+
+  it('shows what the reservations of requests in flight hold, back to zero once they settle', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'in-flight' });
+    await admin.ok({ command: 'project.update', projectId: 'in-flight', balanceUsd: '1' });
+    await admin.services.balances.reserve('in-flight', 2_500);
+
+    expect(await admin.ok<BalanceView>({ command: 'project.get', projectId: 'in-flight' })).toMatchObject({ balance_usd: '0.9999975', reserved_usd: '0.0000025' });
+    await admin.usageLedger().recordOnce(sampleRecord({ projectId: 'in-flight', costNanos: 1_000, prepaid: true, reservedNanos: 2_500 }));
+    expect(await admin.ok<BalanceView>({ command: 'project.get', projectId: 'in-flight' })).toMatchObject({ balance_usd: '0.999999', reserved_usd: '0' });
   });
 
   it('keeps the settled spend when a balance is set after usage', async () => {

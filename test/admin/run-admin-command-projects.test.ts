@@ -26,6 +26,7 @@ describe('runAdminCommand: projects and invalid commands', () => {
       spent_usd: '0',
       request_count: 0,
       balance_usd: null,
+      reserved_usd: null,
       rpm: null,
       tpm: null,
       upstream_first_byte_timeout_ms: null,
