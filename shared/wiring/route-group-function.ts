@@ -64,30 +64,31 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
 
 /**
  * A request answered 5xx. A provider's failure (unreachable, its own 5xx, a body cut off, the deadline) is
- * a warning naming the provider's error, without the gateway's stack: the stack says nothing about it, and
- * printed whole in the local host's terminal it buried the request lines. Any other is an error, stack
- * and cause in full.
+ * a warning with its code and, when the network failed, the system's error: never the provider's words,
+ * which may quote the prompt (the client has them in its answer), and without the gateway's stack, which
+ * says nothing about it (printed whole in the local host's terminal, it buried the request lines). Any
+ * other failure is an error, stack and cause in full.
  */
 export function logRequestFailure(logger: Pick<Logger, 'warn' | 'error'>, error: GatewayError, requestId: string): void {
   if (error.kind !== 'upstream') {
     logger.error('request failed', { requestId, code: error.code, status: error.status, error: error.cause ?? error });
     return;
   }
-  const cause = rootCause(error);
-  logger.warn(UPSTREAM_FAILED, {
-    requestId,
-    code: error.code,
-    status: error.status,
-    error: error.message,
-    ...(cause !== error ? { cause: `${cause.name}: ${cause.message}` } : {}),
-  });
+  const cause = networkCause(error);
+  logger.warn(UPSTREAM_FAILED, { requestId, code: error.code, status: error.status, ...(cause ? { cause: `${cause.name}: ${cause.message}` } : {}) });
 }
 
-/** The innermost error of a chain of causes (a failover's error wraps its last attempt's, which wraps the socket's). */
-function rootCause(error: Error): Error {
+/**
+ * The system's error at the root of a chain of causes (a failover's error wraps its last attempt's, which
+ * wraps the socket's), when it is one: Node's (`ECONNREFUSED`, `ENOTFOUND`…) or a time-out, whose words
+ * are the system's, not the provider's.
+ */
+function networkCause(error: Error): Error | undefined {
   let innermost = error;
   while (innermost.cause instanceof Error) innermost = innermost.cause;
-  return innermost;
+  const systemCode = (innermost as { code?: unknown }).code;
+  const isSystem = (typeof systemCode === 'string' && /^E[A-Z_]+$/.test(systemCode)) || innermost.name === 'TimeoutError';
+  return innermost !== error && isSystem ? innermost : undefined;
 }
 
 /**

@@ -120,9 +120,15 @@ describe('createRouteGroupFunction logs', () => {
     const attempt = new GatewayError('upstream', 'Could not reach provider "openai": ECONNREFUSED.', { code: 'upstream_unreachable', cause: refused });
     const lines = reporterWithLines()(new GatewayError('upstream', attempt.message, { code: attempt.code, cause: attempt }));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, requestId: 'gen-1', code: 'upstream_unreachable', status: 502, error: 'Could not reach provider "openai": ECONNREFUSED.', cause: 'Error: connect ECONNREFUSED 127.0.0.1:1' }),
+      expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, requestId: 'gen-1', code: 'upstream_unreachable', status: 502, cause: 'Error: connect ECONNREFUSED 127.0.0.1:1' }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it("a provider's failure without its words, which may quote the prompt", () => {
+    const lines = reporterWithLines()(new GatewayError('upstream', 'Provider "openai" failed with HTTP 503: overloaded, you sent: MY-PRIVATE-PROMPT-42', { code: 'upstream_error' }));
+    expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, code: 'upstream_error', status: 502 })]);
+    expect(JSON.stringify(lines)).not.toContain('MY-PRIVATE-PROMPT-42');
   });
 
   it('a failure of the gateway itself as an error with its stack', () => {
