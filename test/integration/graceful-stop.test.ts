@@ -69,9 +69,10 @@ describe('stopping the local host (Ctrl-C)', () => {
     const reader = await startStream(host, key, 'stop-finishes', 40);
     expect(host.requestsInFlight()).toBe(1);
 
-    const [rest] = await Promise.all([readToEnd(reader), host.close()]);
+    const [rest, closed] = await Promise.all([readToEnd(reader), host.close()]);
 
     expect(rest).toContain('data: [DONE]');
+    expect(closed).toEqual({ cutOff: 0 });
     expect(await usageOf(dataDir, 'stop-finishes')).toMatchObject({ status: 'completed', error_code: null });
     expect(Number((await usageOf(dataDir, 'stop-finishes'))?.tokens_completion)).toBeGreaterThan(40);
   });
@@ -84,8 +85,10 @@ describe('stopping the local host (Ctrl-C)', () => {
     const reader = await startStream(host, key, 'stop-cut', 2_000);
 
     const stopping = Date.now();
-    await Promise.all([readToEnd(reader), host.close({ graceMs: 200 })]);
+    const [, closed] = await Promise.all([readToEnd(reader), host.close({ graceMs: 200 })]);
     expect(Date.now() - stopping).toBeLessThan(10_000);
+    // What npm start's last line says: "Stopped: 1 request(s) still running were cut off; …".
+    expect(closed).toEqual({ cutOff: 1 });
 
     const again = await startHost(dataDir);
     try {

@@ -57,9 +57,9 @@ export interface LocalHost {
   /**
    * Stops taking requests, lets those in flight finish for up to `graceMs` (10 s unless given) so that they
    * are answered and metered in full, then cuts what is left (its provisional record stays in the journal),
-   * writes the usage handed over and stops the backend.
+   * writes the usage handed over and stops the backend. Says how many requests it cut.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number }): Promise<{ cutOff: number }>;
 }
 
 type StreamingHandler = (event: APIGatewayProxyEventV2, stream: LocalResponseStream, context: Context) => Promise<void>;
@@ -218,11 +218,13 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       server.closeIdleConnections();
       await idleWithin(closeOptions.graceMs ?? SHUTDOWN_GRACE_MS);
+      const cutOff = inFlight;
       server.closeAllConnections();
       await closed;
       await usageQueue.drain();
       usageQueue.close();
       await backend.shutdown();
+      return { cutOff };
     },
   };
 }

@@ -75,6 +75,7 @@ export const START_USAGE = [
   '  1  could not start: the port in use, a gateway running on the data directory, or its store still held by',
   '     another process after 30 s (an admin command or a gateway stopping: the start waits for them that long)',
   '  2  a wrong option or setting (HOST not an address of this machine, too); nothing was started',
+  '  130  stopped at once by a second Ctrl-C (what was running is metered as interrupted on the next start)',
 ].join('\n');
 
 export interface StartSettings {

@@ -66,6 +66,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (running > 0) {
       console.log(`Stopping: waiting up to ${SHUTDOWN_GRACE_MS / 1000} s for ${running} request(s) in flight to be answered and metered (Ctrl-C again stops at once).`);
     }
-    void host.close().then(() => process.exit(0));
+    void host.close().then(({ cutOff }) => {
+      // The last line says how it ended: a client whose request was cut sees only its connection close.
+      console.log(cutOff > 0 ? `Stopped: ${cutOff} request(s) still running were cut off; each is metered as interrupted on the next start.` : 'Stopped.');
+      process.exit(0);
+    });
   });
 }

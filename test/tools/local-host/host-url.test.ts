@@ -24,7 +24,7 @@ describe('the URL the local host gives clients on this machine', () => {
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     // Linux answers the whole 127/8 block on loopback: an address of this machine that is not 127.0.0.1.
     const host = await startLocalHost({ port: 0, hostname: '127.0.0.2', dataDir, env: { POWERTOOLS_LOG_LEVEL: 'SILENT' } });
-    cleanups.push(() => host.close());
+    cleanups.push(async () => void (await host.close()));
 
     expect(host.url).toBe(`http://127.0.0.2:${host.port}`);
     const hostFile = await readLiveHostFile(dataDir);

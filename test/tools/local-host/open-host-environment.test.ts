@@ -34,7 +34,7 @@ describe('startLocalHost on a store another process holds', () => {
     );
     await holder.shutdown();
     const host = await starting;
-    cleanups.push(() => host.close());
+    cleanups.push(async () => void (await host.close()));
 
     expect(await host.invokeAdmin({ command: 'project.list' })).toEqual({ ok: true, result: { projects: [] } });
   });
