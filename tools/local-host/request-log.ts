@@ -31,6 +31,8 @@ export function formatRequestLine(entry: RequestLogEntry): string {
 
 /** The Lambda Invoke API of the admin CLI: its own traffic, not the gateway's requests. */
 const INVOKE_API_PREFIX = '/2015-03-31/';
+/** The liveness probe, which the admin CLI sends before each command (host-file.ts): no line of its own. */
+const HEALTH_PATH = '/health';
 
 export interface RequestLog {
   /** The usage sink to register: it notes each record on the request being served, then hands it on. */
@@ -57,7 +59,7 @@ export function createRequestLog(write: ((line: string) => void) | undefined, no
     }),
     async serve(request, response, serve) {
       const path = (request.url ?? '/').split('?')[0] ?? '/';
-      if (!write || path.startsWith(INVOKE_API_PREFIX)) return serve();
+      if (!write || path.startsWith(INVOKE_API_PREFIX) || path === HEALTH_PATH) return serve();
       const startedAt = now();
       const noted: { usage?: UsageRecord } = {};
       try {

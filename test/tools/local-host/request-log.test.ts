@@ -61,9 +61,10 @@ describe('createRequestLog', () => {
     expect(lines).toEqual(['GET /v1/generation 404 · 0 ms']);
   });
 
-  it("leaves out the admin CLI's Invoke API calls, and writes nothing without a writer", async () => {
+  it("leaves out the admin CLI's Invoke API calls and its liveness probe, and writes nothing without a writer", async () => {
     const lines: string[] = [];
     await createRequestLog((line) => lines.push(line), now).serve({ method: 'POST', url: '/2015-03-31/functions/admin/invocations' }, { statusCode: 200 }, async () => {});
+    await createRequestLog((line) => lines.push(line), now).serve({ method: 'GET', url: '/health' }, { statusCode: 200 }, async () => {});
     expect(lines).toEqual([]);
     let served = false;
     await createRequestLog(undefined).serve({ method: 'GET', url: '/health' }, { statusCode: 200 }, async () => void (served = true));
