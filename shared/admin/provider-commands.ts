@@ -35,11 +35,12 @@ export async function setProvider(services: AdminServices, command: Command<'pro
   const bedrock = family === 'bedrock' ? bedrockSettings(command) : undefined;
   const baseUrl = command.baseUrl ?? known?.baseUrl ?? (bedrock ? bedrockRuntimeUrl(bedrock.region) : undefined);
   if (!family || !baseUrl) {
-    throw new GatewayError(
-      'invalid_request',
-      `"${command.provider}" is not a known provider: give its --protocol (${providerFamilySchema.options.join(', ')}) and --base-url (bedrock: --region).`,
-      { code: 'unknown_provider', param: 'provider' },
-    );
+    // Only what is missing: the protocol, the base URL (a Bedrock provider's region), or both.
+    const missing = [
+      ...(family ? [] : [`--protocol (${providerFamilySchema.options.join(', ')})`]),
+      ...(command.baseUrl ? [] : [family ? '--base-url' : '--base-url (bedrock: --region)']),
+    ].join(' and ');
+    throw new GatewayError('invalid_request', `"${command.provider}" is not a known provider: give its ${missing}.`, { code: 'unknown_provider', param: family ? 'base_url' : 'provider' });
   }
   if (!bedrock && (command.region || command.profile)) {
     throw new GatewayError('invalid_request', `--region and --profile are for Bedrock providers; "${command.provider}" speaks the ${family} protocol.`, {

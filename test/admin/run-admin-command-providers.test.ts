@@ -119,10 +119,13 @@ describe('runAdminCommand: providers', () => {
       { command: 'provider.set', projectId: 'unknown', provider: 'acme', apiKey: 'sk-secret-acme-0003', baseUrl: 'https://llm.acme.example/v1' },
     ];
 
-    for (const event of partial) {
+    // Each names only what is missing.
+    const protocols = '--protocol (openai, anthropic, bedrock, cohere, jina, voyage)';
+    const missing = [`${protocols} and --base-url (bedrock: --region).`, '--base-url.', `${protocols}.`];
+    for (const [index, event] of partial.entries()) {
       const error = await admin.refused(event);
       expect(error).toMatchObject({ status: 400, code: 'unknown_provider' });
-      expect(error.message).toContain('"acme" is not a known provider');
+      expect(error.message).toBe(`"acme" is not a known provider: give its ${missing[index]}`);
     }
     await expect(admin.secrets.getApiKey('unknown', 'acme')).resolves.toBeUndefined();
   });
