@@ -86,6 +86,11 @@ export { withoutUndefined };
 
 export async function updateProject(services: AdminServices, command: Command<'project.update'>) {
   const { project } = await requireProject(services, command.projectId);
+  // An update that names no setting changes nothing: said, rather than answered as if it had worked.
+  const { command: _name, projectId: _id, ...settings } = command;
+  if (Object.values(settings).every((value) => value === undefined)) {
+    throw new GatewayError('invalid_request', `Nothing to update: give at least one setting to change for the project "${command.projectId}" (see "project update --help").`, { code: 'nothing_to_update' });
+  }
   const prepaid = command.balanceUsd !== undefined ? command.balanceUsd !== 'none' : command.creditUsd !== undefined ? true : project.prepaid;
   const updated: Project = withoutUndefined({
     ...project,

@@ -115,6 +115,16 @@ describe('runAdminCommand: projects and invalid commands', () => {
     }
   });
 
+  it('refuses an update that names no setting with 400 nothing_to_update, changing nothing', async () => {
+    await admin.ok({ command: 'project.create', projectId: 'untouched' });
+    const before = await admin.ok<ProjectView>({ command: 'project.get', projectId: 'untouched' });
+
+    const error = await admin.refused({ command: 'project.update', projectId: 'untouched' });
+
+    expect(error).toMatchObject({ status: 400, code: 'nothing_to_update' });
+    expect(await admin.ok<ProjectView>({ command: 'project.get', projectId: 'untouched' })).toEqual(before);
+  });
+
   it("invalidates the process's cached project on update, so the next read reloads it", async () => {
     await admin.ok({ command: 'project.create', projectId: 'cached', name: 'Cached name' });
     const load = () => admin.projects.loadProjectConfig('cached');

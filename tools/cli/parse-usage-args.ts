@@ -123,7 +123,8 @@ function countSqlParameters(sql: string): number {
 /** Turns the command line into a command, or throws UsageError (printed with the usage text, exit code 2). */
 export function parseUsageArgs(argv: string[], today = new Date().toISOString().slice(0, 10)): UsageCliCommand {
   const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  // Help anywhere on the line (`report --help`, as the admin CLI takes it) is help.
+  if (argv.some((argument) => argument === '--help' || argument === '-h') || command === 'help') return { command: 'help' };
   switch (command) {
     case 'query':
       return parseQuery(rest);

@@ -82,5 +82,7 @@ describe('parseUsageArgs', () => {
 
   it('recognises a request for help', () => {
     expect(parseUsageArgs(['--help'])).toEqual({ command: 'help' });
+    expect(parseUsageArgs(['report', '--help'])).toEqual({ command: 'help' });
+    expect(parseUsageArgs(['run', 'cost-by-model', '-h'])).toEqual({ command: 'help' });
   });
 });
