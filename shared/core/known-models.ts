@@ -10,7 +10,9 @@ export interface ModelLimits {
 
 /**
  * Published limits of widely used models, by the provider's own model id: the defaults of
- * `model allow --context-length / --max-output-tokens`. docs/decisions/model-limits.md lists them.
+ * `model allow --context-length / --max-output-tokens`. docs/decisions/model-limits.md lists them. Every
+ * one reads images as well as text, which `/v1/models` says of them (list-models.ts): a model added here
+ * that does not would need that said apart.
  */
 export const knownModelLimits: Readonly<Record<string, ModelLimits>> = {
   'gpt-4o': { contextLength: 128_000, maxOutputTokens: 16_384 },

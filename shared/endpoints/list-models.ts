@@ -1,4 +1,4 @@
-import { effectiveModelLimits } from '../core/known-models.ts';
+import { effectiveModelLimits, findKnownModelLimits } from '../core/known-models.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, RateCardEntry } from '../core/project-config.ts';
 import { LONG_CONTEXT_PRICES, LONG_CONTEXT_THRESHOLD, longContextRate } from '../core/long-context-prices.ts';
 import { effectiveRate, modelProtocols } from '../core/project-config.ts';
@@ -80,8 +80,14 @@ const MODALITIES: Record<ModelKind, { input: string[]; output: string[] }> = {
   moderation: { input: ['text', 'image'], output: ['text'] },
 };
 
-function architectureOf(kind: ModelKind) {
-  const { input, output } = MODALITIES[kind];
+/**
+ * A model's modalities, OpenRouter's `architecture`. A chat model of the known table reads images too (every
+ * one it lists does: GPT-4o and later, o3, o4-mini, Claude 4 and later); another chat model is said to read
+ * text, which is all the gateway knows of it.
+ */
+function architectureOf(entry: AllowedModel) {
+  const { output } = MODALITIES[entry.kind];
+  const input = entry.kind === 'chat' && findKnownModelLimits(entry.model) ? ['text', 'image'] : MODALITIES[entry.kind].input;
   return { modality: `${input.join('+')}->${output.join('+')}`, input_modalities: input, output_modalities: output };
 }
 
@@ -103,7 +109,7 @@ export function describeModel(entry: AllowedModel, config: ProjectConfig, orgRat
     pricing: describePricing(entry, config, orgRates),
     // Prompts of more tokens than this are billed at pricing's `*_long_context` prices, all of it.
     ...longContextThresholdOf(effectiveRate(entry.slug, config, orgRates)),
-    architecture: architectureOf(entry.kind),
+    architecture: architectureOf(entry),
     top_provider: { context_length: limits.contextLength, max_completion_tokens: limits.maxOutputTokens, is_moderated: false },
     per_request_limits: null,
     supported_parameters: entry.kind === 'chat' ? supportedChatParameters(entry.provider, protocols, reasonsAsOpenAiModel(entry)) : [],

@@ -224,7 +224,8 @@ describe('GET /v1/models', () => {
     expect(byId['openai/gpt-4o-mini']).toMatchObject({
       canonical_slug: 'openai/gpt-4o-mini',
       pricing: { prompt: '0.00000015', completion: '0.0000006', request: '0' },
-      architecture: { modality: 'text->text', input_modalities: ['text'], output_modalities: ['text'] },
+      // A model of the known table reads images too, as OpenRouter lists it.
+      architecture: { modality: 'text+image->text', input_modalities: ['text', 'image'], output_modalities: ['text'] },
     });
     expect(byId['openai/gpt-4.1-nano']).toMatchObject({ pricing: { prompt: '0.0000001', completion: '0.0000004' } });
   });

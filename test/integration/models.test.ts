@@ -31,6 +31,7 @@ beforeAll(async () => {
     cacheWriteInputMicrosPer1k: 1250,
   });
   await gateway.admin({ command: 'model.allow', projectId: 'catalogue', slug: 'mock/echo', contextLength: 8192, maxOutputTokens: 1024, description: 'Repeats you' });
+  await gateway.admin({ command: 'model.allow', projectId: 'catalogue', slug: 'openai/o4-mini', inputMicrosPer1k: 1100, outputMicrosPer1k: 4400 });
   ({ key } = await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'catalogue' }));
 });
 afterAll(async () => {
@@ -63,6 +64,12 @@ describe('GET /v1/models', () => {
       supported_parameters: ['tools', 'tool_choice'],
     });
     expect(byId['openai/gpt-4o-mini']?.pricing).not.toHaveProperty('input_cache_write');
+    // OpenRouter's reasoning settings for the model that reasons, not for the one that does not.
+    expect(byId['openai/o4-mini']?.supported_parameters).toEqual(expect.arrayContaining(['reasoning', 'include_reasoning', 'reasoning_effort']));
+    expect(byId['openai/gpt-4o-mini']?.supported_parameters).not.toContain('reasoning');
+    // Models of the known table read images; the mock, text only.
+    expect(byId['anthropic/claude-haiku-4-5']?.architecture).toMatchObject({ input_modalities: ['text', 'image'] });
+    expect(byId['mock/echo']?.architecture).toMatchObject({ input_modalities: ['text'] });
   });
 });
 
@@ -74,7 +81,7 @@ describe('GET /v1/models with OpenRouter\'s filters', () => {
     const withTools = await client.models.list({ query: { supported_parameters: 'tools' } });
     const embeddings = await client.models.list({ query: { output_modalities: 'embeddings' } });
 
-    expect(withTools.data.map((entry) => entry.id)).toEqual(['anthropic/claude-haiku-4-5', 'mock/echo', 'openai/gpt-4o-mini']);
+    expect(withTools.data.map((entry) => entry.id)).toEqual(['anthropic/claude-haiku-4-5', 'mock/echo', 'openai/gpt-4o-mini', 'openai/o4-mini']);
     expect(embeddings.data.map((entry) => entry.id)).toEqual(['openai/text-embedding-3-small']);
     await gateway.admin({ command: 'model.remove', projectId: 'catalogue', slug: 'openai/text-embedding-3-small' });
   });
