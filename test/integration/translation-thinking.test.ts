@@ -68,7 +68,9 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
     let reasoning = '';
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
-      reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+      // In OpenRouter's field, as the client spoke OpenRouter's setting.
+      reasoning += (chunk.choices[0]?.delta as { reasoning?: string } | undefined)?.reasoning ?? '';
+      expect(chunk.choices[0]?.delta).not.toHaveProperty('reasoning_content');
     }
 
     expect(text).toContain('Pouch');
@@ -85,7 +87,8 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
     const shown: unknown[] = [];
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
-      if (chunk.choices[0]?.delta && 'reasoning_content' in chunk.choices[0].delta) shown.push(chunk.choices[0].delta);
+      const delta = chunk.choices[0]?.delta;
+      if (delta && ('reasoning' in delta || 'reasoning_content' in delta)) shown.push(delta);
     }
     expect(text).toContain('Pouch');
     expect(shown).toEqual([]);
@@ -96,7 +99,7 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
     const reasoningOf = async (reasoning: Record<string, unknown>) => {
       const completion = await gateway.openai(key).chat.completions.create({ ...whole, reasoning } as typeof whole);
       expect(completion.choices[0]?.message.tool_calls?.length).toBe(1);
-      return (completion.choices[0]?.message as { reasoning_content?: string }).reasoning_content;
+      return (completion.choices[0]?.message as { reasoning?: string }).reasoning;
     };
     expect(await reasoningOf({ effort: 'low' })).toContain('get_user_country');
     expect(await reasoningOf({ effort: 'low', exclude: true })).toBeUndefined();
@@ -105,7 +108,8 @@ describe("/v1/chat/completions with OpenRouter's reasoning setting on a Claude m
       .openai(key)
       .chat.completions.create({ ...whole, reasoning: { effort: 'low' }, include_reasoning: false } as typeof whole)
       .withResponse();
-    expect((legacy.data.choices[0]?.message as { reasoning_content?: string }).reasoning_content).toBeUndefined();
+    expect(legacy.data.choices[0]?.message).not.toHaveProperty('reasoning');
+    expect(legacy.data.choices[0]?.message).not.toHaveProperty('reasoning_content');
     expect(legacy.response.headers.get('x-gateway-dropped-fields') ?? '').not.toContain('include_reasoning');
   });
 });

@@ -15,8 +15,10 @@ export interface ChatChunkWriterOptions {
   created?: number;
   /** The completion id when the upstream names none (chatAnswerId's); `chatcmpl-translated` when not given. */
   fallbackId?: string;
-  /** No `reasoning_content` deltas: the client asked for reasoning it does not see (reasoningExcluded). */
+  /** No reasoning deltas: the client asked for reasoning it does not see (reasoningExcluded). */
   hideReasoning?: boolean;
+  /** The delta field reasoning goes in (reasoningFieldFor); `reasoning_content` when not given. */
+  reasoningField?: 'reasoning' | 'reasoning_content';
 }
 
 /**
@@ -57,7 +59,7 @@ export function createChatChunkWriter(options: ChatChunkWriterOptions) {
       case 'text-delta':
         return event.text ? [chunk({ content: event.text })] : [];
       case 'reasoning-delta':
-        return event.text && !options.hideReasoning ? [chunk({ reasoning_content: event.text })] : [];
+        return event.text && !options.hideReasoning ? [chunk({ [options.reasoningField ?? 'reasoning_content']: event.text })] : [];
       case 'tool-call-start':
         toolCalls += 1;
         if (event.custom) {

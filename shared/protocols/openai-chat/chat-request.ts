@@ -101,6 +101,15 @@ export function reasoningExcluded(body: Readonly<Record<string, unknown>>): bool
   return typeof exclude === 'boolean' ? exclude : body.include_reasoning === false;
 }
 
+/**
+ * The field a translated answer's reasoning goes in: OpenRouter's `reasoning` for a client that spoke
+ * OpenRouter's reasoning settings (`reasoning`, `include_reasoning`) and reads its answers so, else
+ * `reasoning_content`, the field DeepSeek, vLLM and LiteLLM use.
+ */
+export function reasoningFieldFor(body: Readonly<Record<string, unknown>>): 'reasoning' | 'reasoning_content' {
+  return (body.reasoning !== undefined && body.reasoning !== null) || (body.include_reasoning !== undefined && body.include_reasoning !== null) ? 'reasoning' : 'reasoning_content';
+}
+
 export function clientAskedForStreamUsage(request: ChatCompletionRequest): boolean {
   return request.stream_options?.include_usage === true;
 }

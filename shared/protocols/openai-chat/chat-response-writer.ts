@@ -2,7 +2,7 @@ import type { CanonicalResponse } from '../../canonical/canonical-response.ts';
 import { ZERO_USAGE } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { toChatFinishReason } from './chat-finish-reason.ts';
-import { reasoningExcluded } from './chat-request.ts';
+import { reasoningExcluded, reasoningFieldFor } from './chat-request.ts';
 import { chatToolCallOf, type ChatToolCallOut } from './chat-request-types.ts';
 import { renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
@@ -17,7 +17,8 @@ export function chatAnswerId(upstreamId: string | undefined, responseId: string)
 /**
  * A canonical answer as a chat completion: texts joined into `content` (null when there are none, as
  * OpenAI sends beside tool calls), tool calls numbered in order, reasoning as `reasoning_content` (the
- * field DeepSeek, vLLM and LiteLLM use; signatures have no chat form; none when the client excluded it), the
+ * field DeepSeek, vLLM and LiteLLM use) or, for a client that spoke OpenRouter's reasoning settings,
+ * `reasoning` (reasoningFieldFor; signatures have no chat form; none when the client excluded it), the
  * finish reason, and usage counting
  * the whole prompt, with `cost` when the presentation injects it. The upstream's id is kept as the completion id.
  */
@@ -43,7 +44,7 @@ export function writeChatResponse(response: CanonicalResponse, presentation: Pre
         message: {
           role: 'assistant',
           content: texts.length > 0 ? texts.join('') : null,
-          ...(reasoning.length > 0 ? { reasoning_content: reasoning.join('') } : {}),
+          ...(reasoning.length > 0 ? { [reasoningFieldFor(presentation.clientBody)]: reasoning.join('') } : {}),
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           refusal: null,
         },

@@ -3,7 +3,7 @@ import type { WireProtocol } from '../wire-protocol.ts';
 import { createChatChunkWriter } from './chat-chunk-writer.ts';
 import { presentChatCompletion } from './chat-native-response.ts';
 import { createChatPassThrough } from './chat-pass-through.ts';
-import { buildUpstreamChatBody, chatBodyUsesCustomTools, reasoningExcluded, type ChatCompletionRequest } from './chat-request.ts';
+import { buildUpstreamChatBody, chatBodyUsesCustomTools, reasoningExcluded, reasoningFieldFor, type ChatCompletionRequest } from './chat-request.ts';
 import { readChatRequest } from './chat-request-reader.ts';
 import { writeChatRequest } from './chat-request-writer.ts';
 import { isChatCompletion, readChatResponse } from './chat-response-reader.ts';
@@ -42,6 +42,7 @@ export const openAiChatProtocol: WireProtocol = {
       includeUsage: presentation.showUsage || presentation.injectCost,
       ...(presentation.injectCost ? { priceUsd: presentation.priceUsd } : {}),
       hideReasoning: reasoningExcluded(presentation.clientBody),
+      reasoningField: reasoningFieldFor(presentation.clientBody),
     });
     return {
       push: (_event, canonical) => canonical.flatMap((item) => writer.push(item)).join(''),
