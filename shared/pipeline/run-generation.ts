@@ -2,13 +2,10 @@ import type { CanonicalRequest } from '../canonical/canonical-request.ts';
 import { toGatewayError, withErrorHeaders } from '../core/errors.ts';
 import type { RouteTarget } from '../core/plan-route.ts';
 import { priceUsage, formatUsd } from '../core/price-usage.ts';
-import { effectiveModelLimits } from '../core/known-models.ts';
-import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
-import { capsWithMaxCompletionTokens, readsReasoningObject, takesCustomTools } from '../core/provider-catalog.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
-import { bridgeProtocols, type BridgeTarget } from '../protocols/bridge-plan.ts';
+import { bridgeProtocols } from '../protocols/bridge-plan.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { asksForUsageCost, unappliedGatewayFields } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
@@ -19,6 +16,7 @@ import { admitUsage } from './admit-usage.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { bodiesWithinReservation } from './within-reservation.ts';
+import { bridgeTarget, oncePerTarget } from './target-bridge.ts';
 import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
@@ -255,32 +253,6 @@ type TakenAnswer = { bridge: Bridge; presentation: Omit<Presentation, 'finalUsag
       stream?: ReadableStream<Uint8Array>;
     }
 );
-
-/** `make` for a target, made on its first call for that target and kept for the request's later ones. */
-function oncePerTarget<Value>(make: (target: RouteTarget) => Value): (target: RouteTarget) => Value {
-  const made = new Map<RouteTarget, Value>();
-  return (target) => {
-    let value = made.get(target);
-    if (value === undefined) made.set(target, (value = make(target)));
-    return value;
-  };
-}
-
-/** A target as its bridge sees it: the protocols its provider speaks for the model, and what its provider takes beyond them. */
-function bridgeTarget(target: RouteTarget): BridgeTarget {
-  const { provider, protocols, baseUrl } = target.provider;
-  const outputTokenLimit = effectiveModelLimits(target.model).maxOutputTokens;
-  return {
-    protocols,
-    features: {
-      customTools: takesCustomTools(provider),
-      maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl),
-      reasoningObject: readsReasoningObject(provider),
-      reasoningModel: reasonsAsOpenAiModel(target.model),
-      ...(outputTokenLimit ? { outputTokenLimit } : {}),
-    },
-  };
-}
 
 function describeAttempt(target: RouteTarget, fallbackAttempts: number, streamed: boolean): AttemptDescription {
   return { model: target.model.slug, provider: target.provider.provider, rate: target.rate, streamed, fallbackAttempts };

@@ -66,7 +66,7 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
  * A request answered 5xx. A provider's failure (unreachable, its own 5xx, a body cut off, the deadline) is
  * a warning with its code and, when the network failed, the system's error: never the provider's words,
  * which may quote the prompt (the client has them in its answer), and without the gateway's stack, which
- * says nothing about it (printed whole in the local host's terminal, it buried the request lines). Any
+ * says nothing about it (printed whole in the local host's terminal, it buried the request lines). Every
  * other failure is an error, stack and cause in full.
  */
 export function logRequestFailure(logger: Pick<Logger, 'warn' | 'error'>, error: GatewayError, requestId: string): void {
