@@ -5,7 +5,7 @@ import { openAiEndUser } from '../protocols/end-user-fields.ts';
 import { openAiResponsesProtocol } from '../protocols/openai-responses/openai-responses-protocol.ts';
 import { parseResponsesRequest, responsesPromptText, type ResponsesRequest } from '../protocols/openai-responses/responses-request.ts';
 import { routeToStoredResponse } from './route-to-stored-response.ts';
-import { webSearchesBound } from '../protocols/web-search-tools.ts';
+import { responsesToolCallsLimit, webSearchesBound } from '../protocols/web-search-tools.ts';
 
 /**
  * POST /v1/responses, OpenAI's Responses protocol: native to providers that serve `/responses` (the
@@ -27,7 +27,7 @@ export const responsesEndpoint: GenerationEndpoint<ResponsesRequest> = {
   unitsBound: (request) => webSearchesBound(request.tools, request.max_tool_calls) ?? {},
   // OpenAI's web search tool has no limit of its own: the request's limit on hosted tool calls holds it.
   withWebSearchesLimited: (body) => {
-    const bound = body.max_tool_calls === undefined ? webSearchesBound(body.tools)?.webSearches : undefined;
-    return bound === undefined ? body : { ...body, max_tool_calls: bound };
+    const limit = responsesToolCallsLimit(body.tools, body.max_tool_calls);
+    return limit === undefined ? body : { ...body, max_tool_calls: limit };
   },
 };

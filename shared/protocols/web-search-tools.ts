@@ -45,6 +45,15 @@ export function withWebSearchUsesLimited(tools: unknown): unknown {
   return changed ? limited : tools;
 }
 
+/**
+ * The `max_tool_calls` a prepaid Responses request is sent: the searches its web search tools were reserved
+ * (webSearchesBound) when the request sets no limit the bound read as one (absent, null, 0, not a whole
+ * number: all unlimited to it); undefined when it needs none. OpenAI's web search tool has no limit of its own.
+ */
+export function responsesToolCallsLimit(tools: unknown, maxToolCalls: unknown): number | undefined {
+  return positiveCount(maxToolCalls) === undefined ? webSearchesBound(tools)?.webSearches : undefined;
+}
+
 function positiveCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }

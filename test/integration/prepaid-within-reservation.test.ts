@@ -166,6 +166,9 @@ describe('a prepaid request with a web search tool that sets no limit', () => {
       expect(upstream.received.at(-1)).toMatchObject({ path: '/v1/responses', body: { max_tool_calls: 10 } });
       await gateway.openai(key).responses.create({ model: 'openai/gpt-4o-mini', input: 'What happened today?', tools: [{ type: 'web_search' }], max_tool_calls: 2 });
       expect(upstream.received.at(-1)?.body).toMatchObject({ max_tool_calls: 2 });
+      // A null limit is none, to the reservation and to OpenAI alike.
+      await gateway.openai(key).responses.create({ model: 'openai/gpt-4o-mini', input: 'What happened today?', tools: [{ type: 'web_search' }], max_tool_calls: null });
+      expect(upstream.received.at(-1)?.body).toMatchObject({ max_tool_calls: 10 });
     } finally {
       answerUpToCap(upstream);
     }

@@ -26,5 +26,6 @@ export function withoutReasoningFields(payload: Record<string, unknown>, part: '
 
 function carriesReasoning(choice: unknown, part: 'message' | 'delta'): boolean {
   const content = (choice as Record<string, unknown> | null)?.[part];
-  return typeof content === 'object' && content !== null && REASONING_FIELDS.some((field) => field in content);
+  // A null field holds nothing to hide (vLLM and DeepSeek send `reasoning_content: null` with every content delta).
+  return typeof content === 'object' && content !== null && REASONING_FIELDS.some((field) => (content as Record<string, unknown>)[field] != null);
 }

@@ -51,6 +51,11 @@ describe('a native chat stream whose client excluded the reasoning', () => {
     expect(out.map((frame) => (frame ? (JSON.parse(frame.slice(6)) as ReturnType<typeof chunk>).choices[0]?.delta : ''))).toEqual([{ role: 'assistant' }, '', { content: 'Paris.' }, {}]);
     expect(out[2]).toBe(`data: ${JSON.stringify(chunk({ content: 'Paris.' }))}\n\n`);
   });
+
+  it('passes a chunk whose reasoning field is null byte for byte (vLLM and DeepSeek send one with every content delta)', async () => {
+    const { out } = await relay([chunk({ content: 'Paris.', reasoning_content: null })], { include_reasoning: false });
+    expect(out[0]).toBe(`data: ${JSON.stringify(chunk({ content: 'Paris.', reasoning_content: null }))}\n\n`);
+  });
 });
 
 describe('a native chat stream whose provider ended it with an error', () => {
