@@ -143,11 +143,14 @@ export function createUsageSettlement(
   // One id for the provisional record and the real one, so that at most one of them is ever applied.
   const recordId = fixedRecordId ?? newRecordId(services);
   return {
-    /** Leaves the provisional outcome with a sink that keeps it, should the process stop before settle. */
-    expect(outcome: AttemptOutcome): void {
+    /**
+     * Leaves the provisional outcome with a sink that keeps it, should the process stop before settle. Asked
+     * for only then: a sink without it (SQS, in AWS) costs the request nothing.
+     */
+    expect(outcome: () => AttemptOutcome): void {
       if (settling || !services.usageSink.expect) return;
       try {
-        services.usageSink.expect(buildUsageRecord(services, context, outcome, recordId));
+        services.usageSink.expect(buildUsageRecord(services, context, outcome(), recordId));
       } catch {
         // Best effort: the real record still follows.
       }

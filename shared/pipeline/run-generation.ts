@@ -115,21 +115,15 @@ export async function runGeneration<Body extends RoutableBody>(
     // Should the process stop before the request settles, this is what gets recorded: the provider was sent
     // the request and bills at least its prompt, and the record settles the balance reservation, which must
     // never outlive a crash (before 2026-11-25 it was left only once the provider's head came: a crash while
-    // waiting for it lost the record and held the reservation for good). Left again for another target.
-    let expectedFor = targets[0];
+    // waiting for it lost the record and held the reservation for good). Left as each target is tried.
     const expectInterrupted = () =>
-      settlement.expect({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } });
-    expectInterrupted();
+      settlement.expect(() => ({ ...attempt, status: 'failed', httpStatus: 502, errorCode: 'gateway_interrupted', usage: { ...ZERO_USAGE, promptTokens: Math.ceil(prompt().length / 4), estimated: true } }));
     /** A target's 200, taken before the attempts stop: a complete answer is read whole, so that one that is no answer fails over. */
     const take = async (candidate: ServedAttempt): Promise<TakenAnswer> => {
       const respondedAt = services.clock.now();
       attempt = { ...attempt, upstreamRespondedAt: respondedAt };
       // The upstream took the request: a failure from here on bills at least the prompt.
       served = candidate;
-      if (candidate.target !== expectedFor) {
-        expectedFor = candidate.target;
-        expectInterrupted();
-      }
       const bridge = bridgeTo(candidate.target);
       // OpenRouter's `usage: {include: true}` asks for this request's cost, whatever the project's setting.
       const presentation = presentationFor(prompt, body, bridge, candidate.target, services, route, project.usageInjection || asksForUsageCost(body));
@@ -147,7 +141,10 @@ export async function runGeneration<Body extends RoutableBody>(
         services,
         projectId: project.projectId,
         ...limits,
-        onAttempt: (target, failures) => (attempt = describeAttempt(target, failures, streamed)),
+        onAttempt: (target, failures) => {
+          attempt = describeAttempt(target, failures, streamed);
+          expectInterrupted();
+        },
         readAnswer: take,
       });
       served = taken;

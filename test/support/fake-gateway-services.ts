@@ -15,6 +15,8 @@ export interface FakeGateway {
   services: GatewayServices;
   /** Every usage record the request path handed over. */
   records: UsageRecord[];
+  /** Every provisional record it left, should the process stop (with `keepsProvisionalRecords`, as the local host's queue does). */
+  provisional: UsageRecord[];
   /** Net balance changes: reservations taken minus those given back (settlement is the writer's). */
   reservedNanos: () => number;
 }
@@ -32,8 +34,11 @@ export function createFakeGateway(options: {
   balanceNanos?: number;
   /** Settings of the project beyond the defaults (pass-through, an access policy). */
   project?: Partial<Project>;
+  /** A usage sink that keeps provisional records, as the local host's durable queue does (SQS does not). */
+  keepsProvisionalRecords?: boolean;
 }): FakeGateway {
   const records: UsageRecord[] = [];
+  const provisional: UsageRecord[] = [];
   let reserved = 0;
   const config: ProjectConfig = {
     project: { projectId: 'acme', name: 'acme', plan: 'active', usageInjection: false, failover: false, mcp: false, createdAt: AT, updatedAt: AT, ...(options.balanceNanos !== undefined ? { prepaid: true } : {}), ...options.project },
@@ -56,7 +61,7 @@ export function createFakeGateway(options: {
     caches: createConfigCaches(clock),
     settings: { upstreamFirstByteTimeoutMs: 5_000, requestDeadlineMs: 10_000, heartbeatIntervalMs: 15_000, behindCloudFront: false },
     coolDown: new CoolDown(clock),
-    usageSink: { send: async (record) => void records.push(record) },
+    usageSink: { send: async (record) => void records.push(record), ...(options.keepsProvisionalRecords ? { expect: (record: UsageRecord) => void provisional.push(record) } : {}) },
     generations: { findGeneration: async () => undefined, findStoredResponse: async () => undefined },
     videoJobs: new MemoryVideoJobs(),
     rateLimiter: { acquire: async (charges) => ({ allowed: true, counts: charges.map((charge) => charge.amount) }), adjust: async () => {} },
@@ -68,7 +73,7 @@ export function createFakeGateway(options: {
     reportUnsentUsage: () => {},
     reportMalformedUpstreamEvent: () => {},
   };
-  return { services, records, reservedNanos: () => reserved };
+  return { services, records, provisional, reservedNanos: () => reserved };
 }
 
 export function fakeProvider(name: string, protocols: ProviderConfig['protocols'], auth: ProviderConfig['auth'] = 'bearer'): ProviderConfig {
