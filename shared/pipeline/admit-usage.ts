@@ -6,7 +6,8 @@ import { costBeyondRecord, exactCost, formatUsd, oneHourCacheWritePrice } from '
 import { rateForPrompt, standardTier } from '../core/long-context-prices.ts';
 import type { LimitCharge } from '../core/ports.ts';
 import type { BilledUnits } from '../core/billed-units.ts';
-import type { Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
+import type { AllowedModel, Project, RateCardEntry, WireProtocolId } from '../core/project-config.ts';
+import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
 import { limitChargesFor, rateLimited, rateLimitHeaders, requestChargesFor, tokenCountChargesFor, type NamedCharge } from '../core/rate-limits.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { maxTokensWithThinking } from '../protocols/anthropic-messages/reasoning-effort-budget.ts';
@@ -16,6 +17,16 @@ import type { GatewayServices } from './gateway-services.ts';
 
 /** Output tokens assumed for the worst case when neither the request nor the model's known limits set a cap. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+/**
+ * The same for a model of OpenAI's reasoning kind (o1, o3-pro, gpt-5.x not in the known table), whose cap
+ * counts its reasoning too: 4,096 would often end it before its answer.
+ */
+export const DEFAULT_MAX_REASONING_OUTPUT_TOKENS = 32_768;
+
+/** Output tokens assumed for a model whose largest answer nobody told the gateway (a prepaid request is then sent this cap). */
+export function defaultOutputCapFor(model: AllowedModel): number {
+  return reasonsAsOpenAiModel(model) ? DEFAULT_MAX_REASONING_OUTPUT_TOKENS : DEFAULT_MAX_OUTPUT_TOKENS;
+}
 
 export interface UsageAdmission {
   prepaid: boolean;
@@ -127,7 +138,7 @@ function explicitOutputCap(estimate: UsageEstimate): number {
 /**
  * The most a target can bill for the request: the prompt bound at the dearest of the target's prompt prices
  * (a prompt may be billed as cache writes, which cost more than plain input), plus the output cap (the
- * request's, else the model's known limit, else DEFAULT_MAX_OUTPUT_TOKENS; raised above a thinking budget as
+ * request's, else the model's known limit, else defaultOutputCapFor's; raised above a thinking budget as
  * a translation to Claude raises it) once per choice at the output price, plus the most of each unit beyond
  * tokens the endpoint says the request can be billed, at its price.
  */
@@ -143,7 +154,7 @@ export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): nu
 function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
   const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
   // At least the Responses API's smallest cap, which a translation to that API raises a smaller one to (output-cap.ts).
-  const cap = Math.max(estimate.outputCap ?? modelMaximum ?? DEFAULT_MAX_OUTPUT_TOKENS, SMALLEST_RESPONSES_CAP);
+  const cap = Math.max(estimate.outputCap ?? modelMaximum ?? defaultOutputCapFor(target.model), SMALLEST_RESPONSES_CAP);
   // A translation to Claude raises max_tokens above the thinking budget, never past the model's known maximum (messages-thinking.ts).
   const maxOutputTokens =
     estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);

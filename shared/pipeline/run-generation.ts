@@ -5,7 +5,7 @@ import { priceUsage, formatUsd } from '../core/price-usage.ts';
 import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayRequest, GatewayResponse } from '../http/gateway-http.ts';
 import { chooseBridge, type Bridge } from '../protocols/bridge.ts';
-import { bridgeProtocols } from '../protocols/bridge-plan.ts';
+import { bridgeProtocols, planBridge } from '../protocols/bridge-plan.ts';
 import { loadWireProtocols, REACHABLE_PROTOCOLS } from '../protocols/registry.ts';
 import { asksForUsageCost, unappliedGatewayFields } from '../protocols/routing-fields.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
@@ -90,7 +90,7 @@ export async function runGeneration<Body extends RoutableBody>(
   }, route.afterAnswer);
   const estimate = createUsageEstimator(prompt, promptTokenIds);
   const streamed = body.stream === true;
-  const bodyFor = bodiesWithinReservation(endpoint, body, withoutGatewayFields(body), admission);
+  const bodyFor = oncePerTarget(bodiesWithinReservation(endpoint, body, withoutGatewayFields(body), admission, (target) => planBridge(endpoint.clientProtocol, bridgeTargetOf(target)).carrier !== undefined));
   // Read once per body (a prepaid request may send a capped one to some targets): the served target's says what was dropped.
   const canonicals = new Map<Record<string, unknown>, CanonicalRequest>();
   const canonicalOf = (clientBody: Record<string, unknown>): CanonicalRequest => {

@@ -57,11 +57,22 @@ describe('a prepaid request without an output cap, to a model whose largest answ
     expect(Math.round((Number(project.balance_usd) + Number(project.spent_usd)) * 1e9)).toBe(3_000_000);
   });
 
+  it("is sent a larger default for a model of OpenAI's reasoning kind, whose cap counts its reasoning too", async () => {
+    const key = await createProjectWithKey(gateway, { projectId: 'unknown-reasoner', provider: 'local', protocol: 'openai', baseUrl: upstream.baseUrl, models: [{ slug: 'local/o1', inputMicrosPer1k: 150, outputMicrosPer1k: 600 }] });
+    await gateway.admin({ command: 'project.update', projectId: 'unknown-reasoner', balanceUsd: '1' });
+    await gateway.openai(key).chat.completions.create({ model: 'local/o1', messages: [{ role: 'user', content: 'Reason at length.' }] });
+
+    expect(upstream.received.at(-1)?.body).toMatchObject({ max_tokens: 32_768 });
+  });
+
   it('is held to it through a translation too (a Responses request sent as chat completions)', async () => {
     const key = await projectWithBalance('unknown-cap-responses', '0.003');
-    await gateway.openai(key).responses.create({ model: 'local/house-model-7', input: 'Write at length.' });
+    const { response } = await gateway.openai(key).responses.create({ model: 'local/house-model-7', input: 'Write at length.', tools: [{ type: 'web_search' }] }).withResponse();
 
     expect(upstream.received.at(-1)?.body).toMatchObject({ max_tokens: 4096 });
+    // The web search tool a translation drops gets no limit it would name as dropped too.
+    expect(upstream.received.at(-1)?.body).not.toHaveProperty('max_tool_calls');
+    expect(response.headers.get('x-gateway-dropped-fields') ?? '').not.toContain('max_tool_calls');
   });
 
   it('is held to it on legacy completions, whose body goes as sent otherwise', async () => {
