@@ -1,10 +1,9 @@
 import { GatewayError, toGatewayError } from './errors.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from './project-config.ts';
 import { effectiveRate, modelProtocols } from './project-config.ts';
-import { canAuthorizeCalls, unsupportedRequestParameters } from './provider-catalog.ts';
+import { canAuthorizeCalls, takesReasoningSettings, unsupportedRequestParameters } from './provider-catalog.ts';
 import type { ProviderPreferences } from './provider-preferences.ts';
 import { readModelVariant } from './model-variant.ts';
-import { reasonsAsOpenAiModel } from './reasoning-models.ts';
 import { findModelGroup, modelNotAllowed } from './resolve-model.ts';
 
 /** One upstream to try: an allowlisted model, the provider that serves it, and its price. */
@@ -60,7 +59,7 @@ function exclusionOf(entry: AllowedModel, config: ProjectConfig, rate: RateCardE
   if (maxPrice?.prompt !== undefined && rate.inputPriceMicrosPer1k / 1000 > maxPrice.prompt) return 'prompt price above provider.max_price';
   if (maxPrice?.completion !== undefined && rate.outputPriceMicrosPer1k / 1000 > maxPrice.completion) return 'completion price above provider.max_price';
   if (preferences.require_parameters) {
-    const unsupported = unsupportedRequestParameters(entry.provider, protocols, reasonsAsOpenAiModel(entry), request.parameters);
+    const unsupported = unsupportedRequestParameters(entry.provider, protocols, takesReasoningSettings(provider, entry), request.parameters);
     if (unsupported.length > 0) return `provider "${entry.provider}" does not support ${unsupported.join(', ')}`;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { knownProviders, MOCK_PROVIDER } from './known-providers.ts';
-import { isConversationProtocol, type ConversationProtocolId, type ProviderConfig, type WireProtocolId } from './project-config.ts';
+import { isConversationProtocol, type AllowedModel, type ConversationProtocolId, type ProviderConfig, type WireProtocolId } from './project-config.ts';
+import { reasonsAsOpenAiModel } from './reasoning-models.ts';
 
 export { knownProviders, MOCK_BASE_URL, MOCK_PROVIDER, type KnownProvider } from './known-providers.ts';
 
@@ -68,8 +69,9 @@ const OPENAI_CHAT_PARAMETERS = [
 ] as const;
 
 /**
- * OpenRouter's names of the reasoning settings, which a chat provider honours for a model that reasons, and
- * a translation carries (`include_reasoning`: the gateway hides the reasoning itself).
+ * OpenRouter's names of the reasoning settings, which a chat provider honours (but a model of OpenAI's own
+ * API that does not reason), and a translation carries; `include_reasoning` the gateway applies itself,
+ * whatever the model.
  */
 const REASONING_PARAMETERS = ['reasoning', 'include_reasoning', 'reasoning_effort'] as const;
 
@@ -94,17 +96,27 @@ const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<ConversationProtocolId
 };
 
 /**
- * The chat request parameters a model served over these protocols honours, for the model list and
- * `provider.require_parameters`: natively over chat completions (the reasoning settings when the model
- * reasons), else through the translation to the provider's first protocol (the one the bridge takes).
+ * Whether a chat model takes the reasoning settings: every one but a model of OpenAI's own API (OpenAI,
+ * Azure OpenAI) that does not reason, which refuses them (chat-request.ts sends it none of OpenRouter's);
+ * another server's model may reason whatever its id, and gets them.
  */
-export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[], reasons = false): string[] {
+export function takesReasoningSettings(provider: Pick<ProviderConfig, 'provider' | 'baseUrl'>, model: Pick<AllowedModel, 'model' | 'reasoning'>): boolean {
+  return !capsWithMaxCompletionTokens(provider.provider, provider.baseUrl) || reasonsAsOpenAiModel(model);
+}
+
+/**
+ * The chat request parameters a model served over these protocols honours, for the model list and
+ * `provider.require_parameters`: natively over chat completions (the reasoning settings where it takes
+ * them: takesReasoningSettings), else through the translation to the provider's first protocol (the one
+ * the bridge takes).
+ */
+export function supportedChatParameters(provider: string, protocols: readonly WireProtocolId[], takesReasoning = true): string[] {
   if (provider === MOCK_PROVIDER) return [...MOCK_PARAMETERS];
   const first = protocols.find(isConversationProtocol);
   if (!protocols.includes('openai-chat') && first && first !== 'openai-chat') return [...TRANSLATED_CHAT_PARAMETERS[first]];
   const unsupported = knownProviders[provider]?.unsupportedParameters ?? [];
   const honoured = OPENAI_CHAT_PARAMETERS.filter((parameter) => !unsupported.includes(parameter));
-  return reasons ? [...honoured, ...REASONING_PARAMETERS] : honoured;
+  return takesReasoning ? [...honoured, ...REASONING_PARAMETERS] : [...honoured, 'include_reasoning'];
 }
 
 /** Every parameter some protocol's list names: what `require_parameters` checks (`messages`, `stream`, `user`… every provider takes). */
@@ -113,9 +125,9 @@ const CHECKED_PARAMETERS: ReadonlySet<string> = new Set([...OPENAI_CHAT_PARAMETE
 /**
  * The request's parameters a model served over these protocols would not honour (`provider.require_parameters`):
  * those its provider documents as unsupported, those a translation drops (a Claude model's `logprobs`), the
- * reasoning settings for a chat model that does not reason. The same lists `/v1/models` gives.
+ * reasoning settings where the model takes none (takesReasoningSettings). The same lists `/v1/models` gives.
  */
-export function unsupportedRequestParameters(provider: string, protocols: readonly WireProtocolId[], reasons: boolean, parameters: readonly string[]): string[] {
-  const supported = new Set(supportedChatParameters(provider, protocols, reasons));
+export function unsupportedRequestParameters(provider: string, protocols: readonly WireProtocolId[], takesReasoning: boolean, parameters: readonly string[]): string[] {
+  const supported = new Set(supportedChatParameters(provider, protocols, takesReasoning));
   return parameters.filter((parameter) => CHECKED_PARAMETERS.has(parameter) && !supported.has(parameter));
 }

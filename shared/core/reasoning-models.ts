@@ -6,7 +6,7 @@ import type { AllowedModel } from './project-config.ts';
  * `reasoning_effort` and refuse sampling parameters other than the defaults (`temperature`, `top_p`);
  * other models refuse `reasoning_effort` with a 400.
  */
-const OPENAI_REASONING_MODEL = /^(o\d|gpt-5(?!(\.\d+)?-chat)|codex)/i;
+const OPENAI_REASONING_MODEL = /^(o\d|gpt-(?:[5-9]|[1-9]\d)(?!(\.\d+)?-chat)|codex)/i;
 
 export function isOpenAiReasoningModel(model: string): boolean {
   return OPENAI_REASONING_MODEL.test(model.slice(model.lastIndexOf('/') + 1));

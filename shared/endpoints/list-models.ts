@@ -2,8 +2,7 @@ import { effectiveModelLimits, findKnownModelLimits } from '../core/known-models
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, RateCardEntry } from '../core/project-config.ts';
 import { LONG_CONTEXT_PRICES, LONG_CONTEXT_THRESHOLD, longContextRate } from '../core/long-context-prices.ts';
 import { effectiveRate, modelProtocols } from '../core/project-config.ts';
-import { supportedChatParameters } from '../core/provider-catalog.ts';
-import { reasonsAsOpenAiModel } from '../core/reasoning-models.ts';
+import { supportedChatParameters, takesReasoningSettings } from '../core/provider-catalog.ts';
 import { UNIT_PRICES, usdScale } from '../core/unit-prices.ts';
 import { formatScaledInteger, microsPer1kToUsdPerToken } from '../core/usd-decimal.ts';
 import * as z from 'zod';
@@ -112,7 +111,7 @@ export function describeModel(entry: AllowedModel, config: ProjectConfig, orgRat
     architecture: architectureOf(entry),
     top_provider: { context_length: limits.contextLength, max_completion_tokens: limits.maxOutputTokens, is_moderated: false },
     per_request_limits: null,
-    supported_parameters: entry.kind === 'chat' ? supportedChatParameters(entry.provider, protocols, reasonsAsOpenAiModel(entry)) : [],
+    supported_parameters: entry.kind === 'chat' ? supportedChatParameters(entry.provider, protocols, !provider || takesReasoningSettings(provider, entry)) : [],
   };
 }
 

@@ -70,6 +70,9 @@ describe('provider preferences', () => {
     // Claude's translation drops logprobs: the model list says so, and require_parameters follows it.
     expect(planned('anthropic/claude-sonnet-4-5', ['logprobs'])).toEqual(['openai/gpt-4o-mini', 'openai/o4-mini']);
     expect(planned('openai/gpt-4o-mini', ['reasoning'])).toEqual(['anthropic/claude-sonnet-4-5', 'openai/o4-mini']);
+    // Another server's model may reason whatever its id: it keeps the reasoning settings.
+    const groq = config({ providers: [provider('groq')], models: [allowed('groq/deepseek-r1-distill')] });
+    expect(plan({ model: 'groq/deepseek-r1-distill', parameters: ['model', 'messages', 'reasoning', 'include_reasoning'], preferences: { require_parameters: true } }, groq)).toEqual(['groq/deepseek-r1-distill']);
     // Parameters no list names (messages, stream, user…) every provider takes.
     expect(planned('openai/gpt-4o-mini', ['stream', 'user'])).toEqual(['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5', 'openai/o4-mini']);
   });
