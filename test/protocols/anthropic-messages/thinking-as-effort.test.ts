@@ -106,8 +106,8 @@ describe("The answer's cap on OpenAI's chat completions", () => {
 
 describe('isOpenAiReasoningModel', () => {
   it("knows OpenAI's reasoning families by their id, whoever serves them, and not GPT-5's chat models", () => {
-    for (const model of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5.1-codex', 'openai/gpt-5-nano', 'codex-mini-latest']) expect(isOpenAiReasoningModel(model)).toBe(true);
-    for (const model of ['gpt-4o', 'gpt-5-chat-latest', 'gpt-5.1-chat-latest', 'omni-moderation-latest', 'claude-opus-4-7']) expect(isOpenAiReasoningModel(model)).toBe(false);
+    for (const model of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5.1-codex', 'openai/gpt-5-nano', 'codex-mini-latest', 'gpt-6', 'gpt-10-mini']) expect(isOpenAiReasoningModel(model)).toBe(true);
+    for (const model of ['gpt-4o', 'gpt-5-chat-latest', 'gpt-5.1-chat-latest', 'gpt-6-chat-latest', 'gpt-4.1', 'omni-moderation-latest', 'claude-opus-4-7']) expect(isOpenAiReasoningModel(model)).toBe(false);
   });
 });
 
