@@ -64,10 +64,12 @@ export function createRouteGroupFunction(config: RuntimeConfig, definition: Rout
 
 /**
  * A request answered 5xx. A provider's failure (unreachable, its own 5xx, a body cut off, the deadline) is
- * a warning with its code and, when the network failed, the system's error: never the provider's words,
- * which may quote the prompt (the client has them in its answer), and without the gateway's stack, which
- * says nothing about it (printed whole in the local host's terminal, it buried the request lines). Every
- * other failure is an error, stack and cause in full.
+ * a warning with its code, the gateway's own words of it (which name the provider: the message up to the
+ * provider's words) and, when the network failed, the system's error, or when AWS refused the gateway's
+ * credentials, AWS's words (they name the role and the model, what the operator must grant). Never the
+ * provider's words, which may quote the prompt (the client has them in its answer), and without the
+ * gateway's stack, which says nothing about it (printed whole in the local host's terminal, it buried the
+ * request lines). Every other failure is an error, stack and cause in full.
  */
 export function logRequestFailure(logger: Pick<Logger, 'warn' | 'error'>, error: GatewayError, requestId: string): void {
   if (error.kind !== 'upstream') {
@@ -75,7 +77,16 @@ export function logRequestFailure(logger: Pick<Logger, 'warn' | 'error'>, error:
     return;
   }
   const cause = networkCause(error);
-  logger.warn(UPSTREAM_FAILED, { requestId, code: error.code, status: error.status, ...(cause ? { cause: `${cause.name}: ${cause.message}` } : {}) });
+  const awsRefusal = error.code === 'provider_auth_failed' && typeof error.cause === 'string' ? error.cause : undefined;
+  logger.warn(UPSTREAM_FAILED, {
+    requestId,
+    code: error.code,
+    status: error.status,
+    // The gateway's sentence ends where it quotes the provider (`Provider "x" failed with HTTP 503: …`).
+    summary: error.message.split(': ')[0],
+    ...(cause ? { cause: `${cause.name}: ${cause.message}` } : {}),
+    ...(awsRefusal ? { cause: awsRefusal } : {}),
+  });
 }
 
 /**

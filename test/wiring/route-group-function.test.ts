@@ -120,15 +120,21 @@ describe('createRouteGroupFunction logs', () => {
     const attempt = new GatewayError('upstream', 'Could not reach provider "openai": ECONNREFUSED.', { code: 'upstream_unreachable', cause: refused });
     const lines = reporterWithLines()(new GatewayError('upstream', attempt.message, { code: attempt.code, cause: attempt }));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, requestId: 'gen-1', code: 'upstream_unreachable', status: 502, cause: 'Error: connect ECONNREFUSED 127.0.0.1:1' }),
+      expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, requestId: 'gen-1', code: 'upstream_unreachable', status: 502, summary: 'Could not reach provider "openai"', cause: 'Error: connect ECONNREFUSED 127.0.0.1:1' }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('stack');
   });
 
   it("a provider's failure without its words, which may quote the prompt", () => {
     const lines = reporterWithLines()(new GatewayError('upstream', 'Provider "openai" failed with HTTP 503: overloaded, you sent: MY-PRIVATE-PROMPT-42', { code: 'upstream_error' }));
-    expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, code: 'upstream_error', status: 502 })]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: UPSTREAM_FAILED, code: 'upstream_error', status: 502, summary: 'Provider "openai" failed with HTTP 503' })]);
     expect(JSON.stringify(lines)).not.toContain('MY-PRIVATE-PROMPT-42');
+  });
+
+  it("AWS's refusal of the gateway's credentials with AWS's words, which name the role and the model to grant", () => {
+    const denied = 'User: arn:aws:sts::123456789012:assumed-role/gw-openai/fn is not authorized to perform: bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-2::foundation-model/anthropic.claude-sonnet-4-5';
+    const lines = reporterWithLines()(new GatewayError('upstream', 'Provider "bedrock" refused the gateway\'s AWS credentials (HTTP 403).', { code: 'provider_auth_failed', cause: denied }));
+    expect(lines).toEqual([expect.objectContaining({ code: 'provider_auth_failed', summary: 'Provider "bedrock" refused the gateway\'s AWS credentials (HTTP 403).', cause: denied })]);
   });
 
   it('a failure of the gateway itself as an error with its stack', () => {
