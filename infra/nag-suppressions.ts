@@ -71,7 +71,7 @@ export function acknowledgeAcceptedFindings(stack: Stack, accepted: AcceptedFind
         role,
         `AwsSolutions-IAM5[${wildcard(stack, arn)}]`,
         arn.endsWith('/*')
-          ? 'The deployment settings ask for every Bedrock model and inference profile of the listed regions ("bedrock": {"models": ["*"]}); without that setting the grants name each model.'
+          ? 'The deployment settings ask for every Bedrock model ("bedrock": {"models": ["*"]}): every foundation model in every region and region-less, which the inference profiles of the listed regions route to, and every profile of those regions; without that setting the grants name each model.'
           : 'The deployment settings name a cross-region inference profile without its destination regions ("bedrock": {"regions"}): IAM checks its foundation model, named here, in whichever region the profile routes a request to.',
       );
     }

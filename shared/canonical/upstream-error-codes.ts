@@ -2,8 +2,10 @@ import type { CanonicalErrorType } from './canonical-events.ts';
 
 /**
  * The gateway's error code for an upstream's in-band error of each kind: what a usage record names, and the
- * editor's held failure answers with, in the words the same failure has before a stream (errors.md), so
- * that one query by `error_code` finds a provider's rate limit whether it came as a 429 or inside a 200.
+ * editor's held failure answers with. A rate limit, a refused credential, a time-out and a server error have
+ * the code the same failure has before a stream (errors.md), so that one query by `error_code` finds a
+ * provider's rate limit whether it came as a 429 or inside a 200; the kinds a status before a stream does
+ * not tell apart (overloaded, not found, too large, no quota) have codes of their own.
  */
 export const UPSTREAM_ERROR_CODES: Readonly<Record<CanonicalErrorType, string>> = {
   'invalid-request': 'upstream_rejected_request',

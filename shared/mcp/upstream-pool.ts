@@ -87,7 +87,8 @@ export function createUpstreamPool(options: UpstreamOptions) {
   /** What is left until the answer must be complete; unbounded without answerBy. */
   const leftMs = () => (answerBy === undefined ? Number.POSITIVE_INFINITY : Math.max(1, answerBy - options.services.clock.now()));
   /** The time a step (connecting, one request) may take now: the time-out, or what is left when that is less. */
-  const stepTimeoutMs = () => Math.min(options.timeoutMs, leftMs());
+  let lastStepMs = options.timeoutMs;
+  const stepTimeoutMs = () => (lastStepMs = Math.min(options.timeoutMs, leftMs()));
 
   async function connect(server: McpServerConfig): Promise<Session> {
     const headers = storedHeaders(await loadProviderApiKey(options.services, options.projectId, mcpHeaderSecretName(server.name)));
@@ -121,14 +122,13 @@ export function createUpstreamPool(options: UpstreamOptions) {
   return {
     /** Runs one operation on a server's client; a failure (connecting or in the operation) is returned, named. */
     async run<T>(server: McpServerConfig, operation: (client: Client) => Promise<T>): Promise<UpstreamResult<T>> {
-      // A time-out is told with the limit it had: the server's own, or what a JSON answer had left.
-      const timeoutMs = stepTimeoutMs();
       try {
         const opened = await session(server);
         const value = await explainingUnreadable(opened, () => operation(opened.client));
         return { ok: true, value: redactAnswer(value, secretsOf.get(server.name) ?? []) };
       } catch (error) {
-        const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs, answerBound: timeoutMs < options.timeoutMs, cancelled: options.signal.aborted };
+        // A time-out is told with the limit its step had (the last one set): the server's own, or what a JSON answer had left.
+        const context = { secrets: secretsOf.get(server.name) ?? [], timeoutMs: lastStepMs, answerBound: lastStepMs < options.timeoutMs, cancelled: options.signal.aborted };
         return { ok: false, failure: describeUpstreamFailure(server.name, error, context) };
       }
     },

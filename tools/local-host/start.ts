@@ -68,7 +68,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }
     void host.close().then(({ cutOff }) => {
       // The last line says how it ended: a client whose request was cut sees only its connection close.
-      console.log(cutOff > 0 ? `Stopped: ${cutOff} request(s) still running were cut off; each is metered as interrupted on the next start.` : 'Stopped.');
+      console.log(cutOff > 0 ? `Stopped: ${cutOff} request(s) still running were cut off; those sent to a provider are metered as interrupted on the next start.` : 'Stopped.');
       process.exit(0);
     });
   });
