@@ -14,7 +14,7 @@ function request(body: Record<string, unknown>): GatewayRequest {
 
 /**
  * The record a crash leaves (docs/decisions/metering.md): left before the provider is sent the request, again
- * for each target tried, so that a process stopped while waiting for any of them meters the right one.
+ * for each target tried, so that a process stopped while waiting for one of them meters that one.
  */
 describe('the provisional record of a request', () => {
   it('is left before each target is sent the request, naming that target, and the real record follows under the same id', async () => {
