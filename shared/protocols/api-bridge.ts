@@ -22,6 +22,8 @@ export interface EndpointApi {
   answerKind?(response: Response, streamed: boolean): AnswerKind;
   /** A JSON answer's usage (tokens and units), id and finish, in canonical terms. */
   readResponse(payload: Record<string, unknown>): CanonicalResponse;
+  /** Whether a JSON answer is one (a 200 of JSON where the API answers bytes is none: 502, failed over); every JSON object unless given. */
+  isCompleteAnswer?(payload: Record<string, unknown>): boolean;
   /**
    * The JSON answer as the client sees it; unless given, as sent, with `usage.cost` when injection is on.
    * With its content type when it is no longer JSON (a transcript asked for as text).
@@ -48,8 +50,9 @@ const NOTHING_TO_READ: StreamReader = { push: () => [] };
 
 /** The bridge the one pipeline uses to reach a target through an endpoint API. */
 export function apiBridge(api: EndpointApi): Bridge {
-  const { createAnswerStream, readErrorWords } = api;
+  const { createAnswerStream, readErrorWords, isCompleteAnswer } = api;
   return {
+    ...(isCompleteAnswer ? { isCompleteAnswer } : {}),
     native: api.native,
     request: (body, upstreamModel, clientHeaders) => api.request(body, upstreamModel, clientHeaders),
     // A refusal that is only text is OpenAI's error whatever the API; a JSON one is relayed, or read in the API's dialect.

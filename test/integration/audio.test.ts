@@ -77,6 +77,14 @@ describe('POST /v1/audio/speech through the openai SDK', () => {
     expect(record).toMatchObject({ status: 'failed', error_code: 'upstream_stream_interrupted', billed_units: { requests: 1, characters: 10 } });
   });
 
+  it('answers a 200 of JSON in place of audio with 502 upstream_invalid_response, keeping its message, and records it failed', async () => {
+    upstream.answerWith((_request, response) => sendJson(response, 200, { error: { message: 'The voice service is down.', type: 'server_error' } }));
+    const refusal = await gateway.openai(key, { defaultHeaders: { 'x-request-id': 'speech-json' } }).audio.speech.create({ model: 'openai/tts-1', voice: 'alloy', input: 'Hello.' }).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+    expect((refusal as Error).message).toContain('The voice service is down.');
+    expect(await generationOf(gateway, key, 'speech-json')).toMatchObject({ status: 'failed', error_code: 'upstream_invalid_response' });
+  });
+
   it("refuses a request without a voice with 400 in OpenAI's words, before any upstream call", async () => {
     const before = upstream.received.length;
     const refusal = await gateway

@@ -1,3 +1,4 @@
+import { GatewayError } from '../../shared/core/errors.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -266,9 +267,14 @@ function sendJson(response: ServerResponse, status: number, payload: unknown): v
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
-/** A handler that throws before answering gets what a function URL gives: 502 and a terse body. */
+/**
+ * A handler that throws before answering gets what a function URL gives: 502 and a terse body. A provider's
+ * answer that broke off after its head (the body of a relayed audio, video or file) is no failure of the
+ * handler: metered as failed and said on the request's line, it prints no stack.
+ */
 function failRequest(response: ServerResponse, error: unknown): void {
-  console.error('local host: handler failed', error);
+  const upstreamBrokeOff = response.headersSent && error instanceof GatewayError && error.kind === 'upstream';
+  if (!upstreamBrokeOff) console.error('local host: handler failed', error);
   if (!response.headersSent) sendJson(response, 502, { message: 'Internal Server Error' });
   else response.destroy();
 }
