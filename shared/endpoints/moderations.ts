@@ -3,7 +3,7 @@ import { moderationsApi } from '../protocols/openai-moderations/moderations-api.
 import { moderationsPromptText, parseModerationsRequest } from '../protocols/openai-moderations/moderations-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';
 
-/** POST /v1/moderations: native to OpenAI-compatible providers, for moderation models (the model must be named). */
+/** POST /v1/moderations: native to OpenAI-compatible providers, for moderation models (`omni-moderation-latest` when the request names none, as OpenAI's default). */
 export const moderationsEndpoint = openAiApiEndpoint({
   name: 'moderations',
   modelKinds: ['moderation'],

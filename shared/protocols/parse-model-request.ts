@@ -10,9 +10,10 @@ export type RequestBodyJson = string | ParsedJsonBody;
  * Parses a generation request's JSON body against its protocol's schema, turning every defect into a
  * 400 that names the field: not JSON, not an object, no `model`, a required field missing (in OpenAI's
  * words, "Missing required parameter: 'voice'."), or a field of the wrong shape. A body with `models` and
- * no `model` (OpenRouter's form) names its model first: the rest are its fallbacks.
+ * no `model` (OpenRouter's form) names its model first: the rest are its fallbacks. An API whose model is
+ * optional (moderations) gives its default, resolved through the allowlist as any name is.
  */
-export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJson, schema: Schema): z.infer<Schema> {
+export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJson, schema: Schema, defaultModel?: string): z.infer<Schema> {
   const json = body instanceof ParsedJsonBody ? body.value : parseRequestJson(body);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.', { code: 'invalid_json' });
@@ -20,7 +21,7 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
   if (exceedsJsonDepth(json)) {
     throw new GatewayError('invalid_request', `The request body nests deeper than the ${MAX_JSON_DEPTH} levels the gateway accepts.`, { code: 'json_too_deep' });
   }
-  const parsed = schema.safeParse(withModelNamed(json as Record<string, unknown>));
+  const parsed = schema.safeParse(withModelNamed(json as Record<string, unknown>, defaultModel));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'body';
@@ -39,9 +40,10 @@ export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJso
  * sent (its fields are validated where the client put them): the first is the model, tried once, and the
  * rest are fallbacks, tried as every `models` list is (with `route: "fallback"` or the project's failover).
  */
-function withModelNamed(json: Record<string, unknown>): Record<string, unknown> {
+function withModelNamed(json: Record<string, unknown>, defaultModel: string | undefined): Record<string, unknown> {
   if (json.model !== undefined && json.model !== null && json.model !== '') return json;
   const first: unknown = Array.isArray(json.models) ? json.models[0] : undefined;
+  if ((typeof first !== 'string' || first === '') && defaultModel !== undefined) return { ...json, model: defaultModel };
   if (typeof first !== 'string' || first === '') {
     throw new GatewayError('invalid_request', 'The request must name a model: "model" is required (or "models", whose first entry is the model).', {
       code: 'missing_model',

@@ -61,11 +61,16 @@ describe('POST /v1/moderations through the openai SDK', () => {
     expect(refusal).toMatchObject({ status: 400, code: 'model_unsupported_for_endpoint' });
   });
 
-  it('refuses a request that names no model with 400 missing_model', async () => {
+  it("takes OpenAI's default, omni-moderation-latest, for a request that names no model, through the allowlist", async () => {
     const refusal = await gateway
       .openai(key)
       .moderations.create({ input: 'x' })
       .catch((error: unknown) => error);
-    expect(refusal).toMatchObject({ status: 400, code: 'missing_model' });
+    expect(refusal).toMatchObject({ status: 404, code: 'model_not_allowed' });
+
+    await gateway.admin({ command: 'model.allow', projectId: 'safety', slug: 'openai/omni-moderation-latest', kind: 'moderation' });
+    upstream.answerWith((_request, response) => sendJson(response, 200, recorded));
+    await gateway.openai(key).moderations.create({ input: 'Have a great day!' });
+    expect(upstream.received.at(-1)?.body).toMatchObject({ model: 'omni-moderation-latest', input: 'Have a great day!' });
   });
 });

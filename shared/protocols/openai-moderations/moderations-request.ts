@@ -13,8 +13,11 @@ export const moderationsRequestSchema = z.looseObject({
 });
 export type ModerationsRequest = z.infer<typeof moderationsRequestSchema>;
 
+/** OpenAI's model for a moderation request that names none (`model` is optional there). */
+export const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
+
 export function parseModerationsRequest(body: RequestBodyJson): ModerationsRequest {
-  return parseModelRequest(body, moderationsRequestSchema);
+  return parseModelRequest(body, moderationsRequestSchema, DEFAULT_MODERATION_MODEL);
 }
 
 export function moderationsPromptText(request: ModerationsRequest): string {
