@@ -57,7 +57,7 @@ describe('POST /v1/completions through the openai SDK', () => {
     expect(usages).toEqual([]);
     expect(upstream.received.at(-1)?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     const record = await generationOf(gateway, key, 'legacy-stream');
-    expect(record).toMatchObject({ tokens_prompt: 14, tokens_completion: 16, estimated: false, streamed: true, status: 'completed' });
+    expect(record).toMatchObject({ tokens_prompt: 14, tokens_completion: 16, estimated: false, streamed: true, status: 'completed', finish_reason: 'length' });
   });
 
   it('shows the usage chunk with its cost when the project injects usage cost', async () => {
