@@ -11,7 +11,7 @@ export type RequestBodyJson = string | ParsedJsonBody;
  * 400 that names the field: not JSON, not an object, no `model`, a required field missing (in OpenAI's
  * words, "Missing required parameter: 'voice'."), or a field of the wrong shape. A body with `models` and
  * no `model` (OpenRouter's form) names its model first: the rest are its fallbacks. An API whose model is
- * optional (moderations) gives its default, resolved through the allowlist as any name is.
+ * optional (moderations) gives its default, resolved through the allowlist as every name is.
  */
 export function parseModelRequest<Schema extends z.ZodType>(body: RequestBodyJson, schema: Schema, defaultModel?: string): z.infer<Schema> {
   const json = body instanceof ParsedJsonBody ? body.value : parseRequestJson(body);
