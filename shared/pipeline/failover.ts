@@ -132,12 +132,18 @@ export async function tryTargets<Answer = never>(
     try {
       return { ...served, answer: await options.readAnswer(served) };
     } catch (thrown) {
-      if (!isInvalidAnswer(thrown)) throw thrown;
+      // A 200 that held no answer, or whose body broke off while read whole: nothing reached the client yet.
+      if (!isInvalidAnswer(thrown) && !isBrokenOffAnswer(thrown)) throw thrown;
       failures.push({ target, error: thrown, tookRequest: true });
       coolDown(target);
     }
   }
   throw new AttemptsExhaustedError(failures);
+}
+
+/** A JSON answer whose body broke off while the gateway read it whole (json-answer.ts), before any byte went to the client. */
+function isBrokenOffAnswer(error: unknown): error is GatewayError {
+  return error instanceof GatewayError && error.code === 'upstream_stream_interrupted';
 }
 
 /**

@@ -41,6 +41,7 @@ describe('failover with route "fallback"', () => {
     ['an upstream 503', 'm-503', 503],
     ['a dropped connection', 'm-drop', 'drop'],
     ['no answer within the first-byte time-out', 'm-silent', 'silent'],
+    ['a JSON answer that broke off before its end (nothing had reached the client)', 'm-json-break', 'json-break'],
   ] as const)('moves on after %s to the other provider of the same model', async (_what, id, behaviour) => {
     behaviours = { [`openai:${id}`]: behaviour };
     const { response } = await gateway.openai(key).chat.completions.create(chat(`openai/${id}`, fallback), { headers: { 'x-request-id': `fo-${id}` } }).withResponse();

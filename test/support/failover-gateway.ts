@@ -39,7 +39,7 @@ export async function startFailoverGateway(log: string[], behaviours: () => Reco
     await gateway.admin({ command: 'provider.set', projectId, provider: 'backup', apiKey: 'sk-backup-secret-0123456789', baseUrl: backup.baseUrl, protocol: 'openai' });
   }
   // The same model under two providers: `backup/openai/m` is the model `openai/m`.
-  const pairs = ['m-408', 'm-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat', 'm-cool-429', 'm-cool-drop', 'm-cool-silent', 'm-cool-400'];
+  const pairs = ['m-408', 'm-429', 'm-500', 'm-503', 'm-drop', 'm-silent', 'm-json-break', 'm-chain', 'm-all-429', 'm-all-5xx', 'm-off', 'm-400', 'm-cool', 'm-stream', 'm-beat', 'm-cool-429', 'm-cool-drop', 'm-cool-silent', 'm-cool-400'];
   await allow('acme', pairs.flatMap((id) => [`openai/${id}`, `backup/openai/${id}`]));
   await allow('acme', ['openai/m-chain-b', 'backup/openai/m-chain-c', 'openai/m-alone']);
   // One provider each: `models` alone names its first as the model (the rest are its fallbacks).

@@ -4,9 +4,10 @@ import { readFixture } from './fixtures.ts';
 
 /**
  * How an upstream answers one model: fine, an HTTP error, a broken connection, a stream with trouble, or a
- * head followed by nothing (`stall`: part of a JSON body; `stream-stall`: the first event).
+ * head followed by nothing (`stall`: part of a JSON body; `stream-stall`: the first event), or part of a
+ * JSON body and then a dropped connection (`json-break`).
  */
-export type Behaviour = 'ok' | 408 | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stall' | 'stream-break' | 'stream-pause' | 'stream-stall';
+export type Behaviour = 'ok' | 408 | 429 | 500 | 503 | 400 | 'drop' | 'silent' | 'stall' | 'json-break' | 'stream-break' | 'stream-pause' | 'stream-stall';
 
 /** The recorded stream the streaming behaviours send, event by event. */
 export const streamEvents = sseEvents(readFixture('openai-chat/chat-stream-text-include-usage.sse'));
@@ -32,6 +33,10 @@ async function answer(who: string, behaviour: Behaviour, response: ServerRespons
   if (behaviour === 'drop') return void response.socket?.destroy();
   if (behaviour === 'silent') return;
   if (behaviour === 'stall') return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-stalled",');
+  if (behaviour === 'json-break') {
+    response.writeHead(200, { 'content-type': 'application/json' }).write('{"id":"chatcmpl-broken",');
+    return void setTimeout(() => response.socket?.destroy(), 20);
+  }
   // The head and the first event, then silence (or a dropped connection, or nothing more), then the rest.
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   response.write(streamEvents[0]);
