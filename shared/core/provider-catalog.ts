@@ -101,7 +101,12 @@ const TRANSLATED_CHAT_PARAMETERS: Readonly<Record<Exclude<ConversationProtocolId
  * another server's model may reason whatever its id, and gets them.
  */
 export function takesReasoningSettings(provider: Pick<ProviderConfig, 'provider' | 'baseUrl'>, model: Pick<AllowedModel, 'model' | 'reasoning'>): boolean {
-  return !capsWithMaxCompletionTokens(provider.provider, provider.baseUrl) || reasonsAsOpenAiModel(model);
+  return takesReasoningWith({ maxCompletionTokens: capsWithMaxCompletionTokens(provider.provider, provider.baseUrl), reasoningModel: reasonsAsOpenAiModel(model) });
+}
+
+/** The same rule, told by a target's features as its bridge has them (OpenAI's own API, a model that reasons; unknown: reasons). */
+export function takesReasoningWith(features: { maxCompletionTokens: boolean; reasoningModel?: boolean | undefined }): boolean {
+  return !features.maxCompletionTokens || features.reasoningModel !== false;
 }
 
 /**

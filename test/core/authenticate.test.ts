@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gatewayErrorThrownBy as thrown } from '../support/gateway-error-thrown.ts';
 import { authenticateProjectKey, extractProjectKey, type KeyLookup } from '../../shared/core/authenticate.ts';
 import { GatewayError } from '../../shared/core/errors.ts';
 import type { KeyRecord } from '../../shared/core/key-record.ts';
@@ -38,15 +39,6 @@ async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
   throw new Error('expected a rejection');
 }
 
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('extractProjectKey', () => {
   it('takes the key from "Authorization: Bearer"', () => {

@@ -1,6 +1,7 @@
-import { GatewayError } from '../../shared/core/errors.ts';
 import { planRoute, type RouteRequest } from '../../shared/core/plan-route.ts';
 import type { AllowedModel, ModelKind, OrgRateCard, ProjectConfig, ProviderConfig, RateCardEntry, WireProtocolId } from '../../shared/core/project-config.ts';
+
+export { gatewayErrorThrownBy as refusal } from '../support/gateway-error-thrown.ts';
 
 /** The projects and requests the route planner's tests share (plan-route*.test.ts). */
 export const AT = '2025-01-01T00:00:00.000Z';
@@ -47,12 +48,3 @@ export function plan(request: Partial<RouteRequest>, projectConfig = config(), o
   return planRoute(full, projectConfig, orgRates).map((target) => target.model.slug);
 }
 
-export function refusal(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}

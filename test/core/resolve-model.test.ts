@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../shared/core/errors.ts';
+import { gatewayErrorThrownBy as thrown } from '../support/gateway-error-thrown.ts';
 import type { AllowedModel } from '../../shared/core/project-config.ts';
 import { findAllowedModel, findModelGroup } from '../../shared/core/resolve-model.ts';
 
@@ -10,15 +10,6 @@ function allowed(slug: string, alias?: string): AllowedModel {
   return { slug, provider: slug.slice(0, slash), model: slug.slice(slash + 1), kind: 'chat', createdAt: CREATED, ...(alias ? { alias } : {}) };
 }
 
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
-}
 
 const models = [
   allowed('openai/gpt-4o-mini', 'fast'),

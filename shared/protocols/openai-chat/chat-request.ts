@@ -1,3 +1,4 @@
+import { takesReasoningWith } from '../../core/provider-catalog.ts';
 import * as z from 'zod';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { effortNearestBudget } from '../../canonical/reasoning-settings.ts';
@@ -76,7 +77,7 @@ function reasoningAsEffort(request: ChatCompletionRequest): string | undefined {
  * `reasoning_effort` the client sent itself goes as sent.
  */
 function withoutEffortForNonReasoning(effort: string | undefined, features: NativeFeatures): string | undefined {
-  return features.maxCompletionTokens && features.reasoningModel === false ? undefined : effort;
+  return takesReasoningWith(features) ? effort : undefined;
 }
 
 /**
