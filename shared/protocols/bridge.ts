@@ -132,7 +132,7 @@ export const NO_BYTES_METER: BytesMeter = { push: () => undefined, end: () => ({
 export function chooseBridge(client: ClientProtocol, target: BridgeTarget, body: Record<string, unknown>, canonical: () => CanonicalRequest): ProtocolBridge {
   const plan = planBridge(client, target);
   if (isClientDialect(client)) {
-    return plan.rewrite ? rewrittenBridge(client, plan.rewrite) : translatedBridge(client, wireProtocol(plan.translatedTo), target.features, canonical);
+    return plan.rewrite ? rewrittenBridge(client, plan.rewrite, target.features) : translatedBridge(client, wireProtocol(plan.translatedTo), target.features, canonical);
   }
   const carrier = plan.carrier ? wireProtocol(plan.carrier) : undefined;
   const carriage = carrier?.native;
@@ -244,6 +244,6 @@ function translatedBridge(client: ClientProtocol, upstream: UpstreamProtocol, fe
 }
 
 /** A dialect's body rewritten straight into the upstream's protocol: nothing was encoded that a reader must decode. */
-function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite): ProtocolBridge {
-  return canonicalAnswerBridge(client, wireProtocol(rewrite.upstream), (body, upstreamModel) => JSON.stringify(rewrite.body(body, upstreamModel)), undefined);
+function rewrittenBridge(client: ClientDialect, rewrite: DialectRewrite, features: NativeFeatures): ProtocolBridge {
+  return canonicalAnswerBridge(client, wireProtocol(rewrite.upstream), (body, upstreamModel) => JSON.stringify(rewrite.body(body, upstreamModel, features)), undefined);
 }

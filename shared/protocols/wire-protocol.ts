@@ -164,7 +164,7 @@ export type ClientDialectId = 'editor-chat';
 /** A dialect's body as an upstream protocol's body, for the upstream's model id. */
 export interface DialectRewrite {
   upstream: ConversationProtocolId;
-  body(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown>;
+  body(body: Record<string, unknown>, upstreamModel: string, features: NativeFeatures): Record<string, unknown>;
 }
 
 /** The protocol an endpoint's clients speak: a wire protocol (natively reachable) or a client dialect. */

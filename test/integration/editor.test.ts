@@ -44,6 +44,7 @@ beforeAll(async () => {
   await gateway.admin({ command: 'model.allow', projectId: 'cursor', slug: 'anthropic/claude-haiku-4-5' });
   await gateway.admin({ command: 'provider.set', projectId: 'cursor', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
   await gateway.admin({ command: 'model.allow', projectId: 'cursor', slug: 'openai/gpt-5.4', inputMicrosPer1k: 1250, outputMicrosPer1k: 10_000 });
+  await gateway.admin({ command: 'model.allow', projectId: 'cursor', slug: 'openai/gpt-4o' });
   key = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'cursor' })).key;
 });
 
@@ -122,6 +123,18 @@ describe('Cursor through /v1/editor against a provider that serves the Responses
     const replayed = openai.received.at(-1)?.body.input as Array<Record<string, unknown>>;
     expect(replayed).toContainEqual({ type: 'custom_tool_call', call_id: 'call_2', name: 'ApplyPatch', input: PATCH });
     expect(replayed).toContainEqual({ type: 'custom_tool_call_output', call_id: 'call_2', output: 'Done.' });
+  });
+
+  it('sends gpt-4o, which does not reason, none of the reasoning fields Cursor sends every model (OpenAI refuses them with a 400), and its temperature', async () => {
+    const body = { ...cursorResponsesBody('ping', [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' }]), model: 'gpt-4o', temperature: 0.2 };
+    const response = await asCursor(body, 'editor-gpt-4o');
+    expect(response.status).toBe(200);
+    await response.text();
+    const upstream = openai.received.at(-1)?.body ?? {};
+    expect(upstream).toMatchObject({ model: 'gpt-4o', temperature: 0.2 });
+    expect(upstream).not.toHaveProperty('reasoning');
+    expect(upstream).not.toHaveProperty('include');
+    expect(upstream.input).not.toContainEqual(expect.objectContaining({ type: 'reasoning' }));
   });
 
   it('answers a failure before any content with the status and words Cursor shows, and meters it', async () => {

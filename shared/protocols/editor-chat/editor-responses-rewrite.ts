@@ -1,4 +1,6 @@
-import { isOpenAiReasoningModel } from '../../core/reasoning-models.ts';
+import { takesReasoningWith } from '../../core/provider-catalog.ts';
+import { reasonsLikeOpenAi } from '../../canonical/reasoning-settings.ts';
+import type { NativeFeatures } from '../wire-protocol.ts';
 
 /**
  * Reasoning models refuse sampling parameters (`temperature`, `top_p`): the editor sends `temperature: 0`
@@ -7,17 +9,38 @@ import { isOpenAiReasoningModel } from '../../core/reasoning-models.ts';
  */
 const SAMPLING_PARAMETERS = ['temperature', 'top_p'] as const;
 
-function isForReasoningModel(body: Record<string, unknown>, upstreamModel: string): boolean {
-  return (typeof body.reasoning === 'object' && body.reasoning !== null) || isOpenAiReasoningModel(upstreamModel);
+function isForReasoningModel(body: Record<string, unknown>, upstreamModel: string, features: NativeFeatures): boolean {
+  return (typeof body.reasoning === 'object' && body.reasoning !== null) || reasonsLikeOpenAi(upstreamModel, features);
 }
+
+/** What a server that reads no reasoning is told when nothing is known of it: another server's model may reason, whatever its id. */
+const UNKNOWN_SERVER: NativeFeatures = { maxCompletionTokens: false, reasoningObject: false };
 
 /**
  * The editor's request (already a Responses body: see parseEditorRequest) for an upstream that serves the
  * Responses API: its model id, and no sampling parameters for a reasoning model. Everything else goes as
- * the editor sent it, encrypted reasoning, `include`, `store` and the grammar of ApplyPatch included.
+ * the editor sent it, encrypted reasoning, `include`, `store` and the grammar of ApplyPatch included;
+ * except to a model of OpenAI's own API that does not reason (gpt-4o, gpt-4.1), which refuses every
+ * reasoning field with a 400 ("Unsupported parameter: 'reasoning.effort'", "Encrypted content is not
+ * supported with this model"), and which the editor sends them all the same: it gets none of them, and
+ * keeps its temperature.
  */
-export function writeEditorResponsesBody(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown> {
+export function writeEditorResponsesBody(body: Record<string, unknown>, upstreamModel: string, features: NativeFeatures = UNKNOWN_SERVER): Record<string, unknown> {
   const upstream: Record<string, unknown> = { ...body, model: upstreamModel };
-  if (isForReasoningModel(upstream, upstreamModel)) for (const parameter of SAMPLING_PARAMETERS) delete upstream[parameter];
+  if (!takesReasoningWith({ maxCompletionTokens: features.maxCompletionTokens, reasoningModel: reasonsLikeOpenAi(upstreamModel, features) })) {
+    return withoutReasoning(upstream);
+  }
+  if (isForReasoningModel(upstream, upstreamModel, features)) for (const parameter of SAMPLING_PARAMETERS) delete upstream[parameter];
   return upstream;
+}
+
+/** The body without its reasoning setting, the encrypted reasoning it asks back, and the reasoning items it replays (a turn of a model that reasons). */
+function withoutReasoning({ reasoning: _reasoning, include, input, ...rest }: Record<string, unknown>): Record<string, unknown> {
+  const included = Array.isArray(include) ? include.filter((item) => item !== 'reasoning.encrypted_content') : include;
+  const items = Array.isArray(input) ? input.filter((item: unknown) => !(typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'reasoning')) : input;
+  return {
+    ...rest,
+    ...(included === undefined || (Array.isArray(included) && included.length === 0) ? {} : { include: included }),
+    ...(items === undefined ? {} : { input: items }),
+  };
 }

@@ -122,8 +122,25 @@ describe('the editor profile on chat-shaped bodies', () => {
   it('keeps the temperature for a model that is not a reasoning model', () => {
     const chat = { model: 'gpt-4o', temperature: 0, messages: [{ role: 'user', content: 'hi' }] };
     expect(upstreamBodyOf(chat, 'gpt-4o')).toMatchObject({ temperature: 0 });
+    // Another server's model may reason whatever its id: asked for reasoning, it gets it, without sampling parameters.
     expect(upstreamBodyOf({ ...chat, reasoning_effort: 'low' }, 'gpt-4o')).toMatchObject({ reasoning: { effort: 'low' } });
     expect(upstreamBodyOf({ ...chat, reasoning_effort: 'low' }, 'gpt-4o')).not.toHaveProperty('temperature');
+  });
+
+  it('sends a model of OpenAI’s own API that does not reason none of the reasoning fields the editor always sends (a 400 there), and keeps its temperature', () => {
+    const openAi = { maxCompletionTokens: true, reasoningObject: false, reasoningModel: false };
+    const reasoningItem = { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' };
+    const body = { ...cursorResponsesBody('q', [reasoningItem]), temperature: 0 };
+    const upstream = JSON.parse(JSON.stringify(writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), 'gpt-4o', openAi))) as Record<string, unknown>;
+    expect(upstream).not.toHaveProperty('reasoning');
+    expect(upstream).not.toHaveProperty('include');
+    expect(upstream.input).not.toContainEqual(expect.objectContaining({ type: 'reasoning' }));
+    expect(upstream).toMatchObject({ model: 'gpt-4o', temperature: 0, store: false });
+    // The same API's reasoning models keep them all, without the temperature they refuse.
+    const reasoning = writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), 'gpt-5', { ...openAi, reasoningModel: true });
+    expect(reasoning).toMatchObject({ reasoning: { effort: 'medium' }, include: ['reasoning.encrypted_content'] });
+    expect(reasoning.input).toContainEqual(reasoningItem);
+    expect(reasoning).not.toHaveProperty('temperature');
   });
 
   it('reads the Ask-mode hybrid: a flat custom ApplyPatch among nested function tools, and an assistant turn with content: []', () => {
