@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/errors.ts';
+import { MIN_SECRET_LENGTH } from '../core/header-secrets.ts';
 import { asJsonObject, parseJsonObject } from '../core/json-object.ts';
 import { errorTextExcerpt } from './error-text-excerpt.ts';
 import { readTextPrefix } from './read-text-prefix.ts';
@@ -122,7 +123,10 @@ const SECRET_SHAPES = /\b(?:sk|xai|gsk|pk)[-_][A-Za-z0-9_*-]{8,}|\bA[KS]IA[A-Z0-
  * credential's id or signature (which name the gateway's role; the secret key itself is never sent).
  */
 export function redactSecrets(text: string, secrets: string | readonly string[] | undefined): string {
-  const known = secrets === undefined ? [] : typeof secrets === 'string' ? [secrets] : [...secrets];
+  const given = secrets === undefined ? [] : typeof secrets === 'string' ? [secrets] : secrets;
+  // A placeholder key (`x`, `local`) is no secret, and looked for it would cut into the words of every error
+  // (`conte[redacted]t_length_e[redacted]ceeded`), codes clients branch on included.
+  const known = given.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
   return redactKnownSecrets(text, known).replace(SECRET_SHAPES, '[redacted]');
 }
 

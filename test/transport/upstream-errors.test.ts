@@ -186,6 +186,12 @@ describe('redactSecrets', () => {
     expect(redactSecrets('plain text', '')).toBe('plain text');
   });
 
+  it('leaves an error’s words whole for a placeholder key too short to be a secret (a local server’s "x")', () => {
+    const body = '{"error":{"code":"context_length_exceeded","message":"This model\'s maximum context length is exceeded."}}';
+    expect(redactSecrets(body, 'x')).toBe(body);
+    expect(redactSecrets(body, ['local', 'x'])).toBe(body);
+  });
+
   it('never leaves a base62 key in the text, wherever it appears', () => {
     const base62 = fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz');
     const key = fc.array(base62, { minLength: 20, maxLength: 60 }).map((chars) => chars.join(''));
