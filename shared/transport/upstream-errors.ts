@@ -161,6 +161,12 @@ export async function upstreamFailureToGatewayError(
   return upstreamAnswerToGatewayError(await readUpstreamErrorAnswer(response, apiKey), provider);
 }
 
+/** OpenAI's 429 of an account without quota (`insufficient_quota`, as its type or its code), unlike a rate limit that passes. */
+function isQuotaExhausted(answer: UpstreamErrorAnswer): boolean {
+  const { type, code } = readErrorWords(answer.body);
+  return type === 'insufficient_quota' || code === 'insufficient_quota';
+}
+
 /**
  * How the gateway authorizes its calls to the provider, for the remedy a refusal names: a stored key, or a
  * signature made with the gateway's own AWS credentials.
@@ -193,6 +199,15 @@ export function upstreamAnswerToGatewayError(answer: UpstreamErrorAnswer, provid
   const message = upstreamErrorMessage(answer);
   if (answer.status === 408) {
     return new GatewayError('upstream', `Provider "${provider}" timed out (HTTP 408): ${message}`, { code: 'upstream_timeout' });
+  }
+  if (answer.status === 429 && isQuotaExhausted(answer)) {
+    // Waiting does not help: no Retry-After, and `x-should-retry: false`, which the OpenAI and Anthropic SDKs
+    // obey instead of retrying a 429; OpenAI's type, which clients branch on, and the gateway's code for it.
+    return new GatewayError('payment_required', `Provider "${provider}" has no quota left (an administrator must top up the provider account or change the project's provider key): ${message}`, {
+      code: 'upstream_insufficient_quota',
+      status: 429,
+      headers: { 'x-should-retry': 'false' },
+    });
   }
   if (answer.status === 429) {
     return new GatewayError('rate_limited', `Provider "${provider}" is rate limiting requests: ${message}`, {

@@ -129,6 +129,21 @@ describe('POST /v1/responses to a provider that serves the Responses API', () =>
     expect(error).toMatchObject({ status: 400, code: 'decimal_below_min_value', param: 'temperature' });
   });
 
+  it('answers an upstream 429 insufficient_quota as an account without quota, which the SDK does not retry (a rate limit it would)', async () => {
+    openai.answerWith((_request, response) => sendJson(response, 429, readFixture('openai-responses/responses-error-429-insufficient-quota.json')));
+    openai.received.length = 0;
+    // A project of its own: the target cools down after a 429, as it should, and the other tests' requests would fail over.
+    const quotaKey = await project('no-quota');
+    const error = await gateway
+      .openai(quotaKey, { maxRetries: 2 })
+      .responses.create({ model: 'gpt-5.5', input: 'x', stream: true })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error).toMatchObject({ status: 429, type: 'insufficient_quota', code: 'upstream_insufficient_quota' });
+    expect(String((error as Error).message)).toMatch(/has no quota left .*You exceeded your current quota/);
+    expect(openai.received).toHaveLength(1);
+  });
+
   it('passes a stream that fails after HTTP 200 through as the provider ended it (error, response.failed), recorded as failed', async () => {
     openai.answerWith((_request, response) => sendSse(response, sseEvents(responsesFixtureBody('responses-stream-error-insufficient-quota.chunks.txt')), 1));
     const stream = gateway.openai(key).responses.stream({ model: 'gpt-5.5', input: 'x' });

@@ -15,7 +15,7 @@ export interface TestGateway {
   /** Runs an admin command and returns the refusal (throws when it succeeds). */
   adminError(event: Record<string, unknown>): Promise<{ status: number; code: string; message: string }>;
   /** An `openai` SDK client pointed at the gateway with the given key, no retries. */
-  openai(apiKey: string, options?: { defaultHeaders?: Record<string, string> }): OpenAI;
+  openai(apiKey: string, options?: { defaultHeaders?: Record<string, string>; maxRetries?: number }): OpenAI;
   close(): Promise<void>;
 }
 

@@ -49,6 +49,13 @@ describe('upstreamFailureToGatewayError', () => {
     expect(error.message).toMatch(/^Provider "openai" is rate limiting requests: Rate limit reached for gpt-4o-mini in organization/);
   });
 
+  it('tells an account without quota (OpenAI’s 429 insufficient_quota) from a rate limit: OpenAI’s type, the gateway’s code, and no retry', async () => {
+    const response = new Response(readFixture('openai-responses/responses-error-429-insufficient-quota.json'), { status: 429 });
+    const error = await upstreamFailureToGatewayError(response, 'openai', API_KEY);
+    expect(error).toMatchObject({ status: 429, kind: 'payment_required', code: 'upstream_insufficient_quota', headers: { 'x-should-retry': 'false' } });
+    expect(error.message).toMatch(/^Provider "openai" has no quota left \(an administrator must top up .*\): You exceeded your current quota/);
+  });
+
   it('sends no retry-after when the upstream 429 had none', async () => {
     const error = await upstreamFailureToGatewayError(jsonError(429, { error: 'slow down' }), 'groq', API_KEY);
     expect(error.headers).toEqual({});

@@ -31,7 +31,7 @@ const HELD_FAILURES: Readonly<Record<CanonicalErrorType, { kind: GatewayError['k
   'not-found': { kind: 'not_found', status: 404, lead: 'The provider does not know what the request names' },
   'request-too-large': { kind: 'request_too_large', status: 413, lead: 'The provider found the request too large (start a new chat, or drop attached context)' },
   'rate-limit': { kind: 'rate_limited', status: 429, lead: 'The provider is rate limiting requests; retry shortly' },
-  billing: { kind: 'rate_limited', status: 429, lead: "The provider account behind this model has no quota left (an administrator must top it up or change the project's provider key)" },
+  billing: { kind: 'payment_required', status: 429, lead: "The provider account behind this model has no quota left (an administrator must top it up or change the project's provider key)" },
   overloaded: { kind: 'upstream', status: 503, lead: 'The provider is overloaded; retry shortly' },
   timeout: { kind: 'upstream', status: 504, lead: 'The provider timed out' },
   server: { kind: 'upstream', status: 502, lead: 'The provider failed' },
