@@ -209,6 +209,8 @@ function trimFinalAssistant(messages: AnthropicRequestMessage[]): void {
 
 /** Function tools (`parameters` → `input_schema`, which Anthropic requires to be an object schema); custom tools as one `input` string. */
 function writeTools(request: CanonicalRequest, marked: Set<object>): AnthropicTool[] {
+  // OpenAI's strict schemas have no counterpart here (messages-output-format.ts): the model is asked, not held to it.
+  if (request.tools.some((tool) => tool.strict === true)) request.dropped.add('tools[].strict');
   return request.tools.map((tool) =>
     markIf<AnthropicTool>(marked, tool.cache === true, {
       name: tool.name,

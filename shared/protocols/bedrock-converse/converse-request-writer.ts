@@ -69,6 +69,7 @@ export function writeConverseRequest(request: CanonicalRequest, upstreamModel: s
     ['thinking', request.reasoning?.onlyIfModelReasons === true],
     ['response_format', request.responseFormat !== undefined],
     ['user', request.user !== undefined],
+    ['tools[].strict', request.tools.some((tool) => tool.strict === true)],
   ] as const) {
     if (present) dropped.add(field);
   }

@@ -67,7 +67,8 @@ export function readResponsesRequest(body: unknown): CanonicalRequest {
 }
 
 function readInput(input: ResponsesTranslationRequest['input'], dropped: DroppedFields): CanonicalMessage[] {
-  if (input === null || input === undefined) return [];
+  // Natively the provider may take a stored prompt or conversation instead; a translation has nothing else to send.
+  if (input === null || input === undefined) throw new GatewayError('invalid_request', "Missing required parameter: 'input'.", { code: 'missing_required_parameter', param: 'input' });
   if (typeof input === 'string') return [{ role: 'user', parts: [{ type: 'text', text: input }] }];
   const messages: CanonicalMessage[] = [];
   const append = (role: CanonicalMessage['role'], parts: CanonicalPart[]) => {
@@ -76,18 +77,18 @@ function readInput(input: ResponsesTranslationRequest['input'], dropped: Dropped
     if (last && last.role === role && (role === 'assistant' || role === 'tool')) last.parts.push(...parts);
     else messages.push({ role, parts });
   };
-  for (const item of input) {
-    const read = readItem(item, dropped);
+  for (const [index, item] of input.entries()) {
+    const read = readItem(item, index, dropped);
     if (read) append(read.role, read.parts);
   }
   return messages;
 }
 
-function readItem(item: ResponsesInputItem, dropped: DroppedFields): CanonicalMessage | undefined {
+function readItem(item: ResponsesInputItem, index: number, dropped: DroppedFields): CanonicalMessage | undefined {
   const type = item.type ?? 'message';
   switch (type) {
     case 'message':
-      return readMessage(item, dropped);
+      return readMessage(item, index, dropped);
     case 'function_call':
     case 'custom_tool_call': {
       const custom = type === 'custom_tool_call';
@@ -111,11 +112,18 @@ function readItem(item: ResponsesInputItem, dropped: DroppedFields): CanonicalMe
   }
 }
 
-function readMessage(item: ResponsesInputItem, dropped: DroppedFields): CanonicalMessage | undefined {
+/**
+ * A message of a role the Responses API does not have is refused as OpenAI refuses it (a 400 naming the
+ * roles), not left out: its words would be lost and the rest answered as if they were never sent.
+ */
+function readMessage(item: ResponsesInputItem, index: number, dropped: DroppedFields): CanonicalMessage {
   const role = item.role === 'developer' || item.role === 'system' ? 'system' : item.role === 'assistant' ? 'assistant' : item.role === 'user' ? 'user' : undefined;
   if (!role) {
-    dropped.add(`input[].role=${item.role ?? ''}`);
-    return undefined;
+    const value = typeof item.role === 'string' ? `Invalid value: '${item.role}'.` : "Missing required parameter: 'role'.";
+    throw new GatewayError('invalid_request', `${value} Supported values are: 'assistant', 'system', 'developer', and 'user'.`, {
+      code: typeof item.role === 'string' ? 'invalid_value' : 'missing_required_parameter',
+      param: `input[${index}].role`,
+    });
   }
   const content = item.content ?? [];
   const parts = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content.flatMap((part) => readPart(part, dropped));
@@ -150,7 +158,10 @@ function readToolOutput(output: ResponsesInputItem['output'], dropped: DroppedFi
 
 function readTools(tools: ResponsesTranslationRequest['tools'], dropped: DroppedFields): CanonicalTool[] {
   const read: CanonicalTool[] = [];
-  for (const tool of tools ?? []) {
+  for (const [index, tool] of (tools ?? []).entries()) {
+    if ((tool.type === 'function' || tool.type === 'custom') && !tool.name) {
+      throw new GatewayError('invalid_request', `Missing required parameter: 'tools[${index}].name'.`, { code: 'missing_required_parameter', param: `tools[${index}].name` });
+    }
     if (tool.type === 'function' && tool.name) {
       read.push({
         name: tool.name,

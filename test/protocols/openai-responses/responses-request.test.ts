@@ -9,6 +9,7 @@ import { readResponsesRequest } from '../../../shared/protocols/openai-responses
 import { writeResponsesRequest } from '../../../shared/protocols/openai-responses/responses-request-writer.ts';
 import { buildUpstreamResponsesBody, parseResponsesRequest, responsesPromptText } from '../../../shared/protocols/openai-responses/responses-request.ts';
 import { readFixture } from '../../support/fixtures.ts';
+import { gatewayErrorThrownBy } from '../../support/gateway-error-thrown.ts';
 import { NO_EXTRA_FEATURES, OPENAI_FEATURES } from '../../support/upstream-features.ts';
 
 const codexTurn = (turn: 1 | 2) => JSON.parse(readFixture(`openai-responses/codex-0.169.0-request-turn-${turn}.json`)) as Record<string, unknown>;
@@ -153,6 +154,25 @@ describe('readResponsesRequest', () => {
 
   it('refuses a malformed input with a 400 naming the field', () => {
     expect(() => read({ input: 42 })).toThrow(/Invalid field "input"/);
+  });
+
+  it('refuses what OpenAI refuses rather than answer without it: a role it does not have, no input at all, a tool without a name', () => {
+    expect(gatewayErrorThrownBy(() => read({ input: [{ role: 'user', content: 'hi' }, { role: 'wizard', content: 'abracadabra' }] }))).toMatchObject({
+      status: 400,
+      code: 'invalid_value',
+      param: 'input[1].role',
+      message: "Invalid value: 'wizard'. Supported values are: 'assistant', 'system', 'developer', and 'user'.",
+    });
+    expect(gatewayErrorThrownBy(() => read({ input: [{ type: 'message', content: 'hi' }] }))).toMatchObject({ status: 400, code: 'missing_required_parameter', param: 'input[0].role' });
+    expect(gatewayErrorThrownBy(() => read({ instructions: 'be brief' }))).toMatchObject({ status: 400, code: 'missing_required_parameter', param: 'input' });
+    const nameless = { input: 'x', tools: [{ type: 'function', name: 'ok', parameters: {} }, { type: 'function', parameters: {} }] };
+    expect(gatewayErrorThrownBy(() => read(nameless))).toMatchObject({ status: 400, code: 'missing_required_parameter', param: 'tools[1].name' });
+  });
+
+  it('names a strict function tool’s strictness as dropped on its way to Anthropic, which has no such mode', () => {
+    const canonical = read({ input: 'x', tools: [{ type: 'function', name: 'f', strict: true, parameters: { type: 'object', properties: {} } }] });
+    writeMessagesRequest(canonical, 'claude-sonnet-4-5', NO_EXTRA_FEATURES);
+    expect(canonical.dropped.list()).toContain('tools[].strict');
   });
 });
 
