@@ -13,7 +13,7 @@ export const responsesUsageSchema = z.looseObject({
   input_tokens: tokenCount,
   output_tokens: tokenCount,
   total_tokens: detailCount,
-  input_tokens_details: z.looseObject({ cached_tokens: detailCount }).nullish().catch(undefined),
+  input_tokens_details: z.looseObject({ cached_tokens: detailCount, cache_write_tokens: detailCount }).nullish().catch(undefined),
   output_tokens_details: z.looseObject({ reasoning_tokens: detailCount }).nullish().catch(undefined),
 });
 

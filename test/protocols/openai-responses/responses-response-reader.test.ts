@@ -17,6 +17,12 @@ describe('readResponsesResponse over recorded answers', () => {
     });
   });
 
+  it('reads the cache writes OpenRouter reports in input_tokens_details.cache_write_tokens, priced apart from cache reads', () => {
+    const answer = JSON.parse(readFixture('openai-responses/responses-nonstream-text.json')) as Record<string, unknown>;
+    const usage = { input_tokens: 16_000, input_tokens_details: { cached_tokens: 15_000, cache_write_tokens: 100 }, output_tokens: 300, output_tokens_details: { reasoning_tokens: 250 }, total_tokens: 16_300 };
+    expect(readResponsesResponse({ ...answer, usage }).usage).toEqual({ promptTokens: 16_000, completionTokens: 300, cachedTokens: 15_000, cacheWriteTokens: 100, reasoningTokens: 250, estimated: false });
+  });
+
   it('reads a function call by its call id (not its item id) and finishes with tool calls', () => {
     expect(recorded('responses-nonstream-function-call.json')).toMatchObject({
       content: [{ type: 'tool-call', id: 'call_fUL4HcLUJuOTMPvhZR4DQKJy', name: 'get_current_weather', arguments: '{"location":"Peak District"}' }],
