@@ -1,4 +1,5 @@
 import { escapeControlCharacters } from '../../shared/core/control-characters.ts';
+import type { UsageResultRow } from '../../shared/core/ports.ts';
 import { formatScaledInteger } from '../../shared/core/usd-decimal.ts';
 import type { UsageReportLine } from './local-usage-query.ts';
 
@@ -70,4 +71,30 @@ export function formatUsageReport(lines: UsageReportLine[]): string {
   const [header = '', ...rest] = table.map(render);
   const separator = widths.map((width) => '-'.repeat(width)).join('  ');
   return [header, separator, ...rest.slice(0, -1), separator, ...rest.slice(-1)].join('\n');
+}
+
+/**
+ * The report's lines as rows for a spreadsheet or a script (no total row: a sum is the reader's), named as
+ * the usage files' columns; counts beyond 2^53 and the cost as exact decimal strings, never rounded.
+ */
+export const USAGE_REPORT_ROW_COLUMNS = [
+  'day', 'project_id', 'model', 'requests', 'failed', 'prompt_tokens', 'cached_tokens', 'cache_write_tokens', 'completion_tokens', 'web_searches', 'cost_nanos', 'cost_usd',
+] as const;
+
+export function usageReportRows(lines: readonly UsageReportLine[]): Array<UsageResultRow & Record<(typeof USAGE_REPORT_ROW_COLUMNS)[number], unknown>> {
+  const exact = (count: bigint) => (count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : count.toString());
+  return lines.map((line) => ({
+    day: line.day,
+    project_id: line.projectId,
+    model: line.model,
+    requests: line.requests,
+    failed: line.failed,
+    prompt_tokens: exact(line.promptTokens),
+    cached_tokens: exact(line.cachedTokens),
+    cache_write_tokens: exact(line.cacheWriteTokens),
+    completion_tokens: exact(line.completionTokens),
+    web_searches: exact(line.webSearches),
+    cost_nanos: exact(line.costNanos),
+    cost_usd: formatNanosAsUsd(line.costNanos),
+  }));
 }

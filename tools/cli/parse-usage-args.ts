@@ -7,18 +7,19 @@ import { UsageError } from './usage-error.ts';
 
 export const USAGE_CLI_USAGE = `Usage: npm run --silent usage -- <command>
 
-  query "<SQL>" [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+  query "<SQL>" [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format json|csv]
                       run SQL on the views usage_records (every copy) and deduplicated_usage
                       (each record once); with --from or --to, the SQL's two ? parameters are
                       bound to those days (to start from the named queries' deduplicated_usage);
                       prints the rows as a JSON array (integers beyond 2^53 and decimals,
-                      such as cost_usd, as exact decimal strings)
+                      such as cost_usd, as exact decimal strings), or as CSV with --format csv
   queries             list the named queries (name and description) as JSON
-  run <name> [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+  run <name> [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format json|csv]
                       run a named query over those days (default: the 31 days up to today);
-                      prints the rows as a JSON array
-  report [--project P] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                      requests, tokens and cost per day, project and model, with a total
+                      prints the rows as a JSON array, or as CSV
+  report [--project P] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format table|csv|json]
+                      requests, tokens and cost per day, project and model: a table with a
+                      total, or one row each as CSV (for a spreadsheet) or a JSON array
   compact [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                       merge each day's usage files into one (default: the 15 days up to
                       yesterday; --to defaults to yesterday, or to --from when that is
@@ -31,11 +32,22 @@ your own queries (see docs/decisions/usage-files-and-queries.md).`;
 
 export type UsageCliCommand =
   | { command: 'help' }
-  | { command: 'query'; sql: string; days?: NamedQueryDays }
+  | { command: 'query'; sql: string; days?: NamedQueryDays; format: RowsFormat }
   | { command: 'queries' }
-  | { command: 'run'; query: NamedUsageQuery; days: NamedQueryDays }
-  | { command: 'report'; filter: UsageReportFilter }
+  | { command: 'run'; query: NamedUsageQuery; days: NamedQueryDays; format: RowsFormat }
+  | { command: 'report'; filter: UsageReportFilter; format: ReportFormat }
   | { command: 'compact'; from?: string; to?: string };
+
+/** How rows are printed: a JSON array, or CSV with a header line (RFC 4180, for spreadsheets). */
+export type RowsFormat = 'json' | 'csv';
+/** The report is a table for people unless asked as rows. */
+export type ReportFormat = RowsFormat | 'table';
+
+function parseFormat<Format extends string>(value: string | undefined, formats: readonly Format[], fallback: Format): Format {
+  if (value === undefined) return fallback;
+  if (!(formats as readonly string[]).includes(value)) throw new UsageError(`--format takes ${formats.join(', ')}, not "${value}"`);
+  return value as Format;
+}
 
 /** `run` without --from covers this many days up to --to (default today, UTC). */
 export const DEFAULT_RUN_DAYS = 31;
@@ -84,10 +96,10 @@ function parseDays(values: Record<string, string | undefined>): { from?: string;
 }
 
 function parseReport(rest: string[]): UsageCliCommand {
-  const values = parseOptions(rest, ['project', 'from', 'to']);
+  const values = parseOptions(rest, ['project', 'from', 'to', 'format']);
   const { from, to } = parseDays(values);
   if (values.project !== undefined && values.project.trim() === '') throw new UsageError('--project takes a project id');
-  return { command: 'report', filter: { projectId: values.project, from, to } };
+  return { command: 'report', filter: { projectId: values.project, from, to }, format: parseFormat(values.format, ['table', 'csv', 'json'], 'table') };
 }
 
 function parseRun(rest: string[], today: string): UsageCliCommand {
@@ -95,23 +107,26 @@ function parseRun(rest: string[], today: string): UsageCliCommand {
   if (name === undefined || name.trim() === '' || name.startsWith('--')) throw new UsageError('expected a query name');
   const query = findNamedUsageQuery(name);
   if (!query) throw new UsageError(`there is no named query "${name}"; "queries" lists them`);
-  const days = parseDays(parseOptions(options, ['from', 'to']));
+  const values = parseOptions(options, ['from', 'to', 'format']);
+  const format = parseFormat(values.format, ['json', 'csv'], 'json');
+  const days = parseDays(values);
   const { from, to = today } = days;
   const first = from ?? new Date(Date.parse(to) - (DEFAULT_RUN_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
   if (first > to) throw new UsageError(`--from ${first} is after ${days.to === undefined ? `today (${to}), the default --to` : `--to ${to}`}`);
-  return { command: 'run', query, days: [first, to] };
+  return { command: 'run', query, days: [first, to], format };
 }
 
 /** The SQL, and the days its two `?` parameters take when --from or --to is given (the other side open). */
 function parseQuery(rest: string[]): UsageCliCommand {
-  const { values, positionals } = parseOptions(rest, ['from', 'to'], { positionals: true });
+  const { values, positionals } = parseOptions(rest, ['from', 'to', 'format'], { positionals: true });
   const sql = onlyArgument(positionals, 'SQL statement');
+  const format = parseFormat(values.format, ['json', 'csv'], 'json');
   const { from, to } = parseDays(values);
-  if (from === undefined && to === undefined) return { command: 'query', sql };
+  if (from === undefined && to === undefined) return { command: 'query', sql, format };
   // DuckDB's own words for a count that does not match ("Can not bind to parameter number 1") name no flag.
   const parameters = countSqlParameters(sql);
   if (parameters !== 2) throw new UsageError(`with --from or --to, the SQL needs two ? parameters for the first and last day (e.g. WHERE dt BETWEEN ? AND ?); it has ${parameters}`);
-  return { command: 'query', sql, days: [from ?? USAGE_FIRST_DAY, to ?? USAGE_LAST_DAY] };
+  return { command: 'query', sql, days: [from ?? USAGE_FIRST_DAY, to ?? USAGE_LAST_DAY], format };
 }
 
 /** The `?` placeholders of a SQL statement, not counting those inside quotes or comments. */

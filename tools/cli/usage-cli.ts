@@ -1,26 +1,43 @@
 import '../check-node-version.js';
 import * as z from 'zod';
-import { type LocalUsage, openLocalUsage } from './local-usage-query.ts';
+import { type LocalUsage, openLocalUsage, type UsageQueryRow } from './local-usage-query.ts';
 import { FileUsageArchive } from '../../shared/adapters/local/file-usage-archive.ts';
 import { compactionDays, compactUsageDays } from '../../shared/usage-writer/compact-usage.ts';
 import { NAMED_QUERY_PARAMETERS, namedUsageQueries } from '../../shared/usage-writer/named-usage-queries.ts';
-import { formatUsageReport } from './format-usage-report.ts';
+import { formatUsageReport, USAGE_REPORT_ROW_COLUMNS, usageReportRows } from './format-usage-report.ts';
+import { toCsv } from '../../shared/console/usage-csv.ts';
 import { UsageError } from './usage-error.ts';
-import { parseUsageArgs, USAGE_CLI_USAGE, type UsageCliCommand } from './parse-usage-args.ts';
+import { parseUsageArgs, USAGE_CLI_USAGE, type RowsFormat, type UsageCliCommand } from './parse-usage-args.ts';
 import { runCli } from './run-cli.ts';
 import { DEFAULT_DATA_DIR } from '../local-host/host-file.ts';
 
 const environmentSchema = z.object({ GATEWAY_DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR) });
 
+/** Rows as a JSON array, or as CSV (a value that is no scalar, a list or an object, as its JSON). */
+function printRows(rows: readonly UsageQueryRow[], format: RowsFormat, knownColumns?: readonly string[]): void {
+  if (format === 'json') {
+    console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  const columns = knownColumns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const scalar = (value: UsageQueryRow[string]) => (value === null || typeof value !== 'object' ? value : JSON.stringify(value));
+  process.stdout.write(toCsv(columns, rows.map((row) => Object.fromEntries(columns.map((column) => [column, scalar(row[column] ?? null)])))));
+}
+
 async function runOnUsageFiles(usage: LocalUsage, command: Exclude<UsageCliCommand, { command: 'help' | 'queries' | 'compact' }>) {
   switch (command.command) {
     case 'query':
-      console.log(JSON.stringify(await usage.query(command.sql, command.days), null, 2));
+      printRows(await usage.query(command.sql, command.days), command.format);
       return;
     case 'run':
-      console.log(JSON.stringify(await usage.query(command.query.sql, command.days), null, 2));
+      printRows(await usage.query(command.query.sql, command.days), command.format);
       return;
     case 'report': {
+      if (command.format !== 'table') {
+        // Rows for a spreadsheet or a script: none (a header alone, or []) rather than a sentence.
+        printRows(usage.hasUsageFiles ? usageReportRows(await usage.report(command.filter)) : [], command.format, USAGE_REPORT_ROW_COLUMNS);
+        return;
+      }
       if (!usage.hasUsageFiles) {
         console.log('No usage has been recorded yet.');
         return;

@@ -2,6 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalUsage, openLocalUsage, queryLocalUsage, toJsonValue } from '../../../tools/cli/local-usage-query.ts';
+import { runCommand } from '../../support/run-command.ts';
 import { makeTempDataDir, sampleRecord, writeUsageFiles, writeUsageFilesBeforeEndUser } from '../../support/sample-usage-record.ts';
 
 let dataDir: string;
@@ -239,6 +240,36 @@ describe('the usage report', () => {
   it('combines the project and date filters', async () => {
     const lines = await (await open()).report({ projectId: 'acme', from: '2025-03-02' });
     expect(lines.map((line) => [line.day, line.model])).toEqual([['2025-03-02', 'anthropic/claude']]);
+  });
+});
+
+describe('the usage CLI’s rows for spreadsheets and scripts', () => {
+  const usageCli = (args: string[]) => runCommand(process.execPath, ['tools/cli/usage-cli.ts', ...args], { GATEWAY_DATA_DIR: dataDir });
+
+  beforeEach(async () => {
+    await writeUsageFiles(dataDir, [
+      sampleRecord({ projectId: 'acme', model: 'openai/gpt-4o', createdAt: '2025-03-01T08:00:00Z', costNanos: 1_500 }),
+      sampleRecord({ projectId: 'acme', model: '=HYPERLINK("x")', createdAt: '2025-03-01T09:00:00Z', costNanos: 2_000_000_000 }),
+    ]);
+  });
+
+  it('prints the report as CSV, one row per day, project and model, with exact costs and no cell a spreadsheet runs', async () => {
+    const { code, stdout } = await usageCli(['report', '--format', 'csv']);
+    expect(code).toBe(0);
+    expect(stdout.split('\r\n')).toEqual([
+      'day,project_id,model,requests,failed,prompt_tokens,cached_tokens,cache_write_tokens,completion_tokens,web_searches,cost_nanos,cost_usd',
+      `2025-03-01,acme,"'=HYPERLINK(""x"")",1,0,100,0,0,20,0,2000000000,2`,
+      '2025-03-01,acme,openai/gpt-4o,1,0,100,0,0,20,0,1500,0.0000015',
+      '',
+    ]);
+  });
+
+  it('prints the report as JSON rows, and a named query’s rows as CSV', async () => {
+    const report = await usageCli(['report', '--format', 'json', '--project', 'acme']);
+    expect(JSON.parse(report.stdout)).toContainEqual(expect.objectContaining({ day: '2025-03-01', model: 'openai/gpt-4o', requests: 1, cost_nanos: 1500, cost_usd: '0.0000015' }));
+    const byModel = await usageCli(['run', 'cost-by-model', '--from', '2025-03-01', '--to', '2025-03-01', '--format', 'csv']);
+    expect(byModel.code).toBe(0);
+    expect(byModel.stdout.split('\r\n')[0]).toBe('model,requests,prompt_tokens,completion_tokens,cost_nanos,cost_usd,cached_tokens,reasoning_tokens');
   });
 });
 

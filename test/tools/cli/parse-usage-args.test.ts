@@ -14,15 +14,15 @@ function refusal(argv: string[]): string {
 
 describe('parseUsageArgs', () => {
   it('takes the SQL of query as one argument', () => {
-    expect(parseUsageArgs(['query', 'SELECT 1'])).toEqual({ command: 'query', sql: 'SELECT 1' });
+    expect(parseUsageArgs(['query', 'SELECT 1'])).toEqual({ command: 'query', sql: 'SELECT 1', format: 'json' });
     expect(refusal(['query'])).toMatch(/exactly one SQL statement/);
     expect(refusal(['query', 'SELECT', '1'])).toMatch(/quote it/);
   });
 
   it('binds the SQL\'s two days to --from and --to when either is given, the other side open', () => {
-    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '2025-03-31'] });
-    expect(parseUsageArgs(['query', '--to', '2025-03-31', 'SELECT ?, ?'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-01-01', '2025-03-31'] });
-    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '9999-12-31'] });
+    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '2025-03-31'], format: 'json' });
+    expect(parseUsageArgs(['query', '--to', '2025-03-31', 'SELECT ?, ?'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-01-01', '2025-03-31'], format: 'json' });
+    expect(parseUsageArgs(['query', 'SELECT ?, ?', '--from', '2025-03-01'])).toEqual({ command: 'query', sql: 'SELECT ?, ?', days: ['2025-03-01', '9999-12-31'], format: 'json' });
     expect(refusal(['query', 'SELECT 1', '--from', 'March'])).toMatch(/--from takes a day/);
     expect(refusal(['query', 'SELECT 1', '--project', 'acme'])).toMatch(/project/);
   });
@@ -63,8 +63,18 @@ describe('parseUsageArgs', () => {
     expect(parseUsageArgs(['report', '--project', 'acme', '--from', '2025-03-01', '--to', '2025-03-31'])).toEqual({
       command: 'report',
       filter: { projectId: 'acme', from: '2025-03-01', to: '2025-03-31' },
+      format: 'table',
     });
-    expect(parseUsageArgs(['report'])).toEqual({ command: 'report', filter: {} });
+    expect(parseUsageArgs(['report'])).toEqual({ command: 'report', filter: {}, format: 'table' });
+  });
+
+  it('prints the report as CSV or JSON rows, and a query’s rows as CSV, when --format asks; refuses a format it has not', () => {
+    expect(parseUsageArgs(['report', '--format', 'csv'])).toMatchObject({ command: 'report', format: 'csv' });
+    expect(parseUsageArgs(['report', '--format', 'json'])).toMatchObject({ command: 'report', format: 'json' });
+    expect(parseUsageArgs(['run', 'cost-by-key', '--format', 'csv'])).toMatchObject({ command: 'run', format: 'csv' });
+    expect(parseUsageArgs(['query', 'SELECT 1', '--format', 'csv'])).toMatchObject({ command: 'query', format: 'csv' });
+    expect(refusal(['report', '--format', 'xlsx'])).toMatch(/--format takes table, csv, json, not "xlsx"/);
+    expect(refusal(['run', 'cost-by-key', '--format', 'table'])).toMatch(/--format takes json, csv, not "table"/);
   });
 
   it('refuses days that are not YYYY-MM-DD calendar days, and a range that ends before it starts', () => {
