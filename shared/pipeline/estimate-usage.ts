@@ -87,6 +87,15 @@ export function createUsageEstimator(promptText: () => string, promptTokenIds: (
 export type UsageEstimator = ReturnType<typeof createUsageEstimator>;
 
 /** The usage to record: what the upstream reported, else the estimate. */
+/**
+ * A stream whose provider failed in it (an error event: no quota, overloaded, rate limited) before it
+ * generated or reported anything: billed nothing, as the same failure answered before the stream is
+ * (providers bill no failed request), and not the estimate of a prompt no model answered.
+ */
+export function failedBeforeGenerating(observed: MeteredObservation): boolean {
+  return observed.upstreamError !== undefined && observed.usage === undefined && observed.completionText === '' && !observed.webSearches;
+}
+
 export function finalUsageOf(observed: MeteredObservation, estimate: UsageEstimator): Promise<TokenUsage> {
   return observed.usage ? Promise.resolve(observed.usage) : estimate(observed);
 }

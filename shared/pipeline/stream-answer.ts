@@ -1,6 +1,7 @@
 import { UPSTREAM_ERROR_CODES } from '../canonical/upstream-error-codes.ts';
 import type { CanonicalEvent } from '../canonical/canonical-events.ts';
 import { createCanonicalMeter } from '../canonical/canonical-meter.ts';
+import { ZERO_USAGE } from '../core/token-usage.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
 import type { Bridge } from '../protocols/bridge.ts';
 import type { Presentation } from '../protocols/wire-protocol.ts';
@@ -10,7 +11,7 @@ import { relayStream } from '../transport/stream-relay.ts';
 import { withoutProviderKey } from '../transport/upstream-errors.ts';
 import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
-import { finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
+import { failedBeforeGenerating, finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
 import { holdStatusUntilContent } from './hold-status.ts';
 import type { ServedAttempt } from './failover.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -85,7 +86,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         ...answer.attempt,
         status: failed ? 'failed' : settlement.outcome,
         httpStatus: failure?.status ?? 200,
-        usage: withAcceptedRequest(await finalUsage()),
+        usage: failedBeforeGenerating(observed) ? ZERO_USAGE : withAcceptedRequest(await finalUsage()),
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
         ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),

@@ -108,6 +108,22 @@ describe('streamAnswer of a stream whose provider reports an error inside it', (
     expect(settled).toHaveLength(1);
     expect(settled[0]).toMatchObject({ status: 'failed', httpStatus: 200, errorCode: 'upstream_rate_limited' });
   });
+
+  it('bills nothing when the provider failed before it generated or reported anything, as the same failure before the stream', async () => {
+    const noQuota = 'data: {"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}\n\n';
+    const opening = 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n';
+    const { settled, estimatedFrom } = await answer(opening + noQuota, { showUsage: false });
+    expect(settled[0]).toMatchObject({ status: 'failed', errorCode: 'upstream_insufficient_quota', usage: { promptTokens: 0, completionTokens: 0, estimated: false } });
+    expect(settled[0]?.usage.units).toBeUndefined();
+    expect(estimatedFrom).toEqual([]);
+  });
+
+  it('bills the estimate of what it generated when it failed after the answer began', async () => {
+    const overloaded = 'data: {"error":{"message":"Overloaded","type":"overloaded_error"}}\n\n';
+    const { settled, estimatedFrom } = await answer(recorded.slice(0, 3).join('') + overloaded, { showUsage: false });
+    expect(settled[0]).toMatchObject({ status: 'failed', usage: ESTIMATE });
+    expect(estimatedFrom[0]).not.toBe('');
+  });
 });
 
 describe('streamAnswer of a chat stream that closes before its answer is complete (no finish_reason, no [DONE])', () => {
