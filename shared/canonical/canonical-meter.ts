@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../core/token-usage.ts';
-import type { CanonicalErrorType, CanonicalEvent } from './canonical-events.ts';
+import type { CanonicalErrorType, CanonicalEvent, FinishReason } from './canonical-events.ts';
 
 /** What an upstream's answer said about itself, for metering and the generation record. */
 export interface MeteredObservation {
@@ -9,6 +9,8 @@ export interface MeteredObservation {
   provisionalUsage?: TokenUsage;
   /** The upstream's own finish word (e.g. `stop`, `end_turn`). */
   finishReason?: string;
+  /** The same in canonical words. */
+  finish?: FinishReason;
   upstreamId?: string;
   /** The generated text (text, reasoning, tool names and arguments), for estimating when usage is missing. */
   completionText: string;
@@ -49,6 +51,7 @@ export function createCanonicalMeter() {
             observed.webSearches = (observed.webSearches ?? 0) + 1;
             break;
           case 'finish':
+            observed.finish = event.reason;
             if (event.raw) observed.finishReason = event.raw;
             break;
           case 'error':

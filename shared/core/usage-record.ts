@@ -37,7 +37,10 @@ export const usageRecordSchema = z.object({
   status: z.enum(['completed', 'failed', 'cancelled']),
   httpStatus: z.number().int(),
   errorCode: z.string().optional(),
+  /** The upstream's own finish word (`end_turn`, `tool_calls`, `completed`): OpenRouter's `native_finish_reason`. */
   finishReason: z.string().optional(),
+  /** The same in the gateway's words, whatever the protocol (a Responses answer `completed` with calls is `tool-calls`); absent in older records. */
+  finish: z.enum(['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other']).optional(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),

@@ -54,7 +54,9 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     status: record.status,
     http_status: record.httpStatus,
     error_code: record.errorCode ?? null,
-    finish_reason: record.finishReason ?? null,
+    // OpenRouter's pair: the finish in one vocabulary whatever the provider, and the provider's own word.
+    finish_reason: normalizedFinishReason(record),
+    native_finish_reason: record.finishReason ?? null,
     upstream_id: record.upstreamId ?? null,
     endpoint: record.endpoint,
     request_bytes: record.requestBytes ?? null,
@@ -70,4 +72,25 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
     // OpenRouter's name for the end user the request body named (`user`, `metadata.user_id`); `end_user` in the usage files.
     external_user: record.attribution.endUser ?? null,
   };
+}
+
+/** The finish words OpenRouter normalises to (OpenAI chat's, and `error`) for the gateway's canonical ones. */
+const NORMALIZED_FINISH: Readonly<Record<NonNullable<UsageRecord['finish']>, string | null>> = {
+  stop: 'stop',
+  length: 'length',
+  'tool-calls': 'tool_calls',
+  'content-filter': 'content_filter',
+  error: 'error',
+  other: null,
+};
+
+/**
+ * `finish_reason` as OpenRouter gives it, one vocabulary for every provider: the record's canonical finish,
+ * else `error` for a request that failed before its answer said how it ended; a record written before the
+ * canonical finish was kept (2026-11-25) has only the provider's word, given as it is.
+ */
+function normalizedFinishReason(record: UsageRecord): string | null {
+  if (record.finish) return NORMALIZED_FINISH[record.finish];
+  if (record.status === 'failed') return 'error';
+  return record.finishReason ?? null;
 }

@@ -1,4 +1,5 @@
 import { generatedText, type CanonicalResponse } from '../canonical/canonical-response.ts';
+import type { FinishReason } from '../canonical/canonical-events.ts';
 import { addUnits } from '../core/billed-units.ts';
 import { parseJsonObject } from '../core/json-object.ts';
 import { GatewayError } from '../core/errors.ts';
@@ -30,7 +31,7 @@ export interface JsonAnswer {
  */
 export async function readJsonAnswer(
   answer: JsonAnswer,
-): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; upstreamId?: string } }> {
+): Promise<{ body: string; contentType: string; usage: TokenUsage; payload: Record<string, unknown>; described: { finishReason?: string; finish?: FinishReason; upstreamId?: string } }> {
   const { bridge, served } = answer;
   // The provider's key never reaches the client, not even in an answer that quotes the request it was sent.
   const text = withoutProviderKey(await readWholeBody(served, answer.remainingMs), served.apiKey);
@@ -44,7 +45,7 @@ export async function readJsonAnswer(
   // Translated, an answer its upstream ended as failed would reach the client as a normal finish.
   if (!bridge.native && canonical.finish === 'error') throw new FailedAnswerError(served.target.provider.provider, canonical.rawFinish, usage);
   const presentation: Presentation = { ...answer.presentation, finalUsage: async () => usage };
-  const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), ...(canonical.id ? { upstreamId: canonical.id } : {}) };
+  const described = { ...(canonical.rawFinish ? { finishReason: canonical.rawFinish } : {}), finish: canonical.finish, ...(canonical.id ? { upstreamId: canonical.id } : {}) };
   const shown = bridge.presentResponse({ text, payload, canonical, usage, upstreamContentType: upstreamType }, presentation);
   return { ...shown, usage, payload, described };
 }

@@ -43,6 +43,8 @@ export interface AttemptOutcome extends AttemptDescription {
   usage: TokenUsage;
   errorCode?: string;
   finishReason?: string;
+  /** The finish in canonical words (UsageRecord's `finish`). */
+  finish?: UsageRecord['finish'];
   upstreamId?: string;
   /** The id the client found in the answer's body (Bridge.answerId). */
   answerId?: string;
@@ -110,6 +112,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
   // A price stored before prices were capped, or an absurd count: the tokens are kept, the cost held at the ceiling.
   else if (costBeyondRecord(cost)) record.errorCode = COST_BEYOND_RECORD;
   if (outcome.finishReason) record.finishReason = outcome.finishReason;
+  if (outcome.finish) record.finish = outcome.finish;
   if (hasUnits(usage.units)) record.units = usage.units;
   if (outcome.upstreamRespondedAt !== undefined) record.upstreamLatencyMs = Math.max(0, Math.round(outcome.upstreamRespondedAt - context.startedAt));
   if (outcome.requestBytes !== undefined) record.requestBytes = outcome.requestBytes;

@@ -89,6 +89,7 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         usage: failedBeforeGenerating(observed) ? ZERO_USAGE : withAcceptedRequest(await finalUsage()),
         ...(errorCode ? { errorCode } : {}),
         ...(observed.finishReason ? { finishReason: observed.finishReason } : {}),
+        ...(observed.finish ? { finish: observed.finish } : {}),
         ...(observed.upstreamId ? { upstreamId: observed.upstreamId } : {}),
         ...(answerId ? { answerId } : {}),
       });

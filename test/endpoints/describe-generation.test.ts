@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUsd } from '../../shared/core/price-usage.ts';
 import { describeGeneration } from '../../shared/endpoints/describe-generation.ts';
+import type { UsageRecord } from '../../shared/core/usage-record.ts';
 import { sampleRecord } from '../support/sample-usage-record.ts';
 
 describe('describeGeneration', () => {
@@ -57,10 +58,29 @@ describe('describeGeneration', () => {
     const record = sampleRecord({ attribution: {} });
     delete record.finishReason;
     const generation = describeGeneration(record);
-    for (const field of ['error_code', 'finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'external_user', 'request_bytes', 'response_bytes', 'compression_saved_tokens'] as const) {
+    for (const field of ['error_code', 'finish_reason', 'native_finish_reason', 'upstream_id', 'environment', 'http_referer', 'app_title', 'session_id', 'agent_id', 'user_agent', 'external_user', 'request_bytes', 'response_bytes', 'compression_saved_tokens'] as const) {
       expect(generation[field], field).toBeNull();
     }
     expect(generation.cancelled).toBe(false);
+  });
+
+  it('gives finish_reason in one vocabulary for every provider, as OpenRouter does, and the provider’s own word as native_finish_reason', () => {
+    const shown = (finishReason: string | undefined, finish: UsageRecord['finish'], status: UsageRecord['status'] = 'completed') => {
+      const record = sampleRecord({ status, ...(finish ? { finish } : {}) });
+      if (finishReason === undefined) delete record.finishReason;
+      else record.finishReason = finishReason;
+      const { finish_reason, native_finish_reason } = describeGeneration(record);
+      return [finish_reason, native_finish_reason];
+    };
+    expect(shown('end_turn', 'stop')).toEqual(['stop', 'end_turn']);
+    expect(shown('tool_use', 'tool-calls')).toEqual(['tool_calls', 'tool_use']);
+    // A Responses answer says `completed` whether or not it called tools: the canonical finish tells.
+    expect(shown('completed', 'tool-calls')).toEqual(['tool_calls', 'completed']);
+    expect(shown('max_output_tokens', 'length')).toEqual(['length', 'max_output_tokens']);
+    expect(shown('refusal', 'content-filter')).toEqual(['content_filter', 'refusal']);
+    expect(shown(undefined, undefined, 'failed')).toEqual(['error', null]);
+    // A record from before the canonical finish was kept: the provider's word, as it was shown.
+    expect(shown('end_turn', undefined)).toEqual(['end_turn', 'end_turn']);
   });
 
   it('shows the attribution under its OpenRouter-style names', () => {

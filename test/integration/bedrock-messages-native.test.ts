@@ -28,7 +28,7 @@ describe('Claude on Bedrock for a Messages client (native)', () => {
 
     const record = await generation('bedrock-native-stream');
     // Bedrock's metrics (11 in, 5 out), not the events' own counts (10 in, 4 out): 11 × 1000 + 5 × 5000 nano-USD.
-    expect(record).toMatchObject({ model: `bedrock/${CLAUDE}`, provider: 'bedrock', tokens_prompt: 11, tokens_completion: 5, total_cost: (11 * 1000 + 5 * 5000) / 1e9, status: 'completed', finish_reason: 'end_turn' });
+    expect(record).toMatchObject({ model: `bedrock/${CLAUDE}`, provider: 'bedrock', tokens_prompt: 11, tokens_completion: 5, total_cost: (11 * 1000 + 5 * 5000) / 1e9, status: 'completed', finish_reason: 'stop', native_finish_reason: 'end_turn' });
   });
 
   it("returns the message InvokeModel answered as it came, with Anthropic's usage metered", async () => {
@@ -57,7 +57,8 @@ describe('Claude on Bedrock for a Messages client (native)', () => {
     const stream = anthropic({ 'x-request-id': 'bedrock-stream-exception' }).messages.stream({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
 
     await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'The model stream failed.' } } });
-    expect(await generation('bedrock-stream-exception')).toMatchObject({ status: 'failed', tokens_prompt: 10 });
+    // Nothing was generated before the exception: billed nothing, as the same failure before the stream (metering.md).
+    expect(await generation('bedrock-stream-exception')).toMatchObject({ status: 'failed', error_code: 'upstream_error', tokens_prompt: 0, total_cost: 0 });
   });
 
   it("ends a stream Bedrock closed before the answer's end with Anthropic's error event, not a complete answer, metered as failed", async () => {

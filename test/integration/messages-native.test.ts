@@ -114,7 +114,7 @@ describe('POST /v1/messages, native', () => {
     const stream = client({ 'X-Request-ID': 'stream-1' }).messages.stream(ask);
     const final = await stream.finalMessage();
     expect(final.content).toEqual([{ type: 'text', text: 'Hello' }]);
-    expect(await generation('stream-1')).toMatchObject({ streamed: true, tokens_prompt: 10, tokens_completion: 4, finish_reason: 'end_turn' });
+    expect(await generation('stream-1')).toMatchObject({ streamed: true, tokens_prompt: 10, tokens_completion: 4, finish_reason: 'stop', native_finish_reason: 'end_turn' });
   });
 });
 

@@ -79,7 +79,7 @@ describe('POST /v1/responses to a provider that serves the Responses API', () =>
     expect(response.output_text).toBe('pong');
     expect(raw.headers.get('x-gateway-model')).toBe('openai/gpt-5.5');
     const record = await generation(key, raw.headers.get('x-request-id') ?? '');
-    expect(record).toMatchObject({ endpoint: 'responses', model: 'openai/gpt-5.5', tokens_prompt: 11, tokens_completion: 5, upstream_id: TEXT_RESPONSE_ID, status: 'completed', finish_reason: 'completed', streamed: false });
+    expect(record).toMatchObject({ endpoint: 'responses', model: 'openai/gpt-5.5', tokens_prompt: 11, tokens_completion: 5, upstream_id: TEXT_RESPONSE_ID, status: 'completed', finish_reason: 'stop', native_finish_reason: 'completed', streamed: false });
     expect(record.total_cost).toBeCloseTo((11 * 1250 + 5 * 10_000) / 1e9, 12);
   });
 
