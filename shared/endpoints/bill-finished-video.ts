@@ -47,5 +47,6 @@ export async function billFinishedVideo(services: GatewayServices, admitted: Adm
     usage: { ...ZERO_USAGE, units: { videoSeconds: seconds } },
     upstreamId: job.videoId,
     finishReason: 'completed',
+    finish: 'stop',
   });
 }
