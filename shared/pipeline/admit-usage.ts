@@ -49,6 +49,8 @@ export interface UsageEstimate {
   thinkingBudget?: number;
   /** The most of each unit beyond tokens the request can be billed (the request, images, characters…). */
   unitsBound?: BilledUnits;
+  /** The request names prompt the provider holds (namesPromptHeldByProvider): bounded by the model's context length, not by the body. */
+  heldPrompt?: true;
 }
 
 /**
@@ -93,9 +95,11 @@ export async function admitUsage(
     const amount = worstCase === undefined ? 'more than any balance holds' : `${formatUsd(worstCase)} USD`;
     const units = describeUnitsBound(estimate.unitsBound);
     const askFor = estimate.unitsBound?.webSearches ? 'max_tokens, or a web search tool\'s max_uses' : 'max_tokens';
+    const prompt = estimate.heldPrompt ? 'the prompt (with what the provider holds for it, such as a previous_response_id or a file: up to the model\'s context length)' : 'the prompt';
+    const unbounded = estimate.heldPrompt && worstCase === undefined ? ' An administrator can state the model\'s context length with "model allow … --context-length".' : '';
     throw new GatewayError(
       'payment_required',
-      `The project's balance cannot cover this request's worst case (${amount}: the prompt plus its most output tokens${units}). Add credit or lower ${askFor}.`,
+      `The project's balance cannot cover this request's worst case (${amount}: ${prompt} plus its most output tokens${units}). Add credit or lower ${askFor}.${unbounded}`,
       { code: 'insufficient_balance' },
     );
   }
@@ -143,15 +147,23 @@ function explicitOutputCap(estimate: UsageEstimate): number {
  * tokens the endpoint says the request can be billed, at its price.
  */
 export function worstCaseNanos(estimate: UsageEstimate, target: RouteTarget): number {
-  const usage = worstCaseUsage(estimate, target);
+  const promptTokensBound = promptBoundFor(estimate, target);
+  if (!Number.isFinite(promptTokensBound)) return Number.POSITIVE_INFINITY;
+  const usage = worstCaseUsage(estimate, target, promptTokensBound);
   // A prompt bound past the long-context threshold may still be a short prompt: the dearer of the two tiers.
-  const tiers = rateTiersFor(target.rate, estimate.promptTokensBound);
+  const tiers = rateTiersFor(target.rate, promptTokensBound);
   const exact = tiers.map((rate) => exactCost(usage, worstCaseRate(target, rate))).reduce((dearest, cost) => (cost > dearest ? cost : dearest));
   // Beyond what a record holds exactly, no balance covers it (pricing a record would hold it at the ceiling).
   return costBeyondRecord(exact) ? Number.POSITIVE_INFINITY : Number(exact);
 }
 
-function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsage {
+/** The prompt bound of the request at a target: prompt the provider holds is bounded by the model's context length only, of unknown size by nothing. */
+function promptBoundFor(estimate: UsageEstimate, target: RouteTarget): number {
+  if (!estimate.heldPrompt) return estimate.promptTokensBound;
+  return Math.max(estimate.promptTokensBound, effectiveModelLimits(target.model).contextLength ?? Number.POSITIVE_INFINITY);
+}
+
+function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget, promptTokensBound: number): TokenUsage {
   const modelMaximum = effectiveModelLimits(target.model).maxOutputTokens ?? undefined;
   // At least the Responses API's smallest cap, which a translation to that API raises a smaller one to (output-cap.ts).
   const cap = Math.max(estimate.outputCap ?? modelMaximum ?? defaultOutputCapFor(target.model), SMALLEST_RESPONSES_CAP);
@@ -159,7 +171,7 @@ function worstCaseUsage(estimate: UsageEstimate, target: RouteTarget): TokenUsag
   const maxOutputTokens =
     estimate.thinkingBudget === undefined ? cap : Math.min(maxTokensWithThinking(cap, estimate.thinkingBudget), modelMaximum ?? Number.POSITIVE_INFINITY);
   return {
-    promptTokens: estimate.promptTokensBound,
+    promptTokens: promptTokensBound,
     completionTokens: maxOutputTokens * estimate.choices,
     cachedTokens: 0,
     reasoningTokens: 0,

@@ -27,10 +27,11 @@ export const REQUEST_OVERHEAD_TOKENS_BOUND = 100;
 export function estimateUsageBound(
   promptText: string,
   outputCap: number | undefined,
-  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations; promptTokenIds?: number; thinkingBudget?: number },
+  shape: { bodyBytes: number; images: number; tools: boolean; units?: BilledUnits; generations?: Generations; promptTokenIds?: number; thinkingBudget?: number; heldPrompt?: boolean },
 ): UsageEstimate {
   const { prompts, choices } = shape.generations ?? { prompts: 1, choices: 1 };
   return {
+    ...(shape.heldPrompt ? { heldPrompt: true } : {}),
     promptTokens: Math.ceil(promptText.length / 4) + (shape.promptTokenIds ?? 0),
     promptTokensBound: shape.bodyBytes + shape.images * IMAGE_TOKENS_BOUND + (shape.tools ? TOOLS_OVERHEAD_TOKENS_BOUND : 0) + prompts * REQUEST_OVERHEAD_TOKENS_BOUND,
     outputCap,
@@ -42,6 +43,28 @@ export function estimateUsageBound(
 }
 
 const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
+
+/**
+ * Whether a request names prompt the provider holds or fetches, which its bytes do not bound: a stored
+ * response or conversation to continue (`previous_response_id`, `conversation`), a stored prompt template
+ * (`prompt: {id}`), a file by id (chat's and the Responses API's `file_id`, Anthropic's Files API) or a file
+ * by URL (`input_file`'s `file_url`). A provider bills it all as prompt, up to the model's context window.
+ */
+export function namesPromptHeldByProvider(body: Readonly<Record<string, unknown>>): boolean {
+  if (typeof body.previous_response_id === 'string' || (body.conversation !== undefined && body.conversation !== null)) return true;
+  if (typeof body.prompt === 'object' && body.prompt !== null && !Array.isArray(body.prompt)) return true;
+  const pending: unknown[] = [body.messages, body.input];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
+    if (!Array.isArray(current)) {
+      const part = current as { file_id?: unknown; type?: unknown; file_url?: unknown };
+      if (typeof part.file_id === 'string' || (part.type === 'input_file' && typeof part.file_url === 'string')) return true;
+    }
+    pending.push(...(Array.isArray(current) ? current : Object.values(current)));
+  }
+  return false;
+}
 
 /** The image parts of a request body in any protocol (chat's image_url, Anthropic's image, Responses' input_image). */
 export function countImageParts(body: unknown): number {

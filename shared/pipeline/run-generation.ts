@@ -17,7 +17,7 @@ import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { bodiesWithinReservation } from './within-reservation.ts';
 import { bridgeTarget, oncePerTarget } from './target-bridge.ts';
-import { countImageParts, createUsageEstimator, estimateUsageBound } from './estimate-usage.ts';
+import { countImageParts, createUsageEstimator, estimateUsageBound, namesPromptHeldByProvider } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -74,6 +74,7 @@ export async function runGeneration<Body extends RoutableBody>(
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
       ...(endpoint.generations ? { generations: endpoint.generations(body) } : {}),
       promptTokenIds: promptTokenIds(),
+      heldPrompt: namesPromptHeldByProvider(body),
       ...(endpoint.thinkingBudget ? { thinkingBudget: endpoint.thinkingBudget(body) } : {}),
     }),
   );

@@ -243,6 +243,24 @@ describe('stored responses', () => {
     expect(openrouter.received[0]?.body).toMatchObject({ model: 'openai/gpt-5.5', previous_response_id: 'resp_67d4472c2fe88190bc9589237f2344530ea042f062abe44d' });
   });
 
+  it('holds a prepaid project to what a previous_response_id can cost (the stored conversation, up to the model’s context length), not to the few bytes of its body', async () => {
+    const prepaidKey = await project('prepaid-chain');
+    await gateway.admin({ command: 'model.allow', projectId: 'prepaid-chain', slug: 'openai/gpt-4o-mini', inputMicrosPer1k: 150, outputMicrosPer1k: 600 });
+    // Worst cases: a short prompt and 16,384 output tokens ≈ 0.0099 USD; with 128,000 held prompt tokens ≈ 0.0290 USD.
+    await gateway.admin({ command: 'project.update', projectId: 'prepaid-chain', balanceUsd: '0.02' });
+    openai.answerWith(recordedResponsesAnswer({ json: 'responses-nonstream-reasoning-summary.json' }));
+    const first = await gateway.openai(prepaidKey).responses.create({ model: 'openai/gpt-4o-mini', input: 'hello', store: true });
+    await gateway.host.drainUsage();
+    openai.received.length = 0;
+
+    const error = await gateway
+      .openai(prepaidKey)
+      .responses.create({ model: 'openai/gpt-4o-mini', input: 'more', previous_response_id: first.id })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 402, code: 'insufficient_balance', message: expect.stringContaining('such as a previous_response_id') });
+    expect(openai.received).toEqual([]);
+  });
+
   it('answers 404 for a previous_response_id of another project', async () => {
     const error = await gateway.openai(otherKey).responses.create({ model: 'gpt-5.5', input: 'x', previous_response_id: TEXT_RESPONSE_ID }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ status: 404, code: 'previous_response_not_found', param: 'previous_response_id' });

@@ -97,6 +97,21 @@ describe('admitUsage', () => {
     await expect(error).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: expect.stringContaining('more than any balance holds') });
   });
 
+  it('bounds prompt the provider holds (previous_response_id, a file by id) by the model’s context length, and refuses it when that is unknown, naming the setting', async () => {
+    const admitted = (model: Partial<AllowedModel>) => ({ key, project: project({ prepaid: true }), targets: [target(model)] });
+    // gpt-4o-mini's known context length, 128,000 tokens, is the prompt's bound, not the body's 1,000.
+    expect(worstCaseNanos(estimate({ heldPrompt: true }), target())).toBe(128_000 * 150 + 100 * 600 + 3_000);
+    await expect(admitUsage(services(1_000_000), admitted({}), () => estimate({ heldPrompt: true }))).rejects.toMatchObject({
+      status: 402,
+      message: expect.stringContaining('with what the provider holds for it, such as a previous_response_id'),
+    });
+    const unknown = admitUsage(services(Number.MAX_SAFE_INTEGER), admitted({ slug: 'acme/house-model', model: 'house-model' }), () => estimate({ heldPrompt: true }));
+    await expect(unknown).rejects.toMatchObject({ status: 402, message: expect.stringContaining('model allow … --context-length') });
+    expect(await admitUsage(services(Number.MAX_SAFE_INTEGER), admitted({ slug: 'acme/house-model', model: 'house-model', contextLength: 8_000 }), () => estimate({ heldPrompt: true }))).toMatchObject({
+      reservedNanos: 8_000 * 150 + 100 * 600 + 3_000,
+    });
+  });
+
   it('charges tokens per minute for the output cap of every choice', async () => {
     const charged: LimitCharge[] = [];
     await admitUsage(services(0, charged), { key, project: project({ tpm: 100_000 }), targets: [target()] }, () => estimate({ choices: 4 }));

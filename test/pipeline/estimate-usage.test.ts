@@ -6,6 +6,7 @@ import {
   estimateUsageBound,
   finalUsageOf,
   IMAGE_TOKENS_BOUND,
+  namesPromptHeldByProvider,
   REQUEST_OVERHEAD_TOKENS_BOUND,
   TOOLS_OVERHEAD_TOKENS_BOUND,
 } from '../../shared/pipeline/estimate-usage.ts';
@@ -112,6 +113,24 @@ describe('countImageParts', () => {
       input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/c.png' }] }],
     };
     expect(countImageParts(body)).toBe(3);
+  });
+});
+
+describe('namesPromptHeldByProvider', () => {
+  it('finds prompt the provider holds or fetches, which the body’s bytes do not bound, in every protocol', () => {
+    expect(namesPromptHeldByProvider({ input: 'more', previous_response_id: 'resp_1' })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: 'more', conversation: 'conv_1' })).toBe(true);
+    expect(namesPromptHeldByProvider({ prompt: { id: 'pmpt_1', version: '2' } })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: [{ role: 'user', content: [{ type: 'input_file', file_url: 'https://x/a.pdf' }] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'file_011' } }] }] })).toBe(true);
+  });
+
+  it('finds none in a request that holds its whole prompt: a legacy completion’s prompt text, a tool schema naming file_id', () => {
+    expect(namesPromptHeldByProvider({ prompt: 'Say this is a test' })).toBe(false);
+    expect(namesPromptHeldByProvider({ input: 'hi', previous_response_id: null, tools: [{ type: 'function', name: 'read', parameters: { properties: { file_id: { type: 'string' } } } }] })).toBe(false);
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: 'what is a file_id?' }] })).toBe(false);
   });
 });
 
