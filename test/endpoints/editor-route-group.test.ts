@@ -96,7 +96,7 @@ describe('POST /v1/editor/chat/completions to a provider that serves the Respons
     expect(JSON.parse(String(response.body))).toEqual({
       error: {
         message: expect.stringMatching(/^The provider account behind this model has no quota left .*: You exceeded your current quota/),
-        type: 'rate_limit_error',
+        type: 'insufficient_quota',
         code: 'upstream_insufficient_quota',
         param: null,
       },
