@@ -151,8 +151,13 @@ export interface VideoJob {
   keyId: string;
   createdAt: string;
   video: Record<string, unknown>;
-  /** When the gateway recorded the finished video's seconds: at most once. */
+  /** When the gateway recorded the finished video's seconds (or gave back what it held for a failed one): at most once. */
   billedAt?: string;
+  /**
+   * What a prepaid project still holds for the video's seconds, in nano-USD, from its creation (which
+   * reserved them) until they are recorded; given back if the video fails or is deleted first.
+   */
+  heldNanos?: number;
   deletedAt?: string;
 }
 

@@ -16,7 +16,9 @@ import type { RouteContext } from '../pipeline/route-context.ts';
  * answer (as every record), dated when the video was found finished.
  */
 export async function billFinishedVideo(services: GatewayServices, admitted: AdmittedRequest, job: VideoJob, video: Record<string, unknown>, route: RouteContext): Promise<void> {
-  if (job.billedAt || video.status !== 'completed') return;
+  if (job.billedAt) return;
+  if (video.status === 'failed') return releaseVideoHold(services, job);
+  if (video.status !== 'completed') return;
   const seconds = billedSeconds(Number(video.seconds ?? job.video.seconds));
   const now = services.clock.now();
   if (!(await services.videoJobs.claimBilling(job.projectId, job.videoId, new Date(now).toISOString()))) return;
@@ -30,8 +32,8 @@ export async function billFinishedVideo(services: GatewayServices, admitted: Adm
       endpoint: 'videos',
       attribution: {},
       startedAt: now,
-      // Nothing is reserved for a finished video: the balance was checked when the job was created.
-      admission: { prepaid: config.project.prepaid === true, reservedNanos: 0, tokenCharge: undefined, headers: {} },
+      // What the creation kept held for the seconds (a prepaid project's): the writer gives back what they did not cost.
+      admission: { prepaid: config.project.prepaid === true, reservedNanos: job.heldNanos ?? 0, tokenCharge: undefined, headers: {} },
     },
     route.afterAnswer,
     finishedVideoRecordId(job.videoId),
@@ -49,4 +51,14 @@ export async function billFinishedVideo(services: GatewayServices, admitted: Adm
     finishReason: 'completed',
     finish: 'stop',
   });
+}
+
+/**
+ * Gives back what a prepaid project held for a video that will never be billed (it failed, or was deleted
+ * unfinished), once: the same claim as its billing, so that a video is either billed or given back.
+ */
+export async function releaseVideoHold(services: GatewayServices, job: VideoJob): Promise<void> {
+  if (job.billedAt || !job.heldNanos) return;
+  if (!(await services.videoJobs.claimBilling(job.projectId, job.videoId, new Date(services.clock.now()).toISOString()))) return;
+  await services.balances.release(job.projectId, job.heldNanos);
 }

@@ -7,7 +7,7 @@ import { decodePathId } from '../http/path-id.ts';
 import { admitRequest, readStore, type AdmittedRequest } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { RouteContext } from '../pipeline/route-context.ts';
-import { billFinishedVideo } from './bill-finished-video.ts';
+import { billFinishedVideo, releaseVideoHold } from './bill-finished-video.ts';
 import { relayBytes } from '../transport/bytes-relay.ts';
 import { callOwningProvider } from './call-owning-provider.ts';
 
@@ -51,7 +51,11 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
     await saveQuietly(services, { ...job, video });
     await billFinishedVideo(services, admitted, job, video, route);
   }
-  if (request.method === 'DELETE') await saveQuietly(services, { ...job, deletedAt: new Date(services.clock.now()).toISOString() });
+  if (request.method === 'DELETE' && response.ok) {
+    await saveQuietly(services, { ...job, deletedAt: new Date(services.clock.now()).toISOString() });
+    // Deleted before the gateway saw it finished: it is never billed, and its hold is given back.
+    await releaseVideoHold(services, job);
+  }
   return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json', ...served }, body: text };
 }
 

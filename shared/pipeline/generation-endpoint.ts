@@ -107,7 +107,7 @@ export interface GenerationEndpoint<Body extends RoutableBody = RoutableBody> {
    * Keeps what a served answer created upstream (a video job: it lives on at the provider, and later
    * requests of the same project reach it), before the client learns its id.
    */
-  keepCreated?(created: CreatedUpstreamObject, services: GatewayServices): Promise<void>;
+  keepCreated?(created: CreatedUpstreamObject, services: GatewayServices): Promise<KeptUpstreamObject>;
   /**
    * What the endpoint adds to the request's usage record (the editor profile's compression savings), worked
    * out when the record is written, after the answer: off the answer's path.
@@ -130,9 +130,16 @@ export interface RecordAnnotations {
   attribution?: Attribution;
 }
 
+/** What keeping a created object took of the request's reservation: held until the object's own record (a video's seconds). */
+export interface KeptUpstreamObject {
+  keptReservedNanos: number;
+}
+
 /** An object a provider created for a request, and whose it is. */
 export interface CreatedUpstreamObject {
   upstreamId: string;
+  /** What the request reserved of a prepaid balance (0 for a postpaid project). */
+  reservedNanos: number;
   /** The provider's answer that describes it. */
   payload: Record<string, unknown>;
   target: RouteTarget;

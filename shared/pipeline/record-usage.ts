@@ -48,6 +48,8 @@ export interface AttemptOutcome extends AttemptDescription {
   upstreamId?: string;
   /** The id the client found in the answer's body (Bridge.answerId). */
   answerId?: string;
+  /** Of the request's reservation, what a created object keeps held for its own record (a video's seconds): not given back now. */
+  keptReservedNanos?: number;
   /** Sizes of what went upstream and came back, where the endpoint measures them (the tool bridge). */
   requestBytes?: number;
   responseBytes?: number;
@@ -100,7 +102,7 @@ function buildUsageRecord(services: GatewayServices, context: RequestMeteringCon
     estimated: usage.estimated,
     costNanos: recordedCost(cost),
     prepaid: context.admission.prepaid,
-    reservedNanos: context.admission.reservedNanos,
+    reservedNanos: context.admission.reservedNanos - (outcome.keptReservedNanos ?? 0),
     fallbackAttempts: outcome.fallbackAttempts,
     latencyMs: Math.max(0, Math.round(services.clock.now() - context.startedAt)),
     createdAt: new Date(context.startedAt).toISOString(),

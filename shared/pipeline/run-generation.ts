@@ -186,12 +186,13 @@ export async function runGeneration<Body extends RoutableBody>(
       }
       const { json, stream } = answer;
       const upstreamId = json.described.upstreamId;
-      if (endpoint.keepCreated && upstreamId) {
-        await endpoint.keepCreated({ upstreamId, payload: json.payload, target: taken.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services);
-      }
+      const kept = endpoint.keepCreated && upstreamId
+        ? await endpoint.keepCreated({ upstreamId, reservedNanos: admission.reservedNanos, payload: json.payload, target: taken.target, projectId: project.projectId, keyId: key.keyId, requestId: route.requestId }, services)
+        : undefined;
       // The upstream's own success status (a pass-through's 201); 200 for every generation endpoint.
       const status = taken.response.status;
       outcome = { ...attempt, status: 'completed', httpStatus: status, usage: withAcceptedRequest(json.usage), ...json.described };
+      if (kept && kept.keptReservedNanos > 0) outcome.keptReservedNanos = kept.keptReservedNanos;
       // The id the client finds in the body, for looking the generation up by it (a stream written from the answer has the writer's).
       const answerId = bridge.answerId(upstreamId, presentation.responseId, stream !== undefined);
       if (answerId) outcome.answerId = answerId;

@@ -14,7 +14,7 @@ let otherKey: string;
 let prepaidKey: string;
 
 /** A provider's video jobs, as OpenAI's API shows them: queued when made, completed after two looks. */
-const jobs = new Map<string, { video: Record<string, unknown>; looks: number }>();
+const jobs = new Map<string, { video: Record<string, unknown>; looks: number; doomed: boolean }>();
 const MP4 = Buffer.from([0x00, 0x00, 0x00, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32, 0xff, 0xfe]);
 
 function videoProvider(request: ReceivedRequest, response: ServerResponse): void {
@@ -22,7 +22,8 @@ function videoProvider(request: ReceivedRequest, response: ServerResponse): void
   if (request.method === 'POST' && !id) {
     const videoId = `video_${jobs.size + 1}abc`;
     const video = { id: videoId, object: 'video', model: 'sora-2', status: 'queued', progress: 0, created_at: 1_760_000_000 + jobs.size, completed_at: null, expires_at: null, error: null, prompt: 'p', remixed_from_video_id: null, seconds: '8', size: '720x1280' };
-    jobs.set(videoId, { video, looks: 0 });
+    // A prompt of "doomed" makes a job that fails.
+    jobs.set(videoId, { video, looks: 0, doomed: request.body.prompt === 'doomed' });
     return sendJson(response, 200, video);
   }
   const job = jobs.get(id ?? '');
@@ -31,7 +32,9 @@ function videoProvider(request: ReceivedRequest, response: ServerResponse): void
   if (operation === 'content') return void response.writeHead(200, { 'content-type': 'video/mp4' }).end(MP4);
   job.looks += 1;
   const finished = job.looks >= 2;
-  job.video = { ...job.video, status: finished ? 'completed' : 'in_progress', progress: finished ? 100 : 40, completed_at: finished ? 1_760_000_100 : null };
+  job.video = job.doomed
+    ? { ...job.video, status: 'failed', error: { code: 'video_generation_failed', message: 'The video could not be made.' } }
+    : { ...job.video, status: finished ? 'completed' : 'in_progress', progress: finished ? 100 : 40, completed_at: finished ? 1_760_000_100 : null };
   sendJson(response, 200, job.video);
 }
 
@@ -143,6 +146,36 @@ describe('/v1/videos over plain HTTP', () => {
     const response = await createVideo('video-prepaid', prepaidKey);
     expect(response.status).toBe(402);
     expect(await response.json()).toMatchObject({ error: { code: 'insufficient_balance' } });
+  });
+
+  it('holds a prepaid balance for each video’s seconds until they are billed, so videos made one after another cannot take it below zero', async () => {
+    await gateway.admin({ command: 'project.create', projectId: 'prepaid-hold' });
+    await gateway.admin({ command: 'provider.set', projectId: 'prepaid-hold', provider: 'openai', protocol: 'openai', baseUrl: upstream.baseUrl, apiKey: 'sk-upstream-video-0123456789' });
+    await gateway.admin({ command: 'model.allow', projectId: 'prepaid-hold', slug: 'openai/sora-2', kind: 'video', videoSecondMicros: 100_000, requestMicros: 10 });
+    const holdKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'prepaid-hold' })).key;
+    // 2 USD: room for two 8-second videos at 0.8 USD (and 0.00001 a request), not three.
+    await gateway.admin({ command: 'project.update', projectId: 'prepaid-hold', balanceUsd: '2' });
+    const project = () => gateway.admin<{ balance_usd: string; reserved_usd: string; spent_usd: string }>({ command: 'project.get', projectId: 'prepaid-hold' });
+
+    const first = (await (await createVideo('hold-1', holdKey)).json()) as { id: string };
+    const second = (await (await createVideo('hold-2', holdKey)).json()) as { id: string };
+    await gateway.host.drainUsage();
+    expect(await project()).toMatchObject({ balance_usd: '0.39998', reserved_usd: '1.6' });
+    const third = await createVideo('hold-3', holdKey);
+    expect(third.status).toBe(402);
+
+    // The first finishes (billed its seconds from the hold), the second is deleted unfinished (its hold given back).
+    for (let look = 0; look < 2; look += 1) await call(`/v1/videos/${first.id}`, { apiKey: holdKey });
+    expect((await call(`/v1/videos/${second.id}`, { apiKey: holdKey, method: 'DELETE' })).status).toBe(200);
+    await gateway.host.drainUsage();
+    expect(await project()).toMatchObject({ balance_usd: '1.19998', reserved_usd: '0', spent_usd: '0.80002' });
+
+    // One that fails gives its hold back when it is seen failed: only its request is billed.
+    const doomed = await call('/v1/videos', { apiKey: holdKey, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'openai/sora-2', prompt: 'doomed', seconds: '8' }) });
+    const { id } = (await doomed.json()) as { id: string };
+    expect(await call(`/v1/videos/${id}`, { apiKey: holdKey }).then((response) => response.json())).toMatchObject({ status: 'failed' });
+    await gateway.host.drainUsage();
+    expect(await project()).toMatchObject({ balance_usd: '1.19997', reserved_usd: '0', spent_usd: '0.80003' });
   });
 
   it('does not serve remixes', async () => {

@@ -14,6 +14,7 @@ const videoJobSchema = z.object({
   createdAt: z.string(),
   video: z.record(z.string(), z.unknown()),
   billedAt: z.string().optional(),
+  heldNanos: z.number().int().nonnegative().optional(),
   deletedAt: z.string().optional(),
 });
 
