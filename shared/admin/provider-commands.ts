@@ -11,7 +11,7 @@ import {
   type WireProtocolId,
 } from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
-import { validateProviderBaseUrl } from '../core/validate-base-url.ts';
+import { isPrivateHost, validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProvider } from './describe-provider.ts';
@@ -49,6 +49,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
     });
   }
   const given = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
+  if (bedrock && !command.apiKey) requireAwsEndpoint(command.provider, given, services.allowPrivateUpstreams);
   const validatedUrl = family === 'anthropic' ? anthropicApiRoot(given) : given;
   const previous = config.providers.get(command.provider);
   // Set again without a key, a provider keeps its stored key, but only on the host it was given for: nobody
@@ -109,6 +110,25 @@ function sameHost(a: string, b: string): boolean {
 }
 
 /** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */
+/** AWS's own endpoint names: the regional, FIPS and dual-stack runtimes, VPC endpoints (`*.vpce.amazonaws.com`), China's. */
+const AWS_ENDPOINT_HOST = /\.(?:amazonaws\.com|amazonaws\.com\.cn|api\.aws)$/;
+
+/**
+ * A Bedrock provider signed with the gateway's AWS credentials sends every request to its base URL with the
+ * role's access key id, session token and signature: only an endpoint of AWS's may receive them (a private
+ * one too where the deployment allows private upstreams: the local host's fakes). With a Bedrock API key
+ * given instead, the key goes there, as any provider's.
+ */
+function requireAwsEndpoint(provider: string, baseUrl: string, allowPrivate: boolean): void {
+  const host = new URL(baseUrl).hostname.toLowerCase();
+  if (AWS_ENDPOINT_HOST.test(host) || (allowPrivate && isPrivateHost(host))) return;
+  throw new GatewayError(
+    'invalid_request',
+    `Bedrock provider "${provider}" is called with the gateway's AWS credentials, which go only to AWS's endpoints (*.amazonaws.com, *.api.aws, a VPC endpoint); "${host}" is not one. Give a Bedrock API key (--api-key) to call another host.`,
+    { code: 'invalid_base_url', param: 'base_url' },
+  );
+}
+
 function bedrockSettings(command: Command<'provider.set'>): AwsProviderSettings {
   if (!command.region) {
     throw new GatewayError('invalid_request', `Bedrock provider "${command.provider}" needs --region (e.g. us-east-1): its runtime endpoint and signing region.`, {

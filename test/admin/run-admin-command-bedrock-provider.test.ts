@@ -78,6 +78,19 @@ describe('runAdminCommand: Bedrock providers', () => {
     expect(vpce.providers.find((provider) => provider.provider === 'bedrock')?.base_url).toBe('https://vpce-0a1b2c3d-abcdefgh.bedrock-runtime.us-east-1.vpce.amazonaws.com');
   });
 
+  it('sends the gateway’s AWS credentials to AWS’s endpoints only: another host needs a Bedrock API key', async () => {
+    expect(await admin.refused({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl: 'https://bedrock.attacker.example/bedrock' })).toMatchObject({
+      status: 400,
+      code: 'invalid_base_url',
+      message: expect.stringContaining('go only to AWS\'s endpoints'),
+    });
+    expect(await admin.refused({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl: 'https://amazonaws.com.attacker.example' })).toMatchObject({ code: 'invalid_base_url' });
+    for (const baseUrl of ['https://bedrock-runtime-fips.us-east-1.amazonaws.com', 'https://bedrock-runtime.us-east-1.api.aws', 'https://bedrock-runtime.cn-north-1.amazonaws.com.cn']) {
+      await admin.ok({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl });
+    }
+    await admin.ok({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl: 'https://bedrock-proxy.example.com', apiKey: 'bedrock-api-key-0123456789' });
+  });
+
   it('allows Bedrock model ids and inference profiles, with their limits when Anthropic publishes them', async () => {
     await admin.ok({ command: 'model.allow', projectId: 'aws', slug: 'bedrock/us.anthropic.claude-haiku-4-5-20251001-v1:0', alias: 'haiku' });
     const listed = await admin.ok<{ models: Array<Record<string, unknown>> }>({ command: 'model.list', projectId: 'aws' });
