@@ -16,6 +16,17 @@ describe('parsePassThroughRequest', () => {
     await expect(parsePassThroughRequest(request(path))).rejects.toMatchObject({ status: 400, code: 'invalid_path' });
   });
 
+  it.each(['/v1/..;/x', '/v1/files/x;jsessionid=1', '/v1/files/%252e%252e/x', '/v1/files/%C0%AE%C0%AE/x', '/v1/files/%u002e%u002e/x', '/v1/files/x%00y', '/v1/files/a%0d%0aX-Injected:%201'])(
+    'refuses %s, which a server behind may read otherwise than the gateway, with 400 invalid_path',
+    async (path) => {
+      await expect(parsePassThroughRequest(request(path))).rejects.toMatchObject({ status: 400, code: 'invalid_path' });
+    },
+  );
+
+  it('passes an encoded character an id may hold, decoded once into what it says', async () => {
+    expect(await parsePassThroughRequest(request('/v1/files/file%2Dabc%20def'))).toMatchObject({ upstreamPath: '/files/file%2Dabc%20def' });
+  });
+
   it('reads the model and routing fields of a JSON body and leaves them out of what goes upstream', async () => {
     const body = new TextEncoder().encode(JSON.stringify({ model: 'm', models: ['n'], route: 'fallback', provider: { order: ['x'] }, stream: true, input: 'hi' }));
     const parsed = await parsePassThroughRequest(request('/v1/realtime/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));

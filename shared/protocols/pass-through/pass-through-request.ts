@@ -92,6 +92,8 @@ function startsAsJsonObject(body: Uint8Array): boolean {
   return false;
 }
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /**
  * The path below the provider's base URL (which ends in `/v1` by convention): the client's path (normalised
  * by the route group) without `/v1`, with its query string. Dot segments are refused, encoded ones and
@@ -103,11 +105,18 @@ function upstreamPathOf(request: GatewayRequest): string {
     try {
       return decodeURIComponent(segment).split('/');
     } catch {
-      return [segment];
+      return [undefined];
     }
   });
-  if (segments.some((segment) => segment === '.' || segment === '..' || segment.includes('\\'))) {
+  if (segments.some((segment) => segment === '.' || segment === '..' || segment?.includes('\\'))) {
     throw new GatewayError('invalid_request', `The path ${request.path} climbs out of the API: "." and ".." segments are not passed through.`, { code: 'invalid_path' });
+  }
+  // What a server behind may read otherwise than the gateway does: a path parameter (`..;`, a dot segment to
+  // Tomcat), an escape decoded twice (`%252e`), one that is no UTF-8 (`%C0%AE`, `%u002e`), a control character.
+  if (below.includes(';') || segments.some((segment) => segment === undefined || segment.includes('%') || CONTROL_CHARACTER.test(segment))) {
+    throw new GatewayError('invalid_request', `The path ${request.path} holds what a provider may read otherwise than the gateway (";", an escape decoded twice or invalid, a control character): it is not passed through.`, {
+      code: 'invalid_path',
+    });
   }
   const query = request.query.toString();
   return `${below}${query ? `?${query}` : ''}`;
