@@ -96,7 +96,30 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
   return secrets
     .filter((secret) => secret.length > 0)
     .sort((a, b) => b.length - a.length)
-    .reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
+    .reduce((redacted, secret) => {
+      // In any letter case (a server that shouts it back), then base64-encoded (a server echoing a header or body it encoded).
+      const anyCase = redacted.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted]');
+      return base64Forms(secret).reduce((scrubbed, form) => scrubbed.split(form).join('[redacted]'), anyCase);
+    }, text);
+}
+
+/** Shorter base64 runs are not looked for: they could be anything's. */
+const SHORTEST_ENCODED_SECRET = 12;
+
+/**
+ * The base64 text a secret shows as wherever it stands in encoded data: at each of the three byte offsets
+ * a base64 group can start at, the characters its bytes alone decide (those that mix in its neighbours'
+ * bits are left off), in both alphabets.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.byteLength(secret);
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), Buffer.from(secret)]).toString('base64');
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes)) / 6));
+    if (core.length >= SHORTEST_ENCODED_SECRET) forms.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return [...new Set(forms)];
 }
 
 /**

@@ -193,6 +193,18 @@ describe('redactSecrets', () => {
     expect(redactSecrets('plain text', '')).toBe('plain text');
   });
 
+  it('replaces the key in other letter cases and base64-encoded, alone or inside encoded data, in both alphabets', () => {
+    const key = 'sk-PROVIDERSECRETKEY1234567890abcdefXYZ';
+    const encoded = (text: string) => Buffer.from(text).toString('base64');
+    for (const echoed of [key.toUpperCase(), key.toLowerCase(), encoded(key), encoded(`Bearer ${key}`), encoded(`x${key}`), encoded(`xy${key}`), encoded(`??${key}`).replaceAll('+', '-').replaceAll('/', '_')]) {
+      const scrubbed = redactSecrets(`upstream said: ${echoed}.`, key);
+      expect(scrubbed, echoed).toContain('[redacted]');
+      // What is left decodes to nothing of the key: no run of it longer than a few characters.
+      expect(Buffer.from(scrubbed.replace(/^upstream said: |\.$|\[redacted\]/g, ''), 'base64').toString('latin1')).not.toMatch(/SECRETKEY|secretkey/i);
+      expect(scrubbed.toLowerCase()).not.toContain(key.toLowerCase());
+    }
+  });
+
   it('leaves an error’s words whole for a placeholder key too short to be a secret (a local server’s "x")', () => {
     const body = '{"error":{"code":"context_length_exceeded","message":"This model\'s maximum context length is exceeded."}}';
     expect(redactSecrets(body, 'x')).toBe(body);
