@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { GatewayError } from '../../core/errors.ts';
 import { parseModelRequest, type RequestBodyJson } from '../parse-model-request.ts';
 import { PROMPT_TRANSFORM_FIELDS, promptTransformsShape, USAGE_ACCOUNTING_FIELDS, usageAccountingShape } from '../routing-fields.ts';
+import type { AnthropicRequestMessage } from './anthropic-request-types.ts';
 import { withoutCarriedOpenAiReasoning } from './openai-reasoning-signature.ts';
+import { toolLoopLacksThinking } from './tool-loop-thinking.ts';
 
 /** OpenRouter's `fallbacks` entries: a model name, or an object naming one. */
 const fallbackEntrySchema = z.union([z.string().min(1), z.looseObject({ model: z.string().min(1) })]);
@@ -59,7 +61,28 @@ export function parseMessagesRequest(body: RequestBodyJson): MessagesRequest {
  * not take, e.g. count_tokens.)
  */
 export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string, omit: readonly string[] = []): string {
-  const upstream: Record<string, unknown> = { ...request, model: upstreamModel, messages: withoutCarriedOpenAiReasoning(request.messages) };
-  for (const field of [...messagesGatewayOnlyFields, ...omit]) delete upstream[field];
+  const { messages, withoutThinking } = conversationForClaude(request.messages, request.thinking);
+  const upstream: Record<string, unknown> = { ...request, model: upstreamModel, messages };
+  for (const field of [...messagesGatewayOnlyFields, ...omit, ...(withoutThinking ? ['thinking'] : [])]) delete upstream[field];
   return JSON.stringify(upstream);
+}
+
+/**
+ * A Messages client's conversation as a Claude model may read it (Anthropic's API or Bedrock's): thinking
+ * OpenAI did left out. A tool loop left so without its opening thinking (the client switched to Claude
+ * mid-loop) would be refused with thinking on ("a final assistant message must start with a thinking
+ * block"): that request goes without thinking, as a translated one does.
+ */
+export function conversationForClaude(messages: unknown[], thinking: unknown): { messages: unknown[]; withoutThinking: boolean } {
+  const readable = withoutCarriedOpenAiReasoning(messages);
+  const thinks = typeof thinking === 'object' && thinking !== null && (thinking as { type?: unknown }).type !== 'disabled';
+  return { messages: readable, withoutThinking: readable !== messages && thinks && toolLoopLacksThinking(asBlockMessages(readable)) };
+}
+
+/** The messages with string contents as one text block each, for the readers that look at blocks. */
+function asBlockMessages(messages: readonly unknown[]): AnthropicRequestMessage[] {
+  return messages.map((message) => {
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    return { role, content: Array.isArray(content) ? content : [{ type: 'text', text: String(content ?? '') }] } as AnthropicRequestMessage;
+  });
 }

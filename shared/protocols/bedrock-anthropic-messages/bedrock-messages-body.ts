@@ -1,6 +1,5 @@
 import type { GatewayRequest } from '../../http/gateway-http.ts';
-import { messagesGatewayOnlyFields } from '../anthropic-messages/messages-request.ts';
-import { withoutCarriedOpenAiReasoning } from '../anthropic-messages/openai-reasoning-signature.ts';
+import { conversationForClaude, messagesGatewayOnlyFields } from '../anthropic-messages/messages-request.ts';
 import { bedrockBetas } from './bedrock-anthropic-betas.ts';
 
 /** The Messages API version InvokeModel takes for Claude, in the body (Bedrock ignores the header). */
@@ -17,12 +16,13 @@ export function toBedrockMessagesBody(body: Record<string, unknown>, betas: read
 
 /**
  * A Messages client's body for Claude on Bedrock, every other field as sent (new parameters reach Bedrock
- * without a gateway release), thinking OpenAI did left out as for Anthropic's API (openai-reasoning-signature.ts);
+ * without a gateway release), thinking OpenAI did left out as for Anthropic's API (conversationForClaude);
  * the client's `anthropic-beta` header becomes `anthropic_beta`.
  */
 export function nativeBedrockMessagesBody(body: Record<string, unknown>, _upstreamModel: string, client: GatewayRequest['headers']): string {
   const withoutRouting: Record<string, unknown> = { ...body };
-  if (Array.isArray(body.messages)) withoutRouting.messages = withoutCarriedOpenAiReasoning(body.messages);
-  for (const field of messagesGatewayOnlyFields) delete withoutRouting[field];
+  const conversation = Array.isArray(body.messages) ? conversationForClaude(body.messages, body.thinking) : undefined;
+  if (conversation) withoutRouting.messages = conversation.messages;
+  for (const field of [...messagesGatewayOnlyFields, ...(conversation?.withoutThinking ? ['thinking'] : [])]) delete withoutRouting[field];
   return JSON.stringify(toBedrockMessagesBody(withoutRouting, bedrockBetas(client['anthropic-beta'] ?? client['upstream-beta'])));
 }

@@ -62,6 +62,16 @@ describe("OpenAI's encrypted reasoning carried by a Messages client", () => {
     expect(JSON.parse(buildUpstreamMessagesBody(parseMessagesRequest(JSON.stringify(own)), 'claude-sonnet-4-5')).messages).toEqual(own.messages);
   });
 
+  it('sends a tool loop left without its opening thinking no thinking (Anthropic would refuse the turn), and keeps it outside such a loop', () => {
+    const upstream = JSON.parse(buildUpstreamMessagesBody(parseMessagesRequest(JSON.stringify({ ...secondTurn, model: 'claude-sonnet-4-5' })), 'claude-sonnet-4-5')) as Record<string, unknown>;
+    expect(upstream).not.toHaveProperty('thinking');
+    // A new question after the loop: the open turn is the next one, which starts as Claude likes.
+    const askedAgain = { ...secondTurn, messages: [...secondTurn.messages, { role: 'assistant', content: [{ type: 'text', text: 'done' }] }, { role: 'user', content: 'and b.txt?' }] };
+    expect(JSON.parse(buildUpstreamMessagesBody(parseMessagesRequest(JSON.stringify(askedAgain)), 'claude-sonnet-4-5'))).toMatchObject({ thinking: { type: 'enabled' } });
+    // Claude on Bedrock alike.
+    expect(JSON.parse(nativeBedrockMessagesBody({ ...secondTurn, model: 'claude-sonnet-4-5' }, 'anthropic.claude-sonnet-4-5', {}))).not.toHaveProperty('thinking');
+  });
+
   it('asks for no encrypted reasoning from a model that does not reason, which refuses the include, and gives it none back', () => {
     const body = writeResponsesRequest(readMessagesRequest({ model: 'gpt-4.1', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] }), 'gpt-4.1', NO_EXTRA_FEATURES);
     expect(body).not.toHaveProperty('include');
