@@ -1,6 +1,7 @@
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
+import { dropToolErrorMarks } from '../../canonical/tool-error-marks.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel, stopForModel } from '../../canonical/reasoning-settings.ts';
@@ -33,6 +34,7 @@ import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type Chat
 export function writeChatRequest(request: CanonicalRequest, upstreamModel: string, features: UpstreamFeatures): Record<string, unknown> {
   const messages: ChatMessageOut[] = [];
   dropCacheMarks(request);
+  dropToolErrorMarks(request);
   const system = request.system.filter((text) => text !== '').join('\n\n');
   if (system !== '') messages.push({ role: 'system', content: system });
   for (const message of request.messages) messages.push(...writeMessage(message, features));

@@ -1,4 +1,5 @@
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
+import { dropToolErrorMarks } from '../../canonical/tool-error-marks.ts';
 import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool } from '../../canonical/canonical-request.ts';
 import type { DroppedFields } from '../../canonical/dropped-fields.ts';
 import { inlineFileName } from '../../canonical/base64-data-url.ts';
@@ -39,6 +40,7 @@ export function writeResponsesRequest(request: CanonicalRequest, upstreamModel: 
   if (!hasTools && choice !== undefined && choice !== 'none') dropped.add('tool_choice');
   if (request.stop) dropped.add('stop');
   dropCacheMarks(request);
+  dropToolErrorMarks(request);
   const instructions = request.system.filter((text) => text !== '').join('\n\n');
   dropBudgetWithoutEffort(request);
   const reasoning = reasoningForModel(request, upstreamModel, features);

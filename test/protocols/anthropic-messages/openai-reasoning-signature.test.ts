@@ -6,6 +6,7 @@ import { writeMessagesResponse } from '../../../shared/protocols/anthropic-messa
 import { thinkingSignatureOf } from '../../../shared/protocols/anthropic-messages/openai-reasoning-signature.ts';
 import { nativeBedrockMessagesBody } from '../../../shared/protocols/bedrock-anthropic-messages/bedrock-messages-body.ts';
 import { writeResponsesRequest } from '../../../shared/protocols/openai-responses/responses-request-writer.ts';
+import { writeChatRequest } from '../../../shared/protocols/openai-chat/chat-request-writer.ts';
 
 const NO_EXTRA_FEATURES = { customTools: false, maxCompletionTokens: false, reasoningObject: false };
 const carried = thinkingSignatureOf({ encrypted: 'gAAAA-encrypted-reasoning' });
@@ -70,6 +71,18 @@ describe("OpenAI's encrypted reasoning carried by a Messages client", () => {
     expect(JSON.parse(buildUpstreamMessagesBody(parseMessagesRequest(JSON.stringify(askedAgain)), 'claude-sonnet-4-5'))).toMatchObject({ thinking: { type: 'enabled' } });
     // Claude on Bedrock alike.
     expect(JSON.parse(nativeBedrockMessagesBody({ ...secondTurn, model: 'claude-sonnet-4-5' }, 'anthropic.claude-sonnet-4-5', {}))).not.toHaveProperty('thinking');
+  });
+
+  it('names a failed tool result’s is_error as dropped for OpenAI’s protocols, which have no such flag: the output goes as it is', () => {
+    const failed = { ...secondTurn, messages: [...secondTurn.messages.slice(0, 2), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'ENOENT', is_error: true }] }] };
+    for (const write of [writeResponsesRequest, writeChatRequest]) {
+      const canonical = readMessagesRequest(failed);
+      expect(JSON.stringify(write(canonical, 'o3', NO_EXTRA_FEATURES))).toContain('ENOENT');
+      expect(canonical.dropped.list()).toContain('tool_result.is_error');
+    }
+    const succeeded = readMessagesRequest(secondTurn);
+    writeChatRequest(succeeded, 'o3', NO_EXTRA_FEATURES);
+    expect(succeeded.dropped.list()).not.toContain('tool_result.is_error');
   });
 
   it('asks for no encrypted reasoning from a model that does not reason, which refuses the include, and gives it none back', () => {
