@@ -91,6 +91,7 @@ describe('createChatPassThrough over a recorded tool-call stream', () => {
     expect(meter.result()).toEqual({
       usage: { promptTokens: 54, completionTokens: 20, cachedTokens: 0, reasoningTokens: 0, estimated: false },
       finishReason: 'tool_calls',
+      finish: 'tool-calls',
       upstreamId: 'chatcmpl-BWlJBDk2xe66hjff60joVYpXi1hh4',
       completionText: 'multiply{"a":1231,"b":2331}',
     });
