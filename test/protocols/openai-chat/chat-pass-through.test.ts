@@ -181,6 +181,7 @@ describe('a recorded Azure reasoning stream (chunks.txt)', () => {
     expect(meter.result()).toEqual({
       usage: { promptTokens: 15, completionTokens: 78, cachedTokens: 0, reasoningTokens: 64, estimated: false },
       finishReason: 'stop',
+      finish: 'stop',
       upstreamId: 'chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt',
       completionText: 'Capital of Denmark.',
     });
