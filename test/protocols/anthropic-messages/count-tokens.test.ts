@@ -67,7 +67,19 @@ describe('countMessagesTokensEstimate', () => {
   it("answers in count_tokens' shape with the tokenizer's count of the prompt text", async () => {
     const expected = await countTokens(messagesPromptText(toolTurn));
     expect(expected).toBeGreaterThan(40);
-    expect(await countMessagesTokensEstimate(toolTurn)).toEqual({ input_tokens: expected });
+    // Beside the text: each message's framing, and the turn's one image.
+    expect(await countMessagesTokensEstimate(toolTurn)).toEqual({ input_tokens: expected + 4 * toolTurn.messages.length + 1_600 });
+  });
+
+  it('counts what has no text: an image (a tool result’s too) near its largest, each page of a PDF, and a text document’s text', async () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+    const pdf = (pages: number) => Buffer.from(`%PDF-1.7\n1 0 obj << /Type /Pages /Count ${pages} >>\n${'2 0 obj << /Type /Page >>\n'.repeat(pages)}%%EOF`).toString('base64');
+    const count = async (content: unknown[]) => (await countMessagesTokensEstimate({ messages: [{ role: 'user', content }] })).input_tokens;
+    const what = await count([{ type: 'text', text: 'what' }]);
+    expect(await count([{ type: 'text', text: 'what' }, image])).toBe(what + 1_600);
+    expect(await count([{ type: 'tool_result', tool_use_id: 't', content: [image] }, { type: 'text', text: 'what' }])).toBe(what + 1_600);
+    expect(await count([{ type: 'text', text: 'what' }, { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf(3) } }])).toBe(what + 3 * 2_000);
+    expect(await count([{ type: 'text', text: 'what' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a long memo about tokens' } }])).toBeGreaterThan(what + 4);
   });
 
   it('counts tool definitions: the same turn costs more with tools than without', async () => {
