@@ -47,24 +47,32 @@ const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
 /**
  * Whether a request names prompt the provider holds or fetches, which its bytes do not bound: a stored
  * response or conversation to continue (`previous_response_id`, `conversation`), a stored prompt template
- * (`prompt: {id}`), a file by id (chat's and the Responses API's `file_id`, Anthropic's Files API) or a file
- * by URL (`input_file`'s `file_url`). A provider bills it all as prompt, up to the model's context window.
+ * (`prompt: {id}`), a file by id (chat's and the Responses API's `file_id`, Anthropic's Files API) or by URL
+ * (`input_file`'s `file_url`, an Anthropic document's `url` source), or a tool the provider runs that reads
+ * what it finds into the prompt (a page fetch, a file search, an MCP server's tools). A provider bills it
+ * all as prompt, up to the model's context window. (Web search is bounded apart: its searches are counted.)
  */
 export function namesPromptHeldByProvider(body: Readonly<Record<string, unknown>>): boolean {
   if (typeof body.previous_response_id === 'string' || (body.conversation !== undefined && body.conversation !== null)) return true;
   if (typeof body.prompt === 'object' && body.prompt !== null && !Array.isArray(body.prompt)) return true;
+  if (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) return true;
+  if (Array.isArray(body.tools) && body.tools.some((tool: unknown) => CONTENT_FETCHING_TOOL.test(String((tool as { type?: unknown } | null)?.type ?? '')))) return true;
   const pending: unknown[] = [body.messages, body.input];
   while (pending.length > 0) {
     const current = pending.pop();
     if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
     if (!Array.isArray(current)) {
-      const part = current as { file_id?: unknown; type?: unknown; file_url?: unknown };
+      const part = current as { file_id?: unknown; type?: unknown; file_url?: unknown; source?: { type?: unknown } };
       if (typeof part.file_id === 'string' || (part.type === 'input_file' && typeof part.file_url === 'string')) return true;
+      if (part.type === 'document' && part.source?.type === 'url') return true;
     }
     pending.push(...(Array.isArray(current) ? current : Object.values(current)));
   }
   return false;
 }
+
+/** Tools the provider runs that read what they find into the prompt: Anthropic's page fetch, OpenAI's file search and MCP tools. */
+const CONTENT_FETCHING_TOOL = /^(?:web_fetch_\d+|file_search|mcp)$/;
 
 /** The image parts of a request body in any protocol (chat's image_url, Anthropic's image, Responses' input_image). */
 export function countImageParts(body: unknown): number {

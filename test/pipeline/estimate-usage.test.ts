@@ -125,12 +125,19 @@ describe('namesPromptHeldByProvider', () => {
     expect(namesPromptHeldByProvider({ input: [{ role: 'user', content: [{ type: 'input_file', file_url: 'https://x/a.pdf' }] }] })).toBe(true);
     expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] })).toBe(true);
     expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'file_011' } }] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://x/a.pdf' } }] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [], tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'mcp', server_label: 'docs', server_url: 'https://x/mcp' }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [], mcp_servers: [{ type: 'url', url: 'https://x/mcp', name: 'docs' }] })).toBe(true);
   });
 
   it('finds none in a request that holds its whole prompt: a legacy completion’s prompt text, a tool schema naming file_id', () => {
     expect(namesPromptHeldByProvider({ prompt: 'Say this is a test' })).toBe(false);
     expect(namesPromptHeldByProvider({ input: 'hi', previous_response_id: null, tools: [{ type: 'function', name: 'read', parameters: { properties: { file_id: { type: 'string' } } } }] })).toBe(false);
     expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: 'what is a file_id?' }] })).toBe(false);
+    // Web search is bounded apart, by its searches; a function tool named like a hosted one is the client's own.
+    expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'web_search' }, { type: 'function', name: 'mcp' }] })).toBe(false);
   });
 });
 
