@@ -14,6 +14,8 @@ export interface MeteredObservation {
   upstreamId?: string;
   /** The generated text (text, reasoning, tool names and arguments), for estimating when usage is missing. */
   completionText: string;
+  /** Whether the upstream began an answer: text, reasoning (hidden reasoning's signature or encrypted content too), a tool call. */
+  generated?: true;
   /** The web searches the stream announced, for the estimate when its final usage never came. */
   webSearches?: number;
   /** The upstream's in-band error, if it sent one. */
@@ -36,9 +38,11 @@ export function createCanonicalMeter() {
             break;
           case 'text-delta':
           case 'reasoning-delta':
+            observed.generated = true;
             observed.completionText += event.text;
             break;
           case 'tool-call-start':
+            observed.generated = true;
             observed.completionText += event.name;
             break;
           case 'tool-call-delta':

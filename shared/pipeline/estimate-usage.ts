@@ -1,3 +1,4 @@
+import type { CanonicalErrorType } from '../canonical/canonical-events.ts';
 import type { MeteredObservation } from '../canonical/canonical-meter.ts';
 import { addUnits, type BilledUnits } from '../core/billed-units.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
@@ -117,16 +118,21 @@ export function createUsageEstimator(promptText: () => string, promptTokenIds: (
 
 export type UsageEstimator = ReturnType<typeof createUsageEstimator>;
 
-/** The usage to record: what the upstream reported, else the estimate. */
 /**
- * A stream whose provider failed in it (an error event: no quota, overloaded, rate limited) before it
- * generated or reported anything: billed nothing, as the same failure answered before the stream is
- * (providers bill no failed request), and not the estimate of a prompt no model answered.
+ * A stream whose provider refused it in it (an error event saying it was not served: no quota, rate limited,
+ * overloaded, a refused credential or request) before it began an answer or reported usage: billed nothing,
+ * as the same refusal answered before the stream is (providers bill no refused request), and not the
+ * estimate of a prompt no model answered. A server error or a time-out may come after work not shown
+ * (hidden reasoning): the estimate stands.
  */
 export function failedBeforeGenerating(observed: MeteredObservation): boolean {
-  return observed.upstreamError !== undefined && observed.usage === undefined && observed.completionText === '' && !observed.webSearches;
+  const refused = observed.upstreamError !== undefined && NOT_SERVED.has(observed.upstreamError.type);
+  return refused && observed.usage === undefined && observed.generated !== true && !observed.webSearches;
 }
 
+const NOT_SERVED: ReadonlySet<CanonicalErrorType> = new Set(['billing', 'rate-limit', 'overloaded', 'authentication', 'permission', 'invalid-request', 'request-too-large', 'not-found']);
+
+/** The usage to record: what the upstream reported, else the estimate. */
 export function finalUsageOf(observed: MeteredObservation, estimate: UsageEstimator): Promise<TokenUsage> {
   return observed.usage ? Promise.resolve(observed.usage) : estimate(observed);
 }

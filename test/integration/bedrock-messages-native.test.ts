@@ -57,8 +57,8 @@ describe('Claude on Bedrock for a Messages client (native)', () => {
     const stream = anthropic({ 'x-request-id': 'bedrock-stream-exception' }).messages.stream({ model: 'claude-haiku-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
 
     await expect(stream.finalMessage()).rejects.toMatchObject({ error: { type: 'error', error: { type: 'api_error', message: 'The model stream failed.' } } });
-    // Nothing was generated before the exception: billed nothing, as the same failure before the stream (metering.md).
-    expect(await generation('bedrock-stream-exception')).toMatchObject({ status: 'failed', error_code: 'upstream_error', tokens_prompt: 0, total_cost: 0 });
+    // A failure of the model's (not a refusal to serve): the prompt the provider announced is billed (metering.md).
+    expect(await generation('bedrock-stream-exception')).toMatchObject({ status: 'failed', error_code: 'upstream_error', tokens_prompt: 10 });
   });
 
   it("ends a stream Bedrock closed before the answer's end with Anthropic's error event, not a complete answer, metered as failed", async () => {

@@ -118,6 +118,13 @@ describe('streamAnswer of a stream whose provider reports an error inside it', (
     expect(estimatedFrom).toEqual([]);
   });
 
+  it('bills the estimate when the failure is the provider’s own (a server error), which may come after work not shown', async () => {
+    const opening = 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n';
+    const serverError = 'data: {"error":{"message":"The server had an error","type":"server_error"}}\n\n';
+    const { settled } = await answer(opening + serverError, { showUsage: false });
+    expect(settled[0]).toMatchObject({ status: 'failed', usage: ESTIMATE });
+  });
+
   it('bills the estimate of what it generated when it failed after the answer began', async () => {
     const overloaded = 'data: {"error":{"message":"Overloaded","type":"overloaded_error"}}\n\n';
     const { settled, estimatedFrom } = await answer(recorded.slice(0, 3).join('') + overloaded, { showUsage: false });

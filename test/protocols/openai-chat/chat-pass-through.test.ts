@@ -92,6 +92,7 @@ describe('createChatPassThrough over a recorded tool-call stream', () => {
       usage: { promptTokens: 54, completionTokens: 20, cachedTokens: 0, reasoningTokens: 0, estimated: false },
       finishReason: 'tool_calls',
       finish: 'tool-calls',
+      generated: true,
       upstreamId: 'chatcmpl-BWlJBDk2xe66hjff60joVYpXi1hh4',
       completionText: 'multiply{"a":1231,"b":2331}',
     });
@@ -182,6 +183,7 @@ describe('a recorded Azure reasoning stream (chunks.txt)', () => {
       usage: { promptTokens: 15, completionTokens: 78, cachedTokens: 0, reasoningTokens: 64, estimated: false },
       finishReason: 'stop',
       finish: 'stop',
+      generated: true,
       upstreamId: 'chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt',
       completionText: 'Capital of Denmark.',
     });
