@@ -39,8 +39,8 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
   const { response } = called;
   const served = { 'x-gateway-provider': job.provider, 'x-gateway-model': job.model };
   if (content) {
-    // Only a finished video has content: its seconds are those the job last showed.
-    await billFinishedVideo(services, admitted, job, { ...job.video, status: 'completed' }, route);
+    // Only a finished video has content: its seconds are those the job last showed (a refused download is no sign of one).
+    if (response.ok) await billFinishedVideo(services, admitted, job, { ...job.video, status: 'completed' }, route);
     // Relayed as they come, within a generation stream's time limits: a provider silent too long cuts the body.
     const body = response.body ? relayBytes(response.body, called.relay()) : '';
     return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/octet-stream', ...served }, body };
@@ -53,8 +53,9 @@ export async function handleVideoJob(request: GatewayRequest, services: GatewayS
   }
   if (request.method === 'DELETE' && response.ok) {
     await saveQuietly(services, { ...job, deletedAt: new Date(services.clock.now()).toISOString() });
-    // Deleted before the gateway saw it finished: it is never billed, and its hold is given back.
-    await releaseVideoHold(services, job);
+    // Last seen finished, it is billed (the provider made it); else its hold is given back, and it never is.
+    if (job.video.status === 'completed') await billFinishedVideo(services, admitted, job, job.video, route);
+    else await releaseVideoHold(services, admitted, job, route, 'deleted');
   }
   return { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json', ...served }, body: text };
 }
