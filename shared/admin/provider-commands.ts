@@ -49,7 +49,7 @@ export async function setProvider(services: AdminServices, command: Command<'pro
     });
   }
   const given = validateProviderBaseUrl(command.provider, baseUrl, services.allowPrivateUpstreams);
-  if (bedrock && !command.apiKey) requireAwsEndpoint(command.provider, given, services.allowPrivateUpstreams);
+  if (bedrock && !command.apiKey) requireBedrockEndpoint(command.provider, given, services.allowPrivateUpstreams);
   const validatedUrl = family === 'anthropic' ? anthropicApiRoot(given) : given;
   const previous = config.providers.get(command.provider);
   // Set again without a key, a provider keeps its stored key, but only on the host it was given for: nobody
@@ -109,26 +109,30 @@ function sameHost(a: string, b: string): boolean {
   return hostOf(a) === hostOf(b);
 }
 
-/** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */
-/** AWS's own endpoint names: the regional, FIPS and dual-stack runtimes, VPC endpoints (`*.vpce.amazonaws.com`), China's. */
-const AWS_ENDPOINT_HOST = /\.(?:amazonaws\.com|amazonaws\.com\.cn|api\.aws)$/;
+/**
+ * Bedrock's runtime endpoints, and nothing else under AWS's domains (anyone's API Gateway or S3 bucket is a
+ * host there too): the regional and FIPS runtimes, the dual-stack ones (`api.aws`), VPC endpoints
+ * (`vpce-….bedrock-runtime.<region>.vpce.amazonaws.com`), China's.
+ */
+const BEDROCK_RUNTIME_HOST = /^(?:vpce-[a-z0-9-]+\.)?bedrock-runtime(?:-fips)?\.[a-z]{2}(?:-[a-z]+)+-\d\.(?:vpce\.amazonaws\.com|amazonaws\.com(?:\.cn)?|api\.aws)$/;
 
 /**
  * A Bedrock provider signed with the gateway's AWS credentials sends every request to its base URL with the
- * role's access key id, session token and signature: only an endpoint of AWS's may receive them (a private
+ * role's access key id, session token and signature: only Bedrock's own endpoints may receive them (a private
  * one too where the deployment allows private upstreams: the local host's fakes). With a Bedrock API key
  * given instead, the key goes there, as any provider's.
  */
-function requireAwsEndpoint(provider: string, baseUrl: string, allowPrivate: boolean): void {
+function requireBedrockEndpoint(provider: string, baseUrl: string, allowPrivate: boolean): void {
   const host = new URL(baseUrl).hostname.toLowerCase();
-  if (AWS_ENDPOINT_HOST.test(host) || (allowPrivate && isPrivateHost(host))) return;
+  if (BEDROCK_RUNTIME_HOST.test(host) || (allowPrivate && isPrivateHost(host))) return;
   throw new GatewayError(
     'invalid_request',
-    `Bedrock provider "${provider}" is called with the gateway's AWS credentials, which go only to AWS's endpoints (*.amazonaws.com, *.api.aws, a VPC endpoint); "${host}" is not one. Give a Bedrock API key (--api-key) to call another host.`,
+    `Bedrock provider "${provider}" is called with the gateway's AWS credentials, which go only to Bedrock's runtime endpoints (bedrock-runtime[-fips].<region>.amazonaws.com, its api.aws and VPC endpoints); "${host}" is not one. Give a Bedrock API key (--api-key) to call another host.`,
     { code: 'invalid_base_url', param: 'base_url' },
   );
 }
 
+/** A Bedrock provider's region (required: it names the endpoint and the signing region) and profile. */
 function bedrockSettings(command: Command<'provider.set'>): AwsProviderSettings {
   if (!command.region) {
     throw new GatewayError('invalid_request', `Bedrock provider "${command.provider}" needs --region (e.g. us-east-1): its runtime endpoint and signing region.`, {

@@ -82,9 +82,12 @@ describe('runAdminCommand: Bedrock providers', () => {
     expect(await admin.refused({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl: 'https://bedrock.attacker.example/bedrock' })).toMatchObject({
       status: 400,
       code: 'invalid_base_url',
-      message: expect.stringContaining('go only to AWS\'s endpoints'),
+      message: expect.stringContaining("go only to Bedrock's runtime endpoints"),
     });
-    expect(await admin.refused({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl: 'https://amazonaws.com.attacker.example' })).toMatchObject({ code: 'invalid_base_url' });
+    // Anyone's API Gateway or bucket is a host under amazonaws.com too.
+    for (const baseUrl of ['https://amazonaws.com.attacker.example', 'https://abc123.execute-api.us-east-1.amazonaws.com', 'https://bucket.s3.us-east-1.amazonaws.com']) {
+      expect(await admin.refused({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl }), baseUrl).toMatchObject({ code: 'invalid_base_url' });
+    }
     for (const baseUrl of ['https://bedrock-runtime-fips.us-east-1.amazonaws.com', 'https://bedrock-runtime.us-east-1.api.aws', 'https://bedrock-runtime.cn-north-1.amazonaws.com.cn']) {
       await admin.ok({ command: 'provider.set', projectId: 'aws', provider: 'bedrock', region: 'us-east-1', baseUrl });
     }
