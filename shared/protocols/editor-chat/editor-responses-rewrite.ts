@@ -1,4 +1,5 @@
 import { takesReasoningWith } from '../../core/provider-catalog.ts';
+import { isKnownNonReasoningOpenAiModel } from '../../core/reasoning-models.ts';
 import { reasonsLikeOpenAi } from '../../canonical/reasoning-settings.ts';
 import type { NativeFeatures } from '../wire-protocol.ts';
 
@@ -20,18 +21,25 @@ const UNKNOWN_SERVER: NativeFeatures = { maxCompletionTokens: false, reasoningOb
  * The editor's request (already a Responses body: see parseEditorRequest) for an upstream that serves the
  * Responses API: its model id, and no sampling parameters for a reasoning model. Everything else goes as
  * the editor sent it, encrypted reasoning, `include`, `store` and the grammar of ApplyPatch included;
- * except to a model of OpenAI's own API that does not reason (gpt-4o, gpt-4.1), which refuses every
+ * except to a model of OpenAI's own API known not to reason (gpt-4o, gpt-4.1), which refuses every
  * reasoning field with a 400 ("Unsupported parameter: 'reasoning.effort'", "Encrypted content is not
  * supported with this model"), and which the editor sends them all the same: it gets none of them, and
  * keeps its temperature.
  */
 export function writeEditorResponsesBody(body: Record<string, unknown>, upstreamModel: string, features: NativeFeatures = UNKNOWN_SERVER): Record<string, unknown> {
   const upstream: Record<string, unknown> = { ...body, model: upstreamModel };
-  if (!takesReasoningWith({ maxCompletionTokens: features.maxCompletionTokens, reasoningModel: reasonsLikeOpenAi(upstreamModel, features) })) {
-    return withoutReasoning(upstream);
-  }
+  if (refusesReasoning(upstreamModel, features)) return withoutReasoning(upstream);
   if (isForReasoningModel(upstream, upstreamModel, features)) for (const parameter of SAMPLING_PARAMETERS) delete upstream[parameter];
   return upstream;
+}
+
+/**
+ * A model of OpenAI's own API known not to reason (by the admin's mark, and by an id OpenAI's models that do
+ * not reason have): one whose id says nothing (an Azure deployment's name, a fine-tune) may reason, and a
+ * reasoning model without its reasoning fields would refuse the editor's `temperature: 0` instead.
+ */
+function refusesReasoning(upstreamModel: string, features: NativeFeatures): boolean {
+  return !takesReasoningWith({ maxCompletionTokens: features.maxCompletionTokens, reasoningModel: reasonsLikeOpenAi(upstreamModel, features) }) && isKnownNonReasoningOpenAiModel(upstreamModel);
 }
 
 /** The body without its reasoning setting, the encrypted reasoning it asks back, and the reasoning items it replays (a turn of a model that reasons). */

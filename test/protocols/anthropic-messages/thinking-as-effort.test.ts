@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capsWithMaxCompletionTokens } from '../../../shared/core/provider-catalog.ts';
-import { isOpenAiReasoningModel } from '../../../shared/core/reasoning-models.ts';
+import { isKnownNonReasoningOpenAiModel, isOpenAiReasoningModel } from '../../../shared/core/reasoning-models.ts';
 import { anthropicMessagesProtocol } from '../../../shared/protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { bedrockConverseProtocol } from '../../../shared/protocols/bedrock-converse/bedrock-converse-protocol.ts';
 import { openAiChatProtocol } from '../../../shared/protocols/openai-chat/openai-chat-protocol.ts';
@@ -108,6 +108,18 @@ describe('isOpenAiReasoningModel', () => {
   it("knows OpenAI's reasoning families by their id, whoever serves them, and not GPT-5's chat models", () => {
     for (const model of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5.1-codex', 'openai/gpt-5-nano', 'codex-mini-latest', 'gpt-6', 'gpt-10-mini']) expect(isOpenAiReasoningModel(model)).toBe(true);
     for (const model of ['gpt-4o', 'gpt-5-chat-latest', 'gpt-5.1-chat-latest', 'gpt-6-chat-latest', 'gpt-4.1', 'omni-moderation-latest', 'claude-opus-4-7']) expect(isOpenAiReasoningModel(model)).toBe(false);
+    // A fine-tune keeps its base model's nature.
+    expect(isOpenAiReasoningModel('ft:o4-mini-2025-04-16:acme::abc123')).toBe(true);
+    expect(isOpenAiReasoningModel('ft:gpt-4o-mini-2024-07-18:acme::abc123')).toBe(false);
+  });
+});
+
+describe('isKnownNonReasoningOpenAiModel', () => {
+  it('knows the ids of OpenAI’s models that do not reason, and takes no id it does not know for one', () => {
+    for (const model of ['gpt-4o', 'gpt-4o-mini', 'chatgpt-4o-latest', 'gpt-4.1-nano', 'gpt-4-turbo', 'gpt-3.5-turbo', 'gpt-5-chat-latest', 'openai/gpt-4o', 'ft:gpt-4o-mini-2024-07-18:acme::x']) {
+      expect(isKnownNonReasoningOpenAiModel(model), model).toBe(true);
+    }
+    for (const model of ['o3', 'gpt-5', 'prod-deployment', 'my-model', 'gpt-40-turbo']) expect(isKnownNonReasoningOpenAiModel(model), model).toBe(false);
   });
 });
 

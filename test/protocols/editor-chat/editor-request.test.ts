@@ -141,6 +141,12 @@ describe('the editor profile on chat-shaped bodies', () => {
     expect(reasoning).toMatchObject({ reasoning: { effort: 'medium' }, include: ['reasoning.encrypted_content'] });
     expect(reasoning.input).toContainEqual(reasoningItem);
     expect(reasoning).not.toHaveProperty('temperature');
+    // A model whose id says nothing (an Azure deployment's name, a fine-tune of a reasoning model) may reason: it keeps them too.
+    for (const unknown of ['prod-deployment', 'ft:o4-mini-2025-04-16:acme::abc123']) {
+      const kept = writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), unknown, { maxCompletionTokens: true, reasoningObject: false });
+      expect(kept, unknown).toMatchObject({ reasoning: { effort: 'medium' } });
+      expect(kept, unknown).not.toHaveProperty('temperature');
+    }
   });
 
   it('reads the Ask-mode hybrid: a flat custom ApplyPatch among nested function tools, and an assistant turn with content: []', () => {
