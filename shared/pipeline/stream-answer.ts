@@ -8,7 +8,7 @@ import type { Presentation } from '../protocols/wire-protocol.ts';
 import type { AnswerTimeLimits } from '../transport/answer-time-limits.ts';
 import { bodyAsNodeStream } from '../transport/incoming-response.ts';
 import { relayStream } from '../transport/stream-relay.ts';
-import { withoutProviderKey } from '../transport/upstream-errors.ts';
+import { redactSecrets, withoutProviderKey } from '../transport/upstream-errors.ts';
 import { hasBrokenJsonData, type StreamDecoder } from '../transport/stream-decoder.ts';
 import { withAcceptedRequest } from './accepted-request.ts';
 import { failedBeforeGenerating, finalUsageOf, type UsageEstimator } from './estimate-usage.ts';
@@ -65,9 +65,12 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         const canonical = withoutKeyInErrors(bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider), served.apiKey);
         meter.observe(canonical);
         const text = output.push(event, canonical);
-        // An upstream event quoting the key (passed on as it came, natively) is cleared of it; the others pass untouched.
-        if (!quotesKey(event.raw, served.apiKey)) return text;
-        return typeof text === 'string' ? withoutProviderKey(text, served.apiKey) : text.then((shown) => withoutProviderKey(shown, served.apiKey));
+        // An upstream error event (passed on as it came, natively) is cleared of the key in every form an error
+        // may quote it in; another event quoting the key exactly, of the key; the others pass untouched.
+        const { apiKey } = served;
+        const scrub = apiKey && canonical.some((read) => read.type === 'error') ? (shown: string) => redactSecrets(shown, apiKey) : quotesKey(event.raw, apiKey) ? (shown: string) => withoutProviderKey(shown, apiKey) : undefined;
+        if (!scrub) return text;
+        return typeof text === 'string' ? scrub(text) : text.then(scrub);
       },
       onEnd: () => output.end(),
       cutOff: () => reader.cutOff?.() ?? false,
@@ -129,5 +132,5 @@ function quotesKey(raw: string, apiKey: string | undefined): apiKey is string {
  */
 function withoutKeyInErrors(events: readonly CanonicalEvent[], apiKey: string | undefined): readonly CanonicalEvent[] {
   if (!apiKey || !events.some((event) => event.type === 'error')) return events;
-  return events.map((event) => (event.type === 'error' ? { ...event, message: withoutProviderKey(event.message, apiKey) } : event));
+  return events.map((event) => (event.type === 'error' ? { ...event, message: redactSecrets(event.message, apiKey) } : event));
 }

@@ -96,11 +96,19 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
   return secrets
     .filter((secret) => secret.length > 0)
     .sort((a, b) => b.length - a.length)
-    .reduce((redacted, secret) => {
-      // In any letter case (a server that shouts it back), then base64-encoded (a server echoing a header or body it encoded).
-      const anyCase = redacted.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted]');
-      return base64Forms(secret).reduce((scrubbed, form) => scrubbed.split(form).join('[redacted]'), anyCase);
-    }, text);
+    .reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
+}
+
+/**
+ * The same in the other forms an error may quote a secret in: any letter case (a server that shouts it
+ * back), base64-encoded (a server echoing a header or a body it encoded). For error words only: in an
+ * answer, the model's text is passed as written but for the exact key (withoutProviderKey).
+ */
+function redactSecretForms(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((redacted, secret) => {
+    const anyCase = redacted.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted]');
+    return base64Forms(secret).reduce((scrubbed, form) => scrubbed.split(form).join('[redacted]'), anyCase);
+  }, text);
 }
 
 /** Shorter base64 runs are not looked for: they could be anything's. */
@@ -150,7 +158,7 @@ export function redactSecrets(text: string, secrets: string | readonly string[] 
   // A placeholder key (`x`, `local`) is no secret, and looked for it would cut into the words of every error
   // (`conte[redacted]t_length_e[redacted]ceeded`), codes clients branch on included.
   const known = given.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-  return redactKnownSecrets(text, known).replace(SECRET_SHAPES, '[redacted]');
+  return redactSecretForms(redactKnownSecrets(text, known), known).replace(SECRET_SHAPES, '[redacted]');
 }
 
 /**

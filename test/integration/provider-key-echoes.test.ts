@@ -25,7 +25,9 @@ function echoingTheKey(request: ReceivedRequest, response: ServerResponse): void
     });
   }
   const chunk = { id: 'chatcmpl-echo', object: 'chat.completion.chunk', created, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] };
-  const error = `data: ${JSON.stringify({ error: { message: `key ${key} was rejected`, type: 'invalid_request_error' } })}\n\n`;
+  // Asked to, the error quotes the key as a server that encoded or shouted it would.
+  const quoted = JSON.stringify(request.body).includes('encoded') ? `${key.toUpperCase()} (${Buffer.from(`Bearer ${key}`).toString('base64')})` : key;
+  const error = `data: ${JSON.stringify({ error: { message: `key ${quoted} was rejected`, type: 'invalid_request_error' } })}\n\n`;
   // Asked to, the error comes first: a client that holds its status until content (the editor's) answers it as an error.
   if (JSON.stringify(request.body).includes('error first')) return sendSse(response, [error]);
   return sendSse(response, [`data: ${JSON.stringify(chunk)}\n\n`, error]);
@@ -57,6 +59,14 @@ describe("a provider's key echoed in its answer", () => {
     const text = await streamedText('/v1/chat/completions', { model: 'lab/m', stream: true, messages: [{ role: 'user', content: 'x' }] });
     expect(text).toContain('was rejected');
     expect(text).not.toContain(PROVIDER_KEY);
+  });
+
+  it('is hidden in an error event of a native stream in the other forms an error may quote it in: shouted, base64-encoded', async () => {
+    const text = await streamedText('/v1/chat/completions', { model: 'lab/m', stream: true, messages: [{ role: 'user', content: 'encoded' }] });
+    expect(text).toContain('was rejected');
+    expect(text).not.toContain(PROVIDER_KEY.toUpperCase());
+    expect(text).not.toContain(Buffer.from(PROVIDER_KEY).toString('base64').slice(4, 24));
+    expect(text).not.toContain(Buffer.from(`Bearer ${PROVIDER_KEY}`).toString('base64').slice(12, 32));
   });
 
   it('is hidden in the error event a translated stream ends with (Messages and Responses clients)', async () => {
