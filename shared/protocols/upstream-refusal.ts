@@ -1,6 +1,6 @@
 import type { CanonicalErrorType } from '../canonical/canonical-events.ts';
 import type { GatewayResponse } from '../http/gateway-http.ts';
-import { isJsonErrorBody, type UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
+import { isJsonErrorBody, isQuotaExhausted, type UpstreamErrorAnswer } from '../transport/upstream-errors.ts';
 import type { ClientProtocolSide, ErrorWords } from './wire-protocol.ts';
 
 /** What answering an upstream's refusal takes of the client's protocol. */
@@ -17,8 +17,11 @@ export type RefusalWriter = Pick<ClientProtocolSide, 'writeErrorBody' | 'relayUp
  */
 export function relayUpstreamRefusal(client: RefusalWriter, answer: UpstreamErrorAnswer, readWords?: (answer: UpstreamErrorAnswer) => ErrorWords): GatewayResponse {
   const words = isJsonErrorBody(answer.body) ? readWords?.(answer) : textErrorWords(answer);
-  if (!words) return client.relayUpstreamError(answer);
-  return client.relayUpstreamError({ ...answer, contentType: 'application/json', body: client.writeErrorBody(words) });
+  const relayed = words ? client.relayUpstreamError({ ...answer, contentType: 'application/json', body: client.writeErrorBody(words) }) : client.relayUpstreamError(answer);
+  // An account without quota is not waited out: the SDKs obey `x-should-retry: false` instead of retrying a 429.
+  if (answer.status !== 429 || !isQuotaExhausted(answer)) return relayed;
+  const { 'retry-after': _waitFor, ...headers } = relayed.headers;
+  return { ...relayed, headers: { ...headers, 'x-should-retry': 'false' } };
 }
 
 /** The words of an error answer whose body is only text: its kind from the status, the text as the message. */

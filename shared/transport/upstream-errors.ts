@@ -193,7 +193,7 @@ export async function upstreamFailureToGatewayError(
 }
 
 /** OpenAI's 429 of an account without quota (`insufficient_quota`, as its type or its code), unlike a rate limit that passes. */
-function isQuotaExhausted(answer: UpstreamErrorAnswer): boolean {
+export function isQuotaExhausted(answer: UpstreamErrorAnswer): boolean {
   const { type, code } = readErrorWords(answer.body);
   return type === 'insufficient_quota' || code === 'insufficient_quota';
 }

@@ -237,3 +237,20 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
     expect(response.headers.get('x-gateway-token-count')).toBe('estimated');
   });
 });
+
+describe('/v1/messages with an OpenAI model whose account has no quota', () => {
+  it('answers its 429 insufficient_quota so that the Anthropic SDK does not retry it (x-should-retry: false, no retry-after)', async () => {
+    await gateway.admin({ command: 'project.create', projectId: 'no-quota' });
+    await gateway.admin({ command: 'provider.set', projectId: 'no-quota', provider: 'openai', apiKey: 'sk-openai-upstream-0123456789', baseUrl: openai.baseUrl });
+    await gateway.admin({ command: 'model.allow', projectId: 'no-quota', slug: 'openai/gpt-4o-mini' });
+    const noQuotaKey = (await gateway.admin<{ key: string }>({ command: 'key.create', projectId: 'no-quota' })).key;
+    openai.answerWith((_request, response) => sendJson(response, 429, readFixture('openai-responses/responses-error-429-insufficient-quota.json'), { 'retry-after': '20' }));
+    openai.received.length = 0;
+
+    const client = new Anthropic({ authToken: noQuotaKey, apiKey: null, baseURL: gateway.url, maxRetries: 2 });
+    const error = await client.messages.create({ model: 'gpt-4o-mini', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((error as InstanceType<typeof Anthropic.RateLimitError>).headers?.get('retry-after')).toBeNull();
+    expect(openai.received).toHaveLength(1);
+  });
+});
