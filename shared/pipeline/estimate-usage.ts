@@ -1,6 +1,7 @@
 import type { CanonicalErrorType } from '../canonical/canonical-events.ts';
 import type { MeteredObservation } from '../canonical/canonical-meter.ts';
 import { addUnits, type BilledUnits } from '../core/billed-units.ts';
+import { asJsonObject } from '../core/json-object.ts';
 import type { TokenUsage } from '../core/token-usage.ts';
 import { countTokens } from '../tokenizer/estimate-tokens.ts';
 import type { UsageEstimate } from './admit-usage.ts';
@@ -43,8 +44,6 @@ export function estimateUsageBound(
   };
 }
 
-const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
-
 /**
  * Whether a request names prompt the provider holds or fetches, which its bytes do not bound: a stored
  * response or conversation to continue (`previous_response_id`, `conversation`), a stored prompt template
@@ -57,36 +56,55 @@ export function namesPromptHeldByProvider(body: Readonly<Record<string, unknown>
   if (typeof body.previous_response_id === 'string' || (body.conversation !== undefined && body.conversation !== null)) return true;
   if (typeof body.prompt === 'object' && body.prompt !== null && !Array.isArray(body.prompt)) return true;
   if (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) return true;
-  if (Array.isArray(body.tools) && body.tools.some((tool: unknown) => CONTENT_FETCHING_TOOL.test(String((tool as { type?: unknown } | null)?.type ?? '')))) return true;
-  const pending: unknown[] = [body.messages, body.input];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
-    if (!Array.isArray(current)) {
-      const part = current as { file_id?: unknown; type?: unknown; file_url?: unknown; source?: { type?: unknown } };
-      if (typeof part.file_id === 'string' || (part.type === 'input_file' && typeof part.file_url === 'string')) return true;
-      if (part.type === 'document' && part.source?.type === 'url') return true;
-    }
-    pending.push(...(Array.isArray(current) ? current : Object.values(current)));
-  }
+  if (Array.isArray(body.tools) && body.tools.some((tool: unknown) => CONTENT_FETCHING_TOOL.test(String(asJsonObject(tool)?.type ?? '')))) return true;
+  for (const part of contentParts(body)) if (namesHeldContent(part)) return true;
   return false;
 }
 
 /** Tools the provider runs that read what they find into the prompt: Anthropic's page fetch, OpenAI's file search and MCP tools. */
 const CONTENT_FETCHING_TOOL = /^(?:web_fetch_\d+|file_search|mcp)$/;
 
+/** A content part that names a file the provider holds or fetches: chat's `file`, the Responses API's `input_*`, Anthropic's `source`. */
+function namesHeldContent(part: Record<string, unknown>): boolean {
+  const file = asJsonObject(part.file);
+  const source = asJsonObject(part.source);
+  if (part.type === 'file' && typeof file?.file_id === 'string') return true;
+  if ((part.type === 'input_file' || part.type === 'input_image') && (typeof part.file_id === 'string' || typeof part.file_url === 'string')) return true;
+  return (part.type === 'document' || part.type === 'image') && (typeof source?.file_id === 'string' || (part.type === 'document' && source?.type === 'url'));
+}
+
+const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
+
 /** The image parts of a request body in any protocol (chat's image_url, Anthropic's image, Responses' input_image). */
 export function countImageParts(body: unknown): number {
   let images = 0;
-  const pending: unknown[] = [body];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    // An upload's bytes hold no image parts (and walking them byte by byte would take long).
-    if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
-    if (!Array.isArray(current) && IMAGE_PART_TYPES.has(String((current as { type?: unknown }).type))) images += 1;
-    pending.push(...(Array.isArray(current) ? current : Object.values(current)));
-  }
+  for (const part of contentParts(body)) if (IMAGE_PART_TYPES.has(String(part.type))) images += 1;
   return images;
+}
+
+/**
+ * The content parts of a request in every protocol, where they stand: chat's and Anthropic's messages and
+ * their content (a tool result's content too), the Responses API's input items, their content and a call
+ * output's `output`. Not what a part carries (a tool call's input is the model's, which names no file the
+ * provider reads). Walked with a stack of its own, item by item: an input of a million token ids is a long
+ * list, not a deep one.
+ */
+function* contentParts(body: unknown): Generator<Record<string, unknown>> {
+  const pending: unknown[] = [];
+  const pushAll = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (let index = list.length - 1; index >= 0; index -= 1) pending.push(list[index]);
+  };
+  const root = asJsonObject(body);
+  pushAll(root?.messages);
+  pushAll(root?.input);
+  while (pending.length > 0) {
+    const part = asJsonObject(pending.pop());
+    if (!part) continue;
+    yield part;
+    pushAll(part.content);
+    pushAll(part.output);
+  }
 }
 
 /**

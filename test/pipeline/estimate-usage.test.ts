@@ -104,6 +104,11 @@ describe('estimateUsageBound', () => {
 });
 
 describe('countImageParts', () => {
+  it('walks an input of a million token ids as a list, not a stack of calls that overflows', () => {
+    expect(countImageParts({ model: 'e', input: Array.from({ length: 1_000_000 }, (_, index) => index % 50_000) })).toBe(0);
+    expect(namesPromptHeldByProvider({ model: 'e', input: Array.from({ length: 1_000_000 }, () => 7) })).toBe(false);
+  });
+
   it('counts image parts of every protocol, wherever they stand', () => {
     const body = {
       messages: [
@@ -132,9 +137,11 @@ describe('namesPromptHeldByProvider', () => {
     expect(namesPromptHeldByProvider({ messages: [], mcp_servers: [{ type: 'url', url: 'https://x/mcp', name: 'docs' }] })).toBe(true);
   });
 
-  it('finds none in a request that holds its whole prompt: a legacy completion’s prompt text, a tool schema naming file_id', () => {
+  it('finds none in a request that holds its whole prompt: a legacy completion’s prompt text, a tool call whose input names a file_id', () => {
     expect(namesPromptHeldByProvider({ prompt: 'Say this is a test' })).toBe(false);
-    expect(namesPromptHeldByProvider({ input: 'hi', previous_response_id: null, tools: [{ type: 'function', name: 'read', parameters: { properties: { file_id: { type: 'string' } } } }] })).toBe(false);
+    const driveCall = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'open', input: { file_id: 'abc' } }] };
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: 'open it' }, driveCall, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }] })).toBe(false);
+    expect(namesPromptHeldByProvider({ input: [{ type: 'function_call', call_id: 'c', name: 'open', arguments: '{"file_id":"abc"}' }] })).toBe(false);
     expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: 'what is a file_id?' }] })).toBe(false);
     // Web search is bounded apart, by its searches; a function tool named like a hosted one is the client's own.
     expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'web_search' }, { type: 'function', name: 'mcp' }] })).toBe(false);
