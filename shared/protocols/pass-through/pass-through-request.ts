@@ -113,7 +113,7 @@ function upstreamPathOf(request: GatewayRequest): string {
   }
   // What a server behind may read otherwise than the gateway does: a path parameter (`..;`, a dot segment to
   // Tomcat), an escape decoded twice (`%252e`), one that is no UTF-8 (`%C0%AE`, `%u002e`), a control character.
-  if (below.includes(';') || segments.some((segment) => segment === undefined || segment.includes('%') || CONTROL_CHARACTER.test(segment))) {
+  if (segments.some((segment) => segment === undefined || segment.includes(';') || segment.includes('%') || CONTROL_CHARACTER.test(segment))) {
     throw new GatewayError('invalid_request', `The path ${request.path} holds what a provider may read otherwise than the gateway (";", an escape decoded twice or invalid, a control character): it is not passed through.`, {
       code: 'invalid_path',
     });
