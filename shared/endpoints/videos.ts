@@ -1,10 +1,10 @@
+import { billedSeconds } from '../core/billed-units.ts';
 import type { VideoJob } from '../core/ports.ts';
+import { exactCost } from '../core/price-usage.ts';
+import { ZERO_USAGE } from '../core/token-usage.ts';
 import { readStore } from '../pipeline/admit-request.ts';
 import type { GatewayServices } from '../pipeline/gateway-services.ts';
 import type { CreatedUpstreamObject, KeptUpstreamObject } from '../pipeline/generation-endpoint.ts';
-import { billedSeconds } from '../core/billed-units.ts';
-import { exactCost } from '../core/price-usage.ts';
-import { ZERO_USAGE } from '../core/token-usage.ts';
 import { videosApi } from '../protocols/openai-videos/videos-api.ts';
 import { MAX_VIDEO_SECONDS, parseVideoCreateRequest, videoPromptText, videoSecondsBound } from '../protocols/openai-videos/videos-request.ts';
 import { openAiApiEndpoint } from './openai-api-endpoint.ts';

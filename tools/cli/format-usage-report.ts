@@ -1,7 +1,7 @@
 import { escapeControlCharacters } from '../../shared/core/control-characters.ts';
 import type { UsageResultRow } from '../../shared/core/ports.ts';
 import { formatScaledInteger } from '../../shared/core/usd-decimal.ts';
-import type { UsageReportLine } from './local-usage-query.ts';
+import { toJsonValue, type UsageReportLine } from './local-usage-query.ts';
 
 const NANOS_SCALE = 9;
 
@@ -82,7 +82,7 @@ export const USAGE_REPORT_ROW_COLUMNS = [
 ] as const;
 
 export function usageReportRows(lines: readonly UsageReportLine[]): Array<UsageResultRow & Record<(typeof USAGE_REPORT_ROW_COLUMNS)[number], unknown>> {
-  const exact = (count: bigint) => (count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : count.toString());
+  const exact = (count: bigint) => toJsonValue(count) as number | string;
   return lines.map((line) => ({
     day: line.day,
     project_id: line.projectId,
