@@ -58,7 +58,7 @@ export function grantRouteGroup(grantee: IGrantable, resources: GatewayResources
   allow(grantee, ['dynamodb:GetItem'], [resources.keysTable.tableArn]);
   const projectActions = ['dynamodb:Query', ...(group.reportsCredits ? ['dynamodb:GetItem'] : []), ...(group.reservesNoBalance ? [] : ['dynamodb:UpdateItem'])];
   allow(grantee, projectActions, [resources.projectsTable.tableArn]);
-  const generationActions = [...(group.looksUpGenerations ? ['dynamodb:Query'] : []), ...(group.keepsVideoJobs ? ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] : [])];
+  const generationActions = [...(group.looksUpGenerations ? ['dynamodb:Query'] : []), ...(group.keepsVideoJobs ? ['dynamodb:GetItem', 'dynamodb:UpdateItem'] : [])];
   if (group.keepsVideoJobs && !group.looksUpGenerations) generationActions.push('dynamodb:Query');
   if (generationActions.length > 0) allow(grantee, generationActions, [resources.generationsTable.tableArn]);
   allow(grantee, ['dynamodb:UpdateItem'], [resources.countersTable.tableArn]);

@@ -37,9 +37,21 @@ export class DynamoVideoJobs implements VideoJobStore {
     this.table = table;
   }
 
+  /**
+   * Writes what is known of the job, never its `billedAt`: that is claimBilling's alone, and a request that
+   * read the job before another claimed it must not write the claim away with its older copy.
+   */
   async save(job: VideoJob): Promise<void> {
-    const expiresAt = generationExpiresAt(job.createdAt, this.table.retentionDays);
-    await this.client.put({ TableName: this.table.name, Item: { ...job, generationKey: videoJobsKey(job.projectId), recordId: job.videoId, [GENERATION_TTL_ATTRIBUTE]: expiresAt } });
+    const { billedAt: _claimedApart, ...fields } = job;
+    const values: Record<string, unknown> = { ...fields, [GENERATION_TTL_ATTRIBUTE]: generationExpiresAt(job.createdAt, this.table.retentionDays) };
+    const names = Object.keys(values).filter((name) => values[name] !== undefined);
+    await this.client.update({
+      TableName: this.table.name,
+      Key: { generationKey: videoJobsKey(job.projectId), recordId: job.videoId },
+      UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, values[name]])),
+    });
   }
 
   async find(projectId: string, videoId: string): Promise<VideoJob | undefined> {

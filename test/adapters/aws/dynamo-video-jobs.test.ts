@@ -48,6 +48,15 @@ describe('DynamoVideoJobs on the embedded store', () => {
     expect((await jobs.find('acme', 'video_b'))?.billedAt).toBe('2025-03-01T11:00:00.000Z');
   });
 
+  it('keeps a claim when a request that read the job before it saves its older copy (its later look, its deletion)', async () => {
+    await jobs.save(job('acme', 'video_d'));
+    const readBefore = await jobs.find('acme', 'video_d');
+    expect(await jobs.claimBilling('acme', 'video_d', '2025-03-01T12:00:00.000Z')).toBe(true);
+    await jobs.save({ ...readBefore!, deletedAt: '2025-03-01T12:00:01.000Z', video: { ...readBefore!.video, status: 'completed' } });
+    expect(await jobs.find('acme', 'video_d')).toMatchObject({ billedAt: '2025-03-01T12:00:00.000Z', deletedAt: '2025-03-01T12:00:01.000Z', video: { status: 'completed' } });
+    expect(await jobs.claimBilling('acme', 'video_d', '2025-03-01T12:00:02.000Z')).toBe(false);
+  });
+
   it('claims nothing for a job it does not know', async () => {
     expect(await jobs.claimBilling('globex', 'video_a', '2025-03-01T11:00:00.000Z')).toBe(false);
     expect(await jobs.find('globex', 'video_a')).toBeUndefined();
