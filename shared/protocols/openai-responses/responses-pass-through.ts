@@ -5,13 +5,15 @@ import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { responsesFailureFrames, responsesFailureOfGatewayError } from './responses-errors.ts';
 import { stringifyWithResponseCost } from './responses-event-frame.ts';
+import { carriesProviderCost, withoutProviderCost } from '../openai-chat/chat-usage.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /**
  * What a Responses client sees of a native Responses stream: every event with its original bytes (unknown
- * event types and fields included). Usage is always in a Responses stream, so nothing is hidden; with
+ * event types and fields included), but for the provider's own price (OpenRouter's `usage.cost`), which never
+ * reaches a client. Usage is always in a Responses stream, so nothing else is hidden; with
  * usage-cost injection on, the terminal event's `response.usage` gains `cost` (the upstream's usage, or the
  * gateway's estimate when it reported none). When the gateway fails after the first byte (the upstream
  * broke off), the stream ends as OpenAI ends a failed one: an `error` event and response.failed, numbered
@@ -26,10 +28,14 @@ export function createResponsesPassThrough(presentation: Pick<Presentation, 'inj
     const terminal = asJsonObject(payload.response) ?? {};
     const reported = canonical.find((item) => item.type === 'usage');
     const usage = reported?.usage ?? (await presentation.finalUsage());
-    const shown = asJsonObject(terminal.usage) ?? renderResponsesUsage(usage);
-    const data = stringifyWithResponseCost((cost) => ({ ...payload, response: { ...terminal, usage: cost(shown) } }), presentation.priceUsd(usage));
-    const eventLine = /^event:.*$/m.exec(event.raw)?.[0];
-    return `${eventLine ? `${eventLine}\n` : ''}data: ${data}\n\n`;
+    const reportedUsage = asJsonObject(terminal.usage);
+    const shown = reportedUsage ? withoutProviderCost(reportedUsage) : renderResponsesUsage(usage);
+    return reframed(event, stringifyWithResponseCost((cost) => ({ ...payload, response: { ...terminal, usage: cost(shown) } }), presentation.priceUsd(usage)));
+  }
+
+  /** The terminal event without the provider's own price in its response's usage (OpenRouter's `cost`). */
+  function withoutProviderPrice(event: UpstreamEvent, payload: Record<string, unknown>, terminal: Record<string, unknown>): string {
+    return reframed(event, JSON.stringify({ ...payload, response: { ...terminal, usage: withoutProviderCost(asJsonObject(terminal.usage) ?? {}) } }));
   }
 
   return {
@@ -42,7 +48,8 @@ export function createResponsesPassThrough(presentation: Pick<Presentation, 'inj
       if (current) response = current;
       if (!TERMINAL_EVENTS.has(type)) return event.raw;
       ended = true;
-      return presentation.injectCost ? withCost(event, payload, canonical) : event.raw;
+      if (presentation.injectCost) return withCost(event, payload, canonical);
+      return current && carriesProviderCost(current) ? withoutProviderPrice(event, payload, current) : event.raw;
     },
     end: () => '',
     fail(error) {
@@ -51,4 +58,10 @@ export function createResponsesPassThrough(presentation: Pick<Presentation, 'inj
       return responsesFailureFrames(responsesFailureOfGatewayError(error), lastSequence + 1, response);
     },
   };
+}
+
+/** An event with new data, under its own `event:` line. */
+function reframed(event: UpstreamEvent, data: string): string {
+  const eventLine = /^event:.*$/m.exec(event.raw)?.[0];
+  return `${eventLine ? `${eventLine}\n` : ''}data: ${data}\n\n`;
 }

@@ -37,6 +37,16 @@ describe('createResponsesPassThrough', () => {
     expect(read.usage).toMatchObject({ input_tokens: 11, cost: 0.00000015 });
   });
 
+  it('leaves the provider’s own price (OpenRouter’s usage.cost) out of the terminal event, every other event as sent', async () => {
+    const body = readFixture('openai-responses/responses-stream-text.sse').replace('"total_tokens":16}', '"total_tokens":16,"cost":0.0123,"cost_details":{"upstream_inference_cost":0.01}}');
+    expect(body).toContain('"cost":0.0123');
+    const { text } = await passThrough(body);
+    expect(text).not.toContain('0.0123');
+    expect(text).not.toContain('cost_details');
+    expect(text.split(/(?<=\n\n)/).slice(0, -1)).toEqual(body.split(/(?<=\n\n)/).slice(0, -1));
+    expect((await readResponsesStreamWithOpenAiSdk(text)).usage).toMatchObject({ input_tokens: 11, output_tokens: 5 });
+  });
+
   it('ends a stream the upstream broke off with an error event and response.failed numbered after the last event seen', async () => {
     const body = readFixture('openai-responses/responses-stream-function-call.sse');
     const { text, output } = await passThrough(body, {}, 5);
@@ -56,6 +66,16 @@ describe('presentResponsesObject', () => {
 
   it('returns a native response byte for byte without injection', () => {
     expect(presentResponsesObject(text, payload, usage, presentation())).toBe(text);
+  });
+
+  it('never shows the provider’s own price (OpenRouter’s usage.cost): left out without injection, the gateway’s with it', () => {
+    const openRouter = { ...payload, usage: { ...(payload.usage as object), cost: 0.0123, cost_details: { upstream_inference_cost: 0.01 }, is_byok: false } };
+    const plain = JSON.parse(presentResponsesObject(JSON.stringify(openRouter), openRouter, usage, presentation())) as { usage: Record<string, unknown> };
+    expect(plain.usage).not.toHaveProperty('cost');
+    expect(plain.usage).not.toHaveProperty('cost_details');
+    const injected = JSON.parse(presentResponsesObject(JSON.stringify(openRouter), openRouter, usage, presentation({ injectCost: true, priceUsd: () => '0.0000012' }))) as { usage: Record<string, unknown> };
+    expect(injected.usage).toMatchObject({ cost: 0.0000012 });
+    expect(injected.usage).not.toHaveProperty('cost_details');
   });
 
   it('adds usage.cost as an exact decimal with injection', () => {
