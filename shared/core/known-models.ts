@@ -75,13 +75,14 @@ export function isClaudeSnapshot(model: string): boolean {
 
 /**
  * The table's entry for a model id, whoever serves it: `openai/gpt-4o-mini` (OpenRouter's id), dated
- * snapshots (`gpt-4o-mini-2024-07-18`, `claude-haiku-4-5-20251001`) and Bedrock's ids and inference
- * profiles (`us.anthropic.claude-haiku-4-5-20251001-v1:0`) count as their model.
+ * snapshots (`gpt-4o-mini-2024-07-18`, `claude-haiku-4-5-20251001`), Bedrock's ids and inference
+ * profiles (`us.anthropic.claude-haiku-4-5-20251001-v1:0`) and OpenRouter's dotted Claude versions
+ * (`anthropic/claude-sonnet-4.5`, Anthropic's `claude-sonnet-4-5`) count as their model.
  */
 export function findKnownModelLimits(model: string): ModelLimits | undefined {
   const bare = anthropicNameOf(model) ?? model.slice(model.lastIndexOf('/') + 1);
   const undated = bare.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
-  return knownModelLimits[bare] ?? knownModelLimits[undated];
+  return knownModelLimits[bare] ?? knownModelLimits[undated] ?? (/^claude-/.test(undated) ? knownModelLimits[undated.replaceAll('.', '-')] : undefined);
 }
 
 /** An allowlisted model's limits: what the admin set, else the table's, else null (unknown). */

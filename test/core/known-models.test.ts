@@ -14,6 +14,9 @@ describe('findKnownModelLimits', () => {
     ['arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-5-20251101-v1:0', 200_000],
     ['claude-opus-4-6', 1_000_000],
     ['us.anthropic.claude-opus-4-6-v1', 1_000_000],
+    // OpenRouter's ids name Claude's version with a dot.
+    ['anthropic/claude-sonnet-4.5', 200_000],
+    ['claude-opus-4.6', 1_000_000],
   ])('knows %s', (model, contextLength) => {
     expect(findKnownModelLimits(model)?.contextLength).toBe(contextLength);
   });
