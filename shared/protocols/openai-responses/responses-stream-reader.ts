@@ -21,7 +21,8 @@ import { responsesStreamEventSchema, type ResponsesObject, type ResponsesOutputI
  *   fragment, and a call item seen only when done is announced then;
  * - a terminal event after no content at all (a server that streams nothing but the end) is read from the
  *   response's `output`;
- * - an `error` event, or response.failed, is the stream's error; nothing is read after it;
+ * - an `error` event, or response.failed, is the stream's error; nothing is read after it but the usage of
+ *   the response.failed that ends it (what the provider counted);
  * - a stream that ends before its terminal event (response.completed, response.incomplete) or a failure
  *   was cut off (`cutOff`), however cleanly the connection closed: what came is no complete answer.
  * Items of hosted tools, keep-alives and event types not known yet are skipped.
@@ -31,6 +32,7 @@ export function createResponsesStreamReader() {
   let started = false;
   let sawContent = false;
   let failed = false;
+  let failedUsageRead = false;
   let ended = false;
 
   /** The keys a call's events may name it by: its item id, and its output index. */
@@ -86,6 +88,13 @@ export function createResponsesStreamReader() {
     });
   }
 
+  /** What a failed response reports it used (billed as the provider counted it), read once. */
+  function failedUsage(response: ResponsesObject | null | undefined): CanonicalEvent[] {
+    failedUsageRead = true;
+    const usage = readResponseObjectUsage(response);
+    return usage ? [{ type: 'usage', usage }] : [];
+  }
+
   function fail(type: string | null | undefined, code: string | null | undefined, message: string | null | undefined): CanonicalEvent[] {
     failed = true;
     return [{ type: 'error', errorType: mapResponsesErrorType(type, code), message: message || 'The upstream stream failed.' }];
@@ -120,7 +129,7 @@ export function createResponsesStreamReader() {
       case 'response.incomplete':
         return finish(event.response);
       case 'response.failed':
-        return fail(event.response?.error?.type, event.response?.error?.code, event.response?.error?.message);
+        return [...fail(event.response?.error?.type, event.response?.error?.code, event.response?.error?.message), ...failedUsage(event.response)];
       case 'error':
         return fail(event.error?.type, event.error?.code ?? event.code, event.error?.message ?? event.message);
       default:
@@ -131,9 +140,11 @@ export function createResponsesStreamReader() {
   return {
     /** Takes one event's data (parsed JSON or its raw text); returns the canonical events it means. */
     push(eventData: unknown): CanonicalEvent[] {
-      if (failed) return [];
+      if (failed && failedUsageRead) return [];
       const event = parseProviderPayload(responsesStreamEventSchema, eventData);
       if (!event) return [];
+      // After an `error` event, the response.failed that follows is read for its usage alone.
+      if (failed) return event.type === 'response.failed' ? failedUsage(event.response) : [];
       const events = read(event);
       if (events.some((item) => item.type !== 'message-start' && item.type !== 'usage' && item.type !== 'finish')) sawContent = true;
       const first = events[0]?.type;

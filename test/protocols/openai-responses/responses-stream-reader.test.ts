@@ -98,6 +98,15 @@ describe('createResponsesStreamReader over recorded streams', () => {
     expect(events.at(-1)).toEqual({ type: 'error', errorType: 'server', message: 'The model failed.' });
   });
 
+  it('reads the usage a response.failed reports, after an error event too: billed as the provider counted it', () => {
+    const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 50, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 150 };
+    const failed = { type: 'response.failed', response: { id: 'resp_1', status: 'failed', error: { code: 'server_error', message: 'The model failed.' }, usage } };
+    const counted = { type: 'usage', usage: { promptTokens: 100, completionTokens: 50, cachedTokens: 0, reasoningTokens: 0, estimated: false } };
+    expect(read([{ type: 'response.created', response: { id: 'resp_1', model: 'gpt' } }, failed]).slice(-2)).toEqual([{ type: 'error', errorType: 'server', message: 'The model failed.' }, counted]);
+    const afterError = read([{ type: 'response.created', response: { id: 'resp_1', model: 'gpt' } }, { type: 'error', code: 'server_error', message: 'The model failed.' }, failed, failed]);
+    expect(afterError.filter((event) => event.type === 'usage')).toEqual([counted]);
+  });
+
   it('gives a call that ends without deltas its whole input from the done event', () => {
     const events = read([
       { type: 'response.created', response: { id: 'resp_1' } },
