@@ -44,7 +44,7 @@ export function readChatResponse(payload: unknown, request?: CanonicalRequest): 
     model: completion.model ?? '',
     content,
     finish: mapChatFinishReason(choice?.finish_reason),
-    ...(choice?.finish_reason ? { rawFinish: choice.finish_reason } : {}),
+    ...(choice?.finish_reason ? { rawFinish: choice.native_finish_reason ?? choice.finish_reason } : {}),
     ...(usage ? { usage } : {}),
   };
 }

@@ -119,7 +119,7 @@ export function createChatStreamReader(request?: CanonicalRequest) {
     if (choice?.finish_reason) {
       ended = true;
       for (const call of calls.values()) if (!call.finished) events.push(...finish(call));
-      events.push({ type: 'finish', reason: mapChatFinishReason(choice.finish_reason), raw: choice.finish_reason });
+      events.push({ type: 'finish', reason: mapChatFinishReason(choice.finish_reason), raw: choice.native_finish_reason ?? choice.finish_reason });
     }
     const usage = readChatUsage(chunk.usage);
     if (usage) events.push({ type: 'usage', usage });

@@ -43,6 +43,8 @@ export const chatCompletionSchema = z.looseObject({
         index: z.number().nullish(),
         message: z.looseObject({ ...generatedFields, tool_calls: z.array(chatToolCallSchema).nullish() }).nullish(),
         finish_reason: z.string().nullish(),
+        /** OpenRouter's: the word of the provider behind it (`end_turn`, `tool_use`), its `finish_reason` normalised. */
+        native_finish_reason: z.string().nullish(),
       }),
     )
     .nullish(),
@@ -70,6 +72,8 @@ export const chatChunkSchema = z.looseObject({
           })
           .nullish(),
         finish_reason: z.string().nullish(),
+        /** OpenRouter's: the word of the provider behind it (`end_turn`, `tool_use`), its `finish_reason` normalised. */
+        native_finish_reason: z.string().nullish(),
       }),
     )
     .nullish(),

@@ -20,6 +20,12 @@ describe('createChatStreamReader', () => {
     ]);
   });
 
+  it('keeps OpenRouter’s native_finish_reason (the word of the provider behind it) as the raw finish', () => {
+    const ending = { id: 'c', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop', native_finish_reason: 'end_turn' }] };
+    expect(read([chunk({ content: 'Hi' }), ending]).at(-1)).toEqual({ type: 'finish', reason: 'stop', raw: 'end_turn' });
+    expect(read([chunk({ content: 'Hi' }), chunk({}, 'stop')]).at(-1)).toEqual({ type: 'finish', reason: 'stop', raw: 'stop' });
+  });
+
   it('treats a new id at a known index as a new tool call (servers that number every call 0)', () => {
     const call = (id: string, name: string, args: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
     expect(toolEvents(read([call('call_a', 'f', '{}'), call('call_b', 'g', '{"x":1}'), chunk({}, 'tool_calls')]))).toEqual([
