@@ -2,6 +2,7 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { dropToolErrorMarks } from '../../canonical/tool-error-marks.ts';
+import { reasoningClaudeTakes } from './claude-behind-chat.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel, stopForModel } from '../../canonical/reasoning-settings.ts';
@@ -44,7 +45,7 @@ export function writeChatRequest(request: CanonicalRequest, upstreamModel: strin
   if (!hasTools && request.toolChoice !== undefined && request.toolChoice !== 'none') request.dropped.add('tool_choice');
   const choice = request.toolChoice;
   if (!features.reasoningObject) dropBudgetWithoutEffort(request);
-  const reasoning = reasoningForModel(request, upstreamModel, features);
+  const reasoning = reasoningClaudeTakes(request, upstreamModel, reasoningForModel(request, upstreamModel, features));
   const cap = outputCap(request, features);
   const stop = stopForModel(request, upstreamModel, features);
   return {

@@ -138,6 +138,26 @@ describe("An Anthropic client's thinking sent through OpenRouter", () => {
     expect(translate({ thinking: { type: 'adaptive' } }, 'deepseek/deepseek-r1', openAiChatProtocol, OPENROUTER).body.reasoning).toEqual({ enabled: true });
   });
 
+  it('is left out where Anthropic refuses thinking: a forced tool, or a tool loop whose thinking never came back signed (Claude before 4.6)', () => {
+    const thinking = { thinking: { type: 'enabled', budget_tokens: 10000 } };
+    const tools = [{ name: 'Read', input_schema: { type: 'object' } }];
+    const loop = {
+      messages: [
+        { role: 'user', content: 'Read a.txt' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'I should read it.', signature: '' }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.txt' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello' }] },
+      ],
+    };
+    for (const body of [{ ...thinking, tools, ...loop }, { ...thinking, tools, tool_choice: { type: 'tool', name: 'Read' } }]) {
+      const translated = translate(body, 'anthropic/claude-sonnet-4.5', openAiChatProtocol, OPENROUTER);
+      expect(translated.body).not.toHaveProperty('reasoning');
+      expect(translated.dropped).toContain('reasoning');
+    }
+    // A model that is no Claude reasons in its tool loops as it likes; a Claude that thinks adaptively too.
+    expect(translate({ ...thinking, tools, ...loop }, 'deepseek/deepseek-r1', openAiChatProtocol, OPENROUTER).body.reasoning).toEqual({ max_tokens: 10000 });
+    expect(translate({ ...thinking, tools, ...loop }, 'anthropic/claude-sonnet-4.6', openAiChatProtocol, OPENROUTER).body.reasoning).toEqual({ max_tokens: 10000 });
+  });
+
   it('is still dropped and named for a model elsewhere that does not reason', () => {
     const { body, dropped } = translate({ thinking: { type: 'enabled', budget_tokens: 10000 } }, 'anthropic/claude-sonnet-4.5', openAiChatProtocol, NO_EXTRA_FEATURES);
     expect(body).not.toHaveProperty('reasoning');
