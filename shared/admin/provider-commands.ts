@@ -120,7 +120,7 @@ const BEDROCK_RUNTIME_HOST = /^(?:vpce-[a-z0-9-]+\.)?bedrock-runtime(?:-fips)?\.
  * A Bedrock provider signed with the gateway's AWS credentials sends every request to its base URL with the
  * role's access key id, session token and signature: only Bedrock's own endpoints may receive them (a private
  * one too where the deployment allows private upstreams: the local host's fakes). With a Bedrock API key
- * given instead, the key goes there, as any provider's.
+ * given instead, the key goes there, as every provider's does.
  */
 function requireBedrockEndpoint(provider: string, baseUrl: string, allowPrivate: boolean): void {
   const host = new URL(baseUrl).hostname.toLowerCase();

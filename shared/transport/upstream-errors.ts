@@ -100,7 +100,7 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
 }
 
 /**
- * The same in the other forms an error may quote a secret in: any letter case (a server that shouts it
+ * The same in the other forms an error may quote a secret in: every letter case (a server that shouts it
  * back), base64-encoded (a server echoing a header or a body it encoded). For error words only: in an
  * answer, the model's text is passed as written but for the exact key (withoutProviderKey).
  */
