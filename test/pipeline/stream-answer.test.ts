@@ -118,6 +118,15 @@ describe('streamAnswer of a stream whose provider reports an error inside it', (
     expect(estimatedFrom).toEqual([]);
   });
 
+  it('reads OpenRouter’s refusals by the HTTP status its numeric code gives (no type): a rate limit mid-stream is billed nothing', async () => {
+    const opening = 'data: {"id":"gen-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n';
+    for (const [code, errorCode] of [[429, 'upstream_rate_limited'], [402, 'upstream_insufficient_quota'], ['503', 'upstream_overloaded']] as const) {
+      const refusal = `data: {"error":{"code":${JSON.stringify(code)},"message":"No luck"}}\n\n`;
+      const { settled } = await answer(opening + refusal, { showUsage: false });
+      expect(settled[0], String(code)).toMatchObject({ status: 'failed', errorCode, usage: { promptTokens: 0, completionTokens: 0 } });
+    }
+  });
+
   it('bills the estimate when the failure is the provider’s own (a server error), which may come after work not shown', async () => {
     const opening = 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n';
     const serverError = 'data: {"error":{"message":"The server had an error","type":"server_error"}}\n\n';

@@ -1,4 +1,4 @@
-import type { CanonicalEvent } from '../../canonical/canonical-events.ts';
+import type { CanonicalErrorType, CanonicalEvent } from '../../canonical/canonical-events.ts';
 import type { CanonicalRequest } from '../../canonical/canonical-request.ts';
 import { customToolNames, unwrapCustomToolInput } from '../../canonical/custom-tool-input.ts';
 import { createToolCallSequencer } from '../../canonical/tool-call-sequencer.ts';
@@ -7,6 +7,7 @@ import { chatChunkSchema, type ChatChunk } from './chat-wire-types.ts';
 import { parseProviderPayload } from '../../canonical/read-payload.ts';
 import { mapChatFinishReason } from './chat-finish-reason.ts';
 import { readChatUsage } from './chat-usage.ts';
+import { errorTypeOfStatus } from '../upstream-refusal.ts';
 import { mapChatErrorType } from './openai-errors.ts';
 
 type ToolCallDelta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>['tool_calls']>[number];
@@ -135,7 +136,7 @@ export function createChatStreamReader(request?: CanonicalRequest) {
       if (chunk.error) {
         failed = true;
         const { type, code, message } = chunk.error;
-        return [{ type: 'error', errorType: mapChatErrorType(type, typeof code === 'string' ? code : null), message: message ?? 'The upstream stream failed.' }];
+        return [{ type: 'error', errorType: streamErrorType(type, code), message: message ?? 'The upstream stream failed.' }];
       }
       // A placeholder before the message (Azure's prompt-filter chunk: no id, no choices) starts nothing.
       if (!started && !chunk.id && !chunk.choices?.length && !chunk.usage) return [];
@@ -155,4 +156,14 @@ export function createChatStreamReader(request?: CanonicalRequest) {
 /** Arguments that already form a whole JSON object (the cheap test first: they are re-read as they grow). */
 function isWholeJsonObject(text: string): boolean {
   return text.trimEnd().endsWith('}') && parseJsonObject(text) !== undefined;
+}
+
+/**
+ * An error chunk's kind: by its type or code in OpenAI's words, else by the HTTP status OpenRouter gives as
+ * its numeric `code` (429, 402, 503: its error events carry no type), else a server error.
+ */
+function streamErrorType(type: string | null | undefined, code: string | number | null | undefined): CanonicalErrorType {
+  const named = mapChatErrorType(type, typeof code === 'string' ? code : null);
+  const status = Number(code);
+  return named === 'server' && Number.isInteger(status) && status >= 400 && status < 600 ? errorTypeOfStatus(status) : named;
 }
