@@ -13,11 +13,11 @@ export function isOpenAiReasoningModel(model: string): boolean {
 }
 
 /**
- * OpenAI's models known not to reason, by their id: GPT-4o, GPT-4.1, GPT-4 and 3.5, and the `-chat`
+ * OpenAI's models known not to reason, by their id: GPT-4o, GPT-4.1, GPT-4.5, GPT-4 and 3.5, and the `-chat`
  * models of GPT-5 and later. Unlike "not a reasoning model by its id", this does not take in ids it does
  * not know (an Azure deployment's own name), which may reason.
  */
-const OPENAI_NON_REASONING_MODEL = /^(?:gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4(?:-|$)|gpt-3\.5|gpt-(?:[5-9]|[1-9]\d)(?:\.\d+)?-chat)/i;
+const OPENAI_NON_REASONING_MODEL = /^(?:gpt-4o|chatgpt-4o|gpt-4\.[15]|gpt-4(?:-|$)|gpt-3\.5|gpt-(?:[5-9]|[1-9]\d)(?:\.\d+)?-chat)/i;
 
 export function isKnownNonReasoningOpenAiModel(model: string): boolean {
   return OPENAI_NON_REASONING_MODEL.test(baseModelId(model));

@@ -25,6 +25,7 @@ export function bridgeTarget(target: RouteTarget): BridgeTarget {
       maxCompletionTokens: capsWithMaxCompletionTokens(provider, baseUrl),
       reasoningObject: readsReasoningObject(provider),
       reasoningModel: reasonsAsOpenAiModel(target.model),
+      ...(target.model.reasoning !== undefined ? { reasoningMarked: target.model.reasoning } : {}),
       ...(outputTokenLimit ? { outputTokenLimit } : {}),
     },
   };

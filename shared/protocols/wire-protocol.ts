@@ -103,12 +103,14 @@ export interface UpstreamFeatures {
    * absent (a writer called alone), told by the id.
    */
   reasoningModel?: boolean;
+  /** The admin's own mark of that (`model allow … --reasoning yes|no`), undefined when the admin set none. */
+  reasoningMarked?: boolean;
   /** The model's largest answer, in tokens (the admin's `--max-output-tokens`, else the known table's): a translated cap above it is lowered to it (output-cap.ts). */
   outputTokenLimit?: number;
 }
 
 /** What of the provider's features a native body follows (bridge.ts makes a native bridge once per value). */
-export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens' | 'reasoningObject' | 'reasoningModel'>;
+export type NativeFeatures = Pick<UpstreamFeatures, 'maxCompletionTokens' | 'reasoningObject' | 'reasoningModel' | 'reasoningMarked'>;
 
 /** What every client protocol does, whether or not some provider speaks it too. */
 export interface ClientProtocolSide {

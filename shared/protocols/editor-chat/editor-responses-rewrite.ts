@@ -34,12 +34,14 @@ export function writeEditorResponsesBody(body: Record<string, unknown>, upstream
 }
 
 /**
- * A model of OpenAI's own API known not to reason (by the admin's mark, and by an id OpenAI's models that do
- * not reason have): one whose id says nothing (an Azure deployment's name, a fine-tune) may reason, and a
- * reasoning model without its reasoning fields would refuse the editor's `temperature: 0` instead.
+ * A model of OpenAI's own API known not to reason: the admin marked it so (`--reasoning no`, an Azure
+ * deployment's name), or, unmarked, its id is one of OpenAI's models that do not reason. One whose id says
+ * nothing (a deployment's name, unmarked) may reason, and a reasoning model without its reasoning fields
+ * would refuse the editor's `temperature: 0` instead.
  */
 function refusesReasoning(upstreamModel: string, features: NativeFeatures): boolean {
-  return !takesReasoningWith({ maxCompletionTokens: features.maxCompletionTokens, reasoningModel: reasonsLikeOpenAi(upstreamModel, features) }) && isKnownNonReasoningOpenAiModel(upstreamModel);
+  if (takesReasoningWith({ maxCompletionTokens: features.maxCompletionTokens, reasoningModel: reasonsLikeOpenAi(upstreamModel, features) })) return false;
+  return features.reasoningMarked === false || isKnownNonReasoningOpenAiModel(upstreamModel);
 }
 
 /** The body without its reasoning setting, the encrypted reasoning it asks back, and the reasoning items it replays (a turn of a model that reasons). */

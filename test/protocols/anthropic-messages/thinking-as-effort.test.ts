@@ -116,7 +116,7 @@ describe('isOpenAiReasoningModel', () => {
 
 describe('isKnownNonReasoningOpenAiModel', () => {
   it('knows the ids of OpenAI’s models that do not reason, and takes no id it does not know for one', () => {
-    for (const model of ['gpt-4o', 'gpt-4o-mini', 'chatgpt-4o-latest', 'gpt-4.1-nano', 'gpt-4-turbo', 'gpt-3.5-turbo', 'gpt-5-chat-latest', 'openai/gpt-4o', 'ft:gpt-4o-mini-2024-07-18:acme::x']) {
+    for (const model of ['gpt-4o', 'gpt-4o-mini', 'chatgpt-4o-latest', 'gpt-4.1-nano', 'gpt-4.5-preview', 'gpt-4-turbo', 'gpt-3.5-turbo', 'gpt-5-chat-latest', 'openai/gpt-4o', 'ft:gpt-4o-mini-2024-07-18:acme::x']) {
       expect(isKnownNonReasoningOpenAiModel(model), model).toBe(true);
     }
     for (const model of ['o3', 'gpt-5', 'prod-deployment', 'my-model', 'gpt-40-turbo']) expect(isKnownNonReasoningOpenAiModel(model), model).toBe(false);

@@ -147,6 +147,10 @@ describe('the editor profile on chat-shaped bodies', () => {
       expect(kept, unknown).toMatchObject({ reasoning: { effort: 'medium' } });
       expect(kept, unknown).not.toHaveProperty('temperature');
     }
+    // A deployment's name the admin marked as not reasoning (`--reasoning no`) is believed.
+    const marked = writeEditorResponsesBody(withoutGatewayFields(parseEditorRequest(JSON.stringify(body))), 'prod-gpt4o', { ...openAi, reasoningMarked: false });
+    expect(marked).not.toHaveProperty('reasoning');
+    expect(marked).toMatchObject({ temperature: 0 });
   });
 
   it('reads the Ask-mode hybrid: a flat custom ApplyPatch among nested function tools, and an assistant turn with content: []', () => {
