@@ -65,12 +65,10 @@ export async function streamAnswer(answer: StreamAnswer): Promise<GatewayRespons
         const canonical = withoutKeyInErrors(bridge.native ? read : failedFinishesAsErrors(read, served.target.provider.provider), served.apiKey);
         meter.observe(canonical);
         const text = output.push(event, canonical);
-        // An upstream error event (passed on as it came, natively) is cleared of the key in every form an error
-        // may quote it in; another event quoting the key exactly, of the key; the others pass untouched.
-        const { apiKey } = served;
-        const scrub = apiKey && canonical.some((read) => read.type === 'error') ? (shown: string) => redactSecrets(shown, apiKey) : quotesKey(event.raw, apiKey) ? (shown: string) => withoutProviderKey(shown, apiKey) : undefined;
-        if (!scrub) return text;
-        return typeof text === 'string' ? scrub(text) : text.then(scrub);
+        // An upstream event quoting the key (passed on as it came, natively) is cleared of it; the others pass
+        // untouched. (A translated error's words were cleared of it in every form an error may quote it in.)
+        if (!quotesKey(event.raw, served.apiKey)) return text;
+        return typeof text === 'string' ? withoutProviderKey(text, served.apiKey) : text.then((shown) => withoutProviderKey(shown, served.apiKey));
       },
       onEnd: () => output.end(),
       cutOff: () => reader.cutOff?.() ?? false,
