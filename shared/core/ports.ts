@@ -166,7 +166,10 @@ export interface VideoJob {
  * until they expire. Store failures surface as thrown errors.
  */
 export interface VideoJobStore {
-  /** Adds a job, or replaces what is known of it (its latest video object, its deletion). */
+  /**
+   * Adds a job, or replaces what is known of it (its latest video object, its deletion), but never its
+   * `billedAt`: only claimBilling sets that, so a request saving an older copy cannot undo a claim.
+   */
   save(job: VideoJob): Promise<void>;
   /** A project's job; undefined for another project's or an unknown one. */
   find(projectId: string, videoId: string): Promise<VideoJob | undefined>;

@@ -64,10 +64,14 @@ export function namesPromptHeldByProvider(body: Readonly<Record<string, unknown>
 /** Tools the provider runs that read what they find into the prompt: Anthropic's page fetch, OpenAI's file search and MCP tools. */
 const CONTENT_FETCHING_TOOL = /^(?:web_fetch_\d+|file_search|mcp)$/;
 
-/** A content part that names a file the provider holds or fetches: chat's `file`, the Responses API's `input_*`, Anthropic's `source`. */
+/**
+ * A content part that names what the provider holds or fetches: chat's `file`, the Responses API's `input_*`
+ * and `item_reference` (an item it stored), Anthropic's `source` and `container_upload`.
+ */
 function namesHeldContent(part: Record<string, unknown>): boolean {
   const file = asJsonObject(part.file);
   const source = asJsonObject(part.source);
+  if (part.type === 'item_reference' || (part.type === 'container_upload' && typeof part.file_id === 'string')) return true;
   if (part.type === 'file' && typeof file?.file_id === 'string') return true;
   if ((part.type === 'input_file' || part.type === 'input_image') && (typeof part.file_id === 'string' || typeof part.file_url === 'string')) return true;
   return (part.type === 'document' || part.type === 'image') && (typeof source?.file_id === 'string' || (part.type === 'document' && source?.type === 'url'));

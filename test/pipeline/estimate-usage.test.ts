@@ -135,6 +135,8 @@ describe('namesPromptHeldByProvider', () => {
     expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] })).toBe(true);
     expect(namesPromptHeldByProvider({ input: 'x', tools: [{ type: 'mcp', server_label: 'docs', server_url: 'https://x/mcp' }] })).toBe(true);
     expect(namesPromptHeldByProvider({ messages: [], mcp_servers: [{ type: 'url', url: 'https://x/mcp', name: 'docs' }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ input: [{ type: 'item_reference', id: 'msg_123' }] })).toBe(true);
+    expect(namesPromptHeldByProvider({ messages: [{ role: 'user', content: [{ type: 'container_upload', file_id: 'file_011' }] }] })).toBe(true);
   });
 
   it('finds none in a request that holds its whole prompt: a legacy completion’s prompt text, a tool call whose input names a file_id', () => {

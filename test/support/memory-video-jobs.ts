@@ -7,8 +7,12 @@ import type { VideoJob, VideoJobStore } from '../../shared/core/ports.ts';
 export class MemoryVideoJobs implements VideoJobStore {
   private readonly jobs = new Map<string, VideoJob>();
 
+  /** As the DynamoDB adapter: the job's fields, never its `billedAt`, which only claimBilling sets. */
   async save(job: VideoJob): Promise<void> {
-    this.jobs.set(`${job.projectId}/${job.videoId}`, structuredClone(job));
+    const key = `${job.projectId}/${job.videoId}`;
+    const { billedAt: _claimedApart, ...fields } = structuredClone(job);
+    const claimed = this.jobs.get(key)?.billedAt;
+    this.jobs.set(key, { ...fields, ...(claimed ? { billedAt: claimed } : {}) });
   }
 
   async find(projectId: string, videoId: string): Promise<VideoJob | undefined> {

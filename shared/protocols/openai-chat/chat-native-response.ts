@@ -2,7 +2,8 @@ import type { TokenUsage } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { reasoningExcluded } from './chat-request.ts';
 import { withoutReasoningFields } from './chat-reasoning-fields.ts';
-import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithUsageCost, withoutProviderCost } from './chat-usage.ts';
+import { carriesProviderCost, withoutProviderCost } from '../provider-cost.ts';
+import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
  * A native chat completion as the client sees it: unchanged, unless usage-cost injection is on; then

@@ -4,7 +4,8 @@ import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { reasoningExcluded } from './chat-request.ts';
 import { withoutReasoningFields } from './chat-reasoning-fields.ts';
-import { carriesProviderCost, completeChatUsage, renderChatUsage, stringifyWithUsageCost, withoutProviderCost } from './chat-usage.ts';
+import { carriesProviderCost, withoutProviderCost } from '../provider-cost.ts';
+import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './chat-usage.ts';
 
 /**
  * What a chat client sees of a native chat stream. Every event passes with its original bytes, except

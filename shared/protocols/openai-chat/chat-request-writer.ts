@@ -2,13 +2,13 @@ import type { CanonicalMessage, CanonicalPart, CanonicalRequest, CanonicalTool }
 import { inlineFileName } from '../../canonical/base64-data-url.ts';
 import { dropCacheMarks } from '../../canonical/cache-marks.ts';
 import { dropToolErrorMarks } from '../../canonical/tool-error-marks.ts';
-import { reasoningClaudeTakes } from './claude-behind-chat.ts';
 import { jsonToolCallInput, jsonToolInputSchema } from '../../canonical/custom-tool-input.ts';
 import { endUserIdWithin, OPENAI_END_USER_MAX_LENGTH } from '../../canonical/end-user-id.ts';
 import { dropBudgetWithoutEffort, reasoningForModel, samplingForModel, stopForModel } from '../../canonical/reasoning-settings.ts';
 import { outputCap } from '../output-cap.ts';
 import type { UpstreamFeatures } from '../wire-protocol.ts';
 import { chatToolCallOf, type ChatContentPartOut, type ChatMessageOut, type ChatToolCallOut } from './chat-request-types.ts';
+import { reasoningClaudeTakes } from './claude-behind-chat.ts';
 
 /**
  * A canonical request as a chat completion request:

@@ -2,7 +2,7 @@ import { asJsonObject } from '../../core/json-object.ts';
 import type { TokenUsage } from '../../core/token-usage.ts';
 import type { Presentation } from '../wire-protocol.ts';
 import { stringifyWithResponseCost } from './responses-event-frame.ts';
-import { carriesProviderCost, withoutProviderCost } from '../openai-chat/chat-usage.ts';
+import { carriesProviderCost, withoutProviderCost } from '../provider-cost.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
 /**

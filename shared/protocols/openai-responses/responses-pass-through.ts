@@ -5,7 +5,7 @@ import type { UpstreamEvent } from '../../transport/stream-decoder.ts';
 import type { ClientStream, Presentation } from '../wire-protocol.ts';
 import { responsesFailureFrames, responsesFailureOfGatewayError } from './responses-errors.ts';
 import { stringifyWithResponseCost } from './responses-event-frame.ts';
-import { carriesProviderCost, withoutProviderCost } from '../openai-chat/chat-usage.ts';
+import { carriesProviderCost, withoutProviderCost } from '../provider-cost.ts';
 import { renderResponsesUsage } from './responses-usage.ts';
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
