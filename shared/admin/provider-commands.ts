@@ -11,7 +11,7 @@ import {
   type WireProtocolId,
 } from '../core/project-config.ts';
 import { knownProviders, providerRequiresApiKey, servesResponsesByDefault } from '../core/provider-catalog.ts';
-import { isPrivateHost, validateProviderBaseUrl } from '../core/validate-base-url.ts';
+import { isBedrockRuntimeHost, isPrivateHost, validateProviderBaseUrl } from '../core/validate-base-url.ts';
 import type { AdminCommand } from './admin-command.ts';
 import type { AdminServices } from './admin-services.ts';
 import { describeProvider } from './describe-provider.ts';
@@ -109,12 +109,6 @@ function sameHost(a: string, b: string): boolean {
   return hostOf(a) === hostOf(b);
 }
 
-/**
- * Bedrock's runtime endpoints, and nothing else under AWS's domains (anyone's API Gateway or S3 bucket is a
- * host there too): the regional and FIPS runtimes, the dual-stack ones (`api.aws`), VPC endpoints
- * (`vpce-….bedrock-runtime.<region>.vpce.amazonaws.com`), China's.
- */
-const BEDROCK_RUNTIME_HOST = /^(?:vpce-[a-z0-9-]+\.)?bedrock-runtime(?:-fips)?\.[a-z]{2}(?:-[a-z]+)+-\d\.(?:vpce\.amazonaws\.com|amazonaws\.com(?:\.cn)?|api\.aws)$/;
 
 /**
  * A Bedrock provider signed with the gateway's AWS credentials sends every request to its base URL with the
@@ -124,7 +118,7 @@ const BEDROCK_RUNTIME_HOST = /^(?:vpce-[a-z0-9-]+\.)?bedrock-runtime(?:-fips)?\.
  */
 function requireBedrockEndpoint(provider: string, baseUrl: string, allowPrivate: boolean): void {
   const host = new URL(baseUrl).hostname.toLowerCase();
-  if (BEDROCK_RUNTIME_HOST.test(host) || (allowPrivate && isPrivateHost(host))) return;
+  if (isBedrockRuntimeHost(host) || (allowPrivate && isPrivateHost(host))) return;
   throw new GatewayError(
     'invalid_request',
     `Bedrock provider "${provider}" is called with the gateway's AWS credentials, which go only to Bedrock's runtime endpoints (bedrock-runtime[-fips].<region>.amazonaws.com, its api.aws and VPC endpoints); "${host}" is not one. Give a Bedrock API key (--api-key) to call another host.`,

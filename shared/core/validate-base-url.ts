@@ -57,3 +57,14 @@ export function validateUpstreamUrl(rawUrl: string, allowPrivate: boolean, wordi
   }
   return url;
 }
+
+/**
+ * Bedrock's runtime endpoints, and nothing else under AWS's domains (anyone's API Gateway or S3 bucket is a
+ * host there too): the regional and FIPS runtimes, the dual-stack ones (`api.aws`), VPC endpoints
+ * (`vpce-….bedrock-runtime.<region>.vpce.amazonaws.com`), China's.
+ */
+const BEDROCK_RUNTIME_HOST = /^(?:vpce-[a-z0-9-]+\.)?bedrock-runtime(?:-fips)?\.[a-z]{2}(?:-[a-z]+)+-\d+\.(?:vpce\.amazonaws\.com|amazonaws\.com(?:\.cn)?|api\.aws)$/;
+
+export function isBedrockRuntimeHost(hostname: string): boolean {
+  return BEDROCK_RUNTIME_HOST.test(hostname.toLowerCase());
+}

@@ -3,6 +3,7 @@ import type { AwsCredentials, AwsCredentialSource } from '../core/ports.ts';
 import type { AwsCallSigner } from './sign-aws-call.ts';
 import type { ProviderConfig } from '../core/project-config.ts';
 import { loadOnFirstUse } from '../core/load-on-first-use.ts';
+import { isBedrockRuntimeHost, isPrivateHost } from '../core/validate-base-url.ts';
 
 /** One upstream call as the credential step sees it (a request signer needs all of it). */
 export interface OutgoingCall {
@@ -51,6 +52,15 @@ export async function authorizeCall(
 
 async function signWithGatewayCredentials(provider: Pick<ProviderConfig, 'provider' | 'aws'>, call: OutgoingCall, aws: AwsCredentialSource): Promise<Record<string, string>> {
   const settings = provider.aws;
+  // The role's key id, session token and signature go to Bedrock's own endpoints only (a provider stored
+  // before `provider set` held to that, with any host under amazonaws.com, is refused here); a private host
+  // reaches nothing where the deployment allows no private upstreams (the transport refuses it).
+  const host = new URL(call.url).hostname;
+  if (!isBedrockRuntimeHost(host) && !isPrivateHost(host)) {
+    throw new GatewayError('upstream', `Provider "${provider.provider}" is signed with the gateway's AWS credentials, which go only to Bedrock's runtime endpoints, not "${host}": set it again with "provider set" (a Bedrock endpoint, or --api-key).`, {
+      code: 'provider_misconfigured',
+    });
+  }
   if (!settings) {
     throw new GatewayError('upstream', `Provider "${provider.provider}" signs its calls with AWS credentials but has no region: set it again with --region.`, {
       code: 'provider_misconfigured',

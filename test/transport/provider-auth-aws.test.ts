@@ -42,6 +42,15 @@ async function send(target: Pick<ProviderConfig, 'provider' | 'auth' | 'aws'>, o
 }
 
 describe('authorizeCall for an AWS-signed provider', () => {
+  it('signs for Bedrock’s runtime endpoints only: a provider stored with another host under amazonaws.com gets no signature', async () => {
+    const call = (url: string) => ({ url, method: 'POST', headers: {}, body: '{}' });
+    const refused = await authorizeCall(provider({ region: 'us-east-1' }), undefined, call('https://abc123.execute-api.us-east-1.amazonaws.com/model/x/invoke'), credentialSource).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'provider_misconfigured', message: expect.stringContaining('abc123.execute-api.us-east-1.amazonaws.com') });
+    const signed = await authorizeCall(provider({ region: 'us-east-1' }), undefined, call('https://bedrock-runtime.us-east-1.amazonaws.com/model/x/invoke'), credentialSource);
+    expect(signed.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
+  });
+
+
   it("signs with the default chain's credentials for the bedrock service and the provider's region, session token included", async () => {
     const response = await send(provider({ region: 'us-east-1' }));
 
