@@ -1,4 +1,6 @@
+import { GatewayError } from '../core/errors.ts';
 import { jsonBody, type GenerationEndpoint } from '../pipeline/generation-endpoint.ts';
+import type { RequestBodyJson } from '../protocols/parse-model-request.ts';
 import { anthropicEndUser } from '../protocols/end-user-fields.ts';
 import { anthropicMessagesProtocol } from '../protocols/anthropic-messages/anthropic-messages-protocol.ts';
 import { messagesPromptText } from '../protocols/anthropic-messages/count-tokens.ts';
@@ -13,7 +15,7 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
   name: 'messages',
   clientProtocol: anthropicMessagesProtocol,
   modelKinds: ['chat'],
-  parse: jsonBody(parseMessagesRequest),
+  parse: jsonBody(parseMessagesCreate),
   endUser: anthropicEndUser,
   promptText: messagesPromptText,
   maxOutputTokens: (request) => (typeof request.max_tokens === 'number' && request.max_tokens > 0 ? request.max_tokens : undefined),
@@ -24,3 +26,16 @@ export const messagesEndpoint: GenerationEndpoint<MessagesRequest> = {
     return tools === body.tools ? body : { ...body, tools };
   },
 };
+
+/**
+ * A Messages request to answer: `max_tokens` is required, as Anthropic requires it ("max_tokens: Field
+ * required"), whatever provider serves the model: a body a translated target would take would be refused
+ * natively, and a client would learn only on another model that it sends it wrong. (count_tokens takes none.)
+ */
+function parseMessagesCreate(body: RequestBodyJson): MessagesRequest {
+  const request = parseMessagesRequest(body);
+  if (request.max_tokens === undefined || request.max_tokens === null) {
+    throw new GatewayError('invalid_request', 'max_tokens: Field required', { code: 'missing_required_parameter', param: 'max_tokens' });
+  }
+  return request;
+}

@@ -238,6 +238,26 @@ describe('/v1/messages with an OpenAI-compatible model', () => {
   });
 });
 
+describe('/v1/messages without max_tokens', () => {
+  it('is refused as Anthropic refuses it, whatever provider serves the model, before a provider is asked; count_tokens takes none', async () => {
+    openai.received.length = 0;
+    const response = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } });
+    expect(openai.received).toEqual([]);
+    const counted = await fetch(`${gateway.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(counted.status).toBe(200);
+  });
+});
+
 describe('/v1/messages with an OpenAI model whose account has no quota', () => {
   it('answers its 429 insufficient_quota so that the Anthropic SDK does not retry it (x-should-retry: false, no retry-after)', async () => {
     await gateway.admin({ command: 'project.create', projectId: 'no-quota' });
