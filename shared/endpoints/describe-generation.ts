@@ -1,5 +1,6 @@
 import { formatUsd } from '../core/price-usage.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
+import { toChatFinishReason } from '../protocols/openai-chat/chat-finish-reason.ts';
 
 /**
  * A usage record as `GET /v1/generation` shows it (spec 2.4, plus the OpenRouter fields users expect).
@@ -74,23 +75,14 @@ export function describeGeneration(record: UsageRecord, exact: (decimal: string)
   };
 }
 
-/** The finish words OpenRouter normalises to (OpenAI chat's, and `error`) for the gateway's canonical ones. */
-const NORMALIZED_FINISH: Readonly<Record<NonNullable<UsageRecord['finish']>, string | null>> = {
-  stop: 'stop',
-  length: 'length',
-  'tool-calls': 'tool_calls',
-  'content-filter': 'content_filter',
-  error: 'error',
-  other: null,
-};
-
 /**
- * `finish_reason` as OpenRouter gives it, one vocabulary for every provider: the record's canonical finish,
- * else `error` for a request that failed before its answer said how it ended; a record written before the
- * canonical finish was kept (2026-11-25) has only the provider's word, given as it is.
+ * `finish_reason` as OpenRouter gives it, one vocabulary for every provider: the record's canonical finish
+ * in OpenAI chat's words, with OpenRouter's `error` (and nothing for a finish no word names), else `error`
+ * for a request that failed before its answer said how it ended; a record written before the canonical
+ * finish was kept (2026-11-25) has only the provider's word, given as it is.
  */
 function normalizedFinishReason(record: UsageRecord): string | null {
-  if (record.finish) return NORMALIZED_FINISH[record.finish];
-  if (record.status === 'failed') return 'error';
-  return record.finishReason ?? null;
+  if (record.finish === 'error' || (!record.finish && record.status === 'failed')) return 'error';
+  if (record.finish === 'other') return null;
+  return record.finish ? toChatFinishReason(record.finish) : (record.finishReason ?? null);
 }

@@ -53,12 +53,23 @@ export function estimateUsageBound(
  * all as prompt, up to the model's context window. (Web search is bounded apart: its searches are counted.)
  */
 export function namesPromptHeldByProvider(body: Readonly<Record<string, unknown>>): boolean {
-  if (typeof body.previous_response_id === 'string' || (body.conversation !== undefined && body.conversation !== null)) return true;
-  if (typeof body.prompt === 'object' && body.prompt !== null && !Array.isArray(body.prompt)) return true;
-  if (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) return true;
-  if (Array.isArray(body.tools) && body.tools.some((tool: unknown) => CONTENT_FETCHING_TOOL.test(String(asJsonObject(tool)?.type ?? '')))) return true;
-  for (const part of contentParts(body)) if (namesHeldContent(part)) return true;
-  return false;
+  return promptParts(body).heldPrompt;
+}
+
+/** Beside the body's bytes, what bounds its prompt: its image parts, and whether it names prompt the provider holds. One walk of its content for both. */
+export function promptParts(body: Readonly<Record<string, unknown>>): { images: number; heldPrompt: boolean } {
+  let heldPrompt =
+    typeof body.previous_response_id === 'string' ||
+    (body.conversation !== undefined && body.conversation !== null) ||
+    (typeof body.prompt === 'object' && body.prompt !== null && !Array.isArray(body.prompt)) ||
+    (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) ||
+    (Array.isArray(body.tools) && body.tools.some((tool: unknown) => CONTENT_FETCHING_TOOL.test(String(asJsonObject(tool)?.type ?? ''))));
+  let images = 0;
+  for (const part of contentParts(body)) {
+    if (IMAGE_PART_TYPES.has(String(part.type))) images += 1;
+    if (!heldPrompt && namesHeldContent(part)) heldPrompt = true;
+  }
+  return { images, heldPrompt };
 }
 
 /** Tools the provider runs that read what they find into the prompt: Anthropic's page fetch, OpenAI's file search and MCP tools. */
@@ -80,10 +91,8 @@ function namesHeldContent(part: Record<string, unknown>): boolean {
 const IMAGE_PART_TYPES = new Set(['image_url', 'image', 'input_image']);
 
 /** The image parts of a request body in any protocol (chat's image_url, Anthropic's image, Responses' input_image). */
-export function countImageParts(body: unknown): number {
-  let images = 0;
-  for (const part of contentParts(body)) if (IMAGE_PART_TYPES.has(String(part.type))) images += 1;
-  return images;
+export function countImageParts(body: Readonly<Record<string, unknown>>): number {
+  return promptParts(body).images;
 }
 
 /**

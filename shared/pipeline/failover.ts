@@ -11,7 +11,7 @@ import {
 } from '../transport/upstream-errors.ts';
 import { callProvider } from './call-provider.ts';
 import type { GatewayServices } from './gateway-services.ts';
-import { isInvalidAnswer } from './invalid-answer.ts';
+import { isUnusableAnswer } from './invalid-answer.ts';
 
 export interface AttemptFailure {
   target: RouteTarget;
@@ -133,17 +133,12 @@ export async function tryTargets<Answer = never>(
       return { ...served, answer: await options.readAnswer(served) };
     } catch (thrown) {
       // A 200 that held no answer, or whose body broke off while read whole: nothing reached the client yet.
-      if (!isInvalidAnswer(thrown) && !isBrokenOffAnswer(thrown)) throw thrown;
+      if (!isUnusableAnswer(thrown)) throw thrown;
       failures.push({ target, error: thrown, tookRequest: true });
       coolDown(target);
     }
   }
   throw new AttemptsExhaustedError(failures);
-}
-
-/** A JSON answer whose body broke off while the gateway read it whole (json-answer.ts), before any byte went to the client. */
-function isBrokenOffAnswer(error: unknown): error is GatewayError {
-  return error instanceof GatewayError && error.code === 'upstream_stream_interrupted';
 }
 
 /**

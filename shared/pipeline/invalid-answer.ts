@@ -38,9 +38,19 @@ export function failedAnswerMessage(provider: string, rawFinish: string | undefi
   return `Provider "${provider}" ended its answer as failed${rawFinish ? ` (${rawFinish})` : ''}.`;
 }
 
-/** Whether a failure is a 200 that held no answer (failover may try another target). */
-export function isInvalidAnswer(error: unknown): error is GatewayError {
-  return error instanceof GatewayError && error.code === INVALID_ANSWER;
+/** A JSON answer whose body broke off while the gateway read it whole, before any byte went to the client. */
+export function brokenOffAnswer(provider: string, cause: unknown): GatewayError {
+  return new GatewayError('upstream', `Provider "${provider}" broke off the response.`, { code: BROKEN_OFF, cause });
+}
+
+const BROKEN_OFF = 'upstream_stream_interrupted';
+
+/**
+ * Whether a failure of reading an answer whole leaves it to another target (failover.ts): a 200 that held
+ * no answer, or one whose body broke off; nothing reached the client yet.
+ */
+export function isUnusableAnswer(error: unknown): error is GatewayError {
+  return error instanceof GatewayError && (error.code === INVALID_ANSWER || error.code === BROKEN_OFF);
 }
 
 /** The tokens a failed answer's upstream billed (FailedAnswerError), else undefined. */

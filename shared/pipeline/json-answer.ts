@@ -10,7 +10,7 @@ import { readBeforeDeadline } from '../transport/answer-time-limits.ts';
 import { withoutProviderKey } from '../transport/upstream-errors.ts';
 import type { UsageEstimator } from './estimate-usage.ts';
 import type { ServedAttempt } from './failover.ts';
-import { FailedAnswerError, invalidAnswer } from './invalid-answer.ts';
+import { brokenOffAnswer, FailedAnswerError, invalidAnswer } from './invalid-answer.ts';
 
 export interface JsonAnswer {
   bridge: Bridge;
@@ -65,6 +65,6 @@ async function readWholeBody(served: ServedAttempt, remainingMs: number): Promis
     return await readBeforeDeadline(served.response.text(), { remainingMs, provider, abort: served.abort });
   } catch (cause) {
     if (cause instanceof GatewayError) throw cause; // the deadline's `upstream_timeout`, as it is
-    throw new GatewayError('upstream', `Provider "${provider}" broke off the response.`, { code: 'upstream_stream_interrupted', cause });
+    throw brokenOffAnswer(provider, cause);
   }
 }

@@ -17,7 +17,7 @@ import { withAcceptedRequest } from './accepted-request.ts';
 import { readAttribution } from './attribution.ts';
 import { bodiesWithinReservation } from './within-reservation.ts';
 import { bridgeTarget, oncePerTarget } from './target-bridge.ts';
-import { countImageParts, createUsageEstimator, estimateUsageBound, namesPromptHeldByProvider } from './estimate-usage.ts';
+import { createUsageEstimator, estimateUsageBound, promptParts } from './estimate-usage.ts';
 import { AttemptsExhaustedError, tryTargets, type ServedAttempt } from './failover.ts';
 import { withoutGatewayFields, type GenerationEndpoint, type RoutableBody } from './generation-endpoint.ts';
 import type { GatewayServices } from './gateway-services.ts';
@@ -66,18 +66,19 @@ export async function runGeneration<Body extends RoutableBody>(
   let promptText: string | undefined;
   const prompt = () => (promptText ??= endpoint.promptText(body));
   const promptTokenIds = () => endpoint.promptTokenIds?.(body) ?? 0;
-  const admission = await admitUsage(services, { key, project, targets }, () =>
-    estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
+  const admission = await admitUsage(services, { key, project, targets }, () => {
+    const { images, heldPrompt } = promptParts(body);
+    return estimateUsageBound(prompt(), endpoint.maxOutputTokens(body), {
       bodyBytes: request.body.byteLength,
-      images: countImageParts(body),
+      images,
       tools: Array.isArray(body.tools) && body.tools.length > 0,
       ...(endpoint.unitsBound ? { units: endpoint.unitsBound(body) } : {}),
       ...(endpoint.generations ? { generations: endpoint.generations(body) } : {}),
       promptTokenIds: promptTokenIds(),
-      heldPrompt: namesPromptHeldByProvider(body),
+      heldPrompt,
       ...(endpoint.thinkingBudget ? { thinkingBudget: endpoint.thinkingBudget(body) } : {}),
-    }),
-  );
+    });
+  });
   const { annotateRecord } = endpoint;
   const settlement = createUsageSettlement(services, {
     requestId: route.requestId,

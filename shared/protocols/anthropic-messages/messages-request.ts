@@ -61,22 +61,26 @@ export function parseMessagesRequest(body: RequestBodyJson): MessagesRequest {
  * not take, e.g. count_tokens.)
  */
 export function buildUpstreamMessagesBody(request: MessagesRequest, upstreamModel: string, omit: readonly string[] = []): string {
-  const { messages, withoutThinking } = conversationForClaude(request.messages, request.thinking);
-  const upstream: Record<string, unknown> = { ...request, model: upstreamModel, messages };
-  for (const field of [...messagesGatewayOnlyFields, ...omit, ...(withoutThinking ? ['thinking'] : [])]) delete upstream[field];
-  return JSON.stringify(upstream);
+  return JSON.stringify({ ...claudeReadableBody(request, omit), model: upstreamModel });
 }
 
 /**
- * A Messages client's conversation as a Claude model may read it (Anthropic's API or Bedrock's): thinking
- * OpenAI did left out. A tool loop left so without its opening thinking (the client switched to Claude
- * mid-loop) would be refused with thinking on ("a final assistant message must start with a thinking
- * block"): that request goes without thinking, as a translated one does.
+ * A Messages client's body as a Claude model may read it (Anthropic's API or Bedrock's): gateway-only fields
+ * and `omit` removed, thinking OpenAI did left out of the conversation. A tool loop left so without its
+ * opening thinking (the client switched to Claude mid-loop) would be refused with thinking on ("a final
+ * assistant message must start with a thinking block"): that request goes without thinking, as a
+ * translated one does.
  */
-export function conversationForClaude(messages: unknown[], thinking: unknown): { messages: unknown[]; withoutThinking: boolean } {
-  const readable = withoutCarriedOpenAiReasoning(messages);
-  const thinks = typeof thinking === 'object' && thinking !== null && (thinking as { type?: unknown }).type !== 'disabled';
-  return { messages: readable, withoutThinking: readable !== messages && thinks && toolLoopLacksThinking(asBlockMessages(readable)) };
+export function claudeReadableBody(body: Readonly<Record<string, unknown>>, omit: readonly string[] = []): Record<string, unknown> {
+  const readable: Record<string, unknown> = { ...body };
+  const { messages, thinking } = body;
+  if (Array.isArray(messages)) {
+    readable.messages = withoutCarriedOpenAiReasoning(messages);
+    const thinks = typeof thinking === 'object' && thinking !== null && (thinking as { type?: unknown }).type !== 'disabled';
+    if (readable.messages !== messages && thinks && toolLoopLacksThinking(asBlockMessages(readable.messages as unknown[]))) delete readable.thinking;
+  }
+  for (const field of [...messagesGatewayOnlyFields, ...omit]) delete readable[field];
+  return readable;
 }
 
 /** The messages with string contents as one text block each, for the readers that look at blocks. */

@@ -1,5 +1,5 @@
 import type { GatewayRequest } from '../../http/gateway-http.ts';
-import { conversationForClaude, messagesGatewayOnlyFields } from '../anthropic-messages/messages-request.ts';
+import { claudeReadableBody } from '../anthropic-messages/messages-request.ts';
 import { bedrockBetas } from './bedrock-anthropic-betas.ts';
 
 /** The Messages API version InvokeModel takes for Claude, in the body (Bedrock ignores the header). */
@@ -16,13 +16,9 @@ export function toBedrockMessagesBody(body: Record<string, unknown>, betas: read
 
 /**
  * A Messages client's body for Claude on Bedrock, every other field as sent (new parameters reach Bedrock
- * without a gateway release), thinking OpenAI did left out as for Anthropic's API (conversationForClaude);
+ * without a gateway release), thinking OpenAI did left out as for Anthropic's API (claudeReadableBody);
  * the client's `anthropic-beta` header becomes `anthropic_beta`.
  */
 export function nativeBedrockMessagesBody(body: Record<string, unknown>, _upstreamModel: string, client: GatewayRequest['headers']): string {
-  const withoutRouting: Record<string, unknown> = { ...body };
-  const conversation = Array.isArray(body.messages) ? conversationForClaude(body.messages, body.thinking) : undefined;
-  if (conversation) withoutRouting.messages = conversation.messages;
-  for (const field of [...messagesGatewayOnlyFields, ...(conversation?.withoutThinking ? ['thinking'] : [])]) delete withoutRouting[field];
-  return JSON.stringify(toBedrockMessagesBody(withoutRouting, bedrockBetas(client['anthropic-beta'] ?? client['upstream-beta'])));
+  return JSON.stringify(toBedrockMessagesBody(claudeReadableBody(body), bedrockBetas(client['anthropic-beta'] ?? client['upstream-beta'])));
 }

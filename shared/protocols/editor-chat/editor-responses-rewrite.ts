@@ -1,6 +1,7 @@
 import { takesReasoningWith } from '../../core/provider-catalog.ts';
 import { isKnownNonReasoningOpenAiModel } from '../../core/reasoning-models.ts';
 import { reasonsLikeOpenAi } from '../../canonical/reasoning-settings.ts';
+import { ENCRYPTED_REASONING_INCLUDE } from '../openai-responses/reasoning-carrier.ts';
 import type { NativeFeatures } from '../wire-protocol.ts';
 
 /**
@@ -46,7 +47,7 @@ function refusesReasoning(upstreamModel: string, features: NativeFeatures): bool
 
 /** The body without its reasoning setting, the encrypted reasoning it asks back, and the reasoning items it replays (a turn of a model that reasons). */
 function withoutReasoning({ reasoning: _reasoning, include, input, ...rest }: Record<string, unknown>): Record<string, unknown> {
-  const included = Array.isArray(include) ? include.filter((item) => item !== 'reasoning.encrypted_content') : include;
+  const included = Array.isArray(include) ? include.filter((item) => item !== ENCRYPTED_REASONING_INCLUDE) : include;
   const items = Array.isArray(input) ? input.filter((item: unknown) => !(typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'reasoning')) : input;
   return {
     ...rest,

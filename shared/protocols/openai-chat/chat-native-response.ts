@@ -14,9 +14,9 @@ import { completeChatUsage, renderChatUsage, stringifyWithUsageCost } from './ch
 export function presentChatCompletion(text: string, upstreamPayload: Record<string, unknown>, usage: TokenUsage, presentation: Presentation): string {
   const hidden = reasoningExcluded(presentation.clientBody) ? withoutReasoningFields(upstreamPayload, 'message') : undefined;
   const payload = hidden?.payload ?? upstreamPayload;
-  if (hidden && !presentation.injectCost && !carriesProviderCost(payload)) return JSON.stringify(payload);
   if (!presentation.injectCost) {
-    return carriesProviderCost(payload) ? JSON.stringify({ ...payload, usage: withoutProviderCost(payload.usage as Record<string, unknown>) }) : text;
+    if (carriesProviderCost(payload)) return JSON.stringify({ ...payload, usage: withoutProviderCost(payload.usage as Record<string, unknown>) });
+    return hidden ? JSON.stringify(payload) : text;
   }
   const shown = usage.estimated || typeof payload.usage !== 'object' || payload.usage === null ? renderChatUsage(usage) : completeChatUsage(payload.usage as Record<string, unknown>, usage);
   return stringifyWithUsageCost(payload, shown, presentation.priceUsd(usage));

@@ -30,12 +30,12 @@ export function createResponsesPassThrough(presentation: Pick<Presentation, 'inj
     const usage = reported?.usage ?? (await presentation.finalUsage());
     const reportedUsage = asJsonObject(terminal.usage);
     const shown = reportedUsage ? withoutProviderCost(reportedUsage) : renderResponsesUsage(usage);
-    return reframed(event, stringifyWithResponseCost((cost) => ({ ...payload, response: { ...terminal, usage: cost(shown) } }), presentation.priceUsd(usage)));
+    return reframed(event, stringifyWithResponseCost((cost) => withResponseUsage(payload, terminal, cost(shown)), presentation.priceUsd(usage)));
   }
 
   /** The terminal event without the provider's own price in its response's usage (OpenRouter's `cost`). */
   function withoutProviderPrice(event: UpstreamEvent, payload: Record<string, unknown>, terminal: Record<string, unknown>): string {
-    return reframed(event, JSON.stringify({ ...payload, response: { ...terminal, usage: withoutProviderCost(asJsonObject(terminal.usage) ?? {}) } }));
+    return reframed(event, JSON.stringify(withResponseUsage(payload, terminal, withoutProviderCost(asJsonObject(terminal.usage) ?? {}))));
   }
 
   return {
@@ -64,4 +64,9 @@ export function createResponsesPassThrough(presentation: Pick<Presentation, 'inj
 function reframed(event: UpstreamEvent, data: string): string {
   const eventLine = /^event:.*$/m.exec(event.raw)?.[0];
   return `${eventLine ? `${eventLine}\n` : ''}data: ${data}\n\n`;
+}
+
+/** A terminal event's payload with its response's usage replaced. */
+function withResponseUsage(payload: Record<string, unknown>, terminal: Record<string, unknown>, usage: unknown): Record<string, unknown> {
+  return { ...payload, response: { ...terminal, usage } };
 }
